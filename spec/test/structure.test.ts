@@ -1,0 +1,123 @@
+// The shape every operation and schema must have: ids, summaries, provenance, documented problem answers,
+// and documented extensions.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadBundle, operationsOf, walk, type JsonObject } from "./load-spec.js";
+
+const documents = { openapi: loadBundle("openapi.dereferenced.json"), sandbox: loadBundle("sandbox.dereferenced.json") };
+const operations = Object.entries(documents).flatMap(([name, spec]) => operationsOf(name, spec));
+const SOURCES = ["seed", "public-reference", "design"];
+
+describe("operations", () => {
+  it("are all there: every path of the requirement plus submit and poll", () => {
+    const paths = Object.keys(documents.openapi["paths"] as object);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "/api/v1/official-searches-of-whole",
+        "/s1/v1/titles/{title_number}/official-copies/availability",
+        "/s2/v1/titles/{title_number}/registered-proprietor-names",
+        "/v0/applications",
+        "/v0/applications/{id}/information",
+        "/v0/documents/url",
+        "/v1/documents/{download_id}",
+        "/v0/notifications",
+        "/v0/notifications/acknowledge",
+        "/v1/notifications",
+        "/v1/notifications/acknowledge",
+      ]),
+    );
+    expect(paths.some((path) => path.startsWith("/api/v1/poll-requests/"))).toBe(true);
+  });
+
+  it("of the sandbox are the contract routes of the design", () => {
+    const routes = operations.filter((o) => o.document === "sandbox").map((o) => `${o.method.toUpperCase()} ${o.path}`);
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        "POST /sandbox/v1/business-units",
+        "GET /sandbox/v1/clock",
+        "PUT /sandbox/v1/clock",
+        "POST /sandbox/v1/clock/advance",
+        "PUT /sandbox/v1/day-list",
+        "POST /sandbox/v1/applications/{id}/transitions",
+        "POST /sandbox/v1/applications/{id}/correspondence",
+        "GET /sandbox/v1/settings",
+        "PUT /sandbox/v1/settings",
+        "POST /sandbox/v1/reset",
+      ]),
+    );
+  });
+
+  it.each(operations.map((o) => [`${o.document} ${o.method.toUpperCase()} ${o.path}`, o.operation] as const))(
+    "%s has an operationId, a summary, x-lrg-source and a documented 4xx problem answer",
+    (_name, operation) => {
+      expect(operation["operationId"]).toMatch(/^[a-z][A-Za-z0-9]+$/);
+      expect(String(operation["summary"]).length).toBeGreaterThan(5);
+      expect(SOURCES).toContain(operation["x-lrg-source"]);
+      const responses = operation["responses"] as Record<string, JsonObject>;
+      const problems = Object.entries(responses).filter(([status, response]) => {
+        const content = (response["content"] ?? {}) as JsonObject;
+        return /^4\d\d$/.test(status) && content["application/problem+json"] !== undefined;
+      });
+      expect(problems.length).toBeGreaterThan(0);
+    },
+  );
+
+  it("have unique operationIds across both documents", () => {
+    const ids = operations.map((o) => o.operation["operationId"]);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("answer every error as application/problem+json", () => {
+    const offenders = operations.flatMap(({ document, path, method, operation }) =>
+      Object.entries(operation["responses"] as Record<string, JsonObject>)
+        .filter(([status]) => /^[45]\d\d$/.test(status))
+        .filter(([, response]) => ((response["content"] ?? {}) as JsonObject)["application/problem+json"] === undefined)
+        .map(([status]) => `${document} ${method} ${path} ${status}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+});
+
+describe("component schemas", () => {
+  it.each(Object.entries(documents))("of %s all carry x-lrg-source", (_name, spec) => {
+    const schemas = ((spec["components"] as JsonObject)["schemas"] ?? {}) as Record<string, JsonObject>;
+    const missing = Object.entries(schemas)
+      .filter(([, schema]) => !SOURCES.includes(String(schema["x-lrg-source"])))
+      .map(([name]) => name);
+    expect(missing).toEqual([]);
+  });
+});
+
+describe("extensions", () => {
+  const documented = readFileSync(join(import.meta.dirname, "..", "extensions.md"), "utf8");
+  it("every x- extension used in either document is documented in extensions.md", () => {
+    const used = new Set<string>();
+    for (const spec of Object.values(documents)) {
+      walk(spec, (node) => Object.keys(node).filter((key) => key.startsWith("x-")).forEach((key) => used.add(key)));
+    }
+    // Members of the problem code catalogue are codes, not extensions.
+    const undocumented = [...used].filter((key) => !documented.includes(`\`${key}\``));
+    expect(used.size).toBeGreaterThan(0);
+    expect(undocumented).toEqual([]);
+  });
+});
+
+describe("problem code catalogue", () => {
+  const catalogue = documents.openapi["x-lrg-problem-codes"] as Record<string, JsonObject>;
+  it.each(Object.entries(catalogue))("%s is well formed", (code, entry) => {
+    expect(code).toMatch(/^\d{3}-\d{2}$/);
+    expect(String(entry["status"])).toBe(code.slice(0, 3));
+    expect(String(entry["title"]).length).toBeGreaterThan(2);
+    expect(String(entry["when"]).length).toBeGreaterThan(10);
+    expect(SOURCES).toContain(entry["x-lrg-source"]);
+  });
+
+  it("is the same in the sandbox document", () => {
+    expect(documents.sandbox["x-lrg-problem-codes"]).toEqual(catalogue);
+  });
+
+  it("holds the requirement's own code for the date-ordering error", () => {
+    expect(catalogue["400-01"]?.["status"]).toBe(400);
+  });
+});
