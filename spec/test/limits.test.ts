@@ -135,3 +135,28 @@ describe("file_sha256 pattern", () => {
     expect(candidate).not.toMatch(pattern);
   });
 });
+
+describe("application state machine (x-lrg-transitions)", () => {
+  const statuses = schema("ApplicationStatus")["enum"] as string[];
+  const transitions = schema("ApplicationStatus")["x-lrg-transitions"] as JsonObject[];
+  const v1Types = schema("NotificationTypeV1")["enum"] as string[];
+  const v0Types = schema("NotificationTypeV0")["enum"] as string[];
+
+  it("holds the requirement's one transition: the day list reopening", () => {
+    expect(transitions).toContainEqual(expect.objectContaining({ from: "ACCEPTED_AWAITING_PRIORITY", to: "ACCEPTED_PRIORITY_PROTECTED" }));
+  });
+
+  it.each(transitions.map((t) => [`${String(t["from"])} → ${String(t["to"])}`, t] as const))("%s names known statuses and notification types", (_name, t) => {
+    expect(statuses).toContain(t["from"]);
+    expect(statuses).toContain(t["to"]);
+    const notifications = t["notifications"] as JsonObject;
+    expect(v1Types).toContain(notifications["v1"]);
+    expect(v0Types).toContain(notifications["v0"]);
+  });
+
+  it("leaves the terminal statuses without a way out", () => {
+    for (const terminal of ["VALIDATION_FAILED", "SYSTEM_ERROR", "COMPLETED", "CANCELLED"]) {
+      expect(transitions.filter((t) => t["from"] === terminal)).toEqual([]);
+    }
+  });
+});
