@@ -1,0 +1,48 @@
+const BUCKETS_MS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 10000];
+/** Request counts and latencies per route, method and status, in the Prometheus text format. */
+export class Metrics {
+    #series = new Map();
+    #started = Date.now();
+    observe(method, route, status, durationMs) {
+        const key = JSON.stringify([method, route, status]);
+        let series = this.#series.get(key);
+        if (!series) {
+            series = { count: 0, sumMs: 0, buckets: BUCKETS_MS.map(() => 0) };
+            this.#series.set(key, series);
+        }
+        series.count += 1;
+        series.sumMs += durationMs;
+        BUCKETS_MS.forEach((bound, index) => {
+            if (durationMs <= bound && series)
+                series.buckets[index] = (series.buckets[index] ?? 0) + 1;
+        });
+    }
+    render() {
+        const lines = [
+            "# HELP lrg_http_requests_total Requests answered, by route, method and status.",
+            "# TYPE lrg_http_requests_total counter",
+        ];
+        const histogram = [
+            "# HELP lrg_http_request_duration_seconds Time to answer, by route and method.",
+            "# TYPE lrg_http_request_duration_seconds histogram",
+        ];
+        for (const [key, series] of [...this.#series].sort(([a], [b]) => (a < b ? -1 : 1))) {
+            const [method, route, status] = JSON.parse(key);
+            const labels = `method="${method}",route="${route.replace(/"/g, '\\"')}",status="${status}"`;
+            lines.push(`lrg_http_requests_total{${labels}} ${series.count}`);
+            BUCKETS_MS.forEach((bound, index) => histogram.push(`lrg_http_request_duration_seconds_bucket{${labels},le="${bound / 1000}"} ${series.buckets[index]}`));
+            histogram.push(`lrg_http_request_duration_seconds_bucket{${labels},le="+Inf"} ${series.count}`);
+            histogram.push(`lrg_http_request_duration_seconds_sum{${labels}} ${series.sumMs / 1000}`);
+            histogram.push(`lrg_http_request_duration_seconds_count{${labels}} ${series.count}`);
+        }
+        return [
+            ...lines,
+            ...histogram,
+            "# HELP lrg_uptime_seconds Seconds since the gateway started.",
+            "# TYPE lrg_uptime_seconds gauge",
+            `lrg_uptime_seconds ${(Date.now() - this.#started) / 1000}`,
+            "",
+        ].join("\n");
+    }
+}
+//# sourceMappingURL=metrics.js.map

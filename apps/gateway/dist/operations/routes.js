@@ -1,0 +1,62 @@
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { Problem } from "../problems.js";
+import { openapi } from "../spec/openapi.js";
+const require = createRequire(import.meta.url);
+/** Every notification payload schema of the spec by its published name (`x-lrg-payload-schema`). */
+function payloadSchemas() {
+    const schemas = openapi["components"].schemas;
+    return new Map(Object.values(schemas)
+        .filter((schema) => typeof schema["x-lrg-payload-schema"] === "string")
+        .map((schema) => [String(schema["x-lrg-payload-schema"]), schema]));
+}
+/** Where the built docs are: the docs app when it is built, else the spec's rendered reference. */
+function docsDirectory() {
+    const candidates = [];
+    try {
+        candidates.push(dirname(require.resolve("@lrg/docs/dist/index.html")));
+    }
+    catch {
+        // the docs app is not built: fall back to the spec's reference
+    }
+    candidates.push(join(dirname(require.resolve("@lrg/spec/openapi.json")), "docs"));
+    return candidates.find((directory) => existsSync(join(directory, "index.html")));
+}
+const CONTENT_TYPES = { html: "text/html; charset=utf-8", svg: "image/svg+xml", css: "text/css", js: "text/javascript", json: "application/json", png: "image/png" };
+/** Health, readiness, metrics, the bundled spec, the payload schemas and the docs. */
+export function registerOperationsRoutes(app, storage, metrics, isClosing) {
+    app.get("/healthz", async () => ({ status: "ok" }));
+    app.get("/readyz", async (_request, reply) => {
+        const ready = !isClosing() && (await storage.ping().catch(() => false));
+        return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "not ready" });
+    });
+    app.get("/metrics", async (_request, reply) => reply.type("text/plain; version=0.0.4").send(metrics.render()));
+    const bundle = readFileSync(require.resolve("@lrg/spec/openapi.json"), "utf8");
+    const sandboxBundle = readFileSync(require.resolve("@lrg/spec/sandbox.json"), "utf8");
+    app.get("/openapi.json", async (_request, reply) => reply.type("application/json").send(bundle));
+    app.get("/sandbox.json", async (_request, reply) => reply.type("application/json").send(sandboxBundle));
+    const payloads = payloadSchemas();
+    app.get("/schemas/:version/application/:file", async (request, reply) => {
+        const { version, file } = request.params;
+        const schema = payloads.get(`${version}/application/${file.replace(/\.json$/, "")}`);
+        if (!schema || !file.endsWith(".json"))
+            throw new Problem("404-01", "no such payload schema");
+        const base = `${request.protocol}://${request.host}`;
+        return reply.type("application/schema+json").send({ $schema: "https://json-schema.org/draft/2020-12/schema", $id: `${base}${request.url}`, ...schema });
+    });
+    const docs = docsDirectory();
+    if (docs) {
+        app.get("/docs", async (_request, reply) => reply.redirect("/docs/"));
+        app.get("/docs/*", async (request, reply) => {
+            const relative = request.params["*"] || "index.html";
+            if (relative.split("/").some((segment) => segment === ".." || segment.startsWith(".")))
+                throw new Problem("404-01", "no such page");
+            const file = join(docs, relative);
+            if (!existsSync(file))
+                throw new Problem("404-01", "no such page");
+            return reply.type(CONTENT_TYPES[file.split(".").pop() ?? ""] ?? "application/octet-stream").send(readFileSync(file));
+        });
+    }
+}
+//# sourceMappingURL=routes.js.map

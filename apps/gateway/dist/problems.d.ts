@@ -1,0 +1,28 @@
+import { problemCatalogue } from "./spec/openapi.js";
+/** The stable problem codes of the spec's catalogue (`x-lrg-problem-codes`). */
+export type ProblemCode = keyof typeof problemCatalogue & string;
+/** One member of a request that failed validation. */
+export interface ValidationIssue {
+    type: string;
+    detail: string;
+    pointer: string | null;
+}
+/**
+ * An error answer. Thrown anywhere in the gateway; the error handler renders it as problem+json. Status and
+ * title come from the catalogue, so a code means the same everywhere.
+ */
+export declare class Problem extends Error {
+    readonly code: string;
+    readonly status: number;
+    readonly title: string;
+    readonly errors: ValidationIssue[] | undefined;
+    readonly rule: string | undefined;
+    readonly headers: Record<string, string>;
+    constructor(code: string, detail: string, extra?: {
+        errors?: ValidationIssue[];
+        rule?: string;
+        headers?: Record<string, string>;
+    });
+    /** The problem+json body, with `instance` set to the request path. */
+    body(instance: string): Record<string, unknown>;
+}

@@ -1,0 +1,77 @@
+import { checkBearer } from "./auth/basic-auth.js";
+import { Problem } from "./problems.js";
+import { operationsOf } from "./spec/openapi.js";
+import { compileRequestValidator } from "./spec/validation.js";
+function securityOf(document, operation) {
+    const requirements = (operation["security"] ?? document["security"] ?? []);
+    const schemes = requirements.flatMap((requirement) => Object.keys(requirement));
+    if (schemes.includes("basicAuth"))
+        return "basic";
+    if (schemes.includes("sandboxToken"))
+        return "bearer";
+    return "none";
+}
+/**
+ * Registers every operation of a spec document that has a handler: path from the spec, authentication from its
+ * `security`, request validation compiled from its schemas. Handlers stay thin: they get a validated request
+ * and answer a status and body. Answers the operations left without a handler.
+ */
+export function registerOperations(app, document, handlers, options) {
+    const missing = [];
+    const anonymous = { username: "", businessUnitId: "" };
+    for (const spec of operationsOf(document)) {
+        const handler = handlers[spec.operationId];
+        if (!handler) {
+            missing.push(spec.operationId);
+            continue;
+        }
+        const validate = compileRequestValidator(spec);
+        const security = securityOf(document, spec.operation);
+        const url = spec.path.replace(/\{(\w+)\}/g, ":$1");
+        const run = async (request, reply) => {
+            const authorization = request.headers.authorization;
+            let principal = anonymous;
+            if (security === "basic")
+                principal = await options.authenticator.authenticate(authorization);
+            if (security === "bearer")
+                checkBearer(authorization, options.sandboxToken);
+            const validated = validate(request);
+            await options.beforeHandler?.(spec);
+            const answer = await handler({ ...validated, principal, request, reply, headers: request.headers });
+            if (!answer)
+                return reply; // the handler wrote the reply itself (streams, redirects)
+            reply.code(answer.status);
+            for (const [name, value] of Object.entries(answer.headers ?? {}))
+                reply.header(name, value);
+            return answer.body === undefined ? reply.send() : reply.send(answer.body);
+        };
+        for (const prefix of ["", ...(options.aliases?.(spec) ?? [])]) {
+            app.route({ method: spec.method.toUpperCase(), url: `${prefix}${url}`, handler: run });
+        }
+    }
+    return missing;
+}
+/** Renders any error as problem+json: a Problem as it is, Fastify's own request errors by their stable code. */
+export function problemFor(error) {
+    if (error instanceof Problem)
+        return error;
+    const fastifyError = error;
+    switch (fastifyError.code) {
+        case "FST_ERR_CTP_INVALID_JSON_BODY":
+        case "FST_ERR_CTP_EMPTY_JSON_BODY":
+            return new Problem("400-03", "request body is not well-formed JSON");
+        case "FST_ERR_CTP_BODY_TOO_LARGE":
+            return new Problem("413-01", "request body exceeds 1048576 bytes");
+        case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+        case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+            return new Problem("415-01", "content type is not accepted; send application/json");
+        default:
+            if (fastifyError.statusCode === 413)
+                return new Problem("413-01", "request body is too large");
+            if (fastifyError.statusCode !== undefined && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+                return new Problem("400-02", fastifyError.message ?? "the request is not valid");
+            }
+            return new Problem("500-01", "an unexpected fault occurred; it has been logged");
+    }
+}
+//# sourceMappingURL=routing.js.map

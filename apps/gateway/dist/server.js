@@ -1,0 +1,129 @@
+import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import Fastify, {} from "fastify";
+import { applicationHandlers } from "./applications/routes.js";
+import { ApplicationService } from "./applications/service.js";
+import { BasicAuthenticator } from "./auth/basic-auth.js";
+import { Clock } from "./clock.js";
+import { notificationHandlers } from "./notifications/routes.js";
+import { NotificationService } from "./notifications/service.js";
+import { Metrics } from "./operations/metrics.js";
+import { registerOperationsRoutes } from "./operations/routes.js";
+import { Problem } from "./problems.js";
+import { SandboxState } from "./registry/sandbox-state.js";
+import { problemFor, registerOperations } from "./routing.js";
+import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
+import { openapi, sandbox } from "./spec/openapi.js";
+import { BlobStore } from "./storage/blob-store.js";
+import { SqliteStorage } from "./storage/sqlite/sqlite-storage.js";
+const JSON_BODY_LIMIT = 1024 * 1024;
+const PROCESSING_INTERVAL_MS = 250;
+const RETENTION_INTERVAL_MS = 60_000;
+/**
+ * Builds the gateway: storage in `config.dataDir` (migrated), the simulated registry, every handled operation of
+ * the spec and of the sandbox control plane, and the operational routes. Call `app.listen()` to serve;
+ * `app.close()` finishes in-flight requests, stops the registry's background work and closes the store.
+ */
+export async function createServer(config) {
+    const storage = new SqliteStorage(config.dataDir);
+    const blobs = new BlobStore(config.dataDir);
+    await blobs.sweepIncoming();
+    const clock = new Clock();
+    const state = new SandboxState(storage, clock);
+    await state.load();
+    const authenticator = new BasicAuthenticator(storage);
+    const applications = new ApplicationService({ storage, clock, blobs, state, decisionDelayMs: config.decisionDelayMs });
+    const notifications = new NotificationService(storage, clock);
+    const metrics = new Metrics();
+    let closing = false;
+    const ensureDemoUser = async () => {
+        if (config.demoUser && !(await storage.findUser(config.demoUser.username))) {
+            await createBusinessUnit(storage, "Demo business unit", config.demoUser);
+        }
+    };
+    await ensureDemoUser();
+    const requestPrefix = randomBytes(3).toString("hex");
+    let requestCount = 0;
+    const app = Fastify({
+        logger: config.logger ? { level: "info" } : false,
+        bodyLimit: JSON_BODY_LIMIT,
+        onProtoPoisoning: "error",
+        onConstructorPoisoning: "error",
+        genReqId: () => `${requestPrefix}-${(requestCount += 1).toString(36)}`,
+        forceCloseConnections: "idle",
+    });
+    app.addHook("onRequest", async (request, reply) => {
+        reply.header("x-request-id", request.id);
+    });
+    app.addHook("onResponse", async (request, reply) => {
+        metrics.observe(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode, reply.elapsedTime);
+    });
+    app.setErrorHandler(async (error, request, reply) => {
+        const problem = problemFor(error);
+        if (problem.status >= 500 && !(error instanceof Problem))
+            request.log.error({ err: error }, "unexpected fault");
+        return reply
+            .code(problem.status)
+            .headers(problem.headers)
+            .type("application/problem+json")
+            .send(problem.body(request.url.split("?")[0] ?? request.url));
+    });
+    app.setNotFoundHandler(async (request) => {
+        throw new Problem("404-02", `no operation answers ${request.method} ${request.url.split("?")[0] ?? ""}`);
+    });
+    const schemaBase = (request) => config.publicUrl ?? `${request.protocol}://${request.host}`;
+    const registryHandlers = { ...applicationHandlers(applications), ...notificationHandlers(notifications, schemaBase) };
+    const unimplemented = registerOperations(app, openapi, registryHandlers, {
+        authenticator,
+        sandboxToken: config.sandboxToken,
+        aliases: (spec) => (spec.path.includes("/notifications") ? ["/api"] : []),
+        beforeHandler: async (spec) => {
+            // Fault injection of the sandbox applies to the lifecycle and notification services only.
+            if (spec.operation["tags"].includes("title-enquiries"))
+                return;
+            const { latency_ms: latency, error_rate: errorRate } = state.settings;
+            if (latency > 0)
+                await sleep(latency);
+            if (errorRate > 0 && Math.random() < errorRate) {
+                throw new Problem("503-01", "the service is unavailable (sandbox fault injection); retry later", { headers: { "retry-after": "1" } });
+            }
+        },
+    });
+    const afterClockChange = async () => {
+        await applications.decideDue();
+        await notifications.purgeExpired();
+    };
+    registerOperations(app, sandbox, sandboxHandlers({ storage, clock, state, applications, authenticator, afterClockChange, afterReset: ensureDemoUser }), {
+        authenticator,
+        sandboxToken: config.sandboxToken,
+    });
+    registerOperationsRoutes(app, storage, metrics, () => closing);
+    // The simulated registry's own pace: decisions in automatic processing, and retention.
+    let deciding = false;
+    const processing = setInterval(() => {
+        if (deciding || closing)
+            return;
+        deciding = true;
+        applications
+            .decideDue()
+            .catch((error) => app.log.error({ err: error }, "automatic processing failed"))
+            .finally(() => (deciding = false));
+    }, PROCESSING_INTERVAL_MS);
+    const retention = setInterval(() => {
+        notifications.purgeExpired().catch((error) => app.log.error({ err: error }, "retention failed"));
+    }, RETENTION_INTERVAL_MS);
+    processing.unref();
+    retention.unref();
+    app.addHook("preClose", async () => {
+        closing = true;
+    });
+    app.addHook("onClose", async () => {
+        clearInterval(processing);
+        clearInterval(retention);
+        while (deciding)
+            await sleep(10);
+        await storage.close();
+    });
+    return { app, storage, clock, unimplemented };
+}
+//# sourceMappingURL=server.js.map

@@ -1,0 +1,98 @@
+/**
+ * Versioned schema migrations, applied in order at start inside one transaction each. Never edit a migration
+ * that has shipped: add the next one.
+ */
+export const migrations = [
+    {
+        version: 1,
+        name: "business units, applications, notifications, documents",
+        sql: `
+      CREATE TABLE business_units (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        created_ms INTEGER NOT NULL
+      );
+      CREATE TABLE users (
+        username TEXT PRIMARY KEY,
+        business_unit_id TEXT NOT NULL REFERENCES business_units(id) ON DELETE CASCADE,
+        password_hash TEXT NOT NULL,
+        created_ms INTEGER NOT NULL
+      );
+      CREATE TABLE applications (
+        id TEXT PRIMARY KEY,
+        business_unit_id TEXT NOT NULL REFERENCES business_units(id) ON DELETE CASCADE,
+        status TEXT NOT NULL,
+        registry_reference TEXT UNIQUE,
+        priority_ms INTEGER,
+        additional_provider_filter TEXT,
+        submission TEXT NOT NULL,
+        errors TEXT NOT NULL DEFAULT '[]',
+        warnings TEXT NOT NULL DEFAULT '[]',
+        early_completion INTEGER NOT NULL DEFAULT 0,
+        created_ms INTEGER NOT NULL,
+        updated_ms INTEGER NOT NULL,
+        decide_at_ms INTEGER
+      );
+      CREATE INDEX applications_by_status ON applications(status, decide_at_ms);
+      CREATE TABLE idempotency_keys (
+        business_unit_id TEXT NOT NULL REFERENCES business_units(id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        request_hash TEXT NOT NULL,
+        application_id TEXT NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+        PRIMARY KEY (business_unit_id, key)
+      );
+      CREATE TABLE notifications (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        business_unit_id TEXT NOT NULL REFERENCES business_units(id) ON DELETE CASCADE,
+        application_id TEXT NOT NULL,
+        v1_type TEXT NOT NULL,
+        v0_type TEXT,
+        v1_payload TEXT NOT NULL,
+        v0_payload TEXT,
+        v1_schema TEXT NOT NULL,
+        v0_schema TEXT,
+        event_ms INTEGER NOT NULL,
+        created_ms INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('NEW', 'ACKNOWLEDGED')),
+        acknowledged_ms INTEGER,
+        additional_provider_filter TEXT
+      );
+      CREATE INDEX notifications_by_unit ON notifications(business_unit_id, status, created_ms, seq);
+      CREATE INDEX notifications_by_age ON notifications(created_ms);
+      CREATE TABLE correspondence (
+        record_id TEXT PRIMARY KEY,
+        application_id TEXT NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+        documents TEXT NOT NULL,
+        created_ms INTEGER NOT NULL
+      );
+      CREATE INDEX correspondence_by_application ON correspondence(application_id, created_ms);
+      CREATE TABLE documents (
+        id TEXT PRIMARY KEY,
+        business_unit_id TEXT NOT NULL REFERENCES business_units(id) ON DELETE CASCADE,
+        document_type TEXT NOT NULL,
+        file_length INTEGER NOT NULL,
+        file_sha256 TEXT NOT NULL,
+        status TEXT NOT NULL,
+        failure_reason TEXT,
+        created_ms INTEGER NOT NULL,
+        expires_ms INTEGER NOT NULL
+      );
+      CREATE TABLE registry_documents (
+        download_id TEXT PRIMARY KEY,
+        business_unit_id TEXT NOT NULL REFERENCES business_units(id) ON DELETE CASCADE,
+        application_id TEXT,
+        code TEXT NOT NULL,
+        name TEXT NOT NULL,
+        content_type TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        created_ms INTEGER NOT NULL
+      );
+      CREATE TABLE settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+    `,
+    },
+];
+//# sourceMappingURL=migrations.js.map

@@ -1,0 +1,138 @@
+/**
+ * The gateway's storage, as narrow as the domain needs. Every method is asynchronous so that a PostgreSQL
+ * implementation can follow the embedded SQLite one; every multi-row change is one transaction.
+ */
+export interface Storage {
+    createBusinessUnit(unit: BusinessUnitRow, user: UserRow): Promise<void>;
+    findUser(username: string): Promise<UserRow | undefined>;
+    /** Inserts an application and its idempotency key together; answers the existing id when the key was seen. */
+    submitApplication(application: ApplicationRow, idempotency: {
+        key: string;
+        requestHash: string;
+    }): Promise<SubmitOutcome>;
+    findApplication(id: string, businessUnitId?: string): Promise<ApplicationRow | undefined>;
+    /** Applications still VALIDATING whose automatic decision is due. */
+    applicationsDue(nowMs: number, limit: number): Promise<ApplicationRow[]>;
+    applicationsWithStatus(status: string): Promise<ApplicationRow[]>;
+    /** Applies a change to an application only if it still has `fromStatus`, with its notifications and correspondence. */
+    changeApplication(change: ApplicationChange): Promise<boolean>;
+    correspondenceOf(applicationId: string): Promise<CorrespondenceRow[]>;
+    listNotifications(query: NotificationQuery): Promise<NotificationRow[]>;
+    /** Marks the unit's notifications with these ids ACKNOWLEDGED; answers the ids that exist. */
+    acknowledgeNotifications(businessUnitId: string, ids: string[], nowMs: number): Promise<string[]>;
+    /** Deletes notifications created before the given instant; answers how many. */
+    purgeNotifications(createdBeforeMs: number): Promise<number>;
+    findDocument(id: string, businessUnitId?: string): Promise<DocumentRow | undefined>;
+    putRegistryDocument(document: RegistryDocumentRow): Promise<void>;
+    findRegistryDocument(downloadId: string): Promise<RegistryDocumentRow | undefined>;
+    getSetting<T>(key: string): Promise<T | undefined>;
+    putSetting(key: string, value: unknown): Promise<void>;
+    /** Deletes every business unit, application, notification, document and setting. */
+    reset(): Promise<void>;
+    /** Answers when the store can serve requests. */
+    ping(): Promise<boolean>;
+    close(): Promise<void>;
+}
+export interface BusinessUnitRow {
+    id: string;
+    name: string;
+    createdMs: number;
+}
+export interface UserRow {
+    username: string;
+    businessUnitId: string;
+    passwordHash: string;
+    createdMs: number;
+}
+export interface ApplicationRow {
+    id: string;
+    businessUnitId: string;
+    status: string;
+    registryReference: string | null;
+    priorityMs: number | null;
+    additionalProviderFilter: string | null;
+    submission: unknown;
+    errors: {
+        type: string;
+        detail: string;
+        pointer: string | null;
+    }[];
+    warnings: string[];
+    earlyCompletion: boolean;
+    createdMs: number;
+    updatedMs: number;
+    decideAtMs: number | null;
+}
+export type SubmitOutcome = {
+    kind: "created";
+    applicationId: string;
+} | {
+    kind: "replayed";
+    applicationId: string;
+} | {
+    kind: "conflict";
+};
+export interface NotificationRow {
+    id: string;
+    businessUnitId: string;
+    applicationId: string;
+    v1Type: string;
+    v0Type: string | null;
+    v1Payload: unknown;
+    v0Payload: unknown;
+    v1Schema: string;
+    v0Schema: string | null;
+    eventMs: number;
+    createdMs: number;
+    status: "NEW" | "ACKNOWLEDGED";
+    additionalProviderFilter: string | null;
+}
+export interface CorrespondenceRow {
+    recordId: string;
+    applicationId: string;
+    documents: unknown[];
+    createdMs: number;
+}
+export interface ApplicationChange {
+    applicationId: string;
+    fromStatus: string;
+    patch: Partial<Pick<ApplicationRow, "status" | "registryReference" | "priorityMs" | "errors" | "warnings" | "earlyCompletion" | "decideAtMs">>;
+    updatedMs: number;
+    notifications: NotificationRow[];
+    correspondence?: CorrespondenceRow;
+}
+export interface NotificationQuery {
+    businessUnitId: string;
+    version: "v0" | "v1";
+    status: "NEW" | "ACKNOWLEDGED";
+    createdAfterMs?: number;
+    createdBeforeMs?: number;
+    occurredAfterMs?: number;
+    occurredBeforeMs?: number;
+    notificationType?: string;
+    subject?: string;
+    /** null: only notifications of applications submitted without a label. */
+    additionalProviderFilter: string | null;
+    limit: number;
+}
+export interface DocumentRow {
+    id: string;
+    businessUnitId: string;
+    documentType: string;
+    fileLength: number;
+    fileSha256: string;
+    status: "AWAITING_UPLOAD" | "UPLOADED" | "ACCEPTED" | "REJECTED";
+    failureReason: string | null;
+    createdMs: number;
+    expiresMs: number;
+}
+export interface RegistryDocumentRow {
+    downloadId: string;
+    businessUnitId: string;
+    applicationId: string | null;
+    code: string;
+    name: string;
+    contentType: string;
+    size: number;
+    createdMs: number;
+}

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=storage.js.map

@@ -1,0 +1,22 @@
+import type { Handler } from "../routing.js";
+import type { ApplicationService } from "./service.js";
+import type { Submission } from "./validation-rules.js";
+
+/** Handlers of submit-an-application and application information. */
+export function applicationHandlers(applications: ApplicationService): Record<string, Handler> {
+  return {
+    submitApplication: async ({ principal, body, headers }) => {
+      const key = String(headers["idempotency-key"]);
+      const { applicationId } = await applications.submit(principal, body as Submission, key);
+      return {
+        status: 202,
+        headers: { location: `/v0/applications/${applicationId}/information` },
+        body: { data: { application_request_id: applicationId } },
+      };
+    },
+    getApplicationInformation: async ({ principal, params }) => ({
+      status: 200,
+      body: { data: await applications.information(principal, String(params["id"])) },
+    }),
+  };
+}

@@ -1,0 +1,258 @@
+import { createHash, randomInt, randomUUID } from "node:crypto";
+import type { Principal } from "../auth/basic-auth.js";
+import { isoMillis, type Clock } from "../clock.js";
+import { notificationsFor, type ApplicationEvent, type CorrespondenceDocument } from "../notifications/events.js";
+import { Problem } from "../problems.js";
+import { generateDocuments } from "../registry/correspondence.js";
+import type { SandboxState } from "../registry/sandbox-state.js";
+import type { BlobStore } from "../storage/blob-store.js";
+import type { ApplicationRow, NotificationRow, Storage } from "../storage/storage.js";
+import { transitionBetween } from "./state-machine.js";
+import { validateSubmission, type Submission } from "./validation-rules.js";
+
+/** What the control plane may ask for when it moves an application (see SandboxTransitionRequest). */
+export interface TransitionRequest {
+  to: string;
+  errors?: { type: string; detail: string; pointer?: string | null }[];
+  registry_reference?: string;
+  early_completion?: boolean;
+  documents?: string[];
+}
+
+export interface ApplicationServiceDeps {
+  storage: Storage;
+  clock: Clock;
+  blobs: BlobStore;
+  state: SandboxState;
+  decisionDelayMs: number;
+}
+
+const DEFAULT_DOCUMENTS: Record<string, string[]> = { COMPLETED: ["CMT", "REG"], CANCELLED: ["CAN"] };
+const REFERENCE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+/** A new registry reference: 7 characters from A-Z and 0-9. */
+function newRegistryReference(): string {
+  return Array.from({ length: 7 }, () => REFERENCE_ALPHABET[randomInt(REFERENCE_ALPHABET.length)]).join("");
+}
+
+/** JSON with sorted keys, so that two equal bodies hash alike whatever their member order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * The application lifecycle over the simulated registry: submission, information, and every move of the state
+ * machine, each applied atomically with the notifications it emits.
+ */
+export class ApplicationService {
+  readonly #deps: ApplicationServiceDeps;
+
+  constructor(deps: ApplicationServiceDeps) {
+    this.#deps = deps;
+  }
+
+  async submit(principal: Principal, submission: Submission, idempotencyKey: string): Promise<{ applicationId: string; replayed: boolean }> {
+    const { storage, clock, state, decisionDelayMs } = this.#deps;
+    const now = clock.nowMs();
+    const outcome = await storage.submitApplication(
+      {
+        id: randomUUID(),
+        businessUnitId: principal.businessUnitId,
+        status: "VALIDATING",
+        registryReference: null,
+        priorityMs: null,
+        additionalProviderFilter: submission.additional_provider_filter ?? null,
+        submission,
+        errors: [],
+        warnings: [],
+        earlyCompletion: false,
+        createdMs: now,
+        updatedMs: now,
+        decideAtMs: state.settings.processing === "automatic" ? now + decisionDelayMs : null,
+      },
+      { key: idempotencyKey, requestHash: createHash("sha256").update(canonical(submission)).digest("hex") },
+    );
+    if (outcome.kind === "conflict") {
+      throw new Problem("409-01", `Idempotency-Key ${idempotencyKey} was used with a different request body`);
+    }
+    return { applicationId: outcome.applicationId, replayed: outcome.kind === "replayed" };
+  }
+
+  async information(principal: Principal, id: string): Promise<Record<string, unknown>> {
+    const application = await this.#deps.storage.findApplication(id, principal.businessUnitId);
+    if (!application) throw new Problem("404-01", `no application ${id}`);
+    const correspondence = await this.#deps.storage.correspondenceOf(id);
+    return {
+      status: application.status,
+      application_request_id: application.id,
+      ...(application.registryReference ? { registry_reference: application.registryReference } : {}),
+      ...(application.priorityMs !== null ? { priority_timestamp: isoMillis(application.priorityMs) } : {}),
+      correspondence: correspondence.map((record) => ({ record_id: record.recordId, documents: record.documents })),
+      errors: application.errors,
+      warnings: application.warnings,
+    };
+  }
+
+  /** Moves an application as the control plane asks; refuses a move the state machine does not allow (409-03). */
+  async transition(id: string, request: TransitionRequest) {
+    const application = await this.#deps.storage.findApplication(id);
+    if (!application) throw new Problem("404-01", `no application ${id}`);
+    return this.#apply(application, request);
+  }
+
+  async #apply(application: ApplicationRow, request: TransitionRequest) {
+    const { storage, clock, blobs, state } = this.#deps;
+    const transition = transitionBetween(application.status, request.to);
+    if (!transition) {
+      throw new Problem("409-03", `an application cannot move from ${application.status} to ${request.to}`);
+    }
+    const now = clock.nowMs();
+    const patch: Parameters<Storage["changeApplication"]>[0]["patch"] = { status: request.to, decideAtMs: null };
+    let event: ApplicationEvent;
+    let documents: CorrespondenceDocument[] | undefined;
+    switch (request.to) {
+      case "VALIDATION_FAILED":
+        patch.errors = (request.errors ?? [{ type: "DV100", detail: "the application failed the registry's validation", pointer: null }]).map((e) => ({
+          type: e.type,
+          detail: e.detail,
+          pointer: e.pointer ?? null,
+        }));
+        event = { kind: "validation-failed" };
+        break;
+      case "SYSTEM_ERROR":
+        patch.warnings = ["The application could not be added to the day list because of a system error. Submit it again; if the error persists, contact support."];
+        event = { kind: "error" };
+        break;
+      case "ACCEPTED_AWAITING_PRIORITY":
+        event = { kind: "accepted-priority-pending" };
+        break;
+      case "ACCEPTED_PRIORITY_PROTECTED":
+        patch.registryReference = request.registry_reference ?? newRegistryReference();
+        patch.priorityMs = now;
+        event = { kind: "accepted-priority-protected", registryReference: patch.registryReference, priorityMs: now };
+        break;
+      case "COMPLETED":
+      case "CANCELLED": {
+        documents = await generateDocuments(storage, blobs, application, request.documents ?? DEFAULT_DOCUMENTS[request.to] ?? [], now);
+        const reference = application.registryReference as string;
+        if (request.to === "COMPLETED") {
+          patch.earlyCompletion = request.early_completion ?? false;
+          event = { kind: "completed", registryReference: reference, documents, earlyCompletion: patch.earlyCompletion };
+        } else {
+          event = { kind: "cancelled", registryReference: reference, documents };
+        }
+        break;
+      }
+      default:
+        throw new Problem("409-03", `an application cannot move to ${request.to}`);
+    }
+    const notifications = notificationsFor(application, event, { eventMs: now, createdMs: now }, state.duplicate);
+    let applied: boolean;
+    try {
+      applied = await storage.changeApplication({
+        applicationId: application.id,
+        fromStatus: application.status,
+        patch,
+        updatedMs: now,
+        notifications,
+        ...(documents ? { correspondence: { recordId: randomUUID(), applicationId: application.id, documents, createdMs: now } } : {}),
+      });
+    } catch (error) {
+      if (String((error as { code?: string }).code).startsWith("SQLITE_CONSTRAINT")) {
+        throw new Problem("409-03", `registry reference ${String(patch.registryReference)} is held by another application`);
+      }
+      throw error;
+    }
+    if (!applied) throw new Problem("409-03", `application ${application.id} changed while this transition was applied; read it and try again`);
+    return {
+      application_request_id: application.id,
+      previous_status: application.status,
+      status: request.to,
+      ...(patch.registryReference ?? application.registryReference ? { registry_reference: patch.registryReference ?? application.registryReference } : {}),
+      ...(patch.priorityMs ?? application.priorityMs ? { priority_timestamp: isoMillis((patch.priorityMs ?? application.priorityMs) as number) } : {}),
+      ...(documents ? { documents } : {}),
+      notifications: emitted(notifications),
+    };
+  }
+
+  /** Automatic processing: decides every application whose delay has passed. Answers how many were decided. */
+  async decideDue(): Promise<number> {
+    const { storage, clock, state } = this.#deps;
+    if (state.settings.processing !== "automatic") return 0;
+    const due = await storage.applicationsDue(clock.nowMs(), 100);
+    let decided = 0;
+    for (const application of due) {
+      const verdict = await validateSubmission(storage, application);
+      if (verdict.kind === "pending") {
+        // A document's checks are still running: look again shortly.
+        await storage.changeApplication({ applicationId: application.id, fromStatus: "VALIDATING", patch: { decideAtMs: clock.nowMs() + 1000 }, updatedMs: clock.nowMs(), notifications: [] });
+        continue;
+      }
+      const to = verdict.kind === "failed" ? "VALIDATION_FAILED" : state.dayListOpen ? "ACCEPTED_PRIORITY_PROTECTED" : "ACCEPTED_AWAITING_PRIORITY";
+      try {
+        await this.#apply(application, { to, ...(verdict.kind === "failed" ? { errors: verdict.errors } : {}) });
+        decided += 1;
+      } catch (error) {
+        // Moved by the control plane meanwhile: nothing to decide.
+        if (!(error instanceof Problem)) throw error;
+      }
+    }
+    return decided;
+  }
+
+  /** Opens or closes the day list; opening gives priority to every application queued for it. */
+  async setDayList(open: boolean) {
+    const { storage, state } = this.#deps;
+    await state.setDayList(open);
+    let promoted = 0;
+    if (open) {
+      for (const application of await storage.applicationsWithStatus("ACCEPTED_AWAITING_PRIORITY")) {
+        await this.#apply(application, { to: "ACCEPTED_PRIORITY_PROTECTED" });
+        promoted += 1;
+      }
+    }
+    return { open, awaiting_priority: (await storage.applicationsWithStatus("ACCEPTED_AWAITING_PRIORITY")).length, promoted };
+  }
+
+  async dayList() {
+    return { open: this.#deps.state.dayListOpen, awaiting_priority: (await this.#deps.storage.applicationsWithStatus("ACCEPTED_AWAITING_PRIORITY")).length };
+  }
+
+  /** The registry raises correspondence on an application that has a registry reference. */
+  async despatchCorrespondence(id: string, codes: string[]) {
+    const { storage, clock, blobs, state } = this.#deps;
+    const application = await storage.findApplication(id);
+    if (!application) throw new Problem("404-01", `no application ${id}`);
+    if (!application.registryReference) {
+      throw new Problem("409-03", `application ${id} has no registry reference yet (status ${application.status}); correspondence follows acceptance onto the day list`);
+    }
+    const now = clock.nowMs();
+    const documents = await generateDocuments(storage, blobs, application, codes, now);
+    const notifications = notificationsFor(application, { kind: "correspondence-despatched", registryReference: application.registryReference, documents }, { eventMs: now, createdMs: now }, state.duplicate);
+    const recordId = randomUUID();
+    const applied = await storage.changeApplication({
+      applicationId: id,
+      fromStatus: application.status,
+      patch: {},
+      updatedMs: now,
+      notifications,
+      correspondence: { recordId, applicationId: id, documents, createdMs: now },
+    });
+    if (!applied) throw new Problem("409-03", `application ${id} changed meanwhile; try again`);
+    return { application_request_id: id, registry_reference: application.registryReference, record_id: recordId, documents, notifications: emitted(notifications) };
+  }
+}
+
+function emitted(notifications: NotificationRow[]) {
+  return notifications.map((n, index) => ({
+    notification_id: n.id,
+    notification_type: n.v1Type,
+    v0_notification_type: n.v0Type,
+    duplicate: index > 0,
+  }));
+}

@@ -1,0 +1,42 @@
+import { randomBytes } from "node:crypto";
+
+/** Everything the gateway needs to start. `createServer` takes it; `main.ts` reads it from the environment. */
+export interface GatewayConfig {
+  /** Directory of the SQLite file and the blob store. */
+  dataDir: string;
+  /** Bearer token of the sandbox control plane. */
+  sandboxToken: string;
+  /** Secret for signing upload and download addresses. */
+  signingSecret: string;
+  /** Base address the gateway is reached at, used in links it hands out; derived from the request when absent. */
+  publicUrl?: string;
+  /** A business unit and user created at start when missing, so that a newcomer can log in at once. */
+  demoUser?: { username: string; password: string };
+  /** Delay before the simulated registry decides a submitted application in automatic processing. */
+  decisionDelayMs: number;
+  /** Structured logs (pino) on or off. */
+  logger: boolean;
+}
+
+/** Reads the configuration from the environment (see README); generates what is absent. */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig & { port: number; host: string; generated: string[] } {
+  const generated: string[] = [];
+  const secret = (name: string): string => {
+    const value = env[name];
+    if (value) return value;
+    generated.push(name);
+    return randomBytes(24).toString("base64url");
+  };
+  return {
+    port: Number(env["PORT"] ?? 8080),
+    host: env["HOST"] ?? "127.0.0.1",
+    dataDir: env["LRG_DATA_DIR"] ?? "./.data",
+    sandboxToken: secret("LRG_SANDBOX_TOKEN"),
+    signingSecret: secret("LRG_SIGNING_SECRET"),
+    ...(env["LRG_PUBLIC_URL"] ? { publicUrl: env["LRG_PUBLIC_URL"] } : {}),
+    demoUser: { username: env["LRG_DEMO_USERNAME"] ?? "demo", password: env["LRG_DEMO_PASSWORD"] ?? "demo-password" },
+    decisionDelayMs: Number(env["LRG_DECISION_DELAY_MS"] ?? 2000),
+    logger: env["LRG_LOG"] !== "off",
+    generated,
+  };
+}

@@ -1,0 +1,21 @@
+import type { Handler } from "../routing.js";
+import { renderNotification, type NotificationService, type Version } from "./service.js";
+
+/** Handlers of the four notification operations (v0 and v1, list and acknowledge). */
+export function notificationHandlers(notifications: NotificationService, schemaBase: (request: Parameters<Handler>[0]["request"]) => string): Record<string, Handler> {
+  const list = (version: Version): Handler => async ({ principal, query, request }) => {
+    const rows = await notifications.list(version, principal, query);
+    const base = schemaBase(request);
+    return { status: 200, body: { data: rows.map((row) => renderNotification(row, version, base)) } };
+  };
+  const acknowledge = (version: Version): Handler => async ({ principal, body }) => {
+    const { acknowledged, notFound } = await notifications.acknowledge(principal, (body as { data: string[] }).data);
+    return { status: 200, body: { data: version === "v0" ? { acknowledged, not_found: notFound } : { acknowledged } } };
+  };
+  return {
+    listNotificationsV0: list("v0"),
+    listNotificationsV1: list("v1"),
+    acknowledgeNotificationsV0: acknowledge("v0"),
+    acknowledgeNotificationsV1: acknowledge("v1"),
+  };
+}

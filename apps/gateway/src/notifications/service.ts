@@ -1,0 +1,91 @@
+import type { Principal } from "../auth/basic-auth.js";
+import { isoMillis, type Clock } from "../clock.js";
+import { oneMonthBefore, parseDateTimeFilter } from "../date-time.js";
+import { Problem } from "../problems.js";
+import type { NotificationQuery, NotificationRow, Storage } from "../storage/storage.js";
+
+export type Version = "v0" | "v1";
+
+/** The list query after validation against the spec (names as the version spells them). */
+export type ListQuery = Record<string, unknown>;
+
+const MAX_PAGE = 100;
+
+/** The notifications of a business unit: listing with the requirement's filters, acknowledging, retention. */
+export class NotificationService {
+  readonly #storage: Storage;
+  readonly #clock: Clock;
+
+  constructor(storage: Storage, clock: Clock) {
+    this.#storage = storage;
+    this.#clock = clock;
+  }
+
+  async list(version: Version, principal: Principal, query: ListQuery): Promise<NotificationRow[]> {
+    const instant = (name: string): number | undefined => {
+      const value = query[name];
+      if (value === undefined) return undefined;
+      const ms = parseDateTimeFilter(String(value));
+      if (ms === undefined) {
+        throw new Problem("400-02", "request does not match the schema", {
+          errors: [{ type: "format", detail: `${name} is not a valid date-time`, pointer: `/query/${name}` }],
+        });
+      }
+      return ms;
+    };
+    const occurred = version === "v0" ? "occured" : "occurred";
+    const createdAfter = instant("created_after");
+    const createdBefore = instant("created_before");
+    if (createdAfter !== undefined && createdBefore !== undefined && createdAfter > createdBefore) {
+      throw new Problem("400-01", "created_after cannot be after created_before");
+    }
+    const retainedFrom = oneMonthBefore(this.#clock.nowMs());
+    const filter: NotificationQuery = {
+      businessUnitId: principal.businessUnitId,
+      version,
+      status: (query["status"] as "NEW" | "ACKNOWLEDGED" | undefined) ?? "NEW",
+      // Expired notifications are never answered, even before the purge has removed them.
+      createdAfterMs: Math.max(createdAfter ?? -Infinity, retainedFrom - 1),
+      ...(createdBefore !== undefined ? { createdBeforeMs: createdBefore } : {}),
+      ...optional("occurredAfterMs", instant(`${occurred}_after`)),
+      ...optional("occurredBeforeMs", instant(`${occurred}_before`)),
+      ...optional("notificationType", query["notification_type"] as string | undefined),
+      ...optional("subject", query["subject"] as string | undefined),
+      additionalProviderFilter: (query["additional_provider_filter"] as string | undefined) ?? null,
+      limit: Math.min(Number(query["limit"] ?? MAX_PAGE), MAX_PAGE),
+    };
+    return this.#storage.listNotifications(filter);
+  }
+
+  async acknowledge(principal: Principal, ids: string[]): Promise<{ acknowledged: string[]; notFound: string[] }> {
+    const found = await this.#storage.acknowledgeNotifications(principal.businessUnitId, ids, this.#clock.nowMs());
+    const known = new Set(found);
+    return { acknowledged: found, notFound: [...new Set(ids)].filter((id) => !known.has(id)) };
+  }
+
+  /** Deletes every notification older than one month by the gateway's clock. */
+  async purgeExpired(): Promise<number> {
+    return this.#storage.purgeNotifications(oneMonthBefore(this.#clock.nowMs()));
+  }
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/** A stored notification as a version shows it; `schemaBase` is where the payload schemas are served. */
+export function renderNotification(row: NotificationRow, version: Version, schemaBase: string): Record<string, unknown> {
+  const v1 = version === "v1";
+  return {
+    notification_id: row.id,
+    created_datetime: isoMillis(row.createdMs),
+    event_datetime: isoMillis(row.eventMs),
+    payload_schema: `${schemaBase}/schemas/${v1 ? row.v1Schema : String(row.v0Schema)}.json`,
+    notification_type: v1 ? row.v1Type : row.v0Type,
+    subject_type: v1 ? "APPLICATION" : "LAND_REGISTER_APPLICATION",
+    subject: row.applicationId,
+    additional_provider_filter: row.additionalProviderFilter,
+    status: row.status,
+    payload: { data: v1 ? row.v1Payload : row.v0Payload },
+  };
+}

@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { idempotencyKey, startGateway, submission, type Credentials, type TestGateway } from "./support/gateway.js";
+
+let gw: TestGateway;
+beforeAll(async () => {
+  gw = await startGateway();
+});
+afterAll(async () => {
+  await gw.stop();
+});
+beforeEach(async () => {
+  await gw.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0 });
+  await gw.sandbox("PUT", "/sandbox/v1/day-list", { open: true });
+});
+
+async function submit(body = submission(), as?: Credentials, key = idempotencyKey()): Promise<string> {
+  const answer = await gw.call("POST", "/v0/applications", { body, headers: { "idempotency-key": key }, ...(as ? { as } : {}) });
+  expect(answer.status).toBe(202);
+  return (answer.body as { data: { application_request_id: string } }).data.application_request_id;
+}
+
+async function information(id: string, as?: Credentials) {
+  return gw.call("GET", `/v0/applications/${id}/information`, as ? { as } : {});
+}
+
+async function status(id: string): Promise<string> {
+  return ((await information(id)).body as { data: { status: string } }).data.status;
+}
+
+async function move(id: string, request: Record<string, unknown>) {
+  return gw.sandbox("POST", `/sandbox/v1/applications/${id}/transitions`, request);
+}
+
+describe("submit an application", () => {
+  it("answers 202 with an application_request_id and a Location of its information", async () => {
+    const answer = await gw.call("POST", "/v0/applications", { body: submission(), headers: { "idempotency-key": idempotencyKey() } });
+    expect(answer.status).toBe(202);
+    const id = (answer.body as { data: { application_request_id: string } }).data.application_request_id;
+    expect(answer.headers.get("location")).toBe(`/v0/applications/${id}/information`);
+    expect(await status(id)).toBe("VALIDATING");
+  });
+
+  it("answers the same id for the same Idempotency-Key and body, whatever the member order", async () => {
+    const key = idempotencyKey();
+    const first = await submit(submission(), undefined, key);
+    const reordered = Object.fromEntries(Object.entries(submission()).reverse());
+    const second = await submit(reordered, undefined, key);
+    expect(second).toBe(first);
+  });
+
+  it("refuses the same Idempotency-Key with another body (409-01) and submits nothing", async () => {
+    const key = idempotencyKey();
+    const first = await submit(submission(), undefined, key);
+    const answer = await gw.call("POST", "/v0/applications", { body: submission({ customer_reference: "OTHER" }), headers: { "idempotency-key": key } });
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({ code: "409-01", status: 409 });
+    expect(await submit(submission(), undefined, key)).toBe(first);
+  });
+
+  it("scopes Idempotency-Keys to the business unit", async () => {
+    const other = await gw.newBusinessUnit();
+    const key = idempotencyKey();
+    const mine = await submit(submission(), undefined, key);
+    const theirs = await submit(submission(), other, key);
+    expect(theirs).not.toBe(mine);
+  });
+
+  it("refuses a submission without Idempotency-Key (400-02)", async () => {
+    const answer = await gw.call("POST", "/v0/applications", { body: submission() });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: "400-02", errors: [expect.objectContaining({ pointer: "/headers/idempotency-key" })] });
+  });
+});
+
+describe("application information", () => {
+  it("is 404 for an unknown id and for another business unit's application", async () => {
+    const id = await submit();
+    const other = await gw.newBusinessUnit();
+    expect((await information(id, other)).status).toBe(404);
+    expect((await information("00000000-0000-4000-8000-000000000000")).status).toBe(404);
+    expect((await information(id)).status).toBe(200);
+  });
+
+  it("is 400 for an id that is not a UUID, including path traversal", async () => {
+    for (const id of ["not-a-uuid", "..%2F..%2Fetc%2Fpasswd", "6f1c2a4e-0b7d-4c1e-9a53-2d8f4b6e7c1"]) {
+      const answer = await gw.call("GET", `/v0/applications/${id}/information`);
+      expect(answer.status, id).toBe(400);
+      expect(answer.body).toMatchObject({ code: "400-02" });
+    }
+  });
+});
+
+describe("the state machine, driven through the control plane", () => {
+  it("moves VALIDATING → ACCEPTED_PRIORITY_PROTECTED with a registry reference and priority timestamp, then COMPLETED with documents", async () => {
+    const id = await submit();
+    const accepted = await move(id, { to: "ACCEPTED_PRIORITY_PROTECTED" });
+    expect(accepted.status).toBe(200);
+    const info = (await information(id)).body as { data: Record<string, unknown> };
+    expect(info.data).toMatchObject({ status: "ACCEPTED_PRIORITY_PROTECTED", registry_reference: expect.stringMatching(/^[A-Z0-9]{7}$/) });
+    expect(info.data["priority_timestamp"]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+
+    const completed = await move(id, { to: "COMPLETED", early_completion: true });
+    expect(completed.status).toBe(200);
+    const documents = (completed.body as { documents: { type: { code: string } }[] }).documents;
+    expect(documents.map((d) => d.type.code)).toEqual(["CMT", "REG"]);
+    const after = (await information(id)).body as { data: { status: string; correspondence: { documents: unknown[] }[] } };
+    expect(after.data.status).toBe("COMPLETED");
+    expect(after.data.correspondence[0]?.documents).toEqual(documents);
+  });
+
+  it("refuses every move the state machine does not allow (409-03) and changes nothing", async () => {
+    const id = await submit();
+    for (const to of ["COMPLETED", "CANCELLED"]) {
+      const answer = await move(id, { to });
+      expect(answer.status).toBe(409);
+      expect(answer.body).toMatchObject({ code: "409-03" });
+    }
+    expect(await status(id)).toBe("VALIDATING");
+    await move(id, { to: "VALIDATION_FAILED", errors: [{ type: "DV200", detail: "the plan is missing", pointer: "/documents" }] });
+    for (const to of ["ACCEPTED_PRIORITY_PROTECTED", "VALIDATION_FAILED", "SYSTEM_ERROR"]) {
+      expect((await move(id, { to })).status).toBe(409);
+    }
+    const info = (await information(id)).body as { data: { status: string; errors: unknown[] } };
+    expect(info.data.status).toBe("VALIDATION_FAILED");
+    expect(info.data.errors).toEqual([{ type: "DV200", detail: "the plan is missing", pointer: "/documents" }]);
+  });
+
+  it("answers 404 for a transition of an unknown application", async () => {
+    expect((await move("00000000-0000-4000-8000-000000000001", { to: "SYSTEM_ERROR" })).status).toBe(404);
+  });
+
+  it("queues accepted applications while the day list is closed and gives them priority when it reopens", async () => {
+    await gw.sandbox("PUT", "/sandbox/v1/settings", { processing: "automatic" });
+    await gw.sandbox("PUT", "/sandbox/v1/day-list", { open: false });
+    // No documents to check: the registry accepts it by itself after its short delay.
+    const id = await submit(submission({ documents: { plan: { type: "PLAN", document_id: "00000000-0000-4000-8000-0000000000aa" } } }));
+    await expect.poll(() => status(id), { timeout: 5000 }).toBe("VALIDATION_FAILED");
+
+    await gw.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual" });
+    const queued = await submit();
+    await move(queued, { to: "ACCEPTED_AWAITING_PRIORITY" });
+    const before = (await information(queued)).body as { data: Record<string, unknown> };
+    expect(before.data["registry_reference"]).toBeUndefined();
+    const reopened = await gw.sandbox("PUT", "/sandbox/v1/day-list", { open: true });
+    expect(reopened.body).toMatchObject({ open: true, awaiting_priority: 0 });
+    expect((reopened.body as { promoted: number }).promoted).toBeGreaterThanOrEqual(1);
+    const after = (await information(queued)).body as { data: Record<string, unknown> };
+    expect(after.data).toMatchObject({ status: "ACCEPTED_PRIORITY_PROTECTED", registry_reference: expect.stringMatching(/^[A-Z0-9]{7}$/) });
+  });
+
+  it("fails validation automatically for unknown documents and dangling keys, with {type, detail, pointer} errors", async () => {
+    await gw.sandbox("PUT", "/sandbox/v1/settings", { processing: "automatic" });
+    const id = await submit(
+      submission({
+        applicants: ["nobody"],
+        transactions: { transfer: { type: "TRANSFER", title_keys: ["title-1", "title-9"], document_keys: ["tr1"] } },
+      }),
+    );
+    await expect.poll(() => status(id), { timeout: 5000 }).toBe("VALIDATION_FAILED");
+    const info = (await information(id)).body as { data: { errors: { type: string; pointer: string | null }[] } };
+    expect(info.data.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: "DV101", pointer: "/documents/tr1/document_id" }),
+        expect.objectContaining({ type: "DV110", pointer: "/transactions/transfer/title_keys/1" }),
+        expect.objectContaining({ type: "DV113", pointer: "/applicants/0" }),
+      ]),
+    );
+  });
+
+  it("raises correspondence with downloadable document ids only once the application has a registry reference", async () => {
+    const id = await submit();
+    expect((await gw.sandbox("POST", `/sandbox/v1/applications/${id}/correspondence`, { documents: ["LTR"] })).status).toBe(409);
+    await move(id, { to: "ACCEPTED_PRIORITY_PROTECTED" });
+    const raised = await gw.sandbox("POST", `/sandbox/v1/applications/${id}/correspondence`, { documents: ["LTR", "OCR"] });
+    expect(raised.status).toBe(201);
+    const documents = (raised.body as { documents: { download_id: string; type: { code: string; name: string } }[] }).documents;
+    expect(documents.map((d) => d.type)).toEqual([
+      { code: "LTR", name: "LETTER" },
+      { code: "OCR", name: "OFFICIAL COPY OF THE REGISTER" },
+    ]);
+    for (const document of documents) expect(document.download_id).toMatch(/^[0-9a-f]{64}$/);
+    const info = (await information(id)).body as { data: { correspondence: { documents: unknown[] }[] } };
+    expect(info.data.correspondence.at(-1)?.documents).toEqual(documents);
+  });
+
+  it("cancels a protected application with a cancellation letter", async () => {
+    const id = await submit();
+    await move(id, { to: "ACCEPTED_PRIORITY_PROTECTED" });
+    const cancelled = await move(id, { to: "CANCELLED" });
+    expect((cancelled.body as { documents: { type: { code: string } }[] }).documents.map((d) => d.type.code)).toEqual(["CAN"]);
+    expect(await status(id)).toBe("CANCELLED");
+  });
+});
