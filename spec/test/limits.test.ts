@@ -160,3 +160,10 @@ describe("application state machine (x-lrg-transitions)", () => {
     }
   });
 });
+
+describe("correspondence document names (x-lrg-code-names)", () => {
+  it("names every code of the requirement's table, and only those", () => {
+    const codes = schema("CorrespondenceDocumentTypeCode");
+    expect(Object.keys(codes["x-lrg-code-names"] as JsonObject).sort()).toEqual([...(codes["enum"] as string[])].sort());
+  });
+});

@@ -72,6 +72,10 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+  app.addHook("onSend", async (_request, reply) => {
+    // While shutting down, answers end their connection so that close() is not held by keep-alive sockets.
+    if (closing) reply.header("connection", "close");
+  });
   app.addHook("onResponse", async (request, reply) => {
     metrics.observe(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode, reply.elapsedTime);
   });

@@ -1,0 +1,58 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { Problem } from "../src/problems.js";
+import { openapi, problemCatalogue, sandbox, type SpecNode } from "../src/spec/openapi.js";
+
+function sources(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) return entry.name === "generated" ? [] : sources(path);
+    return entry.name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** Every problem code that appears in a problem+json example of either document. */
+function documentedCodes(): Set<string> {
+  const codes = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node && typeof node === "object") {
+      const record = node as SpecNode;
+      const problem = (record["content"] as SpecNode | undefined)?.["application/problem+json"] as SpecNode | undefined;
+      for (const example of Object.values((problem?.["examples"] ?? {}) as Record<string, SpecNode>)) {
+        codes.add(String((example["value"] as SpecNode)["code"]));
+      }
+      Object.values(record).forEach(visit);
+    }
+  };
+  visit(openapi["paths"]);
+  visit(sandbox["paths"]);
+  return codes;
+}
+
+describe("the error registry", () => {
+  const used = new Set(sources(join(import.meta.dirname, "..", "src")).flatMap((file) => [...readFileSync(file, "utf8").matchAll(/new Problem\("(\d{3}-\d{2})"/g)].map((m) => String(m[1]))));
+
+  it("uses codes at all", () => {
+    expect(used.size).toBeGreaterThan(8);
+  });
+
+  it.each([...used].sort())("code %s used by the gateway is in the spec's catalogue and shown in a documented example", (code) => {
+    expect(problemCatalogue[code], `${code} in x-lrg-problem-codes`).toBeDefined();
+    if (code !== "500-01" && code !== "404-02") expect(documentedCodes().has(code), `${code} has a problem example in the spec`).toBe(true);
+  });
+
+  it("takes status and title from the catalogue", () => {
+    const problem = new Problem("409-01", "reused");
+    expect(problem.body("/v0/applications")).toEqual({
+      type: "https://land-registration-gateway.example/problems/409-01",
+      title: problemCatalogue["409-01"]?.title,
+      status: 409,
+      detail: "reused",
+      instance: "/v0/applications",
+      code: "409-01",
+    });
+    expect(() => new Problem("499-99", "not catalogued")).toThrow(/catalogue/);
+  });
+});

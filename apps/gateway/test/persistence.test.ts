@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { basic, DEMO, idempotencyKey, SANDBOX_TOKEN, submission } from "./support/gateway.js";
+
+const main = join(import.meta.dirname, "..", "dist", "main.js");
+const dataDir = mkdtempSync(join(tmpdir(), "lrg-kill9-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** Starts the built gateway as its own process on a free port; answers its address once it listens. */
+async function startProcess(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [main], {
+    env: { ...process.env, PORT: "0", LRG_DATA_DIR: dataDir, LRG_SANDBOX_TOKEN: SANDBOX_TOKEN, LRG_DEMO_PASSWORD: DEMO.password, LRG_LOG: "off" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let output = "";
+  child.stdout?.setEncoding("utf8");
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on("data", (chunk: string) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`gateway exited with ${String(code)}: ${output}`)));
+  });
+  return { child, url };
+}
+
+describe("durability", () => {
+  it("keeps every answered write after kill -9 and a restart", async () => {
+    const first = await startProcess();
+    const auth = { authorization: basic(DEMO) };
+    const sandbox = { authorization: `Bearer ${SANDBOX_TOKEN}`, "content-type": "application/json" };
+    await fetch(`${first.url}/sandbox/v1/settings`, { method: "PUT", headers: sandbox, body: JSON.stringify({ processing: "manual" }) });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const response = await fetch(`${first.url}/v0/applications`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json", "idempotency-key": idempotencyKey() },
+        body: JSON.stringify(submission()),
+      });
+      const id = ((await response.json()) as { data: { application_request_id: string } }).data.application_request_id;
+      await fetch(`${first.url}/sandbox/v1/applications/${id}/transitions`, { method: "POST", headers: sandbox, body: JSON.stringify({ to: "ACCEPTED_PRIORITY_PROTECTED" }) });
+      ids.push(id);
+    }
+    const listed = (await (await fetch(`${first.url}/v1/notifications`, { headers: auth })).json()) as { data: { notification_id: string }[] };
+    const acknowledged = listed.data.slice(0, 2).map((n) => n.notification_id);
+    await fetch(`${first.url}/v1/notifications/acknowledge`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ data: acknowledged }) });
+
+    first.child.kill("SIGKILL");
+    await once(first.child, "exit");
+
+    const second = await startProcess();
+    try {
+      for (const id of ids) {
+        const info = (await (await fetch(`${second.url}/v0/applications/${id}/information`, { headers: auth })).json()) as { data: { status: string } };
+        expect(info.data.status).toBe("ACCEPTED_PRIORITY_PROTECTED");
+      }
+      const fresh = (await (await fetch(`${second.url}/v1/notifications`, { headers: auth })).json()) as { data: { notification_id: string }[] };
+      const done = (await (await fetch(`${second.url}/v1/notifications?status=ACKNOWLEDGED`, { headers: auth })).json()) as { data: { notification_id: string }[] };
+      expect(done.data.map((n) => n.notification_id)).toEqual(acknowledged);
+      expect(fresh.data).toHaveLength(3);
+      const settings = (await (await fetch(`${second.url}/sandbox/v1/settings`, { headers: sandbox })).json()) as { processing: string };
+      expect(settings.processing).toBe("manual");
+    } finally {
+      second.child.kill("SIGTERM");
+      await once(second.child, "exit");
+    }
+  });
+});
