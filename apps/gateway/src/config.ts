@@ -16,6 +16,11 @@ export interface GatewayConfig {
   decisionDelayMs: number;
   /** Structured logs (pino) on or off. */
   logger: boolean;
+  /**
+   * Serve HTTPS with these PEM files. With `clientCa`, title enquiries demand a client certificate signed by it
+   * (mutual TLS); with `requireClientCertificate` too, the TLS handshake itself refuses clients without one.
+   */
+  tls?: { cert: string; key: string; clientCa?: string; requireClientCertificate?: boolean };
 }
 
 /** Reads the configuration from the environment (see README); generates what is absent. */
@@ -37,6 +42,16 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     demoUser: { username: env["LRG_DEMO_USERNAME"] ?? "demo", password: env["LRG_DEMO_PASSWORD"] ?? "demo-password" },
     decisionDelayMs: Number(env["LRG_DECISION_DELAY_MS"] ?? 2000),
     logger: env["LRG_LOG"] !== "off",
+    ...(env["LRG_TLS_CERT"] && env["LRG_TLS_KEY"]
+      ? {
+          tls: {
+            cert: env["LRG_TLS_CERT"],
+            key: env["LRG_TLS_KEY"],
+            ...(env["LRG_TLS_CLIENT_CA"] ? { clientCa: env["LRG_TLS_CLIENT_CA"] } : {}),
+            requireClientCertificate: env["LRG_TLS_REQUIRE_CLIENT_CERT"] === "1",
+          },
+        }
+      : {}),
     generated,
   };
 }

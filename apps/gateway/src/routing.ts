@@ -37,7 +37,7 @@ export interface RegistrarOptions {
   authenticator: BasicAuthenticator;
   sandboxToken: string;
   /** Runs before each handler of the registry's operations (latency and fault injection). */
-  beforeHandler?: (spec: OperationSpec) => Promise<void>;
+  beforeHandler?: (spec: OperationSpec, request: FastifyRequest) => Promise<void>;
   /** Extra prefixes under which an operation also answers (e.g. `/api` for notifications). */
   aliases?: (spec: OperationSpec) => string[];
 }
@@ -62,10 +62,10 @@ export function registerOperations(app: FastifyInstance, document: SpecNode, han
     const run = async (request: FastifyRequest, reply: FastifyReply) => {
       const authorization = request.headers.authorization;
       let principal: Principal = anonymous;
+      await options.beforeHandler?.(spec, request);
       if (security === "basic") principal = await options.authenticator.authenticate(authorization);
       if (security === "bearer") checkBearer(authorization, options.sandboxToken);
       const validated = validate(request);
-      await options.beforeHandler?.(spec);
       const answer = await handler({ ...validated, principal, request, reply, headers: request.headers });
       if (!answer) return reply; // the handler wrote the reply itself (streams, redirects)
       reply.code(answer.status);

@@ -17,6 +17,9 @@ import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
 import { openapi, sandbox } from "./spec/openapi.js";
 import { BlobStore } from "./storage/blob-store.js";
 import { SqliteStorage } from "./storage/sqlite/sqlite-storage.js";
+import { titleEnquiryHandlers } from "./title-enquiries/routes.js";
+import { readFileSync } from "node:fs";
+import type { TLSSocket } from "node:tls";
 
 export type { GatewayConfig } from "./config.js";
 
@@ -67,6 +70,15 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     onConstructorPoisoning: "error",
     genReqId: () => `${requestPrefix}-${(requestCount += 1).toString(36)}`,
     forceCloseConnections: "idle",
+    ...(config.tls
+      ? {
+          https: {
+            cert: readFileSync(config.tls.cert),
+            key: readFileSync(config.tls.key),
+            ...(config.tls.clientCa ? { ca: readFileSync(config.tls.clientCa), requestCert: true, rejectUnauthorized: config.tls.requireClientCertificate ?? false } : {}),
+          },
+        }
+      : {}),
   });
 
   app.addHook("onRequest", async (request, reply) => {
@@ -93,14 +105,23 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   });
 
   const schemaBase = (request: FastifyRequest) => config.publicUrl ?? `${request.protocol}://${request.host}`;
-  const registryHandlers = { ...applicationHandlers(applications), ...notificationHandlers(notifications, schemaBase) };
+  const registryHandlers = {
+    ...applicationHandlers(applications),
+    ...notificationHandlers(notifications, schemaBase),
+    ...titleEnquiryHandlers({ storage, clock, blobs, dataDir: config.dataDir }),
+  };
   const unimplemented = registerOperations(app, openapi, registryHandlers, {
     authenticator,
     sandboxToken: config.sandboxToken,
     aliases: (spec) => (spec.path.includes("/notifications") ? ["/api"] : []),
-    beforeHandler: async (spec) => {
-      // Fault injection of the sandbox applies to the lifecycle and notification services only.
-      if ((spec.operation["tags"] as string[]).includes("title-enquiries")) return;
+    beforeHandler: async (spec, request) => {
+      if ((spec.operation["tags"] as string[]).includes("title-enquiries")) {
+        // Mutual TLS: with a client CA configured, title enquiries need a certificate that it signed.
+        if (config.tls?.clientCa && !(request.socket as TLSSocket).authorized) {
+          throw new Problem("403-03", "a client certificate signed by the operator's certificate authority is required");
+        }
+        return; // fault injection of the sandbox applies to the lifecycle and notification services only
+      }
       const { latency_ms: latency, error_rate: errorRate } = state.settings;
       if (latency > 0) await sleep(latency);
       if (errorRate > 0 && Math.random() < errorRate) {

@@ -1,0 +1,12 @@
+import type { Clock } from "../clock.js";
+import type { Storage } from "../storage/storage.js";
+import type { BlobStore } from "../storage/blob-store.js";
+
+/** What the title enquiry services get from the gateway. */
+export interface TitleEnquiryDeps {
+  storage: Storage;
+  clock: Clock;
+  blobs: BlobStore;
+  /** The gateway's data directory (for the title enquiry's own tables or files). */
+  dataDir: string;
+}
