@@ -1,5 +1,6 @@
 import { createHash, randomInt, randomUUID } from "node:crypto";
 import type { Principal } from "../auth/basic-auth.js";
+import type { components as SandboxComponents } from "../generated/sandbox.js";
 import { isoMillis, type Clock } from "../clock.js";
 import { notificationsFor, type ApplicationEvent, type CorrespondenceDocument } from "../notifications/events.js";
 import { Problem } from "../problems.js";
@@ -10,14 +11,13 @@ import type { ApplicationRow, NotificationRow, Storage } from "../storage/storag
 import { transitionBetween } from "./state-machine.js";
 import { validateSubmission, type Submission } from "./validation-rules.js";
 
-/** What the control plane may ask for when it moves an application (see SandboxTransitionRequest). */
-export interface TransitionRequest {
-  to: string;
-  errors?: { type: string; detail: string; pointer?: string | null }[];
-  registry_reference?: string;
-  early_completion?: boolean;
-  documents?: string[];
-}
+/** What the control plane may ask for when it moves an application (the union of SandboxTransitionRequest). */
+export type TransitionRequest = { to: SandboxSchemas["SandboxTransitionRequest"]["to"] } & Partial<
+  UnionToIntersection<WithoutTo<SandboxSchemas["SandboxTransitionRequest"]>>
+>;
+
+type WithoutTo<U> = U extends unknown ? Omit<U, "to"> : never;
+type UnionToIntersection<U> = (U extends unknown ? (member: U) => void : never) extends (member: infer I) => void ? I : never;
 
 export interface ApplicationServiceDeps {
   storage: Storage;
@@ -26,6 +26,8 @@ export interface ApplicationServiceDeps {
   state: SandboxState;
   decisionDelayMs: number;
 }
+
+type SandboxSchemas = SandboxComponents["schemas"];
 
 const DEFAULT_DOCUMENTS: Record<string, string[]> = { COMPLETED: ["CMT", "REG"], CANCELLED: ["CAN"] };
 const REFERENCE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";

@@ -1,15 +1,8 @@
+import type { components } from "../generated/openapi.js";
 import type { ApplicationRow, Storage } from "../storage/storage.js";
 
 /** The submission as the spec's ApplicationSubmission schema admits it (already validated). */
-export interface Submission {
-  additional_provider_filter?: string;
-  applicants?: string[];
-  parties?: Record<string, unknown>;
-  titles?: Record<string, unknown>;
-  transactions?: Record<string, { title_keys?: string[]; party_keys?: string[]; document_keys?: string[] }>;
-  documents?: Record<string, { type: string; document_id: string }>;
-  [member: string]: unknown;
-}
+export type Submission = components["schemas"]["ApplicationSubmission"];
 
 export interface RuleError {
   type: string;

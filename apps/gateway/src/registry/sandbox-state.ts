@@ -1,13 +1,9 @@
 import type { Clock } from "../clock.js";
+import type { components } from "../generated/sandbox.js";
 import type { Storage } from "../storage/storage.js";
 
-/** The sandbox settings of the control plane (see `SandboxSettings` in spec/sandbox.yaml). */
-export interface SandboxSettings {
-  processing: "automatic" | "manual";
-  duplicate_rate: number;
-  latency_ms: number;
-  error_rate: number;
-}
+/** The sandbox settings of the control plane (`SandboxSettings` in spec/sandbox.yaml). */
+export type SandboxSettings = components["schemas"]["SandboxSettings"];
 
 export const DEFAULT_SETTINGS: SandboxSettings = { processing: "automatic", duplicate_rate: 0, latency_ms: 0, error_rate: 0 };
 
