@@ -59,13 +59,23 @@ export function registerOperations(app: FastifyInstance, document: SpecNode, han
     const validate = compileRequestValidator(spec);
     const security = securityOf(document, spec.operation);
     const url = spec.path.replace(/\{(\w+)\}/g, ":$1");
+    const content = ((spec.operation["requestBody"] as SpecNode | undefined)?.["content"] ?? {}) as Record<string, unknown>;
+    // A body that is not JSON (an upload) reaches the handler as the raw request stream, never buffered.
+    const rawBody = Object.keys(content).length > 0 && content["application/json"] === undefined;
+    // An operation without credentials is authorised by its signed address: any change to the address, its
+    // query included, is the handler's signature failure to answer, not a schema error.
+    const signedAddress = security === "none";
     const run = async (request: FastifyRequest, reply: FastifyReply) => {
       const authorization = request.headers.authorization;
       let principal: Principal = anonymous;
+      // A refused upload is answered before its body is read: end the connection rather than wait for the rest.
+      if (rawBody) reply.header("connection", "close");
       await options.beforeHandler?.(spec, request);
       if (security === "basic") principal = await options.authenticator.authenticate(authorization);
       if (security === "bearer") checkBearer(authorization, options.sandboxToken);
-      const validated = validate(request);
+      const validated = signedAddress
+        ? { params: request.params as Record<string, unknown>, query: request.query as Record<string, unknown>, body: rawBody ? request.raw : request.body }
+        : { ...validate(request), ...(rawBody ? { body: request.raw } : {}) };
       const answer = await handler({ ...validated, principal, request, reply, headers: request.headers });
       if (!answer) return reply; // the handler wrote the reply itself (streams, redirects)
       reply.code(answer.status);
@@ -73,7 +83,16 @@ export function registerOperations(app: FastifyInstance, document: SpecNode, han
       return answer.body === undefined ? reply.send() : reply.send(answer.body);
     };
     for (const prefix of ["", ...(options.aliases?.(spec) ?? [])]) {
-      app.route({ method: spec.method.toUpperCase() as "GET", url: `${prefix}${url}`, handler: run });
+      const route = { method: spec.method.toUpperCase() as "GET", url: `${prefix}${url}`, handler: run };
+      if (!rawBody) {
+        app.route(route);
+        continue;
+      }
+      void app.register(async (scope) => {
+        scope.removeAllContentTypeParsers();
+        scope.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
+        scope.route(route);
+      });
     }
   }
   return missing;

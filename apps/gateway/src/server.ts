@@ -18,6 +18,9 @@ import { openapi, sandbox } from "./spec/openapi.js";
 import { BlobStore } from "./storage/blob-store.js";
 import { SqliteStorage } from "./storage/sqlite/sqlite-storage.js";
 import { titleEnquiryHandlers } from "./title-enquiries/routes.js";
+import { documentHandlers } from "./documents/routes.js";
+import { DocumentService } from "./documents/service.js";
+import { AddressSigner } from "./documents/signing.js";
 import { readFileSync } from "node:fs";
 import type { TLSSocket } from "node:tls";
 
@@ -51,6 +54,13 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   const authenticator = new BasicAuthenticator(storage);
   const applications = new ApplicationService({ storage, clock, blobs, state, decisionDelayMs: config.decisionDelayMs });
   const notifications = new NotificationService(storage, clock);
+  const documents = new DocumentService({
+    storage,
+    clock,
+    blobs,
+    signer: new AddressSigner(config.signingSecret),
+    log: (error, message) => app.log.error({ err: error }, message),
+  });
   const metrics = new Metrics();
   let closing = false;
 
@@ -108,6 +118,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   const registryHandlers = {
     ...applicationHandlers(applications),
     ...notificationHandlers(notifications, schemaBase),
+    ...documentHandlers(documents, schemaBase),
     ...titleEnquiryHandlers({ storage, clock, blobs, dataDir: config.dataDir }),
   };
   const unimplemented = registerOperations(app, openapi, registryHandlers, {
@@ -153,6 +164,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     notifications.purgeExpired().catch((error: unknown) => app.log.error({ err: error }, "retention failed"));
   }, RETENTION_INTERVAL_MS);
   processing.unref();
+  await documents.resumeChecks();
   retention.unref();
 
   app.addHook("preClose", async () => {
@@ -162,6 +174,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     clearInterval(processing);
     clearInterval(retention);
     while (deciding) await sleep(10);
+    await documents.settled();
     await storage.close();
   });
 

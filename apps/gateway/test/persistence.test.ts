@@ -1,33 +1,15 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { basic, DEMO, idempotencyKey, SANDBOX_TOKEN, submission } from "./support/gateway.js";
+import { startGatewayProcess } from "./support/process.js";
 
-const main = join(import.meta.dirname, "..", "dist", "main.js");
 const dataDir = mkdtempSync(join(tmpdir(), "lrg-kill9-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-/** Starts the built gateway as its own process on a free port; answers its address once it listens. */
-async function startProcess(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [main], {
-    env: { ...process.env, PORT: "0", LRG_DATA_DIR: dataDir, LRG_SANDBOX_TOKEN: SANDBOX_TOKEN, LRG_DEMO_PASSWORD: DEMO.password, LRG_LOG: "off" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let output = "";
-  child.stdout?.setEncoding("utf8");
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on("data", (chunk: string) => {
-      output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`gateway exited with ${String(code)}: ${output}`)));
-  });
-  return { child, url };
-}
+const startProcess = () => startGatewayProcess(dataDir);
 
 describe("durability", () => {
   it("keeps every answered write after kill -9 and a restart", async () => {
@@ -62,12 +44,11 @@ describe("durability", () => {
       const fresh = (await (await fetch(`${second.url}/v1/notifications`, { headers: auth })).json()) as { data: { notification_id: string }[] };
       const done = (await (await fetch(`${second.url}/v1/notifications?status=ACKNOWLEDGED`, { headers: auth })).json()) as { data: { notification_id: string }[] };
       expect(done.data.map((n) => n.notification_id)).toEqual(acknowledged);
-      expect(fresh.data).toHaveLength(3);
+      expect(fresh.data).toHaveLength(8); // 5 attachment results and 5 acceptances, 2 acknowledged
       const settings = (await (await fetch(`${second.url}/sandbox/v1/settings`, { headers: sandbox })).json()) as { processing: string };
       expect(settings.processing).toBe("manual");
     } finally {
-      second.child.kill("SIGTERM");
-      await once(second.child, "exit");
+      await second.stop();
     }
   });
 });

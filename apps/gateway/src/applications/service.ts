@@ -153,7 +153,16 @@ export class ApplicationService {
       default:
         throw new Problem("409-03", `an application cannot move to ${request.to}`);
     }
-    const notifications = notificationsFor(application, event, { eventMs: now, createdMs: now }, state.duplicate);
+    // Leaving VALIDATING, the registry first reports on each document of the submission, each at its own instant
+    // (so that no two distinct events look like duplicates of one another).
+    const attachments = application.status === "VALIDATING" ? await this.#attachmentEvents(application) : [];
+    const notifications = [
+      ...attachments.flatMap((attachment, index) => {
+        const instant = now - attachments.length + index;
+        return notificationsFor(application, attachment, { eventMs: instant, createdMs: instant }, state.duplicate);
+      }),
+      ...notificationsFor(application, event, { eventMs: now, createdMs: now }, state.duplicate),
+    ];
     let applied: boolean;
     try {
       applied = await storage.changeApplication({
@@ -180,6 +189,18 @@ export class ApplicationService {
       ...(documents ? { documents } : {}),
       notifications: emitted(notifications),
     };
+  }
+
+  /** The outcome of attaching each document the submission names: success when its checks passed. */
+  async #attachmentEvents(application: ApplicationRow): Promise<ApplicationEvent[]> {
+    const events: ApplicationEvent[] = [];
+    for (const { document_id: documentId } of Object.values((application.submission as Submission).documents)) {
+      const document = await this.#deps.storage.findDocument(documentId, application.businessUnitId);
+      if (document?.status === "ACCEPTED") events.push({ kind: "attachment-success", documentId });
+      else if (document?.status === "REJECTED") events.push({ kind: "attachment-failed", documentId, failureReason: document.failureReason ?? "the document failed its checks" });
+      else if (document?.status !== "UPLOADED") events.push({ kind: "attachment-failed", documentId, failureReason: "the document has not been uploaded" });
+    }
+    return events;
   }
 
   /** Automatic processing: decides every application whose delay has passed. Answers how many were decided. */
@@ -250,11 +271,12 @@ export class ApplicationService {
   }
 }
 
+/** The notifications a control-plane request caused; a re-delivery repeats an earlier one's type and instant. */
 function emitted(notifications: NotificationRow[]) {
   return notifications.map((n, index) => ({
     notification_id: n.id,
     notification_type: n.v1Type,
     v0_notification_type: n.v0Type,
-    duplicate: index > 0,
+    duplicate: notifications.slice(0, index).some((earlier) => earlier.v1Type === n.v1Type && earlier.eventMs === n.eventMs),
   }));
 }

@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 174e82f05308c9762a134f7b384389a3bac38173928aa81c9e5e8df54e5fb855) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 68b88a9702b517999c188730100fc25c4f058f5be52fa442f8eafc01b420fcd7) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -305,7 +305,8 @@ export interface paths {
          *       failure, code 403-01). A chunked body without Content-Length is refused the same way.
          *     - The address is valid for ten minutes from its generation to the start of the upload (403, code 403-02
          *       after that). A slow upload that started in time is not cut off.
-         *     - One upload per address (409, code 409-04 on a second PUT).
+         *     - Any change to the address (its document id, `expires` or `signature`) fails the signature (403-01).
+         *     - One upload per address (409, code 409-04 on a second PUT). A refused attempt does not use the address up.
          *     - A body over 41943040 bytes is refused (413) without reading it all; a body that ends before
          *       Content-Length bytes is refused (400, code 400-05). Nothing is kept from a refused upload.
          *
@@ -2326,7 +2327,8 @@ export interface operations {
                 "X-Provider-Checksum-Sha256"?: string;
             };
             path: {
-                document_id: components["schemas"]["Uuid"];
+                /** @description The document id, as part of the signed address. An altered or unknown id fails the signature (403), like any other change to the address. */
+                document_id: string;
             };
             cookie?: never;
         };
@@ -2345,7 +2347,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The body ended before Content-Length bytes arrived (400-05), or the document id in the path is not a UUID (400-02). Nothing was kept. */
+            /** @description The body ended before Content-Length bytes arrived (400-05). Nothing was kept. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2363,8 +2365,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            404: components["responses"]["NotFound"];
-            /** @description The address was used already (409-04). */
+            /** @description The address was used already, or another upload to it is in progress (409-04). */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 7fd80c9412aa1df95679060dc52fa2d5e9027e90517bd40f0bd85372b504a5e7) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 71240712fbe181f8682013e16b6904658be06aa9186e1335defc10dc2de7d42b) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -565,12 +565,15 @@ export interface components {
         /**
          * @description A notification that a sandbox request caused. It is one notification, listed by `/v1/notifications` under
          *     `notification_type` and by `/v0/notifications` under `v0_notification_type`, with the same
-         *     `notification_id`; it goes to the business unit that submitted the application.
+         *     `notification_id`; it goes to the business unit that submitted the application. Leaving VALIDATING, an
+         *     application first reports each document of its submission (application.attachment-success or
+         *     application.attachment-failed, version 1 only), each at its own instant.
          */
         SandboxEmittedNotification: {
             notification_id: components["schemas"]["Uuid"];
             notification_type: components["schemas"]["NotificationTypeV1"];
-            v0_notification_type: components["schemas"]["NotificationTypeV0"];
+            /** @description Null for attachment results, which version 0 does not list. */
+            v0_notification_type: components["schemas"]["NotificationTypeV0"] | null;
             /**
              * @description True for an extra delivery of the same event made because of the `duplicate_rate` setting: same
              *     `event_datetime` and `notification_type` as the first, a new `notification_id`.

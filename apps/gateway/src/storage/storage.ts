@@ -22,7 +22,14 @@ export interface Storage {
   /** Deletes notifications created before the given instant; answers how many. */
   purgeNotifications(createdBeforeMs: number): Promise<number>;
 
+  insertDocument(document: DocumentRow): Promise<void>;
   findDocument(id: string, businessUnitId?: string): Promise<DocumentRow | undefined>;
+  /** Moves a document from AWAITING_UPLOAD to UPLOADED; false when it was uploaded already (single use). */
+  completeUpload(id: string, nowMs: number): Promise<boolean>;
+  /** Records the outcome of a document's asynchronous checks. */
+  recordDocumentCheck(id: string, status: "ACCEPTED" | "REJECTED", failureReason: string | null): Promise<void>;
+  /** Documents whose bytes arrived but whose checks have not finished (resumed after a restart). */
+  documentsAwaitingCheck(): Promise<DocumentRow[]>;
   putRegistryDocument(document: RegistryDocumentRow): Promise<void>;
   findRegistryDocument(downloadId: string): Promise<RegistryDocumentRow | undefined>;
 

@@ -9,4 +9,6 @@ export interface TitleEnquiryDeps {
   blobs: BlobStore;
   /** The gateway's data directory (for the title enquiry's own tables or files). */
   dataDir: string;
+  /** Base address for the certificate links handed out; derived from the request when absent. */
+  publicUrl?: string | undefined;
 }

@@ -1,7 +1,91 @@
-import type { Handler } from "../routing.js";
+import type { components } from "../generated/openapi.js";
+import { Problem } from "../problems.js";
+import type { Handler, HandlerContext } from "../routing.js";
+import { openapi, operationsOf, type SpecNode } from "../spec/openapi.js";
+import { compileRequestValidator } from "../spec/validation.js";
 import type { TitleEnquiryDeps } from "./deps.js";
+import { OfficialSearchService } from "./official-search.js";
+import { TokenBuckets } from "./rate-limit.js";
+import { findTitle, type RegisterTitle } from "./register.js";
+import { closeOfficialSearchStore } from "./store.js";
 
-/** Handlers of the title enquiry services and the Poll Request Service (lands with its own issue). */
-export function titleEnquiryHandlers(_deps: TitleEnquiryDeps): Record<string, Handler> {
-  return {};
+type Schemas = components["schemas"];
+
+/** The token bucket of the official copy availability and proprietor name services, per user. */
+export const TITLE_RATE_LIMIT = { burstCapacity: 50, replenishPerSecond: 10 } as const;
+
+/**
+ * Validates the path parameters that an operation's path item declares (`title_number`, `message_id`): the
+ * registrar compiles only the parameters declared on the operation itself. Throws the same 400 (400-02) problem.
+ */
+function pathItemParameters(operationId: string): (params: Record<string, unknown>) => void {
+  const spec = operationsOf(openapi).find((operation) => operation.operationId === operationId);
+  const parameters = spec && ((openapi["paths"] as Record<string, SpecNode>)[spec.path]?.["parameters"] as unknown[] | undefined);
+  if (!spec || !parameters) return () => undefined;
+  const validate = compileRequestValidator({ ...spec, operation: { parameters } });
+  return (params) => void validate({ params, query: {}, headers: {}, body: undefined });
+}
+
+/**
+ * Handlers of the title enquiry services and the Poll Request Service: the official search of whole with priority
+ * (`officialSearchOfWhole`), its deferred results (`getPollRequest`), official copy availability and registered
+ * proprietor names, over the simulated register of `data/register.json`.
+ */
+export function titleEnquiryHandlers(deps: TitleEnquiryDeps): Record<string, Handler> {
+  const searches = new OfficialSearchService(deps);
+  const buckets = new TokenBuckets(TITLE_RATE_LIMIT.burstCapacity, TITLE_RATE_LIMIT.replenishPerSecond);
+  const baseUrl = ({ request }: HandlerContext) => deps.publicUrl ?? `${request.protocol}://${request.host}`;
+  const checkPath = {
+    poll: pathItemParameters("getPollRequest"),
+    availability: pathItemParameters("getOfficialCopiesAvailability"),
+    proprietors: pathItemParameters("getRegisteredProprietorNames"),
+  };
+
+  /** Takes a token from the caller's bucket (429 when empty) and looks the title up (404 when not on the register). */
+  const titleFor = (context: HandlerContext): { title: RegisterTitle; headers: Record<string, string> } => {
+    const { principal, params } = context;
+    const decision = buckets.take(`${principal.businessUnitId}\n${principal.username}`, deps.clock.nowMs());
+    if (!decision.allowed) {
+      throw new Problem("429-01", `rate limit exceeded; retry after ${decision.retryAfterSeconds} seconds`, {
+        headers: { "retry-after": String(decision.retryAfterSeconds) },
+      });
+    }
+    const titleNumber = String(params["title_number"]);
+    const title = findTitle(titleNumber);
+    if (!title) throw new Problem("404-01", `no title ${titleNumber} on the register`);
+    return {
+      title,
+      headers: {
+        "x-ratelimit-burst-capacity": String(buckets.capacity),
+        "x-ratelimit-replenish-rate": String(buckets.replenishPerSecond),
+        "x-ratelimit-requested-tokens": "1",
+        "x-ratelimit-remaining": String(decision.remaining),
+      },
+    };
+  };
+
+  return {
+    officialSearchOfWhole: async (context) => searches.search(context.principal, context.body as Schemas["OfficialSearchRequest"], baseUrl(context)),
+    getPollRequest: async ({ principal, params }) => {
+      checkPath.poll(params);
+      return searches.poll(principal, String(params["message_id"]));
+    },
+    getOfficialCopiesAvailability: async (context) => {
+      checkPath.availability(context.params);
+      const { title, headers } = titleFor(context);
+      const body: Schemas["OfficialCopiesAvailability"] = { data: { title_number: title.title_number, ...title.official_copies } };
+      return { status: 200, body, headers };
+    },
+    getRegisteredProprietorNames: async (context) => {
+      checkPath.proprietors(context.params);
+      const { title, headers } = titleFor(context);
+      const body: Schemas["ProprietorNames"] = { data: { title_number: title.title_number, ...title.proprietor_names, proprietors: title.proprietors } };
+      return { status: 200, body, headers };
+    },
+  };
+}
+
+/** Closes the title enquiry services' own store of a data directory; the gateway calls it when it closes. */
+export function closeTitleEnquiries(dataDir: string): void {
+  closeOfficialSearchStore(dataDir);
 }

@@ -57,6 +57,20 @@ function toNotification(row: Row): NotificationRow {
   };
 }
 
+function toDocument(row: Row): DocumentRow {
+  return {
+    id: String(row["id"]),
+    businessUnitId: String(row["business_unit_id"]),
+    documentType: String(row["document_type"]),
+    fileLength: Number(row["file_length"]),
+    fileSha256: String(row["file_sha256"]),
+    status: row["status"] as DocumentRow["status"],
+    failureReason: (row["failure_reason"] as string | null) ?? null,
+    createdMs: Number(row["created_ms"]),
+    expiresMs: Number(row["expires_ms"]),
+  };
+}
+
 const APPLICATION_COLUMNS: Record<keyof ApplicationChange["patch"], string> = {
   status: "status",
   registryReference: "registry_reference",
@@ -253,23 +267,34 @@ export class SqliteStorage implements Storage {
     return this.#db.prepare("DELETE FROM notifications WHERE created_ms < ?").run(createdBeforeMs).changes;
   }
 
+  async insertDocument(document: DocumentRow): Promise<void> {
+    this.#db
+      .prepare(
+        `INSERT INTO documents (id, business_unit_id, document_type, file_length, file_sha256, status, failure_reason, created_ms, expires_ms)
+         VALUES (@id, @businessUnitId, @documentType, @fileLength, @fileSha256, @status, @failureReason, @createdMs, @expiresMs)`,
+      )
+      .run(document);
+  }
+
+  async completeUpload(id: string, _nowMs: number): Promise<boolean> {
+    return this.#db.prepare("UPDATE documents SET status = 'UPLOADED' WHERE id = ? AND status = 'AWAITING_UPLOAD'").run(id).changes === 1;
+  }
+
+  async recordDocumentCheck(id: string, status: "ACCEPTED" | "REJECTED", failureReason: string | null): Promise<void> {
+    this.#db.prepare("UPDATE documents SET status = ?, failure_reason = ? WHERE id = ? AND status = 'UPLOADED'").run(status, failureReason, id);
+  }
+
+  async documentsAwaitingCheck(): Promise<DocumentRow[]> {
+    return (this.#db.prepare("SELECT * FROM documents WHERE status = 'UPLOADED'").all() as Row[]).map(toDocument);
+  }
+
   async findDocument(id: string, businessUnitId?: string): Promise<DocumentRow | undefined> {
     const row = (
       businessUnitId === undefined
         ? this.#db.prepare("SELECT * FROM documents WHERE id = ?").get(id)
         : this.#db.prepare("SELECT * FROM documents WHERE id = ? AND business_unit_id = ?").get(id, businessUnitId)
     ) as Row | undefined;
-    return row && {
-      id: String(row["id"]),
-      businessUnitId: String(row["business_unit_id"]),
-      documentType: String(row["document_type"]),
-      fileLength: Number(row["file_length"]),
-      fileSha256: String(row["file_sha256"]),
-      status: row["status"] as DocumentRow["status"],
-      failureReason: (row["failure_reason"] as string | null) ?? null,
-      createdMs: Number(row["created_ms"]),
-      expiresMs: Number(row["expires_ms"]),
-    };
+    return row && toDocument(row);
   }
 
   async putRegistryDocument(document: RegistryDocumentRow): Promise<void> {

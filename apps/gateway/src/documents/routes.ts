@@ -1,0 +1,40 @@
+import type { Readable } from "node:stream";
+import type { FastifyRequest } from "fastify";
+import type { Handler } from "../routing.js";
+import type { DocumentService } from "./service.js";
+
+const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(",") : value);
+
+/** Handlers of Send a document (two calls) and Download a document (redirect, then the signed address). */
+export function documentHandlers(documents: DocumentService, baseUrl: (request: FastifyRequest) => string): Record<string, Handler> {
+  return {
+    createUploadUrl: async ({ principal, body, request }) => ({
+      status: 201,
+      body: { data: await documents.createUploadUrl(principal, (body as { data: Parameters<DocumentService["createUploadUrl"]>[1] }).data, baseUrl(request)) },
+    }),
+    uploadDocument: async ({ params, query, headers, body }) => {
+      await documents.receiveUpload({
+        documentId: String(params["document_id"]),
+        query,
+        contentLength: header(headers["content-length"]),
+        checksum: header(headers["x-provider-checksum-sha256"]),
+        body: body as Readable,
+      });
+      return { status: 200 };
+    },
+    downloadDocument: async ({ principal, params, request }) => ({
+      status: 302,
+      headers: { location: await documents.downloadAddress(principal, String(params["download_id"]), baseUrl(request)) },
+    }),
+    fetchDocumentContent: async ({ params, query, reply }) => {
+      const { document, body } = await documents.openDownload(String(params["download_id"]), query);
+      await reply
+        .code(200)
+        .type(document.contentType)
+        .header("content-length", document.size)
+        .header("content-disposition", `attachment; filename="${document.code}-${document.downloadId.slice(0, 8)}.pdf"`)
+        .send(body);
+      return undefined;
+    },
+  };
+}

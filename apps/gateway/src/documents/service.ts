@@ -1,0 +1,179 @@
+import { createHash, randomUUID } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { open, rm } from "node:fs/promises";
+import type { Readable } from "node:stream";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { Principal } from "../auth/basic-auth.js";
+import type { Clock } from "../clock.js";
+import { Problem } from "../problems.js";
+import type { BlobStore } from "../storage/blob-store.js";
+import type { RegistryDocumentRow, Storage } from "../storage/storage.js";
+import { checkFile } from "./file-type.js";
+import type { AddressSigner } from "./signing.js";
+
+/** The largest document the registry takes: 40 MiB. */
+export const MAX_DOCUMENT_BYTES = 41_943_040;
+const UPLOAD_WINDOW_MS = 10 * 60 * 1000;
+const DOWNLOAD_WINDOW_MS = 5 * 60 * 1000;
+/** An upload that sends nothing for this long is given up (a slow one that keeps sending is never cut off). */
+const UPLOAD_IDLE_MS = 60 * 1000;
+
+export interface DocumentServiceDeps {
+  storage: Storage;
+  clock: Clock;
+  blobs: BlobStore;
+  signer: AddressSigner;
+  log: (error: unknown, message: string) => void;
+}
+
+/** What a PUT to an upload address brings: its address parts, its headers and its body stream. */
+export interface UploadAttempt {
+  documentId: string;
+  query: Record<string, unknown>;
+  contentLength: string | undefined;
+  checksum: string | undefined;
+  body: Readable;
+}
+
+const base64ToHex = (base64: string) => Buffer.from(base64, "base64").toString("hex");
+
+/**
+ * Send a document and Download a document: signed upload addresses, streamed uploads checked against what was
+ * signed, asynchronous file checks, and downloads by short-lived signed redirect.
+ */
+export class DocumentService {
+  readonly #deps: DocumentServiceDeps;
+  readonly #inProgress = new Set<string>();
+  readonly #checks = new Set<Promise<void>>();
+
+  constructor(deps: DocumentServiceDeps) {
+    this.#deps = deps;
+  }
+
+  async createUploadUrl(principal: Principal, request: { document_type: string; file_length: number; file_sha256: string }, baseUrl: string) {
+    const { storage, clock, signer } = this.#deps;
+    const id = randomUUID();
+    const now = clock.nowMs();
+    const expires = Math.floor((now + UPLOAD_WINDOW_MS) / 1000);
+    await storage.insertDocument({
+      id,
+      businessUnitId: principal.businessUnitId,
+      documentType: request.document_type,
+      fileLength: request.file_length,
+      fileSha256: request.file_sha256,
+      status: "AWAITING_UPLOAD",
+      failureReason: null,
+      createdMs: now,
+      expiresMs: expires * 1000,
+    });
+    const signature = signer.sign("upload", id, request.file_length, request.file_sha256, expires);
+    return { upload_url: `${baseUrl}/v0/uploads/${id}?expires=${expires}&signature=${signature}`, document_id: id };
+  }
+
+  /**
+   * Receives an upload: every check that the headers allow happens before a byte is read; the body is then
+   * streamed to a temporary file while hashed, and kept (under its content address) only if it is exactly what
+   * was signed. Throws the Problem to answer; nothing is kept from a refused upload.
+   */
+  async receiveUpload(attempt: UploadAttempt): Promise<void> {
+    const { storage, clock, blobs, signer } = this.#deps;
+    const refused = (detail: string) => new Problem("403-01", `signature verification failure: ${detail}`);
+    const document = /^[0-9a-f-]{36}$/.test(attempt.documentId) ? await storage.findDocument(attempt.documentId) : undefined;
+    const expires = String(attempt.query["expires"] ?? "");
+    if (!document || !/^\d{1,12}$/.test(expires) || !signer.verify(attempt.query["signature"], "upload", document.id, document.fileLength, document.fileSha256, Number(expires))) {
+      throw refused("the upload address was altered or is not one the registry issued");
+    }
+    if (clock.nowMs() > Number(expires) * 1000) {
+      throw new Problem("403-02", `the upload address expired at ${new Date(Number(expires) * 1000).toISOString()}; ask for a new one`);
+    }
+    if (document.status !== "AWAITING_UPLOAD" || this.#inProgress.has(document.id)) {
+      throw new Problem("409-04", "this upload address was used already; each address accepts one upload");
+    }
+    if (attempt.contentLength === undefined) throw refused("Content-Length is missing");
+    if (!/^\d{1,15}$/.test(attempt.contentLength)) throw refused("Content-Length is not a number of bytes");
+    const length = Number(attempt.contentLength);
+    if (length > MAX_DOCUMENT_BYTES) throw new Problem("413-01", `a document may not exceed ${MAX_DOCUMENT_BYTES} bytes`);
+    if (length !== document.fileLength) throw refused("Content-Length differs from the file_length given at generation");
+    if (attempt.checksum === undefined) throw refused("X-Provider-Checksum-Sha256 is missing");
+    if (attempt.checksum !== document.fileSha256) throw refused("X-Provider-Checksum-Sha256 differs from the file_sha256 given at generation");
+
+    this.#inProgress.add(document.id);
+    const temporary = blobs.incomingPath();
+    try {
+      const hash = createHash("sha256");
+      let received = 0;
+      const hashing = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          received += chunk.length;
+          if (received > MAX_DOCUMENT_BYTES) return callback(new Problem("413-01", `a document may not exceed ${MAX_DOCUMENT_BYTES} bytes`));
+          hash.update(chunk);
+          callback(null, chunk);
+        },
+      });
+      // A request stream (IncomingMessage) can watch its socket for inactivity.
+      (attempt.body as Readable & { setTimeout?: (ms: number, callback: () => void) => void }).setTimeout?.(UPLOAD_IDLE_MS, () => attempt.body.destroy(new Error("upload idle")));
+      try {
+        await pipeline(attempt.body, hashing, createWriteStream(temporary));
+      } catch (error) {
+        if (error instanceof Problem) throw error;
+        throw new Problem("400-05", `the upload ended after ${received} of ${length} bytes`);
+      }
+      if (received !== length) throw new Problem("400-05", `the upload ended after ${received} of ${length} bytes`);
+      if (hash.digest("base64") !== document.fileSha256) throw refused("the bytes' SHA-256 differs from X-Provider-Checksum-Sha256");
+      const handle = await open(temporary, "r");
+      await handle.sync();
+      await handle.close();
+      await blobs.commit(temporary, base64ToHex(document.fileSha256));
+      if (!(await storage.completeUpload(document.id, clock.nowMs()))) {
+        throw new Problem("409-04", "this upload address was used already; each address accepts one upload");
+      }
+    } finally {
+      this.#inProgress.delete(document.id);
+      await rm(temporary, { force: true });
+    }
+    this.#scheduleCheck(document.id, document.fileSha256);
+  }
+
+  /** Runs the checks of documents whose bytes arrived before a restart. */
+  async resumeChecks(): Promise<void> {
+    for (const document of await this.#deps.storage.documentsAwaitingCheck()) this.#scheduleCheck(document.id, document.fileSha256);
+  }
+
+  /** Resolves when every scheduled check has finished (for shutdown and tests). */
+  async settled(): Promise<void> {
+    while (this.#checks.size > 0) await Promise.all([...this.#checks]);
+  }
+
+  #scheduleCheck(documentId: string, fileSha256: string): void {
+    const { storage, blobs, log } = this.#deps;
+    const check = (async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      const outcome = await checkFile(blobs.pathOf(base64ToHex(fileSha256)));
+      await storage.recordDocumentCheck(documentId, outcome.accepted ? "ACCEPTED" : "REJECTED", outcome.accepted ? null : outcome.reason);
+    })()
+      .catch((error: unknown) => log(error, `checks of document ${documentId} failed`))
+      .finally(() => this.#checks.delete(check));
+    this.#checks.add(check);
+  }
+
+  /** The signed, short-lived address of a registry document of the caller's business unit. */
+  async downloadAddress(principal: Principal, downloadId: string, baseUrl: string): Promise<string> {
+    const document = await this.#deps.storage.findRegistryDocument(downloadId);
+    if (!document || document.businessUnitId !== principal.businessUnitId) throw new Problem("404-01", `no document ${downloadId}`);
+    const expires = Math.floor((this.#deps.clock.nowMs() + DOWNLOAD_WINDOW_MS) / 1000);
+    return `${baseUrl}/v1/document-downloads/${downloadId}?expires=${expires}&signature=${this.#deps.signer.sign("download", downloadId, expires)}`;
+  }
+
+  /** The document behind a signed download address, once the address verifies. */
+  async openDownload(downloadId: string, query: Record<string, unknown>): Promise<{ document: RegistryDocumentRow; body: Readable }> {
+    const expires = String(query["expires"] ?? "");
+    const valid = /^\d{1,12}$/.test(expires) && this.#deps.signer.verify(query["signature"], "download", downloadId, Number(expires));
+    if (!valid || this.#deps.clock.nowMs() > Number(expires) * 1000) {
+      throw new Problem("403-04", "the download address is expired or its signature does not verify; request the document again");
+    }
+    const document = await this.#deps.storage.findRegistryDocument(downloadId);
+    if (!document || !(await this.#deps.blobs.has(downloadId))) throw new Problem("404-01", `no document ${downloadId}`);
+    return { document, body: this.#deps.blobs.read(downloadId) };
+  }
+}

@@ -1,0 +1,46 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { join } from "node:path";
+import { DEMO, SANDBOX_TOKEN } from "./gateway.js";
+
+const main = join(import.meta.dirname, "..", "..", "dist", "main.js");
+/**
+ * The runtime settings of the `serve` script (package.json): a small young generation and one malloc arena keep
+ * the memory of streamed uploads from piling up as garbage between collections.
+ */
+const RUNTIME_FLAGS = ["--max-semi-space-size=1"];
+const RUNTIME_ENV = { MALLOC_ARENA_MAX: "1" };
+
+/** The built gateway running as its own process (for kill -9 and memory measurements). */
+export interface GatewayProcess {
+  child: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `dist/main.js` on a free port with the given data directory; answers once it listens. */
+export async function startGatewayProcess(dataDir: string): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, [...RUNTIME_FLAGS, main], {
+    env: { ...process.env, ...RUNTIME_ENV, PORT: "0", LRG_DATA_DIR: dataDir, LRG_SANDBOX_TOKEN: SANDBOX_TOKEN, LRG_DEMO_PASSWORD: DEMO.password, LRG_LOG: "off" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let output = "";
+  child.stdout?.setEncoding("utf8");
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on("data", (chunk: string) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`gateway exited with ${String(code)}: ${output}`)));
+  });
+  return {
+    child,
+    url,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { expect } from "vitest";
+import type { SpecNode } from "../../src/spec/openapi.js";
+import { closeTitleEnquiries } from "../../src/title-enquiries/routes.js";
+import { operationFor } from "../support/conformance.js";
+import { startGateway, type Answer, type CallOptions, type Credentials, type TestGateway } from "../support/gateway.js";
+
+const ajv = new Ajv2020({ strict: false, coerceTypes: true });
+addFormats.default(ajv);
+
+/**
+ * Asserts that the headers of an answer are those the spec documents for its status: every required header is
+ * present, and every documented header that is present matches its schema (integers coerced from the text).
+ */
+export function expectDocumentedHeaders(method: string, path: string, status: number, headers: Headers): void {
+  const responses = operationFor(method, path)?.operation["responses"] as Record<string, SpecNode> | undefined;
+  const documented = (responses?.[String(status)]?.["headers"] ?? {}) as Record<string, SpecNode>;
+  for (const [name, header] of Object.entries(documented)) {
+    const value = headers.get(name);
+    if (header["required"] === true) expect(value, `${method} ${path} ${status}: header ${name} is required`).not.toBeNull();
+    if (value === null) continue;
+    const holder = { value };
+    const valid = ajv.validate({ type: "object", properties: { value: header["schema"] as SpecNode } }, holder);
+    expect(valid, `${method} ${path} ${status}: header ${name}: ${value} ${JSON.stringify(ajv.errors)}`).toBe(true);
+  }
+}
+
+/** A gateway for title enquiry tests: every answer checked against the spec, body and headers. */
+export interface TitleGateway extends TestGateway {
+  /** Sets the sandbox clock to an instant (ISO 8601). */
+  setClock(iso: string): Promise<void>;
+  /** Moves the sandbox clock on. */
+  advanceClock(seconds: number): Promise<void>;
+  /** Files in the blob store (certificates are stored there). */
+  blobCount(): number;
+}
+
+export async function startTitleGateway(): Promise<TitleGateway> {
+  const gw = await startGateway();
+  const call = async (method: string, path: string, options: CallOptions = {}): Promise<Answer> => {
+    const answer = await gw.call(method, path, options);
+    if (!options.unchecked) expectDocumentedHeaders(method, path, answer.status, answer.headers);
+    return answer;
+  };
+  const blobsDir = join(gw.dataDir, "blobs");
+  const countFiles = (dir: string): number =>
+    readdirSync(dir).reduce((count, name) => {
+      const path = join(dir, name);
+      return count + (statSync(path).isDirectory() ? countFiles(path) : 1);
+    }, 0);
+  return {
+    ...gw,
+    call,
+    async setClock(iso) {
+      const answer = await gw.sandbox("PUT", "/sandbox/v1/clock", { now: iso });
+      expect(answer.status).toBe(200);
+    },
+    async advanceClock(seconds) {
+      const answer = await gw.sandbox("POST", "/sandbox/v1/clock/advance", { seconds });
+      expect(answer.status).toBe(200);
+    },
+    blobCount: () => countFiles(blobsDir),
+    async stop() {
+      // Until createServer closes it on shutdown, close the title enquiry store here so that no test leaks it.
+      closeTitleEnquiries(gw.dataDir);
+      await gw.stop();
+    },
+  };
+}
+
+let messageCounter = 0;
+/** A fresh, valid `message_id`. */
+export function messageId(): string {
+  messageCounter += 1;
+  return `t-${process.pid}-${messageCounter}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** A valid search of ZZ100001; `overrides` replace top-level members, `details` members of the search itself. */
+export function searchRequest(overrides: Record<string, unknown> = {}, details: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    message_id: messageId(),
+    title_number: "ZZ100001",
+    external_reference: { reference: "CONV-TEST-1" },
+    official_search_of_whole_with_priority: {
+      priority_type: "Purchase",
+      search_from_date: "2025-03-14",
+      registered_proprietors_details_or_applicants_for_first_registration: "Alex Example and Sam Example",
+      applicant_party: "Robin Sample",
+      ...details,
+    },
+    ...overrides,
+  };
+}
+
+/** The official search path. */
+export const SEARCH = "/api/v1/official-searches-of-whole";
+export const poll = (id: string) => `/api/v1/poll-requests/${id}`;
+
+/** Searches as `as` (the demo user by default). */
+export function search(gw: TitleGateway, body: unknown, as?: Credentials): Promise<Answer> {
+  return gw.call("POST", SEARCH, { body, ...(as ? { as } : {}) });
+}
+
+/** The `data` member of a JSON body. */
+export function dataOf<T = Record<string, unknown>>(answer: Answer): T {
+  return (answer.body as { data: T }).data;
+}
