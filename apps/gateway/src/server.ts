@@ -17,7 +17,7 @@ import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
 import { openapi, sandbox } from "./spec/openapi.js";
 import { BlobStore } from "./storage/blob-store.js";
 import { SqliteStorage } from "./storage/sqlite/sqlite-storage.js";
-import { titleEnquiryHandlers } from "./title-enquiries/routes.js";
+import { closeTitleEnquiries, titleEnquiryHandlers } from "./title-enquiries/routes.js";
 import { documentHandlers } from "./documents/routes.js";
 import { DocumentService } from "./documents/service.js";
 import { AddressSigner } from "./documents/signing.js";
@@ -78,6 +78,8 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     bodyLimit: JSON_BODY_LIMIT,
     onProtoPoisoning: "error",
     onConstructorPoisoning: "error",
+    // Path parameters as long as the spec allows (an upload address's document id is up to 2048 characters).
+    maxParamLength: 2048,
     genReqId: () => `${requestPrefix}-${(requestCount += 1).toString(36)}`,
     forceCloseConnections: "idle",
     ...(config.tls
@@ -119,7 +121,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     ...applicationHandlers(applications),
     ...notificationHandlers(notifications, schemaBase),
     ...documentHandlers(documents, schemaBase),
-    ...titleEnquiryHandlers({ storage, clock, blobs, dataDir: config.dataDir }),
+    ...titleEnquiryHandlers({ storage, clock, blobs, dataDir: config.dataDir, ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) }),
   };
   const unimplemented = registerOperations(app, openapi, registryHandlers, {
     authenticator,
@@ -176,6 +178,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     while (deciding) await sleep(10);
     await documents.settled();
     await storage.close();
+    closeTitleEnquiries(config.dataDir);
   });
 
   return { app, storage, clock, unimplemented };

@@ -10,6 +10,10 @@ afterAll(async () => {
 });
 
 describe("operations", () => {
+  it("implements every operation of the spec", () => {
+    expect(gw.gateway.unimplemented).toEqual([]);
+  });
+
   it("answers health and readiness", async () => {
     expect(await (await fetch(`${gw.url}/healthz`)).json()).toEqual({ status: "ok" });
     const ready = await fetch(`${gw.url}/readyz`);

@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 68b88a9702b517999c188730100fc25c4f058f5be52fa442f8eafc01b420fcd7) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 c8366b73c5f39ec43f21757d9a9ef17e98b18741bfaf4d30a07affc8e0c2f0fe) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -2327,7 +2327,10 @@ export interface operations {
                 "X-Provider-Checksum-Sha256"?: string;
             };
             path: {
-                /** @description The document id, as part of the signed address. An altered or unknown id fails the signature (403), like any other change to the address. */
+                /**
+                 * @description The document id, as part of the signed address. An altered or unknown id fails the signature (403), like any other change to the address.
+                 * @example 8c2e4f6a-1b3d-4e5f-9a7b-0c1d2e3f4a5b
+                 */
                 document_id: string;
             };
             cookie?: never;

@@ -42,7 +42,13 @@ export function operationsOf(document: SpecNode): OperationSpec[] {
     methods
       .filter((method) => item[method])
       .map((method) => {
-        const operation = item[method] as SpecNode;
+        const own = item[method] as SpecNode;
+        // Parameters of the path item apply to each of its operations; an operation's own win (same name and place).
+        const shared = (item["parameters"] ?? []) as SpecNode[];
+        const ownParameters = (own["parameters"] ?? []) as SpecNode[];
+        const key = (p: SpecNode) => `${String(p["in"])}:${String(p["name"])}`;
+        const overridden = new Set(ownParameters.map(key));
+        const operation: SpecNode = { ...own, parameters: [...shared.filter((p) => !overridden.has(key(p))), ...ownParameters] };
         return { operationId: String(operation["operationId"]), method, path, operation };
       }),
   );

@@ -1,8 +1,6 @@
 import type { components } from "../generated/openapi.js";
 import { Problem } from "../problems.js";
 import type { Handler, HandlerContext } from "../routing.js";
-import { openapi, operationsOf, type SpecNode } from "../spec/openapi.js";
-import { compileRequestValidator } from "../spec/validation.js";
 import type { TitleEnquiryDeps } from "./deps.js";
 import { OfficialSearchService } from "./official-search.js";
 import { TokenBuckets } from "./rate-limit.js";
@@ -15,18 +13,6 @@ type Schemas = components["schemas"];
 export const TITLE_RATE_LIMIT = { burstCapacity: 50, replenishPerSecond: 10 } as const;
 
 /**
- * Validates the path parameters that an operation's path item declares (`title_number`, `message_id`): the
- * registrar compiles only the parameters declared on the operation itself. Throws the same 400 (400-02) problem.
- */
-function pathItemParameters(operationId: string): (params: Record<string, unknown>) => void {
-  const spec = operationsOf(openapi).find((operation) => operation.operationId === operationId);
-  const parameters = spec && ((openapi["paths"] as Record<string, SpecNode>)[spec.path]?.["parameters"] as unknown[] | undefined);
-  if (!spec || !parameters) return () => undefined;
-  const validate = compileRequestValidator({ ...spec, operation: { parameters } });
-  return (params) => void validate({ params, query: {}, headers: {}, body: undefined });
-}
-
-/**
  * Handlers of the title enquiry services and the Poll Request Service: the official search of whole with priority
  * (`officialSearchOfWhole`), its deferred results (`getPollRequest`), official copy availability and registered
  * proprietor names, over the simulated register of `data/register.json`.
@@ -35,11 +21,7 @@ export function titleEnquiryHandlers(deps: TitleEnquiryDeps): Record<string, Han
   const searches = new OfficialSearchService(deps);
   const buckets = new TokenBuckets(TITLE_RATE_LIMIT.burstCapacity, TITLE_RATE_LIMIT.replenishPerSecond);
   const baseUrl = ({ request }: HandlerContext) => deps.publicUrl ?? `${request.protocol}://${request.host}`;
-  const checkPath = {
-    poll: pathItemParameters("getPollRequest"),
-    availability: pathItemParameters("getOfficialCopiesAvailability"),
-    proprietors: pathItemParameters("getRegisteredProprietorNames"),
-  };
+
 
   /** Takes a token from the caller's bucket (429 when empty) and looks the title up (404 when not on the register). */
   const titleFor = (context: HandlerContext): { title: RegisterTitle; headers: Record<string, string> } => {
@@ -67,17 +49,14 @@ export function titleEnquiryHandlers(deps: TitleEnquiryDeps): Record<string, Han
   return {
     officialSearchOfWhole: async (context) => searches.search(context.principal, context.body as Schemas["OfficialSearchRequest"], baseUrl(context)),
     getPollRequest: async ({ principal, params }) => {
-      checkPath.poll(params);
       return searches.poll(principal, String(params["message_id"]));
     },
     getOfficialCopiesAvailability: async (context) => {
-      checkPath.availability(context.params);
       const { title, headers } = titleFor(context);
       const body: Schemas["OfficialCopiesAvailability"] = { data: { title_number: title.title_number, ...title.official_copies } };
       return { status: 200, body, headers };
     },
     getRegisteredProprietorNames: async (context) => {
-      checkPath.proprietors(context.params);
       const { title, headers } = titleFor(context);
       const body: Schemas["ProprietorNames"] = { data: { title_number: title.title_number, ...title.proprietor_names, proprietors: title.proprietors } };
       return { status: 200, body, headers };

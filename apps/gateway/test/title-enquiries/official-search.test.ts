@@ -1,6 +1,9 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Problem } from "../../src/problems.js";
+import { BlobStore } from "../../src/storage/blob-store.js";
+import { OfficialSearchService } from "../../src/title-enquiries/official-search.js";
 import { OfficialSearchStore } from "../../src/title-enquiries/store.js";
 import type { Answer, Credentials } from "../support/gateway.js";
 import { dataOf, messageId, poll, search, searchRequest, SEARCH, startTitleGateway, type TitleGateway } from "./support.js";
@@ -296,6 +299,16 @@ describe("message_id", () => {
     const answers = await Promise.all([search(gw, body, unit), search(gw, body, unit), search(gw, body, unit)]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409]);
     expect(gw.blobCount()).toBe(blobs + 1); // one certificate: the refused ones issued none
+  });
+
+  it("of interleaved calls to the service with one message_id, exactly one issues a certificate", async () => {
+    const service = new OfficialSearchService({ storage: gw.gateway.storage, clock: gw.gateway.clock, blobs: new BlobStore(gw.dataDir), dataDir: gw.dataDir });
+    const principal = { username: unit.username, businessUnitId: String(unit.business_unit_id) };
+    const body = searchRequest() as Parameters<OfficialSearchService["search"]>[1];
+    const blobs = gw.blobCount();
+    const outcomes = await Promise.allSettled([1, 2, 3].map(() => service.search(principal, body, gw.url)));
+    expect(outcomes.map((o) => (o.status === "fulfilled" ? o.value.status : (o.reason as Problem).code)).sort()).toEqual([201, "409-02", "409-02"]);
+    expect(gw.blobCount()).toBe(blobs + 1);
   });
 
   it("a deferred search uses up its message_id too", async () => {

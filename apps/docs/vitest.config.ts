@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    globalSetup: ["test/global-setup.ts"],
+    // The first Chromium start on a fresh machine is slow; the pages themselves load in well under a second.
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+  },
+});

@@ -1,0 +1,36 @@
+import { readFileSync } from "node:fs";
+import { createGatewayClient, DeferredResultTimeoutError, ProblemError } from "@lrg/client";
+
+const client = createGatewayClient({
+  baseUrl: "https://gateway.example:8443",
+  username: "demo",
+  password: "demo",
+  tls: { cert: readFileSync("client.crt"), key: readFileSync("client.key"), ca: readFileSync("operator-ca.crt") },
+});
+
+try {
+  // No message_id: the client generates a unique one (and returns it).
+  const { message_id, result } = await client.officialSearchOfWhole(
+    {
+      title_number: "ZZ100001",
+      external_reference: { reference: "CONV-2025-0042" },
+      official_search_of_whole_with_priority: {
+        priority_type: "Purchase",
+        property_description: "1 Sample Row, Exampleton",
+        search_from_date: "2025-03-14",
+        registered_proprietors_details_or_applicants_for_first_registration: "Alex Example and Sam Example",
+        applicant_party: "Robin Sample",
+      },
+    },
+    { timeoutMs: 60_000 }, // how long to poll a deferred (202) result
+  );
+  console.log(message_id, result.data.official_search_data.priority_period_expiry_date);
+} catch (error) {
+  if (error instanceof DeferredResultTimeoutError) {
+    console.log("still deferred; poll later with", error.messageId, error.deferred.data.expected_response_at);
+  } else if (error instanceof ProblemError && error.status === 422) {
+    console.error("refused by the register's rule", error.rule);
+  } else throw error;
+} finally {
+  await client.close();
+}

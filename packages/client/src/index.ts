@@ -1,0 +1,101 @@
+// @lrg/client: the typed client of the Land Registration Gateway and the workflows integrators would otherwise
+// write by hand. See README.md.
+export {
+  basicAuthorization,
+  createGatewayClient,
+  DEFAULT_TIMEOUT_MS,
+  type GatewayClient,
+  type GatewayClientOptions,
+  type NotificationsClient,
+} from "./client.js";
+export type { ApiClient } from "./context.js";
+export {
+  formatRegistryDateTime,
+  normalizeRegistryDateTime,
+  parseRegistryDateTime,
+  tryParseRegistryDateTime,
+} from "./date-time.js";
+export {
+  DOWNLOAD_ID_PATTERN,
+  type DownloadDocumentOptions,
+  type DownloadedDocumentFile,
+  type DownloadedDocumentStream,
+} from "./documents/download.js";
+export {
+  MAX_DOCUMENT_BYTES,
+  type DocumentSource,
+  type DocumentTypeCode,
+  type UploadDocumentOptions,
+  type UploadedDocument,
+  type UploadProgress,
+} from "./documents/upload.js";
+export {
+  AuthenticationError,
+  DocumentSizeError,
+  errorFromFetchResponse,
+  errorFromResponse,
+  GatewayError,
+  HttpError,
+  parseErrorBody,
+  parseRetryAfter,
+  ProblemError,
+  RateLimitError,
+  SignatureError,
+  unwrap,
+  type ErrorContext,
+  type ErrorItem,
+  type FetchResult,
+  type HttpErrorInit,
+  type ParsedErrorBody,
+  type Problem,
+  type RegistryErrors,
+} from "./errors.js";
+export type { components, operations, paths } from "./generated/openapi.js";
+export type {
+  components as SandboxComponents,
+  operations as SandboxOperations,
+  paths as SandboxPaths,
+} from "./generated/sandbox.js";
+export {
+  ACKNOWLEDGE_CHUNK_SIZE,
+  duplicateKey,
+  groupDuplicates,
+  NOTIFICATION_PAGE_SIZE,
+  type AcknowledgeOptions,
+  type AcknowledgeResult,
+  type ConsumeOptions,
+  type ConsumeSummary,
+  type ListAllOptions,
+  type NotificationEvent,
+  type NotificationFilters,
+  type NotificationOf,
+  type NotificationV0,
+  type NotificationV1,
+  type NotificationVersion,
+} from "./notifications.js";
+export { createSandboxClient, type SandboxClient, type SandboxClientOptions } from "./sandbox.js";
+export {
+  createMessageId,
+  DeferredResultTimeoutError,
+  MESSAGE_ID_PATTERN,
+  type OfficialSearchDeferred,
+  type OfficialSearchInput,
+  type OfficialSearchOutcome,
+  type OfficialSearchRequest,
+  type OfficialSearchResult,
+  type PollOptions,
+} from "./title-enquiries.js";
+export {
+  backoffDelay,
+  createRetryingFetch,
+  DEFAULT_RETRY,
+  isIdempotent,
+  RETRYABLE_STATUSES,
+  retryDelayForResponse,
+  type Fetch,
+  type RetryEvent,
+  type RetryingFetchOptions,
+  type RetryOptions,
+  type TlsOptions,
+} from "./transport.js";
+export type { Middleware } from "openapi-fetch";
