@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 c8366b73c5f39ec43f21757d9a9ef17e98b18741bfaf4d30a07affc8e0c2f0fe) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 4fd4fcd1bfb81960f9a75a9cab3d94c2e66084efebf63702f6257e03dc5a88b3) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -46,6 +46,11 @@ export interface paths {
          *     Wales. A search deferred for manual processing has priority from its receipt; a search received out of
          *     hours from the moment the service hours resume. The fee is 3.00 GBP (no VAT) unless a title says
          *     otherwise.
+         *
+         *     **Certificate and pending searches.** The gateway answers the `LINK` form of `certificate`: a PDF
+         *     certificate downloadable with `GET /v1/documents/{download_id}` (document code `ROA`). The
+         *     `pending_official_searches_of_whole` of a result list the title's seeded pending searches and the
+         *     caller's own business unit's earlier searches still in priority, never another unit's.
          *
          *     **Scenario titles of the simulated register** (the gateway's register; fictional numbers, `x-lrg-source:
          *     design`). Every other title number that matches the pattern and is not seeded is answered like
@@ -140,7 +145,8 @@ export interface paths {
          *
          *     The title number must be upper case: the registry's service refuses lower-case letters, so the gateway
          *     answers 400 rather than converting them. An unknown title is 404. Each 200 carries the caller's
-         *     rate-limit state in `X-RateLimit-*` headers; past the limit the answer is 429 with `Retry-After`. (The
+         *     rate-limit state in `X-RateLimit-*` headers (the gateway: a burst of 50 requests per user, replenished at 10 a
+         *     second, shared by both title look-ups); past the limit the answer is 429 with `Retry-After`. (The
          *     registry's own service has been seen to answer 429 with no body; clients should not rely on one.)
          *
          *     **Simulated register** (`x-lrg-source: design`), the titles of the official search's scenarios:
@@ -187,7 +193,8 @@ export interface paths {
          *
          *     The title number must be upper case: the registry's service refuses lower-case letters, so the gateway
          *     answers 400 rather than converting them. An unknown title is 404. Each 200 carries the caller's
-         *     rate-limit state in `X-RateLimit-*` headers; past the limit the answer is 429 with `Retry-After`.
+         *     rate-limit state in `X-RateLimit-*` headers (the gateway: a burst of 50 requests per user, replenished at 10 a
+         *     second, shared by both title look-ups); past the limit the answer is 429 with `Retry-After`.
          *
          *     **Simulated register** (`x-lrg-source: design`), the titles of the official search's scenarios:
          *
