@@ -23,6 +23,7 @@ import { DocumentService } from "./documents/service.js";
 import { AddressSigner } from "./documents/signing.js";
 import { readFileSync } from "node:fs";
 import type { TLSSocket } from "node:tls";
+import { constants as tlsConstants } from "node:crypto";
 
 export type { GatewayConfig } from "./config.js";
 
@@ -79,7 +80,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     onProtoPoisoning: "error",
     onConstructorPoisoning: "error",
     // Path parameters as long as the spec allows (an upload address's document id is up to 2048 characters).
-    maxParamLength: 2048,
+    routerOptions: { maxParamLength: 2048 },
     genReqId: () => `${requestPrefix}-${(requestCount += 1).toString(36)}`,
     forceCloseConnections: "idle",
     ...(config.tls
@@ -87,7 +88,17 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
           https: {
             cert: readFileSync(config.tls.cert),
             key: readFileSync(config.tls.key),
-            ...(config.tls.clientCa ? { ca: readFileSync(config.tls.clientCa), requestCert: true, rejectUnauthorized: config.tls.requireClientCertificate ?? false } : {}),
+            ...(config.tls.clientCa
+              ? {
+                  ca: readFileSync(config.tls.clientCa),
+                  requestCert: true,
+                  rejectUnauthorized: config.tls.requireClientCertificate ?? false,
+                  // No session resumption: a resumed TLS 1.3 session is reported authorized without the client
+                  // presenting its certificate again, so every connection must make a full handshake.
+                  secureOptions: tlsConstants.SSL_OP_NO_TICKET,
+                  sessionTimeout: 0,
+                }
+              : {}),
           },
         }
       : {}),
@@ -130,7 +141,9 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     beforeHandler: async (spec, request) => {
       if ((spec.operation["tags"] as string[]).includes("title-enquiries")) {
         // Mutual TLS: with a client CA configured, title enquiries need a certificate that it signed.
-        if (config.tls?.clientCa && !(request.socket as TLSSocket).authorized) {
+        const socket = request.socket as TLSSocket;
+        const presented = socket.authorized && Object.keys(socket.getPeerCertificate?.() ?? {}).length > 0;
+        if (config.tls?.clientCa && !presented) {
           throw new Problem("403-03", "a client certificate signed by the operator's certificate authority is required");
         }
         return; // fault injection of the sandbox applies to the lifecycle and notification services only
