@@ -95,12 +95,14 @@ describe("crash recovery", () => {
       }
       const seen = new Map<string, string>();
       for (const state of ["NEW", "ACKNOWLEDGED"]) {
+        // Pages overlap by a millisecond (created_after is exclusive and several notifications can share one).
         let after = "2000-01-01T00:00:00Z";
         for (;;) {
           const page = ((await json(await fetch(`${gateway.url}/v1/notifications?status=${state}&created_after=${encodeURIComponent(after)}`, { headers: auth }))) as { data: { notification_id: string; created_datetime: string }[] }).data;
+          const fresh = page.filter((n) => !seen.has(n.notification_id));
           for (const n of page) seen.set(n.notification_id, state);
-          if (page.length < 100) break;
-          after = page.at(-1)?.created_datetime ?? after;
+          if (page.length < 100 || fresh.length === 0) break;
+          after = new Date(Date.parse(page.at(-1)?.created_datetime ?? after) - 1).toISOString();
         }
       }
       for (const id of confirmed.notifications) expect(seen.has(id), `emitted notification ${id} survives`).toBe(true);

@@ -2,7 +2,7 @@ import type { Principal } from "../auth/basic-auth.js";
 import { isoMillis, type Clock } from "../clock.js";
 import { oneMonthBefore, parseDateTimeFilter } from "../date-time.js";
 import { Problem } from "../problems.js";
-import type { NotificationQuery, NotificationRow, Storage } from "../storage/storage.js";
+import type { NotificationListing, NotificationQuery, Storage } from "../storage/storage.js";
 
 export type Version = "v0" | "v1";
 
@@ -21,7 +21,7 @@ export class NotificationService {
     this.#clock = clock;
   }
 
-  async list(version: Version, principal: Principal, query: ListQuery): Promise<NotificationRow[]> {
+  async list(version: Version, principal: Principal, query: ListQuery): Promise<NotificationListing[]> {
     const instant = (name: string): number | undefined => {
       const value = query[name];
       if (value === undefined) return undefined;
@@ -73,19 +73,19 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
-/** A stored notification as a version shows it; `schemaBase` is where the payload schemas are served. */
-export function renderNotification(row: NotificationRow, version: Version, schemaBase: string): Record<string, unknown> {
-  const v1 = version === "v1";
-  return {
-    notification_id: row.id,
-    created_datetime: isoMillis(row.createdMs),
-    event_datetime: isoMillis(row.eventMs),
-    payload_schema: `${schemaBase}/schemas/${v1 ? row.v1Schema : String(row.v0Schema)}.json`,
-    notification_type: v1 ? row.v1Type : row.v0Type,
-    subject_type: v1 ? "APPLICATION" : "LAND_REGISTER_APPLICATION",
-    subject: row.applicationId,
-    additional_provider_filter: row.additionalProviderFilter,
-    status: row.status,
-    payload: { data: v1 ? row.v1Payload : row.v0Payload },
-  };
+/**
+ * A page of notifications as JSON text: `{ "data": [...] }` with members in the spec's order. The stored payloads
+ * are spliced in as they are (they were serialised when the event happened), not parsed and serialised again.
+ * `schemaBase` is where the payload schemas are served.
+ */
+export function renderNotificationPage(rows: NotificationListing[], version: Version, schemaBase: string): string {
+  const subjectType = version === "v1" ? '"APPLICATION"' : '"LAND_REGISTER_APPLICATION"';
+  const items = rows.map(
+    (row) =>
+      `{"notification_id":${JSON.stringify(row.id)},"created_datetime":"${isoMillis(row.createdMs)}","event_datetime":"${isoMillis(row.eventMs)}",` +
+      `"payload_schema":${JSON.stringify(`${schemaBase}/schemas/${row.schema}.json`)},"notification_type":${JSON.stringify(row.type)},` +
+      `"subject_type":${subjectType},"subject":${JSON.stringify(row.applicationId)},"additional_provider_filter":${JSON.stringify(row.additionalProviderFilter)},` +
+      `"status":"${row.status}","payload":{"data":${row.payloadJson}}}`,
+  );
+  return `{"data":[${items.join(",")}]}`;
 }

@@ -16,7 +16,8 @@ export interface Storage {
   changeApplication(change: ApplicationChange): Promise<boolean>;
   correspondenceOf(applicationId: string): Promise<CorrespondenceRow[]>;
 
-  listNotifications(query: NotificationQuery): Promise<NotificationRow[]>;
+  /** One version's view of the matching notifications, oldest first, payloads as stored JSON text. */
+  listNotifications(query: NotificationQuery): Promise<NotificationListing[]>;
   /** Marks the unit's notifications with these ids ACKNOWLEDGED; answers the ids that exist. */
   acknowledgeNotifications(businessUnitId: string, ids: string[], nowMs: number): Promise<string[]>;
   /** Deletes notifications created before the given instant; answers how many. */
@@ -87,6 +88,19 @@ export interface NotificationRow {
   v0Payload: unknown;
   v1Schema: string;
   v0Schema: string | null;
+  eventMs: number;
+  createdMs: number;
+  status: "NEW" | "ACKNOWLEDGED";
+  additionalProviderFilter: string | null;
+}
+
+/** A notification as one version lists it; `payloadJson` is the stored `payload.data`, not parsed. */
+export interface NotificationListing {
+  id: string;
+  applicationId: string;
+  type: string;
+  schema: string;
+  payloadJson: string;
   eventMs: number;
   createdMs: number;
   status: "NEW" | "ACKNOWLEDGED";

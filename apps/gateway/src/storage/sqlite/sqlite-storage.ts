@@ -7,6 +7,7 @@ import type {
   BusinessUnitRow,
   CorrespondenceRow,
   DocumentRow,
+  NotificationListing,
   NotificationQuery,
   NotificationRow,
   RegistryDocumentRow,
@@ -36,24 +37,6 @@ function toApplication(row: Row): ApplicationRow {
     createdMs: Number(row["created_ms"]),
     updatedMs: Number(row["updated_ms"]),
     decideAtMs: (row["decide_at_ms"] as number | null) ?? null,
-  };
-}
-
-function toNotification(row: Row): NotificationRow {
-  return {
-    id: String(row["id"]),
-    businessUnitId: String(row["business_unit_id"]),
-    applicationId: String(row["application_id"]),
-    v1Type: String(row["v1_type"]),
-    v0Type: (row["v0_type"] as string | null) ?? null,
-    v1Payload: parse(row["v1_payload"]),
-    v0Payload: row["v0_payload"] === null ? null : parse(row["v0_payload"]),
-    v1Schema: String(row["v1_schema"]),
-    v0Schema: (row["v0_schema"] as string | null) ?? null,
-    eventMs: Number(row["event_ms"]),
-    createdMs: Number(row["created_ms"]),
-    status: row["status"] as NotificationRow["status"],
-    additionalProviderFilter: (row["additional_provider_filter"] as string | null) ?? null,
   };
 }
 
@@ -88,6 +71,8 @@ const APPLICATION_COLUMNS: Record<keyof ApplicationChange["patch"], string> = {
 export class SqliteStorage implements Storage {
   readonly #db: Database.Database;
   readonly #insertNotification: Database.Statement;
+  /** Prepared statements by their SQL: the list query's text depends on which filters are given. */
+  readonly #statements = new Map<string, Database.Statement>();
 
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
@@ -234,7 +219,16 @@ export class SqliteStorage implements Storage {
     }));
   }
 
-  async listNotifications(query: NotificationQuery): Promise<NotificationRow[]> {
+  #prepared(sql: string): Database.Statement {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  async listNotifications(query: NotificationQuery): Promise<NotificationListing[]> {
     const where = ["business_unit_id = @businessUnitId", "status = @status"];
     if (query.version === "v0") where.push("v0_type IS NOT NULL");
     if (query.createdAfterMs !== undefined) where.push("created_ms > @createdAfterMs");
@@ -244,8 +238,21 @@ export class SqliteStorage implements Storage {
     if (query.notificationType !== undefined) where.push(`${query.version === "v0" ? "v0_type" : "v1_type"} = @notificationType`);
     if (query.subject !== undefined) where.push("application_id = @subject");
     where.push(query.additionalProviderFilter === null ? "additional_provider_filter IS NULL" : "additional_provider_filter = @additionalProviderFilter");
-    const sql = `SELECT * FROM notifications WHERE ${where.join(" AND ")} ORDER BY created_ms, seq LIMIT @limit`;
-    return (this.#db.prepare(sql).all(query) as Row[]).map(toNotification);
+    const v = query.version;
+    const sql = `SELECT id, application_id, ${v}_type, ${v}_schema, ${v}_payload, event_ms, created_ms, status, additional_provider_filter
+      FROM notifications WHERE ${where.join(" AND ")} ORDER BY created_ms, seq LIMIT @limit`;
+    const rows = this.#prepared(sql).raw().all(query) as [string, string, string, string, string, number, number, NotificationListing["status"], string | null][];
+    return rows.map(([id, applicationId, type, schema, payloadJson, eventMs, createdMs, status, additionalProviderFilter]) => ({
+      id,
+      applicationId,
+      type,
+      schema,
+      payloadJson,
+      eventMs,
+      createdMs,
+      status,
+      additionalProviderFilter,
+    }));
   }
 
   async acknowledgeNotifications(businessUnitId: string, ids: string[], nowMs: number): Promise<string[]> {
@@ -253,11 +260,16 @@ export class SqliteStorage implements Storage {
     if (unique.length === 0) return [];
     const placeholders = unique.map(() => "?").join(", ");
     return this.#db.transaction(() => {
-      this.#db
-        .prepare(`UPDATE notifications SET status = 'ACKNOWLEDGED', acknowledged_ms = ? WHERE business_unit_id = ? AND status = 'NEW' AND id IN (${placeholders})`)
-        .run(nowMs, businessUnitId, ...unique);
+      // The unary `+` keeps SQLite on the id index: 100 look-ups, not a walk of the unit's notifications.
+      this.#prepared(`UPDATE notifications SET status = 'ACKNOWLEDGED', acknowledged_ms = ? WHERE id IN (${placeholders}) AND +business_unit_id = ? AND +status = 'NEW'`).run(
+        nowMs,
+        ...unique,
+        businessUnitId,
+      );
       const found = new Set(
-        this.#db.prepare(`SELECT id FROM notifications WHERE business_unit_id = ? AND id IN (${placeholders})`).pluck().all(businessUnitId, ...unique) as string[],
+        this.#prepared(`SELECT id FROM notifications WHERE id IN (${placeholders}) AND +business_unit_id = ?`)
+          .pluck()
+          .all(...unique, businessUnitId) as string[],
       );
       return unique.filter((id) => found.has(id));
     })();
