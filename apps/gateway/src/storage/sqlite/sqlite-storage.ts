@@ -73,6 +73,7 @@ export class SqliteStorage implements Storage {
   readonly #insertNotification: Database.Statement;
   /** Prepared statements by their SQL: the list query's text depends on which filters are given. */
   readonly #statements = new Map<string, Database.Statement>();
+  readonly #pending: { work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }[] = [];
 
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
@@ -105,12 +106,14 @@ export class SqliteStorage implements Storage {
   }
 
   async createBusinessUnit(unit: BusinessUnitRow, user: UserRow): Promise<void> {
-    this.#db.transaction(() => {
-      this.#db.prepare("INSERT INTO business_units (id, name, created_ms) VALUES (?, ?, ?)").run(unit.id, unit.name, unit.createdMs);
-      this.#db
-        .prepare("INSERT INTO users (username, business_unit_id, password_hash, created_ms) VALUES (?, ?, ?, ?)")
-        .run(user.username, user.businessUnitId, user.passwordHash, user.createdMs);
-    })();
+    return this.#write((): void => {
+      this.#db.transaction(() => {
+        this.#db.prepare("INSERT INTO business_units (id, name, created_ms) VALUES (?, ?, ?)").run(unit.id, unit.name, unit.createdMs);
+        this.#db
+          .prepare("INSERT INTO users (username, business_unit_id, password_hash, created_ms) VALUES (?, ?, ?, ?)")
+          .run(user.username, user.businessUnitId, user.passwordHash, user.createdMs);
+      })();
+    });
   }
 
   async findUser(username: string): Promise<UserRow | undefined> {
@@ -124,38 +127,40 @@ export class SqliteStorage implements Storage {
   }
 
   async submitApplication(application: ApplicationRow, idempotency: { key: string; requestHash: string }): Promise<SubmitOutcome> {
-    return this.#db.transaction((): SubmitOutcome => {
-      const seen = this.#db
-        .prepare("SELECT request_hash, application_id FROM idempotency_keys WHERE business_unit_id = ? AND key = ?")
-        .get(application.businessUnitId, idempotency.key) as Row | undefined;
-      if (seen) {
-        return seen["request_hash"] === idempotency.requestHash ? { kind: "replayed", applicationId: String(seen["application_id"]) } : { kind: "conflict" };
-      }
-      this.#db
-        .prepare(
-          `INSERT INTO applications (id, business_unit_id, status, registry_reference, priority_ms, additional_provider_filter, submission, errors, warnings, early_completion, created_ms, updated_ms, decide_at_ms)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          application.id,
-          application.businessUnitId,
-          application.status,
-          application.registryReference,
-          application.priorityMs,
-          application.additionalProviderFilter,
-          json(application.submission),
-          json(application.errors),
-          json(application.warnings),
-          application.earlyCompletion ? 1 : 0,
-          application.createdMs,
-          application.updatedMs,
-          application.decideAtMs,
-        );
-      this.#db
-        .prepare("INSERT INTO idempotency_keys (business_unit_id, key, request_hash, application_id) VALUES (?, ?, ?, ?)")
-        .run(application.businessUnitId, idempotency.key, idempotency.requestHash, application.id);
-      return { kind: "created", applicationId: application.id };
-    })();
+    return this.#write((): SubmitOutcome => {
+      return this.#db.transaction((): SubmitOutcome => {
+        const seen = this.#db
+          .prepare("SELECT request_hash, application_id FROM idempotency_keys WHERE business_unit_id = ? AND key = ?")
+          .get(application.businessUnitId, idempotency.key) as Row | undefined;
+        if (seen) {
+          return seen["request_hash"] === idempotency.requestHash ? { kind: "replayed", applicationId: String(seen["application_id"]) } : { kind: "conflict" };
+        }
+        this.#db
+          .prepare(
+            `INSERT INTO applications (id, business_unit_id, status, registry_reference, priority_ms, additional_provider_filter, submission, errors, warnings, early_completion, created_ms, updated_ms, decide_at_ms)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(
+            application.id,
+            application.businessUnitId,
+            application.status,
+            application.registryReference,
+            application.priorityMs,
+            application.additionalProviderFilter,
+            json(application.submission),
+            json(application.errors),
+            json(application.warnings),
+            application.earlyCompletion ? 1 : 0,
+            application.createdMs,
+            application.updatedMs,
+            application.decideAtMs,
+          );
+        this.#db
+          .prepare("INSERT INTO idempotency_keys (business_unit_id, key, request_hash, application_id) VALUES (?, ?, ?, ?)")
+          .run(application.businessUnitId, idempotency.key, idempotency.requestHash, application.id);
+        return { kind: "created", applicationId: application.id };
+      })();
+    });
   }
 
   async findApplication(id: string, businessUnitId?: string): Promise<ApplicationRow | undefined> {
@@ -179,26 +184,28 @@ export class SqliteStorage implements Storage {
   }
 
   async changeApplication(change: ApplicationChange): Promise<boolean> {
-    const entries = Object.entries(change.patch) as [keyof ApplicationChange["patch"], unknown][];
-    const assignments = entries.map(([key]) => `${APPLICATION_COLUMNS[key]} = @${key}`);
-    const values: Record<string, unknown> = { id: change.applicationId, fromStatus: change.fromStatus, updatedMs: change.updatedMs };
-    for (const [key, value] of entries) {
-      values[key] = key === "errors" || key === "warnings" ? json(value) : key === "earlyCompletion" ? (value ? 1 : 0) : value;
-    }
-    const update = this.#db.prepare(
-      `UPDATE applications SET ${[...assignments, "updated_ms = @updatedMs"].join(", ")} WHERE id = @id AND status = @fromStatus`,
-    );
-    return this.#db.transaction(() => {
-      if (update.run(values).changes !== 1) return false;
-      if (change.correspondence) {
-        const record = change.correspondence;
-        this.#db
-          .prepare("INSERT INTO correspondence (record_id, application_id, documents, created_ms) VALUES (?, ?, ?, ?)")
-          .run(record.recordId, record.applicationId, json(record.documents), record.createdMs);
+    return this.#write((): boolean => {
+      const entries = Object.entries(change.patch) as [keyof ApplicationChange["patch"], unknown][];
+      const assignments = entries.map(([key]) => `${APPLICATION_COLUMNS[key]} = @${key}`);
+      const values: Record<string, unknown> = { id: change.applicationId, fromStatus: change.fromStatus, updatedMs: change.updatedMs };
+      for (const [key, value] of entries) {
+        values[key] = key === "errors" || key === "warnings" ? json(value) : key === "earlyCompletion" ? (value ? 1 : 0) : value;
       }
-      for (const notification of change.notifications) this.#insert(notification);
-      return true;
-    })();
+      const update = this.#db.prepare(
+        `UPDATE applications SET ${[...assignments, "updated_ms = @updatedMs"].join(", ")} WHERE id = @id AND status = @fromStatus`,
+      );
+      return this.#db.transaction(() => {
+        if (update.run(values).changes !== 1) return false;
+        if (change.correspondence) {
+          const record = change.correspondence;
+          this.#db
+            .prepare("INSERT INTO correspondence (record_id, application_id, documents, created_ms) VALUES (?, ?, ?, ?)")
+            .run(record.recordId, record.applicationId, json(record.documents), record.createdMs);
+        }
+        for (const notification of change.notifications) this.#insert(notification);
+        return true;
+      })();
+    });
   }
 
   #insert(notification: NotificationRow): void {
@@ -217,6 +224,43 @@ export class SqliteStorage implements Storage {
       documents: parse(row["documents"]),
       createdMs: Number(row["created_ms"]),
     }));
+  }
+
+  /**
+   * Group commit: writes queued within one turn of the event loop run in one transaction, each in its own
+   * savepoint (one failing leaves the others be), and every caller is answered only once that transaction is
+   * committed. With `synchronous = FULL` the batch costs one flush to disk instead of one per write.
+   */
+  #write<T>(work: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (this.#pending.length === 1) setImmediate(() => this.#commitPending());
+    });
+  }
+
+  #commitPending(): void {
+    const jobs = this.#pending.splice(0);
+    if (jobs.length === 0) return;
+    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    try {
+      this.#db.transaction(() => {
+        for (const job of jobs) {
+          try {
+            outcomes.push({ ok: true, value: this.#db.transaction(job.work)() });
+          } catch (error) {
+            outcomes.push({ ok: false, error });
+          }
+        }
+      })();
+    } catch (error) {
+      for (const job of jobs) job.reject(error);
+      return;
+    }
+    jobs.forEach((job, index) => {
+      const outcome = outcomes[index];
+      if (outcome?.ok) job.resolve(outcome.value);
+      else job.reject(outcome?.error);
+    });
   }
 
   #prepared(sql: string): Database.Statement {
@@ -256,44 +300,54 @@ export class SqliteStorage implements Storage {
   }
 
   async acknowledgeNotifications(businessUnitId: string, ids: string[], nowMs: number): Promise<string[]> {
-    const unique = [...new Set(ids)];
-    if (unique.length === 0) return [];
-    const placeholders = unique.map(() => "?").join(", ");
-    return this.#db.transaction(() => {
-      // The unary `+` keeps SQLite on the id index: 100 look-ups, not a walk of the unit's notifications.
-      this.#prepared(`UPDATE notifications SET status = 'ACKNOWLEDGED', acknowledged_ms = ? WHERE id IN (${placeholders}) AND +business_unit_id = ? AND +status = 'NEW'`).run(
-        nowMs,
-        ...unique,
-        businessUnitId,
-      );
-      const found = new Set(
-        this.#prepared(`SELECT id FROM notifications WHERE id IN (${placeholders}) AND +business_unit_id = ?`)
-          .pluck()
-          .all(...unique, businessUnitId) as string[],
-      );
-      return unique.filter((id) => found.has(id));
-    })();
+    return this.#write((): string[] => {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return [];
+      const placeholders = unique.map(() => "?").join(", ");
+      return this.#db.transaction(() => {
+        // The unary `+` keeps SQLite on the id index: 100 look-ups, not a walk of the unit's notifications.
+        this.#prepared(`UPDATE notifications SET status = 'ACKNOWLEDGED', acknowledged_ms = ? WHERE id IN (${placeholders}) AND +business_unit_id = ? AND +status = 'NEW'`).run(
+          nowMs,
+          ...unique,
+          businessUnitId,
+        );
+        const found = new Set(
+          this.#prepared(`SELECT id FROM notifications WHERE id IN (${placeholders}) AND +business_unit_id = ?`)
+            .pluck()
+            .all(...unique, businessUnitId) as string[],
+        );
+        return unique.filter((id) => found.has(id));
+      })();
+    });
   }
 
   async purgeNotifications(createdBeforeMs: number): Promise<number> {
-    return this.#db.prepare("DELETE FROM notifications WHERE created_ms < ?").run(createdBeforeMs).changes;
+    return this.#write((): number => {
+      return this.#db.prepare("DELETE FROM notifications WHERE created_ms < ?").run(createdBeforeMs).changes;
+    });
   }
 
   async insertDocument(document: DocumentRow): Promise<void> {
-    this.#db
-      .prepare(
-        `INSERT INTO documents (id, business_unit_id, document_type, file_length, file_sha256, status, failure_reason, created_ms, expires_ms)
-         VALUES (@id, @businessUnitId, @documentType, @fileLength, @fileSha256, @status, @failureReason, @createdMs, @expiresMs)`,
-      )
-      .run(document);
+    return this.#write((): void => {
+      this.#db
+        .prepare(
+          `INSERT INTO documents (id, business_unit_id, document_type, file_length, file_sha256, status, failure_reason, created_ms, expires_ms)
+           VALUES (@id, @businessUnitId, @documentType, @fileLength, @fileSha256, @status, @failureReason, @createdMs, @expiresMs)`,
+        )
+        .run(document);
+    });
   }
 
   async completeUpload(id: string, _nowMs: number): Promise<boolean> {
-    return this.#db.prepare("UPDATE documents SET status = 'UPLOADED' WHERE id = ? AND status = 'AWAITING_UPLOAD'").run(id).changes === 1;
+    return this.#write((): boolean => {
+      return this.#db.prepare("UPDATE documents SET status = 'UPLOADED' WHERE id = ? AND status = 'AWAITING_UPLOAD'").run(id).changes === 1;
+    });
   }
 
   async recordDocumentCheck(id: string, status: "ACCEPTED" | "REJECTED", failureReason: string | null): Promise<void> {
-    this.#db.prepare("UPDATE documents SET status = ?, failure_reason = ? WHERE id = ? AND status = 'UPLOADED'").run(status, failureReason, id);
+    return this.#write((): void => {
+      this.#db.prepare("UPDATE documents SET status = ?, failure_reason = ? WHERE id = ? AND status = 'UPLOADED'").run(status, failureReason, id);
+    });
   }
 
   async documentsAwaitingCheck(): Promise<DocumentRow[]> {
@@ -310,12 +364,14 @@ export class SqliteStorage implements Storage {
   }
 
   async putRegistryDocument(document: RegistryDocumentRow): Promise<void> {
-    this.#db
-      .prepare(
-        `INSERT OR IGNORE INTO registry_documents (download_id, business_unit_id, application_id, code, name, content_type, size, created_ms)
-         VALUES (@downloadId, @businessUnitId, @applicationId, @code, @name, @contentType, @size, @createdMs)`,
-      )
-      .run(document);
+    return this.#write((): void => {
+      this.#db
+        .prepare(
+          `INSERT OR IGNORE INTO registry_documents (download_id, business_unit_id, application_id, code, name, content_type, size, created_ms)
+           VALUES (@downloadId, @businessUnitId, @applicationId, @code, @name, @contentType, @size, @createdMs)`,
+        )
+        .run(document);
+    });
   }
 
   async findRegistryDocument(downloadId: string): Promise<RegistryDocumentRow | undefined> {
@@ -338,15 +394,19 @@ export class SqliteStorage implements Storage {
   }
 
   async putSetting(key: string, value: unknown): Promise<void> {
-    this.#db.prepare("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, json(value));
+    return this.#write((): void => {
+      this.#db.prepare("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, json(value));
+    });
   }
 
   async reset(): Promise<void> {
-    this.#db.transaction(() => {
-      for (const table of ["notifications", "correspondence", "idempotency_keys", "registry_documents", "documents", "applications", "users", "business_units", "settings"]) {
-        this.#db.exec(`DELETE FROM ${table}`);
-      }
-    })();
+    return this.#write((): void => {
+      this.#db.transaction(() => {
+        for (const table of ["notifications", "correspondence", "idempotency_keys", "registry_documents", "documents", "applications", "users", "business_units", "settings"]) {
+          this.#db.exec(`DELETE FROM ${table}`);
+        }
+      })();
+    });
   }
 
   async ping(): Promise<boolean> {
@@ -354,6 +414,7 @@ export class SqliteStorage implements Storage {
   }
 
   async close(): Promise<void> {
+    this.#commitPending();
     if (this.#db.open) this.#db.close();
   }
 
