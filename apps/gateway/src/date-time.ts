@@ -16,6 +16,19 @@ export function parseDateTimeFilter(value: string): number | undefined {
   return utc + Number(`0.${fraction || "0"}`) * 1000 - offsetMinutes * 60_000;
 }
 
+/** The first instant at which a notification created at `ms` is past its retention of one calendar month. */
+export function oneMonthAfter(ms: number): number {
+  // Retention keeps what was created at or after oneMonthBefore(now); find the earliest `now` that excludes `ms`.
+  let low = ms;
+  let high = ms + 32 * 24 * 3600 * 1000;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (oneMonthBefore(middle) > ms) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
 /** The instant one calendar month before `ms` (UTC): the retention of notifications. */
 export function oneMonthBefore(ms: number): number {
   const date = new Date(ms);

@@ -34,6 +34,8 @@ export interface Gateway {
   clock: Clock;
   /** Operations of the spec that this build does not answer yet. */
   unimplemented: string[];
+  /** The notification service (tests compare its cached pages with fresh reads). */
+  notifications: NotificationService;
 }
 
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -156,6 +158,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     },
   });
   const afterClockChange = async () => {
+    notifications.forgetPages();
     await applications.decideDue();
     await notifications.purgeExpired();
   };
@@ -194,5 +197,5 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     closeTitleEnquiries(config.dataDir);
   });
 
-  return { app, storage, clock, unimplemented };
+  return { app, storage, clock, unimplemented, notifications };
 }

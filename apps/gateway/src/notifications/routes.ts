@@ -1,11 +1,11 @@
 import type { Handler } from "../routing.js";
-import { renderNotificationPage, type NotificationService, type Version } from "./service.js";
+import type { NotificationService, Version } from "./service.js";
 
 /** Handlers of the four notification operations (v0 and v1, list and acknowledge). */
 export function notificationHandlers(notifications: NotificationService, schemaBase: (request: Parameters<Handler>[0]["request"]) => string): Record<string, Handler> {
   const list = (version: Version): Handler => async ({ principal, query, request }) => {
-    const rows = await notifications.list(version, principal, query);
-    return { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: renderNotificationPage(rows, version, schemaBase(request)) };
+    const page = await notifications.page(version, principal, query, schemaBase(request));
+    return { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: page };
   };
   const acknowledge = (version: Version): Handler => async ({ principal, body }) => {
     const { acknowledged, notFound } = await notifications.acknowledge(principal, (body as { data: string[] }).data);

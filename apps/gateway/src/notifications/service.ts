@@ -1,6 +1,6 @@
 import type { Principal } from "../auth/basic-auth.js";
 import { isoMillis, type Clock } from "../clock.js";
-import { oneMonthBefore, parseDateTimeFilter } from "../date-time.js";
+import { oneMonthAfter, oneMonthBefore, parseDateTimeFilter } from "../date-time.js";
 import { Problem } from "../problems.js";
 import type { NotificationListing, NotificationQuery, Storage } from "../storage/storage.js";
 
@@ -10,15 +10,72 @@ export type Version = "v0" | "v1";
 export type ListQuery = Record<string, unknown>;
 
 const MAX_PAGE = 100;
+/** Rendered pages kept per business unit, and in all; past the bound the oldest unit's pages go first. */
+const MAX_CACHED_PAGES_PER_UNIT = 32;
+const MAX_CACHED_UNITS = 5_000;
+
+interface CachedPage {
+  body: string;
+  /** The page is stale from this instant on: its oldest notification reaches the end of its retention. */
+  validUntilMs: number;
+}
 
 /** The notifications of a business unit: listing with the requirement's filters, acknowledging, retention. */
 export class NotificationService {
   readonly #storage: Storage;
   readonly #clock: Clock;
 
+  /**
+   * Rendered pages by business unit and query. Clients poll the same page again and again (the pull model), mostly
+   * with nothing new; a page is dropped as soon as the store reports a change to its unit's notifications, when
+   * the clock is moved, or when its oldest notification leaves retention. One gateway process; a multi-instance
+   * deployment needs its store's change feed before it may cache.
+   */
+  readonly #pages = new Map<string, Map<string, CachedPage>>();
+  /** Per unit, how many times its notifications changed: a page computed across a change is not kept. */
+  readonly #generations = new Map<string, number>();
+  #allGeneration = 0;
+
   constructor(storage: Storage, clock: Clock) {
     this.#storage = storage;
     this.#clock = clock;
+    storage.onNotificationsChanged((businessUnitId) => (businessUnitId === null ? this.forgetPages() : this.#forgetUnit(businessUnitId)));
+  }
+
+  /** Drops every cached page (the clock moved, or every unit's notifications may have changed). */
+  forgetPages(): void {
+    this.#pages.clear();
+    this.#allGeneration += 1;
+  }
+
+  #forgetUnit(businessUnitId: string): void {
+    this.#pages.delete(businessUnitId);
+    this.#generations.set(businessUnitId, (this.#generations.get(businessUnitId) ?? 0) + 1);
+  }
+
+  /** One page of the unit's notifications as the version shows it, rendered as JSON text (cached). */
+  async page(version: Version, principal: Principal, query: ListQuery, schemaBase: string): Promise<string> {
+    const unit = principal.businessUnitId;
+    const key = `${version} ${schemaBase} ${JSON.stringify(Object.entries(query).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
+    const now = this.#clock.nowMs();
+    const cached = this.#pages.get(unit)?.get(key);
+    if (cached && now < cached.validUntilMs) return cached.body;
+
+    const generation = `${this.#allGeneration}/${this.#generations.get(unit) ?? 0}`;
+    const rows = await this.list(version, principal, query);
+    const body = renderNotificationPage(rows, version, schemaBase);
+    if (generation === `${this.#allGeneration}/${this.#generations.get(unit) ?? 0}`) {
+      const oldest = Math.min(...rows.map((row) => row.createdMs));
+      let unitPages = this.#pages.get(unit);
+      if (!unitPages) {
+        if (this.#pages.size >= MAX_CACHED_UNITS) this.#pages.delete(this.#pages.keys().next().value as string);
+        unitPages = new Map();
+        this.#pages.set(unit, unitPages);
+      }
+      if (unitPages.size >= MAX_CACHED_PAGES_PER_UNIT) unitPages.delete(unitPages.keys().next().value as string);
+      unitPages.set(key, { body, validUntilMs: rows.length === 0 ? Infinity : oneMonthAfter(oldest) });
+    }
+    return body;
   }
 
   async list(version: Version, principal: Principal, query: ListQuery): Promise<NotificationListing[]> {

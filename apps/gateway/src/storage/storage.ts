@@ -39,6 +39,11 @@ export interface Storage {
 
   /** Deletes every business unit, application, notification, document and setting. */
   reset(): Promise<void>;
+  /**
+   * Hears, after each commit, which business unit's notifications changed (null: possibly every unit's), so that
+   * what was derived from them can be dropped.
+   */
+  onNotificationsChanged(listener: (businessUnitId: string | null) => void): void;
   /** Answers when the store can serve requests. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

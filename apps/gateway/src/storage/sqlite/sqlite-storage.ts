@@ -74,6 +74,9 @@ export class SqliteStorage implements Storage {
   /** Prepared statements by their SQL: the list query's text depends on which filters are given. */
   readonly #statements = new Map<string, Database.Statement>();
   readonly #pending: { work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }[] = [];
+  readonly #notificationListeners: ((businessUnitId: string | null) => void)[] = [];
+  /** Units whose notifications the pending batch changes; announced once it is committed. */
+  readonly #changedUnits = new Set<string | null>();
 
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
@@ -208,7 +211,12 @@ export class SqliteStorage implements Storage {
     });
   }
 
+  onNotificationsChanged(listener: (businessUnitId: string | null) => void): void {
+    this.#notificationListeners.push(listener);
+  }
+
   #insert(notification: NotificationRow): void {
+    this.#changedUnits.add(notification.businessUnitId);
     this.#insertNotification.run({
       ...notification,
       v1Payload: json(notification.v1Payload),
@@ -253,9 +261,13 @@ export class SqliteStorage implements Storage {
         }
       })();
     } catch (error) {
+      this.#changedUnits.clear();
       for (const job of jobs) job.reject(error);
       return;
     }
+    const changed = [...this.#changedUnits];
+    this.#changedUnits.clear();
+    for (const unit of changed) for (const listener of this.#notificationListeners) listener(unit);
     jobs.forEach((job, index) => {
       const outcome = outcomes[index];
       if (outcome?.ok) job.resolve(outcome.value);
@@ -305,6 +317,7 @@ export class SqliteStorage implements Storage {
       if (unique.length === 0) return [];
       const placeholders = unique.map(() => "?").join(", ");
       return this.#db.transaction(() => {
+        this.#changedUnits.add(businessUnitId);
         // The unary `+` keeps SQLite on the id index: 100 look-ups, not a walk of the unit's notifications.
         this.#prepared(`UPDATE notifications SET status = 'ACKNOWLEDGED', acknowledged_ms = ? WHERE id IN (${placeholders}) AND +business_unit_id = ? AND +status = 'NEW'`).run(
           nowMs,
@@ -323,7 +336,9 @@ export class SqliteStorage implements Storage {
 
   async purgeNotifications(createdBeforeMs: number): Promise<number> {
     return this.#write((): number => {
-      return this.#db.prepare("DELETE FROM notifications WHERE created_ms < ?").run(createdBeforeMs).changes;
+      const deleted = this.#db.prepare("DELETE FROM notifications WHERE created_ms < ?").run(createdBeforeMs).changes;
+      if (deleted > 0) this.#changedUnits.add(null);
+      return deleted;
     });
   }
 
@@ -402,6 +417,7 @@ export class SqliteStorage implements Storage {
   async reset(): Promise<void> {
     return this.#write((): void => {
       this.#db.transaction(() => {
+        this.#changedUnits.add(null);
         for (const table of ["notifications", "correspondence", "idempotency_keys", "registry_documents", "documents", "applications", "users", "business_units", "settings"]) {
           this.#db.exec(`DELETE FROM ${table}`);
         }
