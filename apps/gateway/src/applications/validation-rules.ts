@@ -51,6 +51,7 @@ export async function validateSubmission(storage: Storage, application: Applicat
   (submission.applicants ?? []).forEach((key, index) => {
     if (!parties.has(key)) errors.push({ type: "DV113", detail: `applicant ${key} is not one of the submission's parties`, pointer: `/applicants/${index}` });
   });
-  if (errors.length > 0) return { kind: "failed", errors: errors.slice(0, 100) };
-  return pending ? { kind: "pending" } : { kind: "passed" };
+  // The registry decides once every document's checks have finished, so that each gets its attachment result.
+  if (pending) return { kind: "pending" };
+  return errors.length > 0 ? { kind: "failed", errors: errors.slice(0, 100) } : { kind: "passed" };
 }

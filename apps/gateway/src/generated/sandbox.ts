@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 71240712fbe181f8682013e16b6904658be06aa9186e1335defc10dc2de7d42b) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 6f4d44ae60db93ef3c301a67c0037b854bf05ab052b0ed1f4908aa6a39e6ee6b) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -580,7 +580,7 @@ export interface components {
              */
             duplicate: boolean;
         };
-        /** @description The notifications a request emitted, in the order they were created; duplicates follow the notification they repeat. */
+        /** @description The notifications a request emitted, in the order they were created; duplicates follow the notification they repeat. At most 202 (an attachment result for each of up to 100 documents and the status notification, each possibly delivered twice). */
         SandboxEmittedNotifications: components["schemas"]["SandboxEmittedNotification"][];
         /** @description The application after the transition, and the notifications the transition emitted. */
         SandboxTransitionResult: {

@@ -18,7 +18,9 @@ interface Parameter {
 }
 
 function createAjv(coerceTypes: boolean): Ajv2020 {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes, useDefaults: true, validateFormats: true });
+  // Parameters get their documented defaults (status NEW, limit 100); a body is taken as sent, so that a partial
+  // update changes only what it names.
+  const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes, useDefaults: coerceTypes, validateFormats: true });
   addFormats.default(ajv);
   return ajv;
 }
@@ -80,7 +82,7 @@ export function compileRequestValidator(spec: OperationSpec): (request: { params
     if (!validateHeaders(headers)) issues.push(...issuesOf(validateHeaders.errors, "headers"));
     let body = request.body;
     if (validateBody) {
-      if (body === undefined || body === null) {
+      if (body === undefined) {
         if (bodyRequired) issues.push({ type: "required", detail: "a JSON request body is required", pointer: "/body" });
       } else {
         body = structuredClone(body);

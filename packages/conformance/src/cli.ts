@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// lrg-conformance: runs the suite against a mock, a gateway or a remote environment, with a live progress line,
+// a summary table and JUnit XML; exits non-zero when a property fails.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { allProperties } from "./properties/index.js";
+import type { RunOptions } from "./property.js";
+import { junitXml, summaryTable } from "./report.js";
+import { runProperties, type PropertyResult } from "./runner.js";
+import type { Session, TargetName } from "./session.js";
+import { openGateway, openMock, openRemote, remoteOptionsFromEnv } from "./targets.js";
+
+const USAGE = `Usage: lrg-conformance --target mock|gateway|remote [--url URL] [--runs N] [--seed S [--path P]] [--junit FILE] [--only TEXT]
+
+Checks the Land Registration Gateway interface against its spec with property-based tests.
+  --target mock      Prism serving the bundled spec (started here unless --url): stateless properties only
+  --target gateway   the gateway and its sandbox control plane (started in this process unless --url;
+                     with --url the control plane's token comes from LRG_SANDBOX_TOKEN)
+  --target remote    an environment observed only (never changed): LRG_BASE_URL (or --url), LRG_USERNAME,
+                     LRG_PASSWORD, and optionally LRG_CLIENT_CERT, LRG_CLIENT_KEY, LRG_CA for mutual TLS
+  --runs N           runs of every property (default: each property's own)
+  --seed S           seed of every property, to replay a failure (the report of a failure prints it)
+  --path P           with --seed and --only, the reported path: replays the shrunk counterexample directly
+  --junit FILE       write JUnit XML
+  --only TEXT        run only the properties whose id contains TEXT
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`lrg-conformance: ${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+function integer(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) fail(`${name} must be an integer, got ${text}`);
+  return value;
+}
+
+async function open(target: TargetName, url: string | undefined): Promise<Session> {
+  switch (target) {
+    case "mock":
+      return openMock(url === undefined ? {} : { url });
+    case "gateway":
+      return openGateway(url === undefined ? {} : { url });
+    case "remote":
+      return openRemote(remoteOptionsFromEnv(process.env, url));
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      target: { type: "string" },
+      url: { type: "string" },
+      runs: { type: "string" },
+      seed: { type: "string" },
+      path: { type: "string" },
+      junit: { type: "string" },
+      only: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    allowPositionals: false,
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const target = values.target as TargetName | undefined;
+  if (target === undefined || !["mock", "gateway", "remote"].includes(target)) fail("--target must be mock, gateway or remote");
+  const runs = integer("--runs", values.runs);
+  if (runs !== undefined && runs < 1) fail("--runs must be at least 1");
+  const seed = integer("--seed", values.seed);
+  if (values.path !== undefined && seed === undefined) fail("--path needs --seed");
+  const options: RunOptions = { ...(runs !== undefined ? { runs } : {}), ...(seed !== undefined ? { seed } : {}), ...(values.path !== undefined ? { path: values.path } : {}) };
+  const properties = allProperties.filter((p) => values.only === undefined || p.id.includes(values.only));
+  if (properties.length === 0) fail(`no property id contains ${values.only ?? ""}`);
+
+  const started = performance.now();
+  const session = await open(target, values.url);
+  process.stdout.write(`lrg-conformance: ${properties.length} properties against ${target} at ${session.baseUrl}${seed !== undefined ? ` (seed ${seed})` : ""}\n`);
+  const live = process.stdout.isTTY === true;
+  let results: PropertyResult[];
+  try {
+    results = await runProperties(properties, session, options, ({ index, total, property, result }) => {
+      const position = `[${index + 1}/${total}]`;
+      if (!result) {
+        if (live) process.stdout.write(`\r\u001b[2K${position} ${property.id} …`);
+        return;
+      }
+      const outcome = result.outcome === "skipped" ? `skipped (${result.message ?? ""})` : `${result.outcome} in ${(result.durationMs / 1000).toFixed(1)} s, ${result.runs} runs`;
+      process.stdout.write(`${live ? "\r\u001b[2K" : ""}${position} ${property.id}: ${outcome}\n`);
+      // The report without stack frames; the JUnit XML keeps them.
+      const report = (result.message ?? "").split("\n").filter((line) => !/^\s+at /.test(line));
+      if (result.outcome === "failed") process.stdout.write(`${report.map((line) => `    ${line}`).join("\n")}\n`);
+    });
+  } finally {
+    await session.close();
+  }
+  process.stdout.write(`\n${summaryTable(results)}\nwall time ${((performance.now() - started) / 1000).toFixed(1)} s, ${session.calls} requests\n`);
+  if (values.junit !== undefined) {
+    const file = resolve(values.junit);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, junitXml(results));
+    process.stdout.write(`JUnit XML: ${file}\n`);
+  }
+  process.exitCode = results.some((r) => r.outcome === "failed") ? 1 : 0;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`lrg-conformance: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(2);
+});

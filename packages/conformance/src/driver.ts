@@ -1,0 +1,162 @@
+// Steps the properties share: submitting applications, driving them through the control plane, reading
+// notifications. Each step asserts the status it needs and answers the body; the session has already checked
+// every answer against the spec.
+import { randomUUID } from "node:crypto";
+import type { Answer, Credentials, Session } from "./session.js";
+
+/** Fails a property with a message (a plain Error: fast-check reports it with the counterexample). */
+export function fail(message: string): never {
+  throw new Error(message);
+}
+
+/** Asserts a condition of the interface. */
+export function expectThat(condition: boolean, message: string | (() => string)): asserts condition {
+  if (!condition) fail(typeof message === "string" ? message : message());
+}
+
+/** Asserts the status of an answer, showing the body when it differs. */
+export function expectStatus(answer: Answer, status: number, what: string): void {
+  expectThat(answer.status === status, () => `${what}: expected ${status}, got ${answer.status}: ${answer.text.slice(0, 400)}`);
+}
+
+/** JSON equality for plain values (member order ignored). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical);
+    if (value !== null && typeof value === "object") {
+      return Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, v]) => [k, canonical(v)]));
+    }
+    return value;
+  };
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+/** A notification as both versions list it. */
+export interface Notification {
+  notification_id: string;
+  created_datetime: string;
+  event_datetime: string;
+  payload_schema: string;
+  notification_type: string;
+  subject_type: string;
+  subject: string;
+  additional_provider_filter?: string | null;
+  status: "NEW" | "ACKNOWLEDGED";
+  payload: { data: Record<string, unknown> | null };
+}
+
+/** A notification a control-plane request emitted. */
+export interface Emitted {
+  notification_id: string;
+  notification_type: string;
+  v0_notification_type: string | null;
+  duplicate: boolean;
+}
+
+/** The answer of a transition. */
+export interface TransitionResult {
+  application_request_id: string;
+  previous_status: string;
+  status: string;
+  registry_reference?: string;
+  priority_timestamp?: string;
+  documents?: { type: { code: string; name: string }; created_at: string; download_id: string }[];
+  notifications: Emitted[];
+}
+
+export type Version = "v0" | "v1";
+
+/** A valid submission naming `documents` documents (never uploaded unless the caller uploads them). */
+export function submission(options: { documents?: number; label?: string | null; documentIds?: string[] } = {}): Record<string, unknown> {
+  const ids = options.documentIds ?? Array.from({ length: options.documents ?? 1 }, () => randomUUID());
+  return {
+    type: "TRANSFER_OF_WHOLE",
+    customer_reference: "CONFORMANCE-1",
+    application_lodger: { email: "lodger@example.test", type: "CONVEYANCER" },
+    titles: { "title-1": { title_number: "AB12345" } },
+    documents: Object.fromEntries(ids.map((id, index) => [`doc-${index + 1}`, { type: "TR1", document_id: id }])),
+    ...(options.label ? { additional_provider_filter: options.label } : {}),
+  };
+}
+
+/** Submits an application as `as`; answers its application_request_id. */
+export async function submit(session: Session, as: Credentials, body: Record<string, unknown>, key = `conformance-${randomUUID()}`): Promise<string> {
+  const answer = await session.call("POST", "/v0/applications", { as, json: body, headers: { "idempotency-key": key } });
+  expectStatus(answer, 202, "submit an application");
+  return (answer.body as { data: { application_request_id: string } }).data.application_request_id;
+}
+
+/** Asks the control plane for a transition; answers the raw answer (200 or a problem). */
+export function requestTransition(session: Session, id: string, body: Record<string, unknown>): Promise<Answer> {
+  return session.sandbox("POST", `/sandbox/v1/applications/${id}/transitions`, body);
+}
+
+/** A transition that must succeed. */
+export async function transition(session: Session, id: string, body: Record<string, unknown>): Promise<TransitionResult> {
+  const answer = await requestTransition(session, id, body);
+  expectStatus(answer, 200, `transition ${id} to ${String(body["to"])}`);
+  return answer.body as TransitionResult;
+}
+
+/** Moves the gateway's clock forward; answers its new reading in milliseconds. */
+export async function advanceClock(session: Session, seconds: number): Promise<number> {
+  const clock = await session.control<{ now: string }>("POST", "/sandbox/v1/clock/advance", { seconds });
+  return Date.parse(clock.now);
+}
+
+/** The gateway's clock in milliseconds. */
+export async function readClock(session: Session): Promise<number> {
+  return Date.parse((await session.control<{ now: string }>("GET", "/sandbox/v1/clock")).now);
+}
+
+/**
+ * Changes sandbox settings, naming `processing: manual` every time: the suite depends on it, and a gateway that
+ * resets unnamed settings (see the control-plane property on settings) must not switch it back to automatic.
+ */
+export async function settings(session: Session, changes: Record<string, unknown>): Promise<void> {
+  await session.control("PUT", "/sandbox/v1/settings", { processing: "manual", ...changes });
+}
+
+/** Lists notifications; the answer must be 200. */
+export async function list(session: Session, version: Version, as: Credentials, query: Record<string, string | number | undefined> = {}): Promise<Notification[]> {
+  const answer = await session.call("GET", `/${version}/notifications`, { as, query });
+  expectStatus(answer, 200, `list ${version} notifications ${JSON.stringify(query)}`);
+  return (answer.body as { data: Notification[] }).data;
+}
+
+/** Acknowledges ids; the answer must be 200. */
+export async function acknowledge(session: Session, version: Version, as: Credentials, ids: string[]): Promise<{ acknowledged: string[]; not_found?: string[] }> {
+  const answer = await session.call("POST", `/${version}/notifications/acknowledge`, { as, json: { data: ids } });
+  expectStatus(answer, 200, `acknowledge ${ids.length} ${version} notifications`);
+  return (answer.body as { data: { acknowledged: string[]; not_found?: string[] } }).data;
+}
+
+/** Renders an instant as a query date-time in one of the shapes the spec admits (all denote the same instant). */
+export function queryDateTime(ms: number, shape: "zoneless" | "Z" | "millisZ" | "offset" | "compactOffset" | "minutes"): string {
+  const iso = new Date(ms).toISOString(); // 2025-02-20T09:06:29.040Z
+  switch (shape) {
+    case "zoneless":
+      return iso.slice(0, 19);
+    case "Z":
+      return `${iso.slice(0, 19)}Z`;
+    case "millisZ":
+      return iso;
+    case "minutes":
+      return iso.slice(0, 16);
+    case "offset":
+    case "compactOffset": {
+      // The same instant written in UTC+02:00.
+      const shifted = new Date(ms + 2 * 3600_000).toISOString().slice(0, 23);
+      return `${shifted}${shape === "offset" ? "+02:00" : "+0200"}`;
+    }
+  }
+}
+
+/** The instant a query date-time shape really names (seconds or milliseconds dropped by the shape). */
+export function truncatedTo(ms: number, shape: Parameters<typeof queryDateTime>[1]): number {
+  if (shape === "zoneless" || shape === "Z") return Math.floor(ms / 1000) * 1000;
+  if (shape === "minutes") return Math.floor(ms / 60_000) * 60_000;
+  return ms;
+}
+
+export const QUERY_SHAPES = ["zoneless", "Z", "millisZ", "offset", "compactOffset", "minutes"] as const;

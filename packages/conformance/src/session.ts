@@ -1,0 +1,176 @@
+// A session with one target: every call goes through the shared conformance checker, so no property can forget it.
+import { randomUUID } from "node:crypto";
+import { assertConformant, mediaTypeOf, type CheckedAnswer } from "./conformance.js";
+import type { HttpClient } from "./http.js";
+
+/** The kinds of target the suite runs against. */
+export type TargetName = "mock" | "gateway" | "remote";
+
+/**
+ * What a target offers beyond answering requests. `control-plane`: the sandbox control plane drives its state.
+ * `semantics`: it implements the behaviour behind the schemas (a mock only echoes examples). `writes`: the suite
+ * may send requests that create or change data there.
+ */
+export type Capability = "control-plane" | "semantics" | "writes";
+
+/** HTTP Basic credentials of a business unit's user. */
+export interface Credentials {
+  username: string;
+  password: string;
+  business_unit_id?: string;
+}
+
+export interface CallOptions {
+  /** Whose credentials to send; `null` sends none. The session's own credentials when absent. */
+  as?: Credentials | null;
+  /** An Authorization header sent as it is (instead of `as`). */
+  authorization?: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** A JSON body (sent with `application/json` unless `headers` name another content type). */
+  json?: unknown;
+  /** A body sent byte for byte. */
+  body?: Buffer | string;
+  headers?: Record<string, string>;
+}
+
+/** An answer, already checked against the spec. */
+export interface Answer extends CheckedAnswer {
+  text: string;
+}
+
+/** The Authorization header of HTTP Basic credentials. */
+export function basic(credentials: Credentials): string {
+  return `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString("base64")}`;
+}
+
+/** Builds the query string of a request; undefined members are left out. */
+export function queryString(query: CallOptions["query"]): string {
+  const entries = Object.entries(query ?? {}).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
+  return entries.length === 0 ? "" : `?${new URLSearchParams(entries.map(([k, v]): [string, string] => [k, String(v)])).toString()}`;
+}
+
+export interface SessionOptions {
+  target: TargetName;
+  http: HttpClient;
+  capabilities: Capability[];
+  credentials: Credentials;
+  sandboxToken?: string;
+  /** Runs when the session closes (stop what the target started, restore settings). */
+  onClose?: () => Promise<void>;
+}
+
+/** One target under test, as every property sees it. */
+export class Session {
+  readonly target: TargetName;
+  readonly http: HttpClient;
+  readonly capabilities: ReadonlySet<Capability>;
+  /** The credentials calls use by default. */
+  credentials: Credentials;
+  /** Requests sent so far. */
+  calls = 0;
+  readonly #sandboxToken: string | undefined;
+  readonly #fixtures = new Map<string, Promise<unknown>>();
+  #onClose: (() => Promise<void>)[] = [];
+
+  constructor(options: SessionOptions) {
+    this.target = options.target;
+    this.http = options.http;
+    this.capabilities = new Set(options.capabilities);
+    this.credentials = options.credentials;
+    this.#sandboxToken = options.sandboxToken;
+    if (options.onClose) this.#onClose.push(options.onClose);
+  }
+
+  get baseUrl(): string {
+    return this.http.baseUrl;
+  }
+
+  has(capability: Capability): boolean {
+    return this.capabilities.has(capability);
+  }
+
+  /** Sends a request and checks the answer against the spec (throws ConformanceError when it departs). */
+  async call(method: string, path: string, options: CallOptions = {}): Promise<Answer> {
+    const headers: Record<string, string> = {};
+    const as = options.as === undefined ? this.credentials : options.as;
+    if (options.authorization !== undefined) headers["authorization"] = options.authorization;
+    else if (as) headers["authorization"] = basic(as);
+    let body = options.body;
+    if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers["content-type"] = "application/json";
+    }
+    Object.assign(headers, options.headers);
+    return this.#send(method, `${path}${queryString(options.query)}`, headers, body);
+  }
+
+  /** Calls the sandbox control plane with the bearer token; answers are checked against sandbox.yaml. */
+  async sandbox(method: string, path: string, json?: unknown): Promise<Answer> {
+    if (this.#sandboxToken === undefined) throw new Error(`the ${this.target} target has no sandbox control plane`);
+    const headers: Record<string, string> = { authorization: `Bearer ${this.#sandboxToken}` };
+    if (json !== undefined) headers["content-type"] = "application/json";
+    return this.#send(method, path, headers, json === undefined ? undefined : JSON.stringify(json));
+  }
+
+  /** Calls the control plane with the bearer token and the options of `call` (raw bodies, headers, query). */
+  async sandboxCall(method: string, path: string, options: CallOptions = {}): Promise<Answer> {
+    if (this.#sandboxToken === undefined) throw new Error(`the ${this.target} target has no sandbox control plane`);
+    return this.call(method, path, { ...options, authorization: `Bearer ${this.#sandboxToken}` });
+  }
+
+  /** A control-plane call that must answer `status`; answers the body. */
+  async control<T>(method: string, path: string, json?: unknown, status = 200): Promise<T> {
+    const answer = await this.sandbox(method, path, json);
+    if (answer.status !== status) throw new Error(`${method} ${path}: expected ${status}, got ${answer.status}: ${answer.text.slice(0, 500)}`);
+    return answer.body as T;
+  }
+
+  /** A new business unit with its own user (control plane). */
+  async newBusinessUnit(): Promise<Credentials> {
+    return this.control<Credentials>("POST", "/sandbox/v1/business-units", { name: `conformance ${randomUUID().slice(0, 8)}` }, 201);
+  }
+
+  /** A value created once per session (e.g. a business unit holding many notifications). */
+  fixture<T>(key: string, create: () => Promise<T>): Promise<T> {
+    let value = this.#fixtures.get(key) as Promise<T> | undefined;
+    if (!value) {
+      value = create();
+      this.#fixtures.set(key, value);
+      value.catch(() => this.#fixtures.delete(key));
+    }
+    return value;
+  }
+
+  /** Work to do before each property (the gateway puts its sandbox settings back to the suite's). */
+  beforeEachProperty: (() => Promise<void>) | undefined;
+
+  /** Runs `cleanup` when the session closes (last registered, first run). */
+  onClose(cleanup: () => Promise<void>): void {
+    this.#onClose.unshift(cleanup);
+  }
+
+  async close(): Promise<void> {
+    const cleanups = this.#onClose;
+    this.#onClose = [];
+    for (const cleanup of cleanups) await cleanup();
+    this.http.close();
+  }
+
+  async #send(method: string, url: string, headers: Record<string, string>, body: Buffer | string | undefined): Promise<Answer> {
+    this.calls += 1;
+    const response = await this.http.send({ method, url, headers, ...(body !== undefined ? { body } : {}) });
+    const text = response.bytes.toString("utf8");
+    const mediaType = mediaTypeOf(response.headers["content-type"]);
+    let parsed: unknown = response.bytes.length === 0 ? undefined : text;
+    if (mediaType.endsWith("json") && text.length > 0) {
+      try {
+        parsed = JSON.parse(text) as unknown;
+      } catch {
+        parsed = text;
+      }
+    }
+    const answer: Answer = { status: response.status, headers: response.headers, body: parsed, bytes: response.bytes, text };
+    assertConformant(method, this.http.resolve(url).pathname, answer);
+    return answer;
+  }
+}

@@ -1,0 +1,117 @@
+// Opening a session with each kind of target: Prism (started here unless an address is given), the gateway
+// (started in this process on a free port with a temporary data directory unless an address is given), or a
+// remote environment described by the environment variables of the registry's test environment.
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { HttpClient, type TlsFiles } from "./http.js";
+import { Session, type Capability, type Credentials, type TargetName } from "./session.js";
+
+/** What each kind of target offers (a property needing more is skipped there). */
+export const TARGET_CAPABILITIES: Record<TargetName, readonly Capability[]> = {
+  mock: ["writes"],
+  gateway: ["writes", "semantics", "control-plane"],
+  remote: ["semantics"],
+};
+
+/** Options shared by the targets. */
+export interface TargetOptions {
+  /** Address of an already running target; the suite starts its own when absent (mock, gateway). */
+  url?: string;
+}
+
+/** The sandbox settings as the control plane answers them. */
+interface SandboxSettings {
+  processing: "automatic" | "manual";
+  duplicate_rate: number;
+  latency_ms: number;
+  error_rate: number;
+}
+
+/** Prism serving the bundled spec: schemas and examples, no behaviour behind them. */
+export async function openMock(options: TargetOptions = {}): Promise<Session> {
+  let close = async () => {};
+  let url = options.url;
+  if (url === undefined) {
+    const { startMock } = await import("@lrg/mock");
+    const mock = await startMock({ port: 0 });
+    url = mock.url;
+    close = () => mock.close();
+  }
+  // Prism checks that credentials are present and well formed, not whom they name.
+  return new Session({ target: "mock", http: new HttpClient(url), capabilities: [...TARGET_CAPABILITIES.mock], credentials: { username: "conformance", password: "any-password" }, onClose: close });
+}
+
+export interface GatewayTargetOptions extends TargetOptions {
+  /** Bearer token of the control plane of a running gateway (default: LRG_SANDBOX_TOKEN). */
+  sandboxToken?: string;
+}
+
+/**
+ * The gateway, driven through its sandbox control plane. The session gets its own business unit, switches the
+ * simulated registry to manual processing for determinism, and puts the settings back when it closes.
+ */
+export async function openGateway(options: GatewayTargetOptions = {}): Promise<Session> {
+  let url = options.url;
+  let sandboxToken = options.sandboxToken ?? process.env["LRG_SANDBOX_TOKEN"];
+  let stop = async () => {};
+  if (url === undefined) {
+    const { createServer } = await import("@lrg/gateway");
+    const dataDir = await mkdtemp(join(tmpdir(), "lrg-conformance-"));
+    sandboxToken = randomBytes(18).toString("base64url");
+    const gateway = await createServer({ dataDir, sandboxToken, signingSecret: randomBytes(18).toString("base64url"), decisionDelayMs: 50, logger: false });
+    url = await gateway.app.listen({ port: 0, host: "127.0.0.1" });
+    stop = async () => {
+      await gateway.app.close();
+      await rm(dataDir, { recursive: true, force: true });
+    };
+  } else if (sandboxToken === undefined) {
+    throw new Error("the gateway target at --url needs the control plane's bearer token in LRG_SANDBOX_TOKEN");
+  }
+  const session = new Session({ target: "gateway", http: new HttpClient(url), capabilities: [...TARGET_CAPABILITIES.gateway], credentials: { username: "", password: "" }, sandboxToken, onClose: stop });
+  try {
+    const before = await session.control<SandboxSettings>("GET", "/sandbox/v1/settings");
+    // Every property starts from manual processing, no faults, no duplicates and an open day list, whatever the
+    // property before it did.
+    session.beforeEachProperty = async () => {
+      await session.control("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0, latency_ms: 0, error_rate: 0 });
+      await session.control("PUT", "/sandbox/v1/day-list", { open: true });
+    };
+    await session.beforeEachProperty();
+    session.onClose(async () => {
+      await session.control("PUT", "/sandbox/v1/settings", before);
+    });
+    session.credentials = await session.newBusinessUnit();
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+  return session;
+}
+
+export interface RemoteTargetOptions {
+  baseUrl: string;
+  username: string;
+  password: string;
+  tls?: TlsFiles;
+}
+
+/** The remote options from LRG_BASE_URL, LRG_USERNAME, LRG_PASSWORD and LRG_CLIENT_CERT/KEY and LRG_CA. */
+export function remoteOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, url?: string): RemoteTargetOptions {
+  const baseUrl = url ?? env["LRG_BASE_URL"];
+  const missing = [baseUrl === undefined ? "LRG_BASE_URL (or --url)" : "", env["LRG_USERNAME"] === undefined ? "LRG_USERNAME" : "", env["LRG_PASSWORD"] === undefined ? "LRG_PASSWORD" : ""].filter(Boolean);
+  if (missing.length > 0) throw new Error(`the remote target needs ${missing.join(", ")}`);
+  const tls: TlsFiles = {
+    ...(env["LRG_CLIENT_CERT"] ? { cert: env["LRG_CLIENT_CERT"] } : {}),
+    ...(env["LRG_CLIENT_KEY"] ? { key: env["LRG_CLIENT_KEY"] } : {}),
+    ...(env["LRG_CA"] ? { ca: env["LRG_CA"] } : {}),
+  };
+  return { baseUrl: String(baseUrl), username: String(env["LRG_USERNAME"]), password: String(env["LRG_PASSWORD"]), tls };
+}
+
+/** A remote environment: observed only, never changed. */
+export async function openRemote(options: RemoteTargetOptions): Promise<Session> {
+  const credentials: Credentials = { username: options.username, password: options.password };
+  return new Session({ target: "remote", http: new HttpClient(options.baseUrl, options.tls ?? {}), capabilities: [...TARGET_CAPABILITIES.remote], credentials });
+}

@@ -1,0 +1,100 @@
+// The command line: against a running gateway (--url and LRG_SANDBOX_TOKEN), a remote environment (observed
+// only), the mock, and a gateway broken by a proxy; a summary table, JUnit XML and the exit code.
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { createServer, type Gateway } from "@lrg/gateway";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startBreakingProxy } from "./support/breaking-proxy.js";
+
+const cli = join(import.meta.dirname, "..", "dist", "cli.js");
+const run = promisify(execFile);
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function lrgConformance(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, timeout: 90_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? -1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
+  }
+}
+
+let gateway: Gateway;
+let url: string;
+let dir: string;
+const sandboxToken = randomBytes(18).toString("base64url");
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "lrg-cli-"));
+  gateway = await createServer({ dataDir: join(dir, "data"), sandboxToken, signingSecret: "cli-test", decisionDelayMs: 50, logger: false });
+  url = await gateway.app.listen({ port: 0, host: "127.0.0.1" });
+});
+
+afterAll(async () => {
+  await gateway?.app.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("lrg-conformance", () => {
+  it("refuses a missing target with usage and exit code 2", async () => {
+    const outcome = await lrgConformance([]);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toContain("Usage: lrg-conformance --target mock|gateway|remote");
+  });
+
+  it("checks a running gateway given by --url and LRG_SANDBOX_TOKEN, prints the summary and writes JUnit XML", async () => {
+    const junit = join(dir, "gateway.xml");
+    const outcome = await lrgConformance(["--target", "gateway", "--url", url, "--only", "notifications.acknowledge", "--runs", "5", "--junit", junit], { LRG_SANDBOX_TOKEN: sandboxToken });
+    expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0);
+    expect(outcome.stdout).toMatch(/notifications\.acknowledge-limit\s+gateway\s+5\s+passed/);
+    expect(outcome.stdout).toContain("1 passed, 0 failed, 0 skipped");
+    const xml = await readFile(junit, "utf8");
+    expect(xml).toContain('<testsuite name="lrg-conformance (gateway)" tests="1" failures="0" errors="0" skipped="0"');
+    expect(xml).toContain('name="[R138, R015, R016, R094, R101, R017, R018] acknowledge takes at most 100 ids');
+  });
+
+  it("observes a remote environment with its credentials only, skipping what would change it", async () => {
+    const unit = (await (
+      await fetch(`${url}/sandbox/v1/business-units`, { method: "POST", headers: { authorization: `Bearer ${sandboxToken}` } })
+    ).json()) as { username: string; password: string };
+    const junit = join(dir, "remote.xml");
+    const outcome = await lrgConformance(["--target", "remote", "--runs", "3", "--junit", junit], { LRG_BASE_URL: url, LRG_USERNAME: unit.username, LRG_PASSWORD: unit.password });
+    expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0);
+    expect(outcome.stdout).toMatch(/notifications\.created-after-later-than-created-before\s+remote\s+\d+\s+passed/);
+    expect(outcome.stdout).toMatch(/notifications\.model\s+remote\s+0\s+skipped/);
+    const xml = await readFile(junit, "utf8");
+    expect(xml).toMatch(/<skipped message="remote: needs the sandbox control plane/);
+    expect(xml).not.toContain("<failure");
+  });
+
+  it("exits 1 with the seed and the shrunk counterexample when a property fails", async () => {
+    const proxy = await startBreakingProxy(url, "drop-400-01");
+    try {
+      const junit = join(dir, "broken.xml");
+      const outcome = await lrgConformance(["--target", "gateway", "--url", proxy.url, "--only", "created-after", "--junit", junit], { LRG_SANDBOX_TOKEN: sandboxToken });
+      expect(outcome.code).toBe(1);
+      expect(outcome.stdout).toMatch(/seed: -?\d+, path: "[\d:]+"/);
+      expect(outcome.stdout).toContain("Counterexample:");
+      expect(await readFile(junit, "utf8")).toContain("<failure message=\"Property failed after");
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("runs the stateless properties against the mock it starts and skips the rest with the reason", async () => {
+    const outcome = await lrgConformance(["--target", "mock", "--runs", "3", "--only", "documents."]);
+    expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0);
+    expect(outcome.stdout).toMatch(/documents\.checksum-length\s+mock\s+\d+\s+passed/);
+    expect(outcome.stdout).toMatch(/documents\.upload-expiry\s+mock\s+0\s+skipped/);
+  });
+});

@@ -1,0 +1,51 @@
+// Registers the suite's properties as vitest tests against one target: each property is one test named by its
+// traceability rows; a property the target cannot run is a skipped test whose name says why.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { allProperties } from "../../src/properties/index.js";
+import { propertyName, type Property, type RunOptions } from "../../src/property.js";
+import { runProperty, skipReason } from "../../src/runner.js";
+import type { Session, TargetName } from "../../src/session.js";
+import { TARGET_CAPABILITIES } from "../../src/targets.js";
+
+/**
+ * Properties that fail on a target because of a defect reported to its owner: they run as expected failures, so
+ * the suite stays green and the test turns red the day the defect is fixed (then remove the entry).
+ */
+const KNOWN_DEFECTS: Partial<Record<TargetName, Record<string, string>>> = {
+  // None known. An entry here runs its property as an expected failure, with the reason in its name.
+};
+
+function runOptions(): RunOptions {
+  const runs = process.env["LRG_CONFORMANCE_RUNS"];
+  const seed = process.env["LRG_CONFORMANCE_SEED"];
+  return { ...(runs ? { runs: Number(runs) } : {}), ...(seed ? { seed: Number(seed) } : {}) };
+}
+
+/** Declares one test per property against the target that `open` starts. */
+export function describeTarget(target: TargetName, open: () => Promise<Session>, properties: readonly Property[] = allProperties): void {
+  let session: Session | undefined;
+  beforeAll(async () => {
+    session = await open();
+  });
+  afterAll(async () => {
+    await session?.close();
+  });
+  // Skips are decided when the tests are collected, before any target starts.
+  const offered = new Set(TARGET_CAPABILITIES[target]);
+  for (const property of properties) {
+    const name = `${propertyName(property)} (${target})`;
+    const missing = property.requires.filter((capability) => !offered.has(capability));
+    if (missing.length > 0) {
+      it.skip(`${name} — skipped: needs ${missing.join(", ")}`, () => {});
+      continue;
+    }
+    const defect = KNOWN_DEFECTS[target]?.[property.id];
+    (defect === undefined ? it : it.fails)(defect === undefined ? name : `${name} — known defect: ${defect}`, async () => {
+      if (!session) throw new Error(`the ${target} target did not start`);
+      expect(skipReason(property, session)).toBeUndefined();
+      const result = await runProperty(property, session, runOptions());
+      if (result.outcome === "failed") throw new Error(result.message);
+      expect(result.outcome).toBe("passed");
+    });
+  }
+}
