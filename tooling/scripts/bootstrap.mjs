@@ -39,10 +39,14 @@ switch (command) {
     pnpm(["run", "test:all"]);
     break;
   case "start":
-    pnpm(["run", "build"]);
+    pnpm(["exec", "turbo", "run", "build"]);
     pnpm(["run", "serve"]);
     break;
+  case "turbo":
+    // Any other root command (bench, fuzz, crash, mock, ...): turbo with the pinned pnpm on PATH.
+    pnpm(["exec", "turbo", ...process.argv.slice(3)]);
+    break;
   default:
-    console.error(`usage: bootstrap.mjs start|test (got ${command ?? "nothing"})`);
+    console.error(`usage: bootstrap.mjs start|test|turbo <args> (got ${command ?? "nothing"})`);
     process.exit(2);
 }

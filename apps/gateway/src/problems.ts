@@ -40,8 +40,9 @@ export class Problem extends Error {
       type: `https://land-registration-gateway.example/problems/${this.code}`,
       title: this.title,
       status: this.status,
-      detail: this.message,
-      instance,
+      // Within the Problem schema's bounds, however long the request path was.
+      detail: this.message.slice(0, 2000),
+      instance: instance.slice(0, 2048),
       code: this.code,
       ...(this.rule ? { rule: this.rule } : {}),
       ...(this.errors ? { errors: this.errors.slice(0, 100) } : {}),

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { applicationHandlers } from "./applications/routes.js";
 import { ApplicationService } from "./applications/service.js";
 import { BasicAuthenticator } from "./auth/basic-auth.js";
@@ -81,8 +81,17 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     bodyLimit: JSON_BODY_LIMIT,
     onProtoPoisoning: "error",
     onConstructorPoisoning: "error",
-    // Path parameters as long as the spec allows (an upload address's document id is up to 2048 characters).
-    routerOptions: { maxParamLength: 2048 },
+    // Path parameters as long as a request line can be (Node's 16 KiB header limit): an over-long one reaches
+    // validation (400-02) or the signature check (403-01) instead of Fastify's own 414.
+    routerOptions: { maxParamLength: 16 * 1024 },
+    // A path that is not a valid URL (a broken percent-escape) is bad input like any other: problem+json.
+    frameworkErrors: (error, request, reply) => {
+      const problem = error.code === "FST_ERR_BAD_URL" ? new Problem("400-02", "the request path is not a valid URL") : problemFor(error);
+      void (reply as unknown as FastifyReply)
+        .code(problem.status)
+        .type("application/problem+json")
+        .send(problem.body(request.url.split("?")[0] ?? request.url));
+    },
     genReqId: () => `${requestPrefix}-${(requestCount += 1).toString(36)}`,
     forceCloseConnections: "idle",
     ...(config.tls

@@ -1,181 +1,254 @@
-import autocannon from "autocannon";
+// The load run (issue 9): 32 concurrent clients, each with its own business unit, send mixed traffic (lists of
+// both versions, acknowledgements, submissions, transitions through the control plane, uploads, application
+// information) to the gateway run as `npm run serve` runs it, for a warm-up and then 60 s; every answer must be the
+// expected one, and the gateway's resident memory (VmRSS from /proc) is sampled each second after the warm-up.
+// Run alone: `tsx src/load.ts` (BENCH_LOAD_SECONDS, BENCH_LOAD_WARMUP, BENCH_LOAD_CLIENTS).
+import { createHash, randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { latencyOf, type Latency } from "./contenders.js";
+import { median } from "./files.js";
+import { WireClient, type WireAnswer } from "./fuzz/http.js";
+import { basicOf, createUnit, sandboxCall, type Unit } from "./gateway-api.js";
+import { MiB, residentOf, sampleResident } from "./memory.js";
 import { progress } from "./options.js";
+import { startGatewayMain } from "./servers/processes.js";
 
-/** One request of a load run: what to send beyond the method and path. */
-export interface Shot {
-  headers: Record<string, string>;
-  body?: string;
-}
+/** The operations of the mixed traffic, and how often each is drawn (out of 100). */
+const MIX = { listV1: 30, listV0: 5, acknowledge: 15, submit: 15, transition: 15, upload: 10, information: 10 } as const;
+type Kind = keyof typeof MIX;
 
-/** An HTTP operation of one server to put under load. */
-export interface HttpTarget {
-  url: string;
-  method: "GET" | "POST";
-  path: string;
-  /** The next request to send; undefined when its supply is used up, which ends the run early. */
-  next: () => Shot | undefined;
-}
-
-/** What one slice of load gave: raw counts, merged into a LoadResult at the end. */
-export interface Slice {
-  requests: number;
-  seconds: number;
-  bytes: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  samples: number[];
-  /** The request supply ran out during this slice. */
-  exhausted: boolean;
-}
-
-/** Something measured in slices: an HTTP server under autocannon, or a direct call loop. */
-export interface Contender {
-  name: string;
-  run(seconds: number): Promise<Slice>;
-}
-
-/** Latency percentiles in milliseconds. */
-export interface Latency {
-  mean: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-}
-
-/** What one contender gave over all its measured slices. */
-export interface LoadResult {
-  requestsPerSecond: number;
-  latencyMs: Latency;
-  requests: number;
-  seconds: number;
-  bytesPerSecond: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  /** True when the request supply ran out before the planned duration (the figures cover what was measured). */
-  stoppedEarly: boolean;
-}
-
-/** Percentiles of a list of latencies (nearest rank). */
-export function latencyOf(samples: number[]): Latency {
-  const sorted = Float64Array.from(samples).sort();
-  const rank = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? 0;
-  const sum = sorted.reduce((a, b) => a + b, 0);
-  return { mean: sorted.length ? sum / sorted.length : 0, p50: rank(0.5), p90: rank(0.9), p99: rank(0.99), max: sorted.at(-1) ?? 0 };
-}
-
-/** An HTTP server as a contender: `connections` autocannon connections, one request in flight on each. */
-export function httpContender(name: string, target: HttpTarget, connections: number): Contender {
-  return {
-    name,
-    run: (seconds) =>
-      new Promise<Slice>((resolve, reject) => {
-        const samples: number[] = [];
-        let last: Shot | undefined;
-        let exhausted = false;
-        const instance = autocannon(
-          {
-            url: target.url,
-            connections,
-            pipelining: 1,
-            duration: seconds,
-            timeout: 10,
-            requests: [
-              {
-                method: target.method,
-                path: target.path,
-                setupRequest: (request) => {
-                  const shot = target.next();
-                  if (shot === undefined && !exhausted) {
-                    exhausted = true;
-                    setImmediate(() => instance.stop());
-                  }
-                  last = shot ?? last;
-                  return { ...request, headers: { ...request.headers, ...last?.headers }, ...(last?.body !== undefined ? { body: last.body } : {}) };
-                },
-              },
-            ],
-          },
-          (error, result) => {
-            if (error) {
-              reject(error instanceof Error ? error : new Error(String(error)));
-              return;
-            }
-            resolve({
-              requests: result.requests.total,
-              seconds: result.duration,
-              bytes: result.throughput.total,
-              non2xx: result.non2xx,
-              errors: result.errors,
-              timeouts: result.timeouts,
-              samples,
-              exhausted,
-            });
-          },
-        );
-        // autocannon emits (client, statusCode, bytes, responseTime); @types/autocannon leaves the client out.
-        instance.on("response", (...args: unknown[]) => {
-          samples.push(Number(args[3]));
-        });
-      }),
-  };
-}
-
-function merge(slices: Slice[]): LoadResult {
-  const sum = (pick: (slice: Slice) => number) => slices.reduce((total, slice) => total + pick(slice), 0);
-  const seconds = sum((s) => s.seconds);
-  return {
-    requestsPerSecond: seconds > 0 ? sum((s) => s.requests) / seconds : 0,
-    latencyMs: latencyOf(slices.flatMap((s) => s.samples)),
-    requests: sum((s) => s.requests),
-    seconds,
-    bytesPerSecond: seconds > 0 ? sum((s) => s.bytes) / seconds : 0,
-    non2xx: sum((s) => s.non2xx),
-    errors: sum((s) => s.errors),
-    timeouts: sum((s) => s.timeouts),
-    stoppedEarly: slices.some((s) => s.exhausted),
-  };
-}
-
-/** How long to warm up and measure, and in how many slices. */
-export interface Schedule {
+/** What the load run measured. */
+export interface LoadRunResults {
+  clients: number;
   warmupSeconds: number;
   durationSeconds: number;
-  slices: number;
+  requests: number;
+  requestsPerSecond: number;
+  errors: number;
+  /** The first few unexpected answers. */
+  errorSamples: string[];
+  operations: Record<string, { requests: number; errors: number; latencyMs: Latency }>;
+  memory: {
+    /**
+     * Median VmRSS over the first 10 s after the warm-up, and over the last 10 s: single samples swing by ±15 % with
+     * the garbage collector, medians of a window do not.
+     */
+    baselineRss: number;
+    finalRss: number;
+    maxRss: number;
+    /** (final − baseline) ÷ baseline, and the same for the largest sample. */
+    growth: number;
+    maxGrowth: number;
+    /** VmHWM at the end. */
+    peakRss: number;
+    /** One VmRSS sample per second after the warm-up (bytes). */
+    samples: number[];
+  };
 }
 
-/**
- * Measures contenders side by side: each is warmed up, then they take turns in short slices (A B C A B C ...) until
- * each has had `durationSeconds`, so that a shared, noisy machine slows them alike and the ratios stay fair. A
- * contender whose request supply runs out sits out the remaining slices. Prints progress after every slice.
- */
-export async function compare(title: string, contenders: Contender[], schedule: Schedule): Promise<Map<string, LoadResult>> {
-  const sliceSeconds = Math.max(1, Math.round(schedule.durationSeconds / schedule.slices));
-  const rounds = Math.max(1, Math.round(schedule.durationSeconds / sliceSeconds));
-  for (const contender of contenders) {
-    progress(`${title}: warming up ${contender.name} for ${schedule.warmupSeconds} s`);
-    await contender.run(schedule.warmupSeconds);
-  }
-  const slices = new Map(contenders.map((c) => [c.name, [] as Slice[]]));
-  for (let round = 1; round <= rounds; round += 1) {
-    for (const contender of contenders) {
-      const done = slices.get(contender.name) as Slice[];
-      if (done.some((slice) => slice.exhausted)) continue;
-      const slice = await contender.run(sliceSeconds);
-      done.push(slice);
-      const failures = slice.non2xx + slice.errors + slice.timeouts;
-      progress(
-        `${title}: round ${round}/${rounds} ${contender.name}: ${(slice.requests / slice.seconds).toFixed(0)}/s over ${slice.seconds.toFixed(1)} s` +
-          (failures > 0 ? ` (${failures} failed)` : "") +
-          (slice.exhausted ? " (request supply used up)" : ""),
-      );
+const UPLOAD_BYTES = 64 * 1024;
+
+interface ClientState {
+  unit: Unit;
+  authorization: string;
+  applications: { id: string; status: "VALIDATING" | "ACCEPTED_PRIORITY_PROTECTED" }[];
+  unacknowledged: string[];
+  submitted: number;
+}
+
+const submission = {
+  type: "TRANSFER_OF_WHOLE",
+  customer_reference: "LOAD",
+  application_lodger: { email: "lodger@example.test", type: "CONVEYANCER" },
+  titles: { "title-1": { title_number: "ZZ100001" } },
+  documents: { tr1: { type: "TR1", document_id: "8c2e4f6a-1b3d-4e5f-9a7b-0c1d2e3f4a5b" } },
+};
+
+/** Runs the load; the gateway is a fresh child process over a temporary data directory. */
+export async function loadRun(options: { clients: number; warmupSeconds: number; durationSeconds: number }): Promise<LoadRunResults> {
+  const dir = mkdtempSync(join(tmpdir(), "lrg-bench-load-"));
+  const gateway = await startGatewayMain(join(dir, "gateway"));
+  const wire = new WireClient(gateway.url, options.clients + 8, 30_000);
+  try {
+    await sandboxCall(gateway.url, gateway.sandboxToken, "PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0 });
+    progress(`load: creating ${options.clients} business units`);
+    const states: ClientState[] = [];
+    for (let n = 0; n < options.clients; n += 1) {
+      const unit = await createUnit(gateway.url, gateway.sandboxToken, `Load client ${n + 1}`);
+      states.push({ unit, authorization: basicOf(unit), applications: [], unacknowledged: [], submitted: 0 });
     }
+    const document = Buffer.alloc(UPLOAD_BYTES, 0x20);
+    Buffer.from("%PDF-1.7\n").copy(document);
+    const documentSha = createHash("sha256").update(document).digest("base64");
+    const bearer = `Bearer ${gateway.sandboxToken}`;
+
+    let measuring = false;
+    const latencies = new Map<string, number[]>();
+    const counts = new Map<string, { requests: number; errors: number }>();
+    const errorSamples: string[] = [];
+    let errors = 0;
+    let requests = 0;
+
+    const record = (name: string, answer: WireAnswer, expected: number[]): WireAnswer => {
+      if (!measuring) return answer;
+      requests += 1;
+      const tally = counts.get(name) ?? { requests: 0, errors: 0 };
+      counts.set(name, tally);
+      tally.requests += 1;
+      const list = latencies.get(name) ?? [];
+      latencies.set(name, list);
+      list.push(answer.ms);
+      const ok = answer.kind === "answer" && expected.includes(answer.status);
+      if (!ok) {
+        errors += 1;
+        tally.errors += 1;
+        if (errorSamples.length < 10) {
+          errorSamples.push(`${name}: ${answer.kind === "answer" ? `${answer.status} ${answer.body.subarray(0, 200).toString("utf8")}` : answer.reason}`);
+        }
+      }
+      return answer;
+    };
+    const json = (answer: WireAnswer): unknown => (answer.kind === "answer" ? (JSON.parse(answer.body.toString("utf8") || "null") as unknown) : undefined);
+    const jsonRequest = (value: unknown) => {
+      const body = Buffer.from(JSON.stringify(value));
+      return { body, headers: { "content-type": "application/json", "content-length": String(body.length) } };
+    };
+
+    const act = async (state: ClientState, kind: Kind): Promise<void> => {
+      const auth = { authorization: state.authorization };
+      switch (kind) {
+        case "listV1":
+        case "listV0": {
+          const version = kind === "listV1" ? "v1" : "v0";
+          const answer = record(`GET /${version}/notifications`, await wire.send({ method: "GET", target: `/${version}/notifications?limit=100`, headers: auth }), [200]);
+          if (version === "v1" && answer.kind === "answer" && answer.status === 200) {
+            state.unacknowledged = ((json(answer) as { data: { notification_id: string }[] }).data ?? []).map((n) => n.notification_id);
+          }
+          return;
+        }
+        case "acknowledge": {
+          if (state.unacknowledged.length === 0) return act(state, "listV1");
+          const { body, headers } = jsonRequest({ data: state.unacknowledged.slice(0, 100) });
+          state.unacknowledged = [];
+          record("POST /v1/notifications/acknowledge", await wire.send({ method: "POST", target: "/v1/notifications/acknowledge", headers: { ...auth, ...headers }, body }), [200]);
+          return;
+        }
+        case "submit": {
+          const { body, headers } = jsonRequest(submission);
+          const answer = record(
+            "POST /v0/applications",
+            await wire.send({ method: "POST", target: "/v0/applications", headers: { ...auth, ...headers, "idempotency-key": `load-${randomUUID()}` }, body }),
+            [202],
+          );
+          const id = answer.kind === "answer" && answer.status === 202 ? (json(answer) as { data: { application_request_id: string } }).data.application_request_id : undefined;
+          if (id !== undefined) state.applications.push({ id, status: "VALIDATING" });
+          if (state.applications.length > 50) state.applications.shift();
+          return;
+        }
+        case "transition": {
+          const application = state.applications[0];
+          if (application === undefined) return act(state, "submit");
+          const to = application.status === "VALIDATING" ? "ACCEPTED_PRIORITY_PROTECTED" : (state.submitted += 1) % 4 === 0 ? "CANCELLED" : "COMPLETED";
+          const { body, headers } = jsonRequest({ to });
+          const answer = record(
+            "POST /sandbox/v1/applications/{id}/transitions",
+            await wire.send({ method: "POST", target: `/sandbox/v1/applications/${application.id}/transitions`, headers: { authorization: bearer, ...headers }, body }),
+            [200],
+          );
+          if (answer.kind === "answer" && answer.status === 200) {
+            if (to === "ACCEPTED_PRIORITY_PROTECTED") application.status = "ACCEPTED_PRIORITY_PROTECTED";
+            else state.applications.shift();
+          }
+          return;
+        }
+        case "upload": {
+          const { body, headers } = jsonRequest({ data: { document_type: "TR1", file_length: UPLOAD_BYTES, file_sha256: documentSha } });
+          const asked = record("POST /v0/documents/url", await wire.send({ method: "POST", target: "/v0/documents/url", headers: { ...auth, ...headers }, body }), [201]);
+          if (asked.kind !== "answer" || asked.status !== 201) return;
+          const address = new URL((json(asked) as { data: { upload_url: string } }).data.upload_url);
+          record(
+            "PUT /v0/uploads/{document_id}",
+            await wire.send({
+              method: "PUT",
+              target: `${address.pathname}${address.search}`,
+              headers: { "content-type": "application/octet-stream", "content-length": String(UPLOAD_BYTES), "x-provider-checksum-sha256": documentSha },
+              body: document,
+            }),
+            [200],
+          );
+          return;
+        }
+        case "information": {
+          const application = state.applications.at(-1);
+          if (application === undefined) return act(state, "submit");
+          record("GET /v0/applications/{id}/information", await wire.send({ method: "GET", target: `/v0/applications/${application.id}/information`, headers: auth }), [200]);
+          return;
+        }
+      }
+    };
+
+    const kinds = Object.entries(MIX).flatMap(([kind, weight]) => Array<Kind>(weight).fill(kind as Kind));
+    let stopAt = Number.POSITIVE_INFINITY;
+    const loops = states.map(async (state, index) => {
+      let n = index * 7;
+      while (performance.now() < stopAt) {
+        n += 1;
+        await act(state, kinds[(n * 37) % kinds.length] as Kind);
+      }
+    });
+    const started = performance.now();
+    stopAt = started + (options.warmupSeconds + options.durationSeconds) * 1000;
+    progress(`load: ${options.clients} clients, ${options.warmupSeconds} s warm-up`);
+    await new Promise((resolve) => setTimeout(resolve, options.warmupSeconds * 1000));
+    measuring = true;
+    const measuredFrom = performance.now();
+    const sampler = sampleResident(gateway.pid, 1000);
+    const ticker = setInterval(() => {
+      const seconds = (performance.now() - measuredFrom) / 1000;
+      progress(`load: ${seconds.toFixed(0)}/${options.durationSeconds} s, ${requests.toLocaleString("en")} requests (${(requests / seconds).toFixed(0)}/s), ${errors} errors, RSS ${(residentOf(gateway.pid).rss / MiB).toFixed(1)} MiB`);
+    }, 10_000);
+    await Promise.all(loops);
+    clearInterval(ticker);
+    const seconds = (performance.now() - measuredFrom) / 1000;
+    const samples = sampler.stop().map((s) => s.rss);
+    const resident = residentOf(gateway.pid);
+    const maxRss = Math.max(...samples);
+    const window = Math.max(1, Math.min(10, Math.floor(samples.length / 3)));
+    const baseline = median(samples.slice(0, window));
+    const final = median(samples.slice(-window));
+    return {
+      clients: options.clients,
+      warmupSeconds: options.warmupSeconds,
+      durationSeconds: options.durationSeconds,
+      requests,
+      requestsPerSecond: requests / seconds,
+      errors,
+      errorSamples,
+      operations: Object.fromEntries([...counts].map(([name, tally]) => [name, { ...tally, latencyMs: latencyOf(latencies.get(name) ?? []) }])),
+      memory: {
+        baselineRss: baseline,
+        finalRss: final,
+        maxRss,
+        growth: (final - baseline) / baseline,
+        maxGrowth: (maxRss - baseline) / baseline,
+        peakRss: resident.peak,
+        samples,
+      },
+    };
+  } finally {
+    wire.close();
+    await gateway.close();
+    rmSync(dir, { recursive: true, force: true });
   }
-  const results = new Map([...slices].map(([name, done]) => [name, merge(done)]));
-  for (const [name, result] of results) {
-    progress(`${title}: ${name}: ${result.requestsPerSecond.toFixed(0)}/s, p50 ${result.latencyMs.p50.toFixed(1)} ms, p99 ${result.latencyMs.p99.toFixed(1)} ms`);
-  }
-  return results;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const number = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+  const results = await loadRun({ clients: number("BENCH_LOAD_CLIENTS", 32), warmupSeconds: number("BENCH_LOAD_WARMUP", 10), durationSeconds: number("BENCH_LOAD_SECONDS", 60) });
+  const { samples, ...memory } = results.memory;
+  process.stdout.write(`${JSON.stringify({ ...results, memory: { ...memory, samplesMiB: samples.map((s) => Number((s / MiB).toFixed(1))) } }, null, 2)}\n`);
+  process.exitCode = results.errors > 0 ? 1 : 0;
 }

@@ -1,131 +1,275 @@
+// The results of one `npm run bench`: every figure as JSON, Markdown tables, and an SVG chart of the ratios
+// against their targets. Each benchmark fills its own section; a run that leaves one out says so.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { LoadResult } from "./load.js";
-import type { machine } from "./options.js";
+import type { ClientResults } from "./client.js";
+import type { LoadResult } from "./contenders.js";
+import type { LoadRunResults } from "./load.js";
+import { MiB } from "./memory.js";
+import { machine, progress } from "./options.js";
+import type { UploadResults } from "./upload.js";
 
-/** The servers compared on each operation. */
+/** The servers compared on each notification operation. */
 export type Target = "gateway" | "prism" | "bare";
 export type Operation = "list" | "acknowledge";
 
-/** A figure compared with its target: at least (`min`) or at most (`max`) the target; no target is informative. */
+/** A figure against its target: at least (`min`) or at most (`max`) the target; without a target it informs. */
 export interface Ratio {
+  /** Which benchmark it belongs to. */
+  group: "notifications" | "upload" | "client" | "load";
   name: string;
   value: number;
-  unit: "×" | "ms";
+  unit: "×" | "ms" | "MiB" | "%" | "errors";
   target?: number;
   kind?: "min" | "max";
   met?: boolean;
 }
 
-/** Everything one run of `npm run bench` measured. */
-export interface BenchResults {
-  generatedAt: string;
-  quick: boolean;
-  machine: ReturnType<typeof machine>;
+/** The notification benchmarks (issue 3) on the seeded data set. */
+export interface NotificationResults {
   load: { connections: number; warmupSeconds: number; durationSeconds: number; slices: number };
-  /** 1-minute load average at the start and the end: the machine is shared, and other work skews the figures. */
-  loadAverage: { start: number; end: number };
   dataSet: { units: number; notifications: number; newNotifications: number; applications: number; busyUnits: number; seededAt: string };
   operations: Record<Operation, { request: string; rotatedUnits: number; results: Record<Target, LoadResult> }>;
   /** Acknowledge through the gateway's storage without HTTP; requestsPerSecond counts transactions of 100 ids. */
   sqliteDirect: LoadResult;
   gatewayStartup: { primedCredentials: number; primingSeconds: number };
+}
+
+/** Everything one run measured. */
+export interface BenchResults {
+  generatedAt: string;
+  quick: boolean;
+  machine: ReturnType<typeof machine>;
+  /** 1-minute load average at the start and the end: the machine is shared, and other work skews the figures. */
+  loadAverage: { start: number; end: number };
+  /** Seconds the whole run took. */
+  seconds: number;
+  notifications?: NotificationResults;
+  upload?: UploadResults;
+  client?: ClientResults;
+  load?: LoadRunResults;
   ratios: Ratio[];
   notes: string[];
 }
 
-const TARGET_NAMES: Record<Target, string> = { gateway: "gateway", prism: "Prism (static examples)", bare: "bare node:http (same bytes)" };
-const OPERATION_NAMES: Record<Operation, string> = { list: "GET /v1/notifications", acknowledge: "POST /v1/notifications/acknowledge" };
+const check = (ratio: Ratio): Ratio =>
+  ratio.target === undefined ? ratio : { ...ratio, met: ratio.kind === "max" ? ratio.value <= ratio.target : ratio.value >= ratio.target };
 
-/** Gateway against Prism and the bare server on both operations, acknowledge against SQLite, and the p99 target. */
-export function ratiosOf(results: Pick<BenchResults, "operations" | "sqliteDirect">): Ratio[] {
+/** The ratios and targeted figures of whatever the run measured, with the targets of issues 3, 4, 6 and 9. */
+export function ratiosOf(results: Omit<BenchResults, "ratios">): Ratio[] {
   const ratios: Ratio[] = [];
-  const check = (ratio: Ratio): Ratio =>
-    ratio.target === undefined ? ratio : { ...ratio, met: ratio.kind === "max" ? ratio.value < ratio.target : ratio.value >= ratio.target };
-  for (const operation of ["list", "acknowledge"] as const) {
-    const { gateway, prism, bare } = results.operations[operation].results;
-    ratios.push(check({ name: `${operation}: gateway / Prism`, value: gateway.requestsPerSecond / prism.requestsPerSecond, unit: "×", target: 10, kind: "min" }));
-    ratios.push(check({ name: `${operation}: gateway / bare node:http`, value: gateway.requestsPerSecond / bare.requestsPerSecond, unit: "×", target: 0.5, kind: "min" }));
-    ratios.push(check({ name: `${operation}: gateway p99`, value: gateway.latencyMs.p99, unit: "ms", target: 25, kind: "max" }));
+  const n = results.notifications;
+  if (n !== undefined) {
+    for (const operation of ["list", "acknowledge"] as const) {
+      const { gateway, prism, bare } = n.operations[operation].results;
+      // A supply of fresh ids used up before the measured slices leaves nothing to compare (quick mode's small data set).
+      if ([gateway, prism, bare].some((result) => result.seconds === 0)) continue;
+      ratios.push(check({ group: "notifications", name: `${operation}: gateway / Prism`, value: gateway.requestsPerSecond / prism.requestsPerSecond, unit: "×", target: 10, kind: "min" }));
+      ratios.push(check({ group: "notifications", name: `${operation}: gateway / bare node:http`, value: gateway.requestsPerSecond / bare.requestsPerSecond, unit: "×", target: 0.5, kind: "min" }));
+      ratios.push(check({ group: "notifications", name: `${operation}: gateway p99`, value: gateway.latencyMs.p99, unit: "ms", target: 25, kind: "max" }));
+    }
+    const ackGateway = n.operations.acknowledge.results.gateway;
+    if (ackGateway.seconds > 0 && n.sqliteDirect.seconds > 0) {
+      ratios.push({ group: "notifications", name: "acknowledge: gateway / SQLite direct", value: ackGateway.requestsPerSecond / n.sqliteDirect.requestsPerSecond, unit: "×" });
+    }
   }
-  ratios.push({
-    name: "acknowledge: gateway / SQLite direct",
-    value: results.operations.acknowledge.results.gateway.requestsPerSecond / results.sqliteDirect.requestsPerSecond,
-    unit: "×",
-  });
+  const u = results.upload;
+  if (u !== undefined) {
+    ratios.push(check({ group: "upload", name: "upload 40 MiB: gateway PUT / sha256sum", value: u.ratio, unit: "×", target: 0.5, kind: "min" }));
+    const [small, big] = [u.memory.find((m) => m.fileMiB === 10), u.memory.find((m) => m.fileMiB === 40)];
+    if (small !== undefined && big !== undefined) {
+      ratios.push({ group: "upload", name: "upload: gateway RSS growth, 4 × 10 MiB", value: small.growth / MiB, unit: "MiB" });
+      // "Independent of file size": four times the bytes may not cost more than a few MiB more.
+      ratios.push(check({ group: "upload", name: "upload: gateway RSS growth, 4 × 40 MiB", value: big.growth / MiB, unit: "MiB", target: Math.max(8, (small.growth / MiB) * 2), kind: "max" }));
+    }
+  }
+  const c = results.client;
+  if (c !== undefined) {
+    ratios.push(check({ group: "client", name: "client GETs: @lrg/client / raw fetch", value: c.gets.ratio, unit: "×", target: 0.9, kind: "min" }));
+    ratios.push(check({ group: "client", name: "client hashing 40 MiB: uploadDocument / sha256sum", value: c.hashing.ratio, unit: "×", target: 0.8, kind: "min" }));
+    for (const memory of c.memory) {
+      ratios.push(check({ group: "client", name: `client RSS growth, 40 MiB upload (${memory.setting})`, value: memory.growth / MiB, unit: "MiB", target: 16, kind: "max" }));
+    }
+  }
+  const l = results.load;
+  if (l !== undefined) {
+    ratios.push(check({ group: "load", name: `load: errors (${l.clients} clients, ${l.durationSeconds} s)`, value: l.errors, unit: "errors", target: 0, kind: "max" }));
+    ratios.push(check({ group: "load", name: "load: gateway RSS growth after warm-up", value: l.memory.growth * 100, unit: "%", target: 10, kind: "max" }));
+  }
   return ratios;
 }
 
 const fixed = (value: number, digits = 1) => value.toLocaleString("en", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-/** A ratio or latency as the tables show it. */
-export const ratioText = (ratio: Ratio) =>
-  ratio.unit === "ms" ? `${fixed(ratio.value)} ms` : ratio.value < 0.1 ? `${Number(ratio.value.toPrecision(2))}×` : `${fixed(ratio.value, ratio.value < 10 ? 2 : 1)}×`;
+const mib = (bytes: number) => `${fixed(bytes / MiB)} MiB`;
 
-/** The results as Markdown tables. */
-export function markdownOf(results: BenchResults): string {
+/** A ratio or figure as the tables show it. */
+export function ratioText(ratio: Ratio): string {
+  switch (ratio.unit) {
+    case "ms":
+      return `${fixed(ratio.value)} ms`;
+    case "MiB":
+      return `${fixed(ratio.value)} MiB`;
+    case "%":
+      return `${fixed(ratio.value)} %`;
+    case "errors":
+      return ratio.value.toLocaleString("en");
+    default:
+      return ratio.value < 0.1 ? `${Number(ratio.value.toPrecision(2))}×` : `${fixed(ratio.value, ratio.value < 10 ? 2 : 1)}×`;
+  }
+}
+
+const targetText = (ratio: Ratio) => {
+  if (ratio.target === undefined) return "–";
+  const sign = ratio.kind === "max" ? "≤" : "≥";
+  return `${sign} ${ratioText({ ...ratio, value: ratio.target })}`;
+};
+
+const TARGET_NAMES: Record<Target, string> = { gateway: "gateway", prism: "Prism (static examples)", bare: "bare node:http (same bytes)" };
+const OPERATION_NAMES: Record<Operation, string> = { list: "GET /v1/notifications", acknowledge: "POST /v1/notifications/acknowledge" };
+
+function notificationsMarkdown(n: NotificationResults): string[] {
   const lines = [
-    `# Notification benchmarks${results.quick ? " (quick mode)" : ""}`,
+    "## Notifications (issue 3)",
     "",
-    `${results.generatedAt} · Node ${results.machine.node} · ${results.machine.cpus} × ${results.machine.cpuModel} (load average ${results.loadAverage.start} → ${results.loadAverage.end}) · ` +
-      `${results.load.connections} connections, ${results.load.warmupSeconds} s warm-up + ${results.load.durationSeconds} s per server in ${results.load.slices} interleaved slices · ` +
-      `${results.dataSet.notifications.toLocaleString("en")} notifications (${results.dataSet.newNotifications.toLocaleString("en")} NEW) ` +
-      `across ${results.dataSet.units.toLocaleString("en")} business units`,
+    `${n.load.connections} connections, ${n.load.warmupSeconds} s warm-up + ${n.load.durationSeconds} s per server in ${n.load.slices} interleaved slices · ` +
+      `${n.dataSet.notifications.toLocaleString("en")} notifications (${n.dataSet.newNotifications.toLocaleString("en")} NEW) across ${n.dataSet.units.toLocaleString("en")} business units`,
     "",
     "| Operation | Server | req/s | p50 ms | p99 ms | max ms | non-2xx / errors |",
     "|---|---|---:|---:|---:|---:|---:|",
   ];
   for (const operation of ["list", "acknowledge"] as const) {
     for (const target of ["gateway", "prism", "bare"] as const) {
-      const r = results.operations[operation].results[target];
+      const r = n.operations[operation].results[target];
       lines.push(
         `| ${OPERATION_NAMES[operation]} | ${TARGET_NAMES[target]} | ${fixed(r.requestsPerSecond, 0)} | ${fixed(r.latencyMs.p50)} | ${fixed(r.latencyMs.p99)} | ${fixed(r.latencyMs.max)} | ${r.non2xx} / ${r.errors + r.timeouts}${r.stoppedEarly ? " (ids used up)" : ""} |`,
       );
     }
   }
-  const direct = results.sqliteDirect;
-  lines.push(
-    `| POST /v1/notifications/acknowledge | SQLite directly: the gateway's storage, no HTTP (one caller) | ${fixed(direct.requestsPerSecond, 0)} | ${fixed(direct.latencyMs.p50, 2)} | ${fixed(direct.latencyMs.p99, 2)} | ${fixed(direct.latencyMs.max, 2)} | – |`,
+  const d = n.sqliteDirect;
+  lines.push(`| POST /v1/notifications/acknowledge | SQLite directly: the gateway's storage, no HTTP (one caller) | ${fixed(d.requestsPerSecond, 0)} | ${fixed(d.latencyMs.p50, 2)} | ${fixed(d.latencyMs.p99, 2)} | ${fixed(d.latencyMs.max, 2)} | – |`, "");
+  return lines;
+}
+
+function uploadMarkdown(u: UploadResults): string[] {
+  return [
+    "## Upload (issue 4)",
     "",
-    "| Ratio | Value | Target | Met |",
+    `A ${mib(u.fileBytes)} document, median of ${u.rounds} interleaved rounds; the gateway runs as \`npm run serve\` does (MALLOC_ARENA_MAX=1, --max-semi-space-size=1). MB = 10^6 bytes.`,
+    "",
+    "| | seconds | MB/s |",
+    "|---|---:|---:|",
+    `| \`sha256sum\` of the file | ${fixed(u.sha256sum.seconds, 3)} | ${fixed(u.sha256sum.mbPerSecond, 0)} |`,
+    `| gateway: PUT to the signed address (streamed from disk, hashed and written by the gateway) | ${fixed(u.gatewayPut.seconds, 3)} | ${fixed(u.gatewayPut.mbPerSecond, 0)} |`,
+    `| gateway: POST /v0/documents/url, then the PUT | ${fixed(u.gatewayEndToEnd.seconds, 3)} | ${fixed(u.gatewayEndToEnd.mbPerSecond, 0)} |`,
+    "",
+    "| 4 concurrent uploads (fresh gateway each) | RSS at start | baseline (after 1 warm-up upload) | peak (VmHWM) | growth |",
+    "|---|---:|---:|---:|---:|",
+    ...u.memory.map((m) => `| 4 × ${m.fileMiB} MiB | ${mib(m.coldRss)} | ${mib(m.baselineRss)} | ${mib(m.peakRss)} | ${mib(m.growth)} |`),
+    "",
+  ];
+}
+
+function clientMarkdown(c: ClientResults): string[] {
+  return [
+    "## Client (issue 6)",
+    "",
+    `${c.gets.client.requests.toLocaleString("en")} GETs of \`/v1/notifications\` each way, ${c.gets.concurrency} at a time, in ${c.gets.rounds} interleaved rounds, ` +
+      `against one bare node:http server (its own process) answering the spec's example page (${c.gets.responseBytes.toLocaleString("en")} bytes).`,
+    "",
+    "| | seconds | req/s |",
+    "|---|---:|---:|",
+    `| \`@lrg/client\` (\`client.GET\`, defaults: retries, 30 s per-attempt timeout) | ${fixed(c.gets.client.seconds, 2)} | ${fixed(c.gets.client.requestsPerSecond, 0)} |`,
+    `| raw \`fetch\` + \`response.json()\` | ${fixed(c.gets.rawFetch.seconds, 2)} | ${fixed(c.gets.rawFetch.requestsPerSecond, 0)} |`,
+    "",
+    `Hashing pass of \`uploadDocument\` (from the call to its first request) on ${mib(c.hashing.fileBytes)}, median of ${c.hashing.rounds} rounds: ` +
+      `${fixed(c.hashing.client.mbPerSecond, 0)} MB/s; \`sha256sum\` ${fixed(c.hashing.sha256sum.mbPerSecond, 0)} MB/s.`,
+    "",
+    "Client memory is measured in a child process, once with Node's defaults and once with the gateway's `serve` settings " +
+      "(`MALLOC_ARENA_MAX=1 node --max-semi-space-size=1`): GC and allocator slack, not the upload's own buffers, make most of the difference.",
+    "",
+    "| 40 MiB upload from a file, child process | baseline RSS (after a 1 MiB warm-up upload) | peak (VmHWM) | growth |",
+    "|---|---:|---:|---:|",
+    ...c.memory.map((m) => `| ${m.setting} | ${mib(m.baselineRss)} | ${mib(m.peakRss)} | ${mib(m.growth)} |`),
+    "",
+  ];
+}
+
+function loadMarkdown(l: LoadRunResults): string[] {
+  const lines = [
+    "## Load (issue 9)",
+    "",
+    `${l.clients} clients (one business unit each), ${l.warmupSeconds} s warm-up, then ${l.durationSeconds} s measured: ` +
+      `${l.requests.toLocaleString("en")} requests, ${fixed(l.requestsPerSecond, 0)}/s, ${l.errors} errors. ` +
+      `Gateway RSS (VmRSS each second; median of the first 10 s after the warm-up against the median of the last 10 s): ` +
+      `${mib(l.memory.baselineRss)} → ${mib(l.memory.finalRss)} (${fixed(l.memory.growth * 100)} %); ` +
+      `largest sample ${mib(l.memory.maxRss)} (${fixed(l.memory.maxGrowth * 100)} % over the first median), VmHWM ${mib(l.memory.peakRss)}.`,
+    "",
+    "| Operation | requests | errors | p50 ms | p99 ms |",
+    "|---|---:|---:|---:|---:|",
+    ...Object.entries(l.operations).map(([name, o]) => `| ${name} | ${o.requests.toLocaleString("en")} | ${o.errors} | ${fixed(o.latencyMs.p50)} | ${fixed(o.latencyMs.p99)} |`),
+    "",
+  ];
+  lines.push(`Gateway VmRSS each second after the warm-up (MiB): ${l.memory.samples.map((s) => (s / MiB).toFixed(0)).join(" ")}`, "");
+  if (l.errorSamples.length > 0) lines.push("Unexpected answers:", "", ...l.errorSamples.map((s) => `- ${s}`), "");
+  return lines;
+}
+
+/** The results as Markdown: the ratios first, then each benchmark's table. */
+export function markdownOf(results: BenchResults): string {
+  const lines = [
+    `# Benchmarks${results.quick ? " (quick mode)" : ""}`,
+    "",
+    `${results.generatedAt} · Node ${results.machine.node} · ${results.machine.cpus} × ${results.machine.cpuModel} (load average ${results.loadAverage.start} → ${results.loadAverage.end}) · ` +
+      `${Math.round(results.seconds)} s in all`,
+    "",
+    "| Figure | Value | Target | Met |",
     "|---|---:|---:|:---:|",
-  );
-  for (const ratio of results.ratios) {
-    const target = ratio.target === undefined ? "–" : `${ratio.kind === "max" ? "<" : "≥"} ${ratio.unit === "ms" ? `${ratio.target} ms` : `${ratio.target}×`}`;
-    lines.push(`| ${ratio.name} | ${ratioText(ratio)} | ${target} | ${ratio.met === undefined ? "–" : ratio.met ? "yes" : "**no**"} |`);
-  }
-  if (results.notes.length > 0) lines.push("", ...results.notes.map((note) => `- ${note}`));
-  return `${lines.join("\n")}\n`;
+    ...results.ratios.map((r) => `| ${r.name} | ${ratioText(r)} | ${targetText(r)} | ${r.met === undefined ? "–" : r.met ? "yes" : "**no**"} |`),
+    "",
+  ];
+  if (results.notifications !== undefined) lines.push(...notificationsMarkdown(results.notifications));
+  if (results.upload !== undefined) lines.push(...uploadMarkdown(results.upload));
+  if (results.client !== undefined) lines.push(...clientMarkdown(results.client));
+  if (results.load !== undefined) lines.push(...loadMarkdown(results.load));
+  const missing = (["notifications", "upload", "client", "load"] as const).filter((section) => results[section] === undefined);
+  if (missing.length > 0) lines.push(`Not measured in this run: ${missing.join(", ")}.`, "");
+  if (results.notes.length > 0) lines.push(...results.notes.map((note) => `- ${note}`), "");
+  return `${lines.join("\n").trimEnd()}\n`;
 }
 
 const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /**
- * A horizontal bar chart of the ratios on a logarithmic axis, each with its target marked; a latency is drawn as
- * its headroom (target ÷ p99), so that for every bar "at or right of the mark" means the target is met.
+ * A horizontal bar chart on a logarithmic axis, one bar per figure with a target. A ratio with a minimum is drawn as
+ * itself with its target marked; a figure with a maximum (latency, memory, growth) as its headroom, target ÷ value,
+ * marked at 1; so for every bar "at or right of the mark" means the target is met.
  */
 export function svgOf(results: BenchResults): string {
-  const bars = results.ratios.map((ratio) => {
-    const headroom = ratio.unit === "ms";
-    return {
-      label: headroom ? ratio.name.replace("gateway p99", `${ratio.target} ms ÷ gateway p99`) : ratio.name,
-      value: headroom && ratio.target !== undefined ? ratio.target / Math.max(ratio.value, 0.001) : ratio.value,
-      mark: headroom ? 1 : ratio.target,
-      text: headroom ? `p99 ${ratioText(ratio)}` : ratioText(ratio),
-      met: ratio.met,
-    };
-  });
-  const values = bars.flatMap((bar) => [bar.value, bar.mark ?? bar.value]).filter((v) => v > 0);
+  const bars = results.ratios
+    .filter((r) => r.target !== undefined && (r.unit === "×" || r.target > 0))
+    .map((ratio) => {
+      const headroom = ratio.kind === "max";
+      const target = ratio.target as number;
+      return {
+        label: headroom ? `${ratio.name} (${targetText(ratio)})` : ratio.name,
+        value: headroom ? target / Math.max(ratio.value, target / 1000) : ratio.value,
+        mark: headroom ? 1 : target,
+        text: ratioText(ratio),
+        met: ratio.met,
+      };
+    });
+  const values = bars.flatMap((bar) => [bar.value, bar.mark]).filter((v) => v > 0);
   const low = Math.floor(Math.log10(Math.min(0.01, ...values)));
   const high = Math.ceil(Math.log10(Math.max(100, ...values)));
-  const [left, plot, rowHeight, top] = [300, 440, 30, 56];
-  const width = left + plot + 90;
+  const [left, plot, rowHeight, top] = [440, 420, 28, 56];
+  const width = left + plot + 110;
   const height = top + bars.length * rowHeight + 40;
   const x = (value: number) => left + ((Math.log10(Math.max(value, 10 ** low)) - low) / (high - low)) * plot;
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="#ffffff"/>`,
-    `<text x="12" y="22" font-size="15" font-weight="600">Gateway notification benchmarks: ratios${results.quick ? " (quick mode)" : ""}</text>`,
-    `<text x="12" y="40" fill="#555">${escape(`${results.generatedAt.slice(0, 16).replace("T", " ")} UTC · ${results.load.connections} connections · ${results.dataSet.notifications.toLocaleString("en")} notifications · log scale; black mark = target; green met, red missed`)}</text>`,
+    `<text x="12" y="22" font-size="15" font-weight="600">Gateway and client benchmarks against their targets${results.quick ? " (quick mode)" : ""}</text>`,
+    `<text x="12" y="40" fill="#555">${escape(`${results.generatedAt.slice(0, 16).replace("T", " ")} UTC · log scale; ratios drawn as measured, limits (≤) as target ÷ value; black mark = target; green met, red missed`)}</text>`,
   ];
   for (let decade = low; decade <= high; decade += 1) {
     const gx = x(10 ** decade);
@@ -135,13 +279,11 @@ export function svgOf(results: BenchResults): string {
   bars.forEach((bar, index) => {
     const y = top + index * rowHeight;
     const colour = bar.met === undefined ? "#607d8b" : bar.met ? "#2e7d32" : "#c62828";
-    parts.push(`<text x="${left - 8}" y="${y + 19}" text-anchor="end">${escape(bar.label)}</text>`);
+    parts.push(`<text x="${left - 8}" y="${y + 18}" text-anchor="end">${escape(bar.label)}</text>`);
     parts.push(`<rect x="${left}" y="${y + 6}" width="${Math.max(1, x(bar.value) - left).toFixed(1)}" height="${rowHeight - 12}" fill="${colour}"/>`);
-    if (bar.mark !== undefined) {
-      const mx = x(bar.mark).toFixed(1);
-      parts.push(`<line x1="${mx}" y1="${y + 2}" x2="${mx}" y2="${y + rowHeight - 2}" stroke="#000" stroke-width="2"/>`);
-    }
-    parts.push(`<text x="${(Math.max(x(bar.value), bar.mark !== undefined ? x(bar.mark) : 0) + 6).toFixed(1)}" y="${y + 19}">${escape(bar.text)}</text>`);
+    const mx = x(bar.mark).toFixed(1);
+    parts.push(`<line x1="${mx}" y1="${y + 2}" x2="${mx}" y2="${y + rowHeight - 2}" stroke="#000" stroke-width="2"/>`);
+    parts.push(`<text x="${(Math.max(x(bar.value), x(bar.mark)) + 6).toFixed(1)}" y="${y + 18}">${escape(bar.text)}</text>`);
   });
   parts.push("</svg>");
   return `${parts.join("\n")}\n`;
@@ -159,4 +301,23 @@ export function writeResults(dir: string, results: BenchResults): string[] {
     writeFileSync(join(dir, name), text);
     return join(dir, name);
   });
+}
+
+/** Prints the figures against their targets on stdout. */
+export function printRatios(ratios: Ratio[]): void {
+  for (const ratio of ratios) {
+    const verdict = ratio.met === undefined ? "" : ratio.met ? "  met" : "  MISSED";
+    const target = ratio.target === undefined ? "" : ` (target ${targetText(ratio)})`;
+    process.stdout.write(`${ratio.name.padEnd(62)} ${ratioText(ratio).padStart(11)}${target}${verdict}\n`);
+  }
+}
+
+/** Completes a run's results (ratios, machine), writes them and prints the figures. */
+export function finishRun(dir: string, partial: Omit<BenchResults, "ratios" | "machine" | "generatedAt">): BenchResults {
+  const results: BenchResults = { generatedAt: new Date().toISOString(), machine: machine(), ...partial, ratios: [] };
+  results.ratios = ratiosOf(results);
+  const files = writeResults(dir, results);
+  progress(`wrote ${files.join(", ")}`);
+  printRatios(results.ratios);
+  return results;
 }

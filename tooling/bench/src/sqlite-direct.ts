@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createServer } from "@lrg/gateway";
-import type { Contender, Slice } from "./load.js";
+import type { Contender, Slice } from "./contenders.js";
 
 /** One acknowledge request's worth of ids, all of one business unit. */
 export interface AckBatch {

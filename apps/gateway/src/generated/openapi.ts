@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 4fd4fcd1bfb81960f9a75a9cab3d94c2e66084efebf63702f6257e03dc5a88b3) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 02e79b9ada2d1fe0ea4d159711febee799557e49bb55393af3011a5d8ae944ba) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -2486,6 +2486,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listNotificationsV0: {

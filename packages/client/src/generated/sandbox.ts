@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 6f4d44ae60db93ef3c301a67c0037b854bf05ab052b0ed1f4908aa6a39e6ee6b) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 c2e8617f532035d966ef2057ad268d3a06ce3270d3836863b934132829aafcd2) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -1051,6 +1051,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
 }

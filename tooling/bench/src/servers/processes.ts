@@ -1,5 +1,7 @@
-import { fork, type ChildProcess } from "node:child_process";
-import { join } from "node:path";
+import { fork, spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { BENCH_ROOT } from "../options.js";
 import type { CannedAnswer } from "./bare-child.js";
 
@@ -60,4 +62,59 @@ export function startGateway(dataDir: string): Promise<ServerProcess> {
 /** A bare node:http server answering `routes` ("METHOD /path" → captured answer), in its own process. */
 export function startBareServer(routes: Record<string, CannedAnswer>): Promise<ServerProcess> {
   return startChild("bare-child.ts", [], routes);
+}
+
+/** The gateway's own entry (`apps/gateway/dist/main.js`), run as `npm run serve` runs it. */
+export interface GatewayMainProcess extends ServerProcess {
+  sandboxToken: string;
+}
+
+/** The runtime settings of the gateway's `serve` script: one malloc arena, a 1 MB young generation. */
+export const SERVE_FLAGS = ["--max-semi-space-size=1"];
+export const SERVE_ENV = { MALLOC_ARENA_MAX: "1" };
+
+/**
+ * Starts `apps/gateway/dist/main.js` as the gateway's `serve` script does (`MALLOC_ARENA_MAX=1 node
+ * --max-semi-space-size=1`) on 127.0.0.1, a free port and `dataDir`, logs off; answers once it listens.
+ */
+export async function startGatewayMain(dataDir: string, env: Record<string, string> = {}): Promise<GatewayMainProcess> {
+  const main = join(dirname(createRequire(import.meta.url).resolve("@lrg/gateway")), "main.js");
+  const sandboxToken = randomBytes(18).toString("base64url");
+  const child = spawn(process.execPath, [...SERVE_FLAGS, main], {
+    env: { ...process.env, ...SERVE_ENV, PORT: "0", HOST: "127.0.0.1", LRG_DATA_DIR: dataDir, LRG_SANDBOX_TOKEN: sandboxToken, LRG_LOG: "off", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  children.add(child);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  void exited.then(() => children.delete(child));
+  let output = "";
+  child.stdout?.setEncoding("utf8");
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the gateway did not start within ${STARTUP_TIMEOUT_MS} ms: ${output}`)), STARTUP_TIMEOUT_MS);
+    child.stdout?.on("data", (chunk: string) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the gateway exited with ${String(code)} before it listened: ${output}`));
+    });
+  });
+  child.stdout?.resume();
+  return {
+    url,
+    pid: child.pid as number,
+    sandboxToken,
+    close: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
 }

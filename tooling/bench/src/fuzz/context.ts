@@ -1,0 +1,120 @@
+// What the fuzzer knows about the gateway's state: two business units' credentials and pools of real identifiers
+// (applications, documents, download ids, message ids, notifications, registry references), seeded by a short
+// set-up through the HTTP interface and topped up from every answer, so that valid requests reach real records.
+import { createHash } from "node:crypto";
+
+/** HTTP Basic credentials of a business unit's user. */
+export interface Credentials {
+  username: string;
+  password: string;
+  businessUnitId: string;
+}
+
+/** The kinds of identifiers the fuzzer collects. */
+export type PoolName = "application" | "document" | "download" | "message" | "notification" | "registry_reference" | "title";
+
+/** A reference to the `pick`-th identifier of a pool, resolved when the request is sent. */
+export class Ref {
+  constructor(
+    readonly pool: PoolName,
+    readonly pick: number,
+    /** Whose identifier: unit `a` (the caller of most requests) or `b` (the other business unit). */
+    readonly owner: "a" | "b" = "a",
+  ) {}
+}
+
+/** The member names under which answers carry identifiers of each pool. */
+const HARVESTED: Record<string, PoolName> = {
+  application_request_id: "application",
+  document_id: "document",
+  download_id: "download",
+  message_id: "message",
+  notification_id: "notification",
+  registry_reference: "registry_reference",
+};
+
+const POOL_LIMIT = 400;
+
+/** Pools of identifiers per business unit, most recent last. */
+export class FuzzContext {
+  units: { a: Credentials; b: Credentials } | undefined;
+  readonly #pools = new Map<string, string[]>();
+  readonly sandboxToken: string;
+
+  constructor(sandboxToken: string, titles: string[]) {
+    this.sandboxToken = sandboxToken;
+    for (const title of titles) {
+      this.add("a", "title", title);
+      this.add("b", "title", title);
+    }
+  }
+
+  #key(owner: "a" | "b", pool: PoolName) {
+    return `${owner}:${pool}`;
+  }
+
+  /** Remembers an identifier (once). */
+  add(owner: "a" | "b", pool: PoolName, value: string): void {
+    const key = this.#key(owner, pool);
+    const values = this.#pools.get(key) ?? [];
+    if (values.includes(value)) return;
+    values.push(value);
+    if (values.length > POOL_LIMIT) values.splice(0, values.length - POOL_LIMIT);
+    this.#pools.set(key, values);
+  }
+
+  /** The identifier a Ref stands for; a well-formed stand-in when the pool is empty. */
+  resolve(ref: Ref): string {
+    const values = this.#pools.get(this.#key(ref.owner, ref.pool)) ?? [];
+    if (values.length > 0) return values[ref.pick % values.length] as string;
+    return standIn(ref.pool, ref.pick);
+  }
+
+  /** Whether the unit's pool holds this identifier. */
+  has(owner: "a" | "b", pool: PoolName, value: string): boolean {
+    return this.#pools.get(this.#key(owner, pool))?.includes(value) ?? false;
+  }
+
+  size(owner: "a" | "b", pool: PoolName): number {
+    return this.#pools.get(this.#key(owner, pool))?.length ?? 0;
+  }
+
+  /** Forgets every identifier except the register's titles (after a sandbox reset). */
+  clear(): void {
+    for (const key of [...this.#pools.keys()]) if (!key.endsWith(":title")) this.#pools.delete(key);
+  }
+
+  /** Collects identifiers from an answer's JSON body, for the unit that asked (sandbox answers count for `a`). */
+  harvest(owner: "a" | "b", body: unknown): void {
+    const walk = (value: unknown, depth: number) => {
+      if (depth > 12 || value === null || typeof value !== "object") return;
+      if (Array.isArray(value)) {
+        for (const item of value) walk(item, depth + 1);
+        return;
+      }
+      for (const [name, member] of Object.entries(value as Record<string, unknown>)) {
+        const pool = HARVESTED[name];
+        if (pool !== undefined && typeof member === "string" && member.length > 0 && member.length <= 2048) this.add(owner, pool, member);
+        else walk(member, depth + 1);
+      }
+    };
+    walk(body, 0);
+  }
+}
+
+/** A value of the pool's shape that the gateway has never seen (deterministic from `pick`). */
+function standIn(pool: PoolName, pick: number): string {
+  const hex = createHash("sha256").update(`${pool}:${pick}`).digest("hex");
+  switch (pool) {
+    case "download":
+      return hex;
+    case "registry_reference":
+      return hex.slice(0, 7).toUpperCase();
+    case "title":
+      return "ZZ999999";
+    case "message":
+      return `fuzz-${hex.slice(0, 12)}`;
+    default:
+      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  }
+}

@@ -1,0 +1,651 @@
+// The fuzzing run: requests drawn by fast-check from a seed (plans.ts), sent to one gateway a few at a time, every
+// answer checked against the spec (conformance.ts), plus a few oracles of our own: no 5xx except the sandbox's
+// injected 503s, no answer about another business unit's records, a correct upload accepted and a mismatched one
+// refused. Epochs of a few hundred requests each start from known settings (faults injected in some).
+import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
+import { violationsOf, type Answer } from "../conformance.js";
+import { operationFor, operations } from "../spec.js";
+import { FuzzContext, Ref, type Credentials, type PoolName } from "./context.js";
+import { KNOWN_DEPARTURES, knownDepartureOf } from "./known-departures.js";
+import { WireClient, type WireAnswer, type WireRequest } from "./http.js";
+import { allRequests, environments, type BodyPlan, type Environment, type Plan } from "./plans.js";
+
+/** Options of a run. */
+export interface FuzzOptions {
+  /** The gateway's address. */
+  url: string;
+  /** Its sandbox bearer token. */
+  sandboxToken: string;
+  /** HTTP requests to send in all (set-up and the calls of two-step flows included). */
+  requests: number;
+  seed: number;
+  /** Requests in flight at once (exclusive ones go alone). */
+  concurrency?: number;
+  /** Requests drawn per epoch (each epoch starts from its own settings). */
+  epochSize?: number;
+  timeoutMs?: number;
+  /** Called about every `progressEvery` requests, and at the end. */
+  onProgress?: (progress: FuzzProgress) => void;
+  progressEvery?: number;
+}
+
+/** A departure from the spec or from an oracle, with what it takes to look into it. */
+export interface Violation {
+  /** Which request of the run (1-based, counting every HTTP request). */
+  request: number;
+  epoch: number;
+  /** Index of the plan within its epoch (regenerate with the seed). */
+  plan: number;
+  operationId: string;
+  variant: string;
+  method: string;
+  target: string;
+  requestBody: string;
+  status: number | undefined;
+  answer: string;
+  problems: string[];
+}
+
+export interface FuzzProgress {
+  requests: number;
+  target: number;
+  seconds: number;
+  violations: number;
+  injected503: number;
+}
+
+/** What a run did. */
+export interface FuzzSummary {
+  seed: number;
+  requests: number;
+  plans: number;
+  seconds: number;
+  epochs: number;
+  /** Answers by status (and "no answer"). */
+  statuses: Record<string, number>;
+  /** Per operation (as the request's method and path address it): requests and answers by status class. */
+  operations: Record<string, { requests: number; classes: Record<string, number>; totalMs: number }>;
+  /** Plans by variant. */
+  variants: Record<string, number>;
+  /** 503-01 answers while the sandbox's fault injection was on: by design, not counted as 5xx. */
+  injected503: number;
+  /** 5xx answers that fault injection does not explain. */
+  serverErrors: number;
+  violationCount: number;
+  /** The first violations in detail (at most 200). */
+  violations: Violation[];
+  /** Departures already known (known-departures.ts): counts and a few examples of each. */
+  known: Record<string, { summary: string; count: number; examples: Violation[] }>;
+  /** Operations of the spec that no request addressed, and those that never answered 2xx or 3xx. */
+  unaddressed: string[];
+  neverSucceeded: string[];
+}
+
+const MAX_KEPT_VIOLATIONS = 200;
+const basic = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
+const UNRESERVED = /[A-Za-z0-9\-._~]/;
+
+/** Percent-encodes every byte of the UTF-8 text except the unreserved characters (and `keep`). */
+function percentEncode(text: string, keep: RegExp = UNRESERVED): string {
+  let out = "";
+  for (const char of text) {
+    if (keep.test(char) && char.length === 1 && char.charCodeAt(0) < 128) out += char;
+    else for (const byte of Buffer.from(char, "utf8")) out += `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  return out;
+}
+
+/** Header values are visible ASCII; anything else is replaced so that the request can be sent at all. */
+const headerSafe = (text: string) => text.replace(/[^\x20-\x7E\t]/g, "?");
+
+/** The titles of the simulated register (from the gateway's build), for title enquiries that find something. */
+function registerTitles(): string[] {
+  const require = createRequire(import.meta.url);
+  const registerFile = join(dirname(require.resolve("@lrg/gateway")), "title-enquiries", "data", "register.json");
+  return Object.keys((JSON.parse(readFileSync(registerFile, "utf8")) as { titles: Record<string, unknown> }).titles);
+}
+
+/** A small document: a PDF header and filler, or (for some fills) bytes the type check refuses. */
+function documentBytes(size: number, fill: number): Buffer {
+  const bytes = Buffer.alloc(size, 0x20 + (fill % 90));
+  const header = fill % 7 === 0 ? Buffer.from("GIF87a-not-really") : Buffer.from("%PDF-1.7\n");
+  header.copy(bytes, 0, 0, Math.min(size, header.length));
+  return bytes;
+}
+
+const sha256Base64 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("base64");
+
+function jsonOf(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString("utf8")) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs the fuzzer against a gateway; resolves with the summary (it never throws for what it finds). */
+export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
+  const concurrency = options.concurrency ?? 4;
+  const epochSize = options.epochSize ?? 250;
+  const client = new WireClient(options.url, concurrency + 2, options.timeoutMs ?? 20_000);
+  const context = new FuzzContext(options.sandboxToken, registerTitles());
+  const started = performance.now();
+  const summary: FuzzSummary = {
+    seed: options.seed,
+    requests: 0,
+    plans: 0,
+    seconds: 0,
+    epochs: 0,
+    statuses: {},
+    operations: Object.fromEntries(operations.map((o) => [o.operationId, { requests: 0, classes: {}, totalMs: 0 }])),
+    variants: {},
+    injected503: 0,
+    serverErrors: 0,
+    violationCount: 0,
+    violations: [],
+    known: Object.fromEntries(KNOWN_DEPARTURES.map((k) => [k.id, { summary: k.summary, count: 0, examples: [] }])),
+    unaddressed: [],
+    neverSucceeded: [],
+  };
+  summary.operations["(unmatched)"] = { requests: 0, classes: {}, totalMs: 0 };
+  let faultsPossible = false;
+  let epoch = 0;
+  let planIndex = -1;
+  let lastProgress = 0;
+  const progressEvery = options.progressEvery ?? 1000;
+  const report = () =>
+    options.onProgress?.({ requests: summary.requests, target: options.requests, seconds: (performance.now() - started) / 1000, violations: summary.violationCount, injected503: summary.injected503 });
+
+  const units = (): { a: Credentials; b: Credentials } => {
+    if (context.units === undefined) throw new Error("the fuzzer has no business units");
+    return context.units;
+  };
+
+  const detail = (plan: Plan | undefined, wire: WireRequest, answer: WireAnswer | undefined, problems: string[]): Violation => ({
+    request: summary.requests,
+    epoch,
+    plan: planIndex,
+    operationId: plan?.operationId ?? "(set-up)",
+    variant: plan?.variant ?? "set-up",
+    method: wire.method,
+    target: wire.target.slice(0, 300),
+    requestBody: (wire.body ?? Buffer.alloc(0)).subarray(0, 300).toString("utf8"),
+    status: answer?.kind === "answer" ? answer.status : undefined,
+    answer: answer?.kind === "answer" ? answer.body.subarray(0, 400).toString("utf8") : (answer?.reason ?? ""),
+    problems,
+  });
+  const violation = (plan: Plan | undefined, wire: WireRequest, answer: WireAnswer | undefined, problems: string[]) => {
+    summary.violationCount += 1;
+    if (summary.violations.length < MAX_KEPT_VIOLATIONS) summary.violations.push(detail(plan, wire, answer, problems));
+  };
+
+  /** Sends one request, checks its answer, counts it, and collects identifiers from it. */
+  const exchange = async (wire: WireRequest, plan: Plan | undefined, owner: "a" | "b" | "s" = "a", extra: { pathMayMiss?: boolean } = {}): Promise<WireAnswer> => {
+    const answer = await client.send(wire);
+    summary.requests += 1;
+    const pathname = wire.target.split("?")[0] ?? wire.target;
+    const operationId = operationFor(wire.method, pathname)?.operationId ?? "(unmatched)";
+    const tally = summary.operations[operationId] ?? { requests: 0, classes: {}, totalMs: 0 };
+    summary.operations[operationId] = tally;
+    tally.requests += 1;
+    tally.totalMs += answer.ms;
+    if (answer.kind === "no-answer") {
+      summary.statuses["no answer"] = (summary.statuses["no answer"] ?? 0) + 1;
+      tally.classes["no answer"] = (tally.classes["no answer"] ?? 0) + 1;
+      violation(plan, wire, answer, [`no answer: ${answer.reason}`]);
+    } else {
+      const status = String(answer.status);
+      summary.statuses[status] = (summary.statuses[status] ?? 0) + 1;
+      const statusClass = `${status[0] ?? "?"}xx`;
+      tally.classes[statusClass] = (tally.classes[statusClass] ?? 0) + 1;
+      const checked: Answer = { status: answer.status, headers: answer.headers, body: answer.body };
+      const problems = violationsOf({ method: wire.method, pathname, pathMayMiss: extra.pathMayMiss ?? false }, checked);
+      const json = jsonOf(answer.body);
+      if (answer.status >= 500) {
+        const code = (json as { code?: unknown } | undefined)?.code;
+        const head = wire.method === "HEAD"; // no body to read the code from
+        if (answer.status === 503 && (code === "503-01" || head) && faultsPossible) summary.injected503 += 1;
+        else {
+          summary.serverErrors += 1;
+          problems.push(`server error ${answer.status}${code === undefined ? "" : ` (${String(code)})`}`);
+        }
+      }
+      if (problems.length > 0) {
+        const contentType = String(answer.headers["content-type"] ?? "");
+        const known = knownDepartureOf({ operation: operationFor(wire.method, pathname), method: wire.method, pathname, status: answer.status, contentType, json, problems, faultsPossible });
+        const tallyKnown = known === undefined ? undefined : summary.known[known.id];
+        if (tallyKnown === undefined) violation(plan, wire, answer, problems);
+        else {
+          tallyKnown.count += 1;
+          if (tallyKnown.examples.length < 3) tallyKnown.examples.push(detail(plan, wire, answer, problems));
+        }
+      }
+      if (answer.status < 300 && json !== undefined) context.harvest(owner === "s" ? "a" : owner, json);
+    }
+    if (summary.requests - lastProgress >= progressEvery) {
+      lastProgress = summary.requests;
+      report();
+    }
+    return answer;
+  };
+
+  const authorization = (auth: Plan["auth"], pick: number): string | undefined => {
+    const { a, b } = units();
+    switch (auth) {
+      case "unit":
+        return basic(a.username, a.password);
+      case "other":
+        return basic(b.username, b.password);
+      case "wrong-password":
+        return basic(a.username, `${a.password}-wrong`);
+      case "malformed":
+        return ["Basic", "Basic !!!", `Basic ${Buffer.from("no-colon").toString("base64")}`, "Digest username=x", `Basic ${"A".repeat(2000)}`, `basic ${Buffer.from(":").toString("base64")}`][pick % 6];
+      case "bearer":
+        return `Bearer ${context.sandboxToken}`;
+      case "bearer-wrong":
+        return "Bearer not-the-token";
+      default:
+        return undefined;
+    }
+  };
+
+  /** Names real records in a JSON body: document ids, title numbers, ids to acknowledge. */
+  const withRealIds = (plan: Plan, value: unknown): unknown => {
+    let next = plan.realIds ?? 0;
+    const take = (pool: "document" | "title" | "notification") => context.resolve(new Ref(pool, next++));
+    const walk = (node: unknown, depth: number): unknown => {
+      if (depth > 12 || node === null || typeof node !== "object") return node;
+      if (Array.isArray(node)) return node.map((item) => walk(item, depth + 1));
+      return Object.fromEntries(
+        Object.entries(node as Record<string, unknown>).map(([name, member]) => {
+          if (name === "document_id" && typeof member === "string") return [name, take("document")];
+          if (name === "title_number" && typeof member === "string") return [name, take("title")];
+          return [name, walk(member, depth + 1)];
+        }),
+      );
+    };
+    const acknowledging = plan.operationId === "acknowledgeNotificationsV0" || plan.operationId === "acknowledgeNotificationsV1";
+    const data = (value as { data?: unknown } | null)?.data;
+    if (acknowledging && Array.isArray(data)) return { ...(value as object), data: data.map(() => take("notification")) };
+    return walk(value, 0);
+  };
+
+  const resolveRefs = (value: unknown): unknown => {
+    if (value instanceof Ref) return context.resolve(value);
+    if (Array.isArray(value)) return value.map(resolveRefs);
+    if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v)]));
+    return value;
+  };
+
+  /** A latency the settings accept stays a millisecond or two (the spec's example asks for 250 ms on every request). */
+  const shortLatency = (plan: Plan, value: unknown): unknown => {
+    const latency = (value as { latency_ms?: unknown } | null)?.latency_ms;
+    if (plan.operationId !== "updateSettings" || typeof latency !== "number" || !Number.isInteger(latency) || latency <= 2 || latency > 60_000) return value;
+    return { ...(value as object), latency_ms: latency % 3 };
+  };
+
+  const bodyBytes = (body: BodyPlan, plan: Plan): { bytes: Buffer; contentType: string | undefined } => {
+    switch (body.kind) {
+      case "json": {
+        const value = shortLatency(plan, plan.realIds !== undefined ? withRealIds(plan, resolveRefs(body.value)) : resolveRefs(body.value));
+        return { bytes: Buffer.from(JSON.stringify(value) ?? "null", "utf8"), contentType: body.contentType };
+      }
+      case "text":
+        return { bytes: Buffer.from(body.text, "utf8"), contentType: body.contentType };
+      case "padded-json":
+        return { bytes: Buffer.from(`{"data":["${"x".repeat(Math.max(0, body.bytes - 12))}"]}`), contentType: "application/json" };
+    }
+  };
+
+  /** The wire request of a plain plan, and the records its path names. */
+  const wireOf = (plan: Plan): { wire: WireRequest; named: { pool: PoolName; value: string }[] } => {
+    const odd = plan.variant === "odd-path";
+    const named: { pool: PoolName; value: string }[] = [];
+    const path = plan.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const value = plan.pathParams[name];
+      const text = value instanceof Ref ? context.resolve(value) : (value ?? "");
+      if (value instanceof Ref) named.push({ pool: value.pool, value: text });
+      return odd ? percentEncode(text, /[A-Za-z0-9\-._~%]/) : percentEncode(text);
+    });
+    const query = plan.query.map(([name, value]) => `${percentEncode(name)}=${percentEncode(value instanceof Ref ? context.resolve(value) : value)}`).join("&");
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(plan.headers)) headers[name] = headerSafe(value);
+    const auth = authorization(plan.auth, plan.realIds ?? 0);
+    if (auth !== undefined) headers["authorization"] = auth;
+    let body: Buffer | undefined;
+    if (plan.body !== undefined) {
+      const { bytes, contentType } = bodyBytes(plan.body, plan);
+      body = bytes;
+      if (contentType !== undefined) headers["content-type"] = contentType;
+      headers["content-length"] = String(bytes.length);
+    }
+    return { wire: { method: plan.method, target: `${plan.prefix}${path}${query ? `?${query}` : ""}`, headers, ...(body !== undefined ? { body } : {}) }, named };
+  };
+
+  const ownerOf = (auth: Plan["auth"]): "a" | "b" | "s" => (auth === "other" ? "b" : auth === "bearer" ? "s" : "a");
+
+  /** A request as another business unit for one of unit a's records must not find it. */
+  const checkIsolation = (plan: Plan, wire: WireRequest, named: { pool: PoolName; value: string }[], answer: WireAnswer) => {
+    if (plan.auth !== "other" || answer.kind !== "answer") return;
+    const scoped = ["getApplicationInformation", "downloadDocument", "getPollRequest"];
+    // Only records that unit a has and unit b does not (two units may both own, say, the message id of an example).
+    const usesRecordOfA = named.some(({ pool, value }) => pool !== "title" && context.has("a", pool, value) && !context.has("b", pool, value));
+    if (scoped.includes(plan.operationId) && usesRecordOfA && answer.status < 400) {
+      violation(plan, wire, answer, [`another business unit's record answered ${answer.status}`]);
+    }
+    if ((plan.operationId === "acknowledgeNotificationsV0" || plan.operationId === "acknowledgeNotificationsV1") && plan.realIds !== undefined && answer.status === 200) {
+      const acknowledged = ((jsonOf(answer.body) as { data?: { acknowledged?: unknown } } | undefined)?.data?.acknowledged ?? []) as unknown[];
+      if (acknowledged.length > 0 && context.size("a", "notification") > 0) {
+        violation(plan, wire, answer, [`another business unit acknowledged ${acknowledged.length} of unit a's notifications`]);
+      }
+    }
+  };
+
+  /** Asks for an upload address as unit a and uploads to it, changed as the mutation says. */
+  const upload = async (plan: Plan | undefined, flow: Extract<NonNullable<Plan["flow"]>, { kind: "upload" }>, owner: "a" | "b" = "a"): Promise<string | undefined> => {
+    const a = units()[owner];
+    const bytes = documentBytes(flow.size, flow.fill);
+    const sha256 = sha256Base64(bytes);
+    const ask = Buffer.from(
+      JSON.stringify({ data: { document_type: flow.documentType, file_length: flow.size, file_sha256: sha256, ...(flow.filter !== undefined ? { additional_provider_filter: flow.filter } : {}) } }),
+    );
+    const asked = await exchange(
+      { method: "POST", target: "/v0/documents/url", headers: { authorization: basic(a.username, a.password), "content-type": "application/json", "content-length": String(ask.length) }, body: ask },
+      plan,
+      owner,
+    );
+    if (asked.kind !== "answer" || asked.status !== 201) return undefined;
+    const data = (jsonOf(asked.body) as { data?: { upload_url?: string; document_id?: string } } | undefined)?.data;
+    if (data?.upload_url === undefined) return undefined;
+    const address = new URL(data.upload_url, options.url);
+    let target = `${address.pathname}${address.search}`;
+    let body: Buffer = bytes;
+    const headers: Record<string, string> = { "content-type": "application/octet-stream", "content-length": String(bytes.length), "x-provider-checksum-sha256": sha256 };
+    let stallAfter: number | undefined;
+    switch (flow.mutation) {
+      case "checksum":
+        headers["x-provider-checksum-sha256"] = sha256Base64(Buffer.concat([bytes, Buffer.from("x")]));
+        break;
+      case "no-checksum":
+        delete headers["x-provider-checksum-sha256"];
+        break;
+      case "bytes":
+        body = Buffer.from(bytes);
+        body[body.length - 1] = (body[body.length - 1] ?? 0) ^ 0xff;
+        break;
+      case "length":
+        body = bytes.subarray(0, bytes.length - 1);
+        headers["content-length"] = String(body.length);
+        break;
+      case "signature":
+        address.searchParams.set("signature", `${(address.searchParams.get("signature") ?? "").slice(0, -1)}${(address.searchParams.get("signature") ?? "0").endsWith("0") ? "1" : "0"}`);
+        target = `${address.pathname}${address.search}`;
+        break;
+      case "expires":
+        address.searchParams.set("expires", String(Number(address.searchParams.get("expires") ?? "0") + 3600));
+        target = `${address.pathname}${address.search}`;
+        break;
+      case "junk-query":
+        target += "&colour=red";
+        break;
+      case "chunked":
+        delete headers["content-length"];
+        headers["transfer-encoding"] = "chunked";
+        break;
+      case "content-type":
+        headers["content-type"] = "application/pdf";
+        break;
+      case "declared-too-large":
+        headers["content-length"] = String(41_943_041);
+        stallAfter = Math.min(body.length, 1024);
+        break;
+      case "empty":
+        body = Buffer.alloc(0);
+        headers["content-length"] = "0";
+        break;
+      case "with-credentials":
+        headers["authorization"] = basic(a.username, a.password);
+        break;
+      default:
+        break;
+    }
+    const wire: WireRequest = { method: "PUT", target, headers, body, fresh: true, ...(stallAfter !== undefined ? { stallAfter } : {}) };
+    const answer = await exchange(wire, plan);
+    if (answer.kind !== "answer") return undefined;
+    const mustFail = ["checksum", "no-checksum", "bytes", "length", "signature", "expires", "declared-too-large", "empty"].includes(flow.mutation);
+    const injected = answer.status === 503 && faultsPossible;
+    if (flow.mutation === "none" && answer.status !== 200 && !injected) violation(plan, wire, answer, [`a correct upload to a fresh address was refused with ${answer.status}`]);
+    if (mustFail && answer.status < 300) violation(plan, wire, answer, [`an upload that departs from its signed address (${flow.mutation}) was accepted`]);
+    if (flow.mutation === "replay" && answer.status === 200) {
+      const again = await exchange({ ...wire }, plan);
+      if (again.kind === "answer" && again.status < 300) violation(plan, wire, again, ["an upload address accepted a second upload"]);
+    }
+    return answer.status === 200 ? data.document_id : undefined;
+  };
+
+  /** Follows a download id to its signed address and fetches it, changed as the mutation says. */
+  const download = async (plan: Plan, flow: Extract<NonNullable<Plan["flow"]>, { kind: "download" }>) => {
+    const { a, b } = units();
+    const who = flow.other ? b : a;
+    const id = context.resolve(flow.id);
+    const first = await exchange({ method: "GET", target: `/v1/documents/${id}`, headers: { authorization: basic(who.username, who.password) } }, plan, flow.other ? "b" : "a");
+    if (first.kind !== "answer") return;
+    if (flow.other && first.status < 400 && context.has("a", "download", id) && !context.has("b", "download", id)) {
+      violation(plan, { method: "GET", target: `/v1/documents/${id}`, headers: {} }, first, [`another business unit's download id answered ${first.status}`]);
+    }
+    const location = first.headers["location"];
+    if (first.status !== 302 || typeof location !== "string") return;
+    const address = new URL(location, options.url);
+    let method = "GET";
+    switch (flow.mutation) {
+      case "signature":
+        address.searchParams.set("signature", `${(address.searchParams.get("signature") ?? "").slice(0, -1)}${(address.searchParams.get("signature") ?? "0").endsWith("0") ? "1" : "0"}`);
+        break;
+      case "expires":
+        address.searchParams.set("expires", String(Number(address.searchParams.get("expires") ?? "0") + 3600));
+        break;
+      case "no-signature":
+        address.searchParams.delete("signature");
+        break;
+      case "junk-query":
+        address.searchParams.append("colour", "red");
+        break;
+      case "head":
+        method = "HEAD";
+        break;
+      case "other-id":
+        address.pathname = address.pathname.replace(/[0-9a-f]{64}$/, createHash("sha256").update(id).digest("hex"));
+        break;
+      default:
+        break;
+    }
+    const wire: WireRequest = { method, target: `${address.pathname}${address.search}`, headers: {} };
+    const answer = await exchange(wire, plan);
+    if (answer.kind !== "answer") return;
+    const injected = answer.status === 503 && faultsPossible;
+    if (flow.mutation === "none" && answer.status !== 200 && !injected) violation(plan, wire, answer, [`a fresh signed download address answered ${answer.status}`]);
+    if (["signature", "expires", "no-signature", "other-id"].includes(flow.mutation) && answer.status < 300) {
+      violation(plan, wire, answer, [`a download address that departs from the signed one (${flow.mutation}) answered ${answer.status}`]);
+    }
+  };
+
+  const bearer = () => ({ authorization: `Bearer ${context.sandboxToken}` });
+  const sandboxJson = (method: string, target: string, value: unknown) => {
+    const body = Buffer.from(JSON.stringify(value));
+    return exchange({ method, target, headers: { ...bearer(), "content-type": "application/json", "content-length": String(body.length) }, body }, undefined, "s");
+  };
+  const asUnit = (who: Credentials, method: string, target: string, value?: unknown, headers: Record<string, string> = {}) => {
+    const body = value === undefined ? undefined : Buffer.from(JSON.stringify(value));
+    return exchange(
+      {
+        method,
+        target,
+        headers: { authorization: basic(who.username, who.password), ...headers, ...(body !== undefined ? { "content-type": "application/json", "content-length": String(body.length) } : {}) },
+        ...(body !== undefined ? { body } : {}),
+      },
+      undefined,
+      who === context.units?.b ? "b" : "a",
+    );
+  };
+
+  /** Two business units and a few records of each: uploads, applications, correspondence, a search. */
+  const prepare = async () => {
+    context.clear();
+    const created: Credentials[] = [];
+    for (const name of ["Fuzz unit A", "Fuzz unit B"]) {
+      const answer = await sandboxJson("POST", "/sandbox/v1/business-units", { name });
+      const body = answer.kind === "answer" && answer.status === 201 ? (jsonOf(answer.body) as { username: string; password: string; business_unit_id: string }) : undefined;
+      if (body === undefined) throw new Error(`the fuzzer could not create a business unit: ${answer.kind === "answer" ? `${answer.status} ${answer.body.toString("utf8")}` : answer.reason}`);
+      created.push({ username: body.username, password: body.password, businessUnitId: body.business_unit_id });
+    }
+    context.units = { a: created[0] as Credentials, b: created[1] as Credentials };
+    await sandboxJson("PUT", "/sandbox/v1/settings", { processing: "manual", error_rate: 0, latency_ms: 0, duplicate_rate: 0 });
+    faultsPossible = false;
+    const example = operations.find((o) => o.operationId === "submitApplication")?.requestBody?.examples[0] as { documents: Record<string, { document_id: string }> };
+    for (const owner of ["a", "b"] as const) {
+      const who = context.units[owner];
+      const documents: string[] = [];
+      for (const fill of [1, 2]) {
+        const id = await upload(undefined, { kind: "upload", size: 2048 + fill, fill, documentType: "TR1", filter: undefined, mutation: "none" }, owner);
+        if (id !== undefined) {
+          documents.push(id);
+          context.add(owner, "document", id);
+        }
+      }
+      const submission = structuredClone(example);
+      Object.values(submission.documents).forEach((document, index) => (document.document_id = documents[index] ?? document.document_id));
+      const applications: string[] = [];
+      for (let i = 0; i < 2; i += 1) {
+        const answer = await asUnit(who, "POST", "/v0/applications", submission, { "idempotency-key": `fuzz-setup-${owner}-${i}-${Date.now()}` });
+        const id = answer.kind === "answer" ? (jsonOf(answer.body) as { application_request_id?: string } | undefined)?.application_request_id : undefined;
+        if (id !== undefined) applications.push(id);
+      }
+      if (owner === "a" && applications[0] !== undefined) {
+        await sandboxJson("POST", `/sandbox/v1/applications/${applications[0]}/transitions`, { to: "ACCEPTED_PRIORITY_PROTECTED" });
+        await sandboxJson("POST", `/sandbox/v1/applications/${applications[0]}/correspondence`, { documents: ["LTR", "OCR"] });
+        await asUnit(who, "GET", `/v0/applications/${applications[0]}/information`);
+      }
+      const search = structuredClone(operations.find((o) => o.operationId === "officialSearchOfWhole")?.requestBody?.examples[0]) as { message_id: string };
+      search.message_id = `fuzz-setup-${owner}-${Date.now()}`;
+      const searched = await asUnit(who, "POST", "/api/v1/official-searches-of-whole", search);
+      if (searched.kind === "answer" && searched.status < 300) context.add(owner, "message", search.message_id);
+      await asUnit(who, "GET", "/v1/notifications?limit=100");
+    }
+  };
+
+  /** Puts the gateway in an epoch's settings, the clock back to now and the day list open. */
+  const startEpoch = async (environment: Environment) => {
+    await sandboxJson("PUT", "/sandbox/v1/clock", { now: new Date().toISOString() });
+    await sandboxJson("PUT", "/sandbox/v1/day-list", { open: true });
+    const answer = await sandboxJson("PUT", "/sandbox/v1/settings", environment);
+    faultsPossible = environment.error_rate > 0 || answer.kind !== "answer" || answer.status !== 200;
+    if (context.units !== undefined) {
+      await asUnit(context.units.a, "GET", "/v1/notifications?limit=100");
+      await asUnit(context.units.a, "GET", "/v0/notifications?limit=100&status=ACKNOWLEDGED");
+    }
+  };
+
+  /** One plan: its request(s), their checks, and what follows (a reset makes the fuzzer's records anew). */
+  const execute = async (plan: Plan) => {
+    summary.plans += 1;
+    summary.variants[plan.variant] = (summary.variants[plan.variant] ?? 0) + 1;
+    if (plan.flow?.kind === "upload") {
+      await upload(plan, plan.flow);
+      return;
+    }
+    if (plan.flow?.kind === "download") {
+      await download(plan, plan.flow);
+      return;
+    }
+    const { wire, named } = wireOf(plan);
+    const answer = await exchange(wire, plan, ownerOf(plan.auth), { pathMayMiss: plan.pathMayMiss ?? false });
+    checkIsolation(plan, wire, named, answer);
+    if (answer.kind !== "answer" || answer.status >= 300) return;
+    if (plan.operationId === "officialSearchOfWhole") {
+      const messageId = (jsonOf(wire.body ?? Buffer.alloc(0)) as { message_id?: unknown } | undefined)?.message_id;
+      if (typeof messageId === "string") context.add(ownerOf(plan.auth) === "b" ? "b" : "a", "message", messageId);
+    }
+    if (plan.operationId === "updateSettings") {
+      const settings = jsonOf(answer.body) as { error_rate?: number } | undefined;
+      faultsPossible = faultsPossible || (settings?.error_rate ?? 0) > 0;
+    }
+    if (plan.operationId === "resetSandbox") await prepare();
+  };
+
+  await prepare();
+  const generator = allRequests();
+  while (summary.requests < options.requests) {
+    epoch += 1;
+    summary.epochs = epoch;
+    const [environment] = fc.sample(environments, { seed: options.seed + epoch * 7919, numRuns: 1 });
+    await startEpoch(environment as Environment);
+    const plans = fc.sample(generator, { seed: options.seed + epoch, numRuns: epochSize });
+    const inFlight = new Set<Promise<void>>();
+    for (const [index, plan] of plans.entries()) {
+      if (summary.requests >= options.requests) break;
+      planIndex = index;
+      if (plan.exclusive === true) {
+        await Promise.all(inFlight);
+        await execute(plan);
+        continue;
+      }
+      while (inFlight.size >= concurrency) await Promise.race(inFlight);
+      const running: Promise<void> = execute(plan).finally(() => inFlight.delete(running));
+      inFlight.add(running);
+    }
+    await Promise.all(inFlight);
+  }
+  client.close();
+  summary.seconds = (performance.now() - started) / 1000;
+  summary.unaddressed = operations.filter((o) => (summary.operations[o.operationId]?.requests ?? 0) === 0).map((o) => o.operationId);
+  summary.neverSucceeded = operations
+    .filter((o) => {
+      const classes = summary.operations[o.operationId]?.classes ?? {};
+      return (classes["2xx"] ?? 0) + (classes["3xx"] ?? 0) === 0;
+    })
+    .map((o) => o.operationId);
+  report();
+  return summary;
+}
+
+/** The summary as lines of text: counts, statuses, operations, violations. */
+export function describeFuzz(summary: FuzzSummary): string {
+  const n = (value: number) => value.toLocaleString("en");
+  const lines = [
+    `fuzz: ${n(summary.requests)} requests (${n(summary.plans)} drawn, ${summary.epochs} epochs) in ${summary.seconds.toFixed(0)} s, ` +
+      `${n(Math.round(summary.requests / Math.max(summary.seconds, 0.001)))}/s; seed ${summary.seed}`,
+    `violations: ${n(summary.violationCount)}; known departures: ${n(Object.values(summary.known).reduce((t, k) => t + k.count, 0))}; ` +
+      `5xx not explained by fault injection: ${n(summary.serverErrors)}; injected 503-01: ${n(summary.injected503)}`,
+    `statuses: ${Object.entries(summary.statuses)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([status, count]) => `${status} ${n(count)}`)
+      .join(", ")}`,
+    "per operation (requests: answers by class):",
+    ...Object.entries(summary.operations).map(
+      ([operation, tally]) =>
+        `  ${operation.padEnd(32)} ${n(tally.requests).padStart(8)} (mean ${(tally.totalMs / Math.max(1, tally.requests)).toFixed(1)} ms): ${Object.entries(tally.classes)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([c, count]) => `${c} ${n(count)}`)
+          .join(", ")}`,
+    ),
+  ];
+  for (const [id, known] of Object.entries(summary.known)) {
+    if (known.count === 0) continue;
+    const example = known.examples[0];
+    lines.push(`KNOWN DEPARTURE ${id}: ${n(known.count)} answers. ${known.summary}` + (example ? `\n    e.g. ${example.method} ${example.target.slice(0, 120)} -> ${example.status ?? "nothing"}: ${example.problems.join("; ").slice(0, 200)}` : ""));
+  }
+  if (summary.unaddressed.length > 0) lines.push(`operations never addressed: ${summary.unaddressed.join(", ")}`);
+  if (summary.neverSucceeded.length > 0) lines.push(`operations that never answered 2xx/3xx: ${summary.neverSucceeded.join(", ")}`);
+  for (const v of summary.violations) {
+    lines.push(
+      `VIOLATION #${v.request} (epoch ${v.epoch}, plan ${v.plan}) ${v.operationId} [${v.variant}] ${v.method} ${v.target}` +
+        `${v.requestBody ? `\n    body: ${v.requestBody.slice(0, 200)}` : ""}\n    answered ${v.status ?? "nothing"}: ${v.answer.slice(0, 300)}\n    ${v.problems.join("\n    ")}`,
+    );
+  }
+  if (summary.violationCount > summary.violations.length) lines.push(`... and ${n(summary.violationCount - summary.violations.length)} more violations`);
+  return lines.join("\n");
+}

@@ -1,0 +1,48 @@
+// The short fuzzing run of `npm test`: a few thousand requests, valid and invalid, across every operation of
+// openapi.json and sandbox.json, against one gateway in this process. `npm run fuzz` is the long one.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startInProcessGateway, type InProcessGateway } from "../src/fuzz/gateway.js";
+import { describeFuzz, runFuzz, type FuzzSummary } from "../src/fuzz/runner.js";
+import { operations } from "../src/spec.js";
+
+const REQUESTS = Number(process.env["FUZZ_TEST_REQUESTS"] ?? 3000);
+const SEED = Number(process.env["FUZZ_SEED"] ?? 20261121);
+
+let gateway: InProcessGateway;
+let summary: FuzzSummary;
+
+beforeAll(async () => {
+  gateway = await startInProcessGateway();
+  summary = await runFuzz({ url: gateway.url, sandboxToken: gateway.sandboxToken, requests: REQUESTS, seed: SEED, concurrency: 4, epochSize: 200 });
+  process.stderr.write(`${describeFuzz(summary)}\n`);
+}, 120_000);
+
+afterAll(async () => {
+  await gateway?.stop();
+});
+
+describe(`fuzzing every operation (${REQUESTS} requests, seed ${SEED})`, () => {
+  it("sends the requests it was asked for", () => {
+    expect(summary.requests).toBeGreaterThanOrEqual(REQUESTS);
+  });
+
+  it("gets no 5xx that the sandbox's fault injection does not explain", () => {
+    expect(summary.serverErrors).toBe(0);
+  });
+
+  it("gets no answer outside the spec (beyond the known departures, which it reports)", () => {
+    expect(summary.violations.map((v) => `${v.method} ${v.target.slice(0, 100)} -> ${v.status ?? "nothing"}: ${v.problems.join("; ")}`)).toEqual([]);
+  });
+
+  it("addresses every operation of both documents, and each answers success at least once", () => {
+    expect(operations.length).toBe(25);
+    expect(summary.unaddressed).toEqual([]);
+    expect(summary.neverSucceeded).toEqual([]);
+  });
+
+  it("sends invalid requests of every kind", () => {
+    for (const variant of ["valid", "broken-body", "broken-query-parameter", "junk-query", "malformed-json", "wrong-content-type", "oversized-body", "bad-credentials", "odd-path", "wrong-method", "unmatched-route", "upload", "download"]) {
+      expect(summary.variants[variant] ?? 0, variant).toBeGreaterThan(0);
+    }
+  });
+});
