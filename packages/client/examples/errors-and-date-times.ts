@@ -1,4 +1,12 @@
-import { AuthenticationError, createGatewayClient, normalizeRegistryDateTime, ProblemError, RateLimitError, unwrap } from "@lrg/client";
+import {
+  AuthenticationError,
+  createGatewayClient,
+  NetworkError,
+  normalizeRegistryDateTime,
+  ProblemError,
+  RateLimitError,
+  unwrap,
+} from "@lrg/client";
 
 const client = createGatewayClient({ baseUrl: "http://127.0.0.1:8080", username: "demo", password: "demo" });
 
@@ -11,6 +19,7 @@ try {
   if (error instanceof AuthenticationError) console.error("check the credentials");
   else if (error instanceof RateLimitError) console.error(`slow down; retry in ${error.retryAfter ?? "?"} s`);
   else if (error instanceof ProblemError) console.error(error.status, error.code, error.detail, error.errors);
+  else if (error instanceof NetworkError) console.error(`no complete answer after ${error.attempts} attempt(s)`, error.cause);
   else throw error;
 }
 

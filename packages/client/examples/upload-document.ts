@@ -1,4 +1,4 @@
-import { createGatewayClient, DocumentSizeError, SignatureError } from "@lrg/client";
+import { createGatewayClient, DocumentSizeError, NetworkError, SignatureError } from "@lrg/client";
 
 const client = createGatewayClient({ baseUrl: "http://127.0.0.1:8080", username: "demo", password: "demo" });
 
@@ -11,5 +11,6 @@ try {
 } catch (error) {
   if (error instanceof DocumentSizeError) console.error("refused before sending:", error.message);
   else if (error instanceof SignatureError) console.error("the upload address refused the bytes:", error.code);
+  else if (error instanceof NetworkError) console.error("the connection failed; upload again:", error.message);
   else throw error;
 }

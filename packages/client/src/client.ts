@@ -30,11 +30,13 @@ import {
   type PollOptions,
 } from "./title-enquiries.js";
 import {
-  createRetryingFetch,
+  createSignalRetryingFetch,
   createTlsTransport,
+  withSignal,
   type Fetch,
   type RetryEvent,
   type RetryOptions,
+  type SignalFetch,
   type TlsOptions,
 } from "./transport.js";
 
@@ -116,19 +118,30 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
  * - HTTP Basic on every API call; never on the pre-signed upload and download addresses.
  * - With `tls`, mutual TLS through an undici `Agent` for requests to `baseUrl`'s origin.
  * - Each attempt of an API call is aborted after `timeoutMs`.
+ * - Each answer of an API call is read within its attempt (API answers are small), so an answer cut off in the
+ *   middle of its body counts as a network error.
  * - Idempotent requests (GET, HEAD, OPTIONS, PUT, DELETE, and POST with an `Idempotency-Key`) are retried on
  *   429, 502, 503, 504, network errors and timeouts, with exponential backoff and full jitter, honouring
- *   `Retry-After`; the last answer is handed back as a value like any other.
+ *   `Retry-After`; the last answer is handed back as a value like any other. A network failure that outlasts
+ *   the retries (or of a request that is not retried) is thrown as a `NetworkError` (`TimeoutError`).
  */
 export function createGatewayClient(options: GatewayClientOptions): GatewayClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const origin = new URL(baseUrl).origin;
   const tls = options.fetch === undefined && options.tls !== undefined ? createTlsTransport(options.tls, origin) : undefined;
-  // `window: null` keeps a streamed upload (redirect "error") from being copied by fetch (undici#4058).
-  const transport: Fetch = options.fetch ?? tls?.fetch ?? ((request) => globalThis.fetch(request, { window: null }));
+  // `window: null` keeps a streamed upload (redirect "error") from being copied by fetch (undici#4058). The
+  // client's own transports take an attempt's signal beside the request (fetch copies the request anyway); a
+  // given fetch gets it in a copy of the request.
+  const send: SignalFetch =
+    options.fetch !== undefined
+      ? withSignal(options.fetch)
+      : (tls?.fetch ??
+        ((request, signal) => globalThis.fetch(request, signal === undefined ? { window: null } : { window: null, signal })));
+  const transport: Fetch = options.fetch ?? ((request) => send(request));
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const shared = { retry: options.retry, onRetry: options.onRetry };
-  const apiFetch = createRetryingFetch(transport, { ...shared, timeoutMs });
+  // API answers are small: each is read within its attempt, so a body cut off is retried (or typed) there.
+  const apiFetch = createSignalRetryingFetch(send, { ...shared, timeoutMs, bufferBody: true });
 
   const api = createClient<paths>({
     baseUrl,
@@ -141,8 +154,9 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     api,
     baseUrl,
     transport,
-    transferFetch: createRetryingFetch(transport, shared),
-    idempotentFetch: createRetryingFetch(transport, { ...shared, timeoutMs, idempotent: true }),
+    transferFetch: createSignalRetryingFetch(send, shared),
+    streamingApiFetch: createSignalRetryingFetch(send, { ...shared, timeoutMs }),
+    idempotentFetch: createSignalRetryingFetch(send, { ...shared, timeoutMs, idempotent: true, bufferBody: true }),
   };
 
   const notifications: NotificationsClient = {

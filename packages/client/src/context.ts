@@ -7,7 +7,7 @@ export type ApiClient = Client<paths>;
 
 /** What the workflows share: the typed client and the fetches under it. Internal. */
 export interface WorkflowContext {
-  /** The typed client: Basic auth, per-attempt timeout, retries for idempotent requests. */
+  /** The typed client: Basic auth, per-attempt timeout, answers read in full, retries for idempotent requests. */
   readonly api: ApiClient;
   /** The gateway's address, against which relative addresses are resolved. */
   readonly baseUrl: string;
@@ -15,6 +15,8 @@ export interface WorkflowContext {
   readonly transport: Fetch;
   /** The transport with retries but no whole-request timeout and no credentials (for download bodies). */
   readonly transferFetch: Fetch;
+  /** The client's fetch without reading the answer's body first (for a document the API may answer at once). */
+  readonly streamingApiFetch: Fetch;
   /** Like the client's fetch, but retries a POST too (for operations the spec declares idempotent). */
   readonly idempotentFetch: Fetch;
 }

@@ -24,6 +24,72 @@ export class GatewayError extends Error {
   override name = "GatewayError";
 }
 
+/** What a {@link NetworkError} is built from: the request that failed, how often it was tried, and why. */
+export interface NetworkErrorInit {
+  readonly method: string;
+  readonly url: string;
+  /** Attempts made, the last one included. */
+  readonly attempts: number;
+  /** fetch's own error (`TypeError: fetch failed` with the socket error as its cause, `TypeError: terminated`...). */
+  readonly cause: unknown;
+}
+
+/** The address without its query, which may carry a signature that has no place in a log. */
+function withoutQuery(url: string): string {
+  const query = url.search(/[?#]/);
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/** The innermost reason of a fetch error: `ECONNRESET`, `other side closed`... */
+function rootCause(error: unknown): string | undefined {
+  let reason: unknown = error;
+  for (let depth = 0; depth < 5 && reason instanceof Error && reason.cause !== undefined; depth++) reason = reason.cause;
+  if (reason === error || !(reason instanceof Error)) return undefined;
+  const code = (reason as { code?: unknown }).code;
+  return typeof code === "string" ? code : reason.message;
+}
+
+/**
+ * The request got no complete answer: the connection could not be made or was dropped, or the answer was cut off
+ * in the middle of its body. Thrown once the retries of an idempotent request are spent, and at once for a request
+ * that is not retried, such as a POST without an `Idempotency-Key` (which may then have taken effect: the answer,
+ * not necessarily the request, was lost). fetch's own error is the `cause`.
+ */
+export class NetworkError extends GatewayError {
+  override name = "NetworkError";
+  readonly method: string;
+  /** The address requested. */
+  readonly url: string;
+  /** Attempts made, the last one included. */
+  readonly attempts: number;
+
+  constructor(init: NetworkErrorInit, message?: string) {
+    const cause = init.cause instanceof Error ? init.cause.message : String(init.cause);
+    const root = rootCause(init.cause);
+    const tries = init.attempts > 1 ? ` after ${init.attempts} attempts` : "";
+    super(
+      message ?? `${init.method} ${withoutQuery(init.url)} failed${tries}: ${cause}${root === undefined ? "" : ` (${root})`}`,
+      { cause: init.cause },
+    );
+    this.method = init.method;
+    this.url = init.url;
+    this.attempts = init.attempts;
+  }
+}
+
+/** An attempt was not answered, its body included, within `timeoutMs` (per attempt); the last one, when retried. */
+export class TimeoutError extends NetworkError {
+  override name = "TimeoutError";
+  readonly timeoutMs: number | undefined;
+
+  constructor(init: NetworkErrorInit & { readonly timeoutMs?: number | undefined }) {
+    const tries = init.attempts > 1 ? ` (${init.attempts} attempts)` : "";
+    const within = init.timeoutMs === undefined ? "in time" : `within ${init.timeoutMs} ms`;
+    super(init, `${init.method} ${withoutQuery(init.url)} was not answered ${within}${tries}`);
+    this.timeoutMs = init.timeoutMs;
+  }
+}
+
 /** What an {@link HttpError} is built from: the answer's status, headers and (parsed) body. */
 export interface HttpErrorInit {
   readonly status: number;

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { TLSSocket } from "node:tls";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { createGatewayClient, type Middleware, type RetryEvent } from "../src/index.js";
+import { createGatewayClient, NetworkError, TimeoutError, type Middleware, type RetryEvent } from "../src/index.js";
 import { backoffDelay, DEFAULT_RETRY, isIdempotent, retryDelayForResponse } from "../src/transport.js";
 import { jsonResponse, problemResponse, recordingFetch } from "./support/recording-fetch.js";
 import { json, startServer, startTlsServer, type TestServer } from "./support/servers.js";
@@ -186,7 +186,9 @@ describe("retries", () => {
     await server.close(); // nothing listens there any more
     const events: RetryEvent[] = [];
     const client = createGatewayClient({ baseUrl: url, username: "u", password: "p", retry: FAST_RETRY, onRetry: (event) => events.push(event) });
-    await expect(client.GET("/v1/notifications")).rejects.toThrow(TypeError);
+    const failure = await client.GET("/v1/notifications").catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(NetworkError);
+    expect((failure as NetworkError).cause).toBeInstanceOf(TypeError);
     expect(events).toHaveLength(2);
   });
 
@@ -216,6 +218,7 @@ describe("retries", () => {
       })
       .catch((error: unknown) => error);
     expect((failure as Error).name).toBe("TimeoutError");
+    expect(failure).toBeInstanceOf(TimeoutError);
     expect(server.requests).toHaveLength(1);
   });
 

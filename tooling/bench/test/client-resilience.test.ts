@@ -16,7 +16,8 @@ const RETRY = { attempts: 10, baseDelayMs: 5, maxDelayMs: 40 };
 
 let gateway: InProcessGateway;
 const proxies: [string, FaultProxy][] = [];
-const strict = ["1", "true", "yes"].includes((process.env["RESILIENCE_STRICT"] ?? "").toLowerCase());
+// The client now throws typed errors (NetworkError) for network failures: strict unless RESILIENCE_STRICT=0.
+const strict = !["0", "false", "no"].includes((process.env["RESILIENCE_STRICT"] ?? "").toLowerCase());
 const baseSeed = Number(process.env["RESILIENCE_SEED"] ?? 20261121);
 
 /** A proxy of its own for each test, so that a test meets the same faults whatever ran before it. */

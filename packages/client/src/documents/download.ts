@@ -6,6 +6,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import type { WorkflowContext } from "../context.js";
 import { GatewayError, errorFromFetchResponse, errorFromResponse } from "../errors.js";
+import { networkErrorOf } from "../transport.js";
 
 /** A download id: 64 lower-case hexadecimal characters. */
 export const DOWNLOAD_ID_PATTERN = /^[0-9a-f]{64}$/;
@@ -56,6 +57,29 @@ function fileNameOf(disposition: string | null): string | undefined {
 }
 
 /**
+ * The document's bytes as they arrive, with a connection that drops in the middle of them reported as a
+ * {@link NetworkError} (fetch's own `TypeError: terminated` is its cause). The caller's abort passes as it is.
+ */
+function typedBody(body: ReadableStream<Uint8Array>, url: string): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const next = await reader.read();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        } catch (error) {
+          controller.error(networkErrorOf(error, { method: "GET", url, attempts: 1 }));
+        }
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/**
  * Follows the download address without credentials: a fresh request with no Authorization header, to any host,
  * redirect after redirect (each one taken by the client, never by fetch's own redirect handling).
  */
@@ -85,6 +109,8 @@ async function fetchContent(context: WorkflowContext, location: URL, signal: Abo
  *
  * @throws {TypeError} the id is not 64 lower-case hexadecimal characters; nothing was sent.
  * @throws {ProblemError} an error answer (404 unknown id, 403 expired address...).
+ * @throws {NetworkError} the connection failed or dropped (the returned stream errors with one when the
+ *   connection drops in the middle of the bytes); a file is then not written.
  */
 export async function downloadDocument(
   context: WorkflowContext,
@@ -109,6 +135,7 @@ export async function downloadDocument(
     params: { path: { download_id: downloadId } },
     redirect: "manual",
     parseAs: "stream",
+    fetch: context.streamingApiFetch, // a document answered at once is streamed, not read into memory
     ...(signal !== undefined && { signal }),
   });
 
@@ -124,7 +151,7 @@ export async function downloadDocument(
 
   const contentType = content.headers.get("content-type") ?? undefined;
   const fileName = fileNameOf(content.headers.get("content-disposition"));
-  const body = content.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+  const body = typedBody(content.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }), content.url);
   if (options.to === undefined) {
     const length = content.headers.get("content-length");
     return { body, contentType, fileName, contentLength: length === null ? undefined : Number(length) };

@@ -4,6 +4,7 @@ import { open, stat } from "node:fs/promises";
 import type { WorkflowContext } from "../context.js";
 import { DocumentSizeError, GatewayError, errorFromFetchResponse, errorFromResponse } from "../errors.js";
 import type { components } from "../generated/openapi.js";
+import { networkErrorOf } from "../transport.js";
 
 /** The largest document the registry accepts: 41943040 bytes (40 MiB). */
 export const MAX_DOCUMENT_BYTES = 41_943_040;
@@ -201,6 +202,8 @@ function uploadBody(
  * @throws {SignatureError} the upload address refused the bytes (403): signature, length or checksum differ,
  *   or the address expired. Ask for a new address.
  * @throws {ProblemError} any other error answer (`HttpError` when the body is not a known envelope).
+ * @throws {NetworkError} the connection failed or dropped, asking for the address or sending the bytes. The
+ *   upload may or may not have landed: upload again (a new address, the same bytes).
  */
 export async function uploadDocument(
   context: WorkflowContext,
@@ -249,11 +252,14 @@ export async function uploadDocument(
     duplex: "half",
     ...(signal !== undefined && { signal }),
   });
+  // The PUT is sent once (its body is streamed from the source); a network failure is thrown typed.
+  const failed = (failure: unknown) =>
+    bodyError ?? (signal?.aborted === true ? failure : networkErrorOf(failure, { method: "PUT", url: request.url, attempts: 1 }));
   let answer: Response;
   try {
     answer = await context.transport(request);
   } catch (failure) {
-    throw bodyError ?? failure;
+    throw failed(failure);
   }
   if (!answer.ok) throw await errorFromFetchResponse(answer, { upload: true });
   await answer.body?.cancel().catch(() => undefined);

@@ -74,6 +74,8 @@ export class SqliteStorage implements Storage {
   /** Prepared statements by their SQL: the list query's text depends on which filters are given. */
   readonly #statements = new Map<string, Database.Statement>();
   readonly #pending: { work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }[] = [];
+  /** The creation instant of the last notification stored (see #insert). */
+  #lastCreatedMs = 0;
   readonly #notificationListeners: ((businessUnitId: string | null) => void)[] = [];
   /** Units whose notifications the pending batch changes; announced once it is committed. */
   readonly #changedUnits = new Set<string | null>();
@@ -86,6 +88,7 @@ export class SqliteStorage implements Storage {
     this.#db.pragma("foreign_keys = ON");
     this.#db.pragma("busy_timeout = 5000");
     this.#migrate();
+    this.#lastCreatedMs = Number(this.#db.prepare("SELECT MAX(created_ms) FROM notifications").pluck().get() ?? 0);
     this.#insertNotification = this.#db.prepare(
       `INSERT INTO notifications (id, business_unit_id, application_id, v1_type, v0_type, v1_payload, v0_payload, v1_schema, v0_schema, event_ms, created_ms, status, additional_provider_filter)
        VALUES (@id, @businessUnitId, @applicationId, @v1Type, @v0Type, @v1Payload, @v0Payload, @v1Schema, @v0Schema, @eventMs, @createdMs, @status, @additionalProviderFilter)`,
@@ -217,6 +220,13 @@ export class SqliteStorage implements Storage {
 
   #insert(notification: NotificationRow): void {
     this.#changedUnits.add(notification.businessUnitId);
+    // Creation instants strictly increase in commit order, so a reader paging with created_after never misses a
+    // notification committed after its read (one prepared earlier but committed later would be back-dated). A
+    // clock moved backwards by the sandbox restarts the sequence.
+    let createdMs = notification.createdMs;
+    if (createdMs > this.#lastCreatedMs - 1000) createdMs = Math.max(createdMs, this.#lastCreatedMs + 1);
+    this.#lastCreatedMs = createdMs;
+    notification = { ...notification, createdMs };
     this.#insertNotification.run({
       ...notification,
       v1Payload: json(notification.v1Payload),
