@@ -7,13 +7,17 @@ import { pipeline } from "node:stream/promises";
 import type { Principal } from "../auth/basic-auth.js";
 import type { Clock } from "../clock.js";
 import { Problem } from "../problems.js";
+import { componentSchema } from "../spec/openapi.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import type { RegistryDocumentRow, Storage } from "../storage/storage.js";
 import { checkFile } from "./file-type.js";
 import type { AddressSigner } from "./signing.js";
 
-/** The largest document the registry takes: 40 MiB. */
-export const MAX_DOCUMENT_BYTES = 41_943_040;
+type SchemaNode = { properties: Record<string, SchemaNode>; maximum?: number };
+/** The largest document the registry takes (40 MiB): the spec's bound on `file_length`. */
+export const MAX_DOCUMENT_BYTES = Number(
+  (componentSchema("UploadUrlRequest") as unknown as SchemaNode).properties["data"]?.properties["file_length"]?.maximum,
+);
 const UPLOAD_WINDOW_MS = 10 * 60 * 1000;
 const DOWNLOAD_WINDOW_MS = 5 * 60 * 1000;
 /** An upload that sends nothing for this long is given up (a slow one that keeps sending is never cut off). */

@@ -2,6 +2,7 @@ import type { Principal } from "../auth/basic-auth.js";
 import { isoMillis, type Clock } from "../clock.js";
 import { oneMonthAfter, oneMonthBefore, parseDateTimeFilter } from "../date-time.js";
 import { Problem } from "../problems.js";
+import { componentSchema } from "../spec/openapi.js";
 import type { NotificationListing, NotificationQuery, Storage } from "../storage/storage.js";
 
 export type Version = "v0" | "v1";
@@ -9,7 +10,8 @@ export type Version = "v0" | "v1";
 /** The list query after validation against the spec (names as the version spells them). */
 export type ListQuery = Record<string, unknown>;
 
-const MAX_PAGE = 100;
+/** The most notifications one list answer holds: the spec's bound on the list (100). */
+const MAX_PAGE = Number((componentSchema("NotificationListV1") as { properties: { data: { maxItems: number } } }).properties.data.maxItems);
 /** Rendered pages kept per business unit, and in all; past the bound the oldest unit's pages go first. */
 const MAX_CACHED_PAGES_PER_UNIT = 32;
 const MAX_CACHED_UNITS = 5_000;
