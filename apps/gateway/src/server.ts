@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { applicationHandlers } from "./applications/routes.js";
 import { ApplicationService } from "./applications/service.js";
 import { BasicAuthenticator } from "./auth/basic-auth.js";
+import { hashPassword, verifyPassword } from "./auth/passwords.js";
 import { Clock } from "./clock.js";
 import type { GatewayConfig } from "./config.js";
 import { notificationHandlers } from "./notifications/routes.js";
@@ -67,9 +68,13 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   const metrics = new Metrics();
   let closing = false;
 
+  // The demo login printed at start always works: created when missing, its password reset when it changed.
   const ensureDemoUser = async () => {
-    if (config.demoUser && !(await storage.findUser(config.demoUser.username))) {
-      await createBusinessUnit(storage, "Demo business unit", config.demoUser);
+    if (!config.demoUser) return;
+    const existing = await storage.findUser(config.demoUser.username);
+    if (!existing) await createBusinessUnit(storage, "Demo business unit", config.demoUser);
+    else if (!(await verifyPassword(config.demoUser.password, existing.passwordHash))) {
+      await storage.setPasswordHash(existing.username, await hashPassword(config.demoUser.password));
     }
   };
   await ensureDemoUser();

@@ -5,6 +5,7 @@
 export interface Storage {
   createBusinessUnit(unit: BusinessUnitRow, user: UserRow): Promise<void>;
   findUser(username: string): Promise<UserRow | undefined>;
+  setPasswordHash(username: string, passwordHash: string): Promise<void>;
 
   /** Inserts an application and its idempotency key together; answers the existing id when the key was seen. */
   submitApplication(application: ApplicationRow, idempotency: { key: string; requestHash: string }): Promise<SubmitOutcome>;

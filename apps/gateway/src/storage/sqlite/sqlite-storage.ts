@@ -132,6 +132,12 @@ export class SqliteStorage implements Storage {
     };
   }
 
+  async setPasswordHash(username: string, passwordHash: string): Promise<void> {
+    return this.#write((): void => {
+      this.#db.prepare("UPDATE users SET password_hash = ? WHERE username = ?").run(passwordHash, username);
+    });
+  }
+
   async submitApplication(application: ApplicationRow, idempotency: { key: string; requestHash: string }): Promise<SubmitOutcome> {
     return this.#write((): SubmitOutcome => {
       return this.#db.transaction((): SubmitOutcome => {
