@@ -110,16 +110,11 @@ export async function officialSearchOfWhole(
   const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_POLL.timeoutMs);
   const messageId = request.message_id ?? createMessageId();
   const signal = options.signal;
-  const { data, error, response } = await context.api.POST("/api/v1/official-searches-of-whole", {
+  const answer = await context.api.POST("/api/v1/official-searches-of-whole", {
     body: { ...request, message_id: messageId },
     ...(signal !== undefined && { signal }),
   });
-  if (data === undefined) {
-    throw errorFromResponse({ status: response.status, headers: response.headers, url: response.url, body: error });
-  }
-  if (response.status !== 202) return { message_id: messageId, result: data as OfficialSearchResult, deferred: undefined };
-  const deferred = data as OfficialSearchDeferred;
-  return pollUntilReady(context, messageId, deferred, response.headers.get("retry-after"), deadline, options);
+  return outcomeOf(context, messageId, answer, deadline, options);
 }
 
 /**
@@ -133,10 +128,21 @@ export async function pollOfficialSearch(
 ): Promise<OfficialSearchOutcome> {
   const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_POLL.timeoutMs);
   const signal = options.signal;
-  const { data, error, response } = await context.api.GET("/api/v1/poll-requests/{message_id}", {
+  const answer = await context.api.GET("/api/v1/poll-requests/{message_id}", {
     params: { path: { message_id: messageId } },
     ...(signal !== undefined && { signal }),
   });
+  return outcomeOf(context, messageId, answer, deadline, options);
+}
+
+/** A search's or a poll's answer: the result at once (201/200), polling while deferred (202), or its typed error. */
+function outcomeOf(
+  context: WorkflowContext,
+  messageId: string,
+  { data, error, response }: { data?: unknown; error?: unknown; response: Response },
+  deadline: number,
+  options: PollOptions,
+): Promise<OfficialSearchOutcome> | OfficialSearchOutcome {
   if (data === undefined) {
     throw errorFromResponse({ status: response.status, headers: response.headers, url: response.url, body: error });
   }

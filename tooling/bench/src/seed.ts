@@ -10,6 +10,7 @@ import Database from "better-sqlite3";
 import { createServer } from "@lrg/gateway";
 import { hashPassword, notificationsFor, type ApplicationEvent, type CorrespondenceDocument } from "./gateway-internals.js";
 import { benchOptions, progress } from "./options.js";
+import { seededRandom } from "./random.js";
 
 const require = createRequire(import.meta.url);
 
@@ -45,17 +46,8 @@ const DUPLICATE_RATE = 0.03;
 const LABELLED_SHARE = 0.1;
 const LABELS = ["branch-leeds", "remortgage-desk", "commercial-team"];
 
-/** A small deterministic generator (mulberry32), so that two seeds of the same plan look alike. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic, so that two seeds of the same plan look alike. */
+const generator = seededRandom;
 
 type Random = () => number;
 const between = (random: Random, low: number, high: number) => low + Math.floor(random() * (high - low + 1));

@@ -5,6 +5,9 @@
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import { seededRandom } from "../random.js";
+
+export { seededRandom };
 
 /** What the proxy does to a share of the requests (each drawn independently). */
 export interface FaultProfile {
@@ -29,18 +32,6 @@ export interface FaultProxy {
   /** Requests seen, by `METHOD /path-template-ish` (ids replaced by `{id}`) and fault. */
   readonly byRoute: Map<string, Record<Fault, number>>;
   close(): Promise<void>;
-}
-
-/** A small seeded generator (mulberry32): the same seed gives the same faults in the same order. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const routeOf = (method: string, url: string) =>
