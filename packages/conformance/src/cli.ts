@@ -77,6 +77,10 @@ async function main(): Promise<void> {
   const properties = allProperties.filter((p) => values.only === undefined || p.id.includes(values.only));
   if (properties.length === 0) fail(`no property id contains ${values.only ?? ""}`);
 
+  if (target === "gateway" && values.url !== undefined && !process.env["LRG_SANDBOX_TOKEN"]) {
+    fail("--target gateway --url needs the gateway's control-plane token in LRG_SANDBOX_TOKEN (npm start prints it)");
+  }
+
   const started = performance.now();
   const session = await open(target, values.url);
   process.stdout.write(`lrg-conformance: ${properties.length} properties against ${target} at ${session.baseUrl}${seed !== undefined ? ` (seed ${seed})` : ""}\n`);
@@ -109,6 +113,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`lrg-conformance: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  // A message, not a stack trace: what went wrong is the user's to fix (LRG_CONFORMANCE_DEBUG=1 shows the stack).
+  const debug = process.env["LRG_CONFORMANCE_DEBUG"] === "1";
+  process.stderr.write(`lrg-conformance: ${error instanceof Error ? (debug ? (error.stack ?? error.message) : error.message) : String(error)}\n`);
   process.exit(2);
 });

@@ -52,6 +52,13 @@ describe("lrg-conformance", () => {
     expect(outcome.stderr).toContain("Usage: lrg-conformance --target mock|gateway|remote");
   });
 
+  it("asks for LRG_SANDBOX_TOKEN, without a stack trace, when --target gateway --url has none", async () => {
+    const outcome = await lrgConformance(["--target", "gateway", "--url", url], { LRG_SANDBOX_TOKEN: "" });
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toContain("needs the gateway's control-plane token in LRG_SANDBOX_TOKEN");
+    expect(outcome.stderr).not.toMatch(/^\s+at /m);
+  });
+
   it("checks a running gateway given by --url and LRG_SANDBOX_TOKEN, prints the summary and writes JUnit XML", async () => {
     const junit = join(dir, "gateway.xml");
     const outcome = await lrgConformance(["--target", "gateway", "--url", url, "--only", "notifications.acknowledge", "--runs", "5", "--junit", junit], { LRG_SANDBOX_TOKEN: sandboxToken });
