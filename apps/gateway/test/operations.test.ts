@@ -42,6 +42,13 @@ describe("operations", () => {
     expect((await fetch(`${gw.url}/docs/..%2F..%2Fpackage.json`)).status).toBe(404);
   });
 
+  it("serves the bundled spec under /docs as text a browser displays", async () => {
+    const response = await fetch(`${gw.url}/docs/spec/openapi.yaml`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(await response.text()).toMatch(/^openapi: 3\.1\.0/);
+  });
+
   it("finishes in-flight requests on close and then refuses new ones", async () => {
     const other = await startGateway();
     await other.sandbox("PUT", "/sandbox/v1/settings", { latency_ms: 300 });

@@ -10,7 +10,7 @@ const TYPES: Record<string, string> = {
   ".css": "text/css; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
   ".json": "application/json",
-  ".yaml": "application/yaml",
+  ".yaml": "text/plain; charset=utf-8",
   ".svg": "image/svg+xml",
   ".png": "image/png",
 };

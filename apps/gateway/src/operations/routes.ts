@@ -31,7 +31,8 @@ function docsDirectory(): string | undefined {
   return candidates.find((directory) => existsSync(join(directory, "index.html")));
 }
 
-const CONTENT_TYPES: Record<string, string> = { html: "text/html; charset=utf-8", svg: "image/svg+xml", css: "text/css", js: "text/javascript", json: "application/json", png: "image/png" };
+// YAML as plain text, so that a browser shows the bundled spec instead of downloading it.
+const CONTENT_TYPES: Record<string, string> = { html: "text/html; charset=utf-8", svg: "image/svg+xml", css: "text/css", js: "text/javascript", json: "application/json", png: "image/png", yaml: "text/plain; charset=utf-8" };
 
 /** Health, readiness, metrics, the bundled spec, the payload schemas and the docs. */
 export function registerOperationsRoutes(app: FastifyInstance, storage: Storage, metrics: Metrics, isClosing: () => boolean): void {
