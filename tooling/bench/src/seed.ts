@@ -262,7 +262,7 @@ export async function seed(plan: SeedPlan): Promise<SeedManifest> {
   );
   db.transaction(() => {
     applications.forEach((application, index) => {
-      const errors = application.status === "VALIDATION_FAILED" ? [{ type: "DV100", detail: "the application failed the registry's validation", pointer: null }] : [];
+      const errors = application.status === "VALIDATION_FAILED" ? [{ type: "sandbox-validation-failure", detail: "the sandbox failed the application's validation", pointer: null }] : [];
       const warnings = application.status === "SYSTEM_ERROR" ? ["The application could not be added to the day list because of a system error."] : [];
       const updatedMs = application.events.at(-1)?.atMs ?? application.startMs;
       insertApplication.run(
