@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 9bcce462ef92d1302d899d2dc85054bc82729fd9b036d54f6627259dcfe8d6e5) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 d332c206051607b97f75e3dc27ba62c3855d3dcd3f3d1c855fd22654ab56dc16) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -322,9 +322,11 @@ export interface paths {
          *     - A body over 41943040 bytes is refused (413) without reading it all; a body that ends before
          *       Content-Length bytes is refused (400, code 400-05). Nothing is kept from a refused upload.
          *
-         *     After a successful upload the file is checked asynchronously (type sniffed from the bytes: PDF that is not
-         *     password protected, TIFF, GIF or PNG); the outcome arrives as application.attachment-success or
-         *     application.attachment-failed, and a submission naming a failed document fails validation.
+         *     After a successful upload the file is checked asynchronously: a virus scan (a file carrying the EICAR
+         *     anti-virus test signature fails it, as with real scanners), then the type sniffed from the bytes (PDF that is
+         *     not password protected, TIFF, GIF or PNG; JPEG is refused, as the requirement lists these four). The outcome
+         *     arrives as application.attachment-success or application.attachment-failed, and a submission naming a failed
+         *     document fails validation (`document-valid`).
          */
         put: operations["uploadDocument"];
         post?: never;

@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 d47e6992d3cc4e40cbd05c5c22195487bb5355ad5b8fed2a71fcd1c3607c06f9) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 647f13d40297c74383855f190cdbee83a0051f1ca2d51a9a7d337ea3613f8ec3) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -423,8 +423,9 @@ export interface components {
              */
             to: "VALIDATION_FAILED";
             /**
-             * @description The validation errors to record, in this order. When omitted, the gateway records one error of its own
-             *     (pointer null) so that application information never shows a failure without a reason.
+             * @description The validation errors to record, in this order. When omitted, the gateway records one error of its own,
+             *     type `sandbox-validation-failure` (pointer null), so that application information never shows a failure
+             *     without a reason.
              */
             errors?: components["schemas"]["SandboxApplicationError"][];
         };
