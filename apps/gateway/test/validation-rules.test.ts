@@ -116,6 +116,18 @@ describe("document-valid", () => {
   });
 });
 
+describe("submission-warning-understood", () => {
+  it.each([
+    ["false", { submission_warning_understood: false }],
+    ["omitted (it defaults to false)", {}],
+  ])("fails an application whose fraud warning was not accepted (%s)", async (_name, warning) => {
+    const { submission_warning_understood: _accepted, ...rest } = await withDocuments({ tr1: "TR1" }, { transfer: { type: "T", priority: 1, document_keys: ["tr1"] } });
+    const outcome = await decide({ ...rest, ...warning });
+    expect(outcome.status).toBe("VALIDATION_FAILED");
+    expect(outcome.errors).toEqual([{ type: "submission-warning-understood", detail: expect.any(String), pointer: "/submission_warning_understood" }]);
+  });
+});
+
 describe("incorporation-territory-valid", () => {
   it.each([
     ["a territory the registry does not list", { incorporation_territory: "Atlantis" }, "/parties/lender/incorporation_territory"],

@@ -72,6 +72,7 @@ export function submission(options: { documents?: number; label?: string | null;
   const ids = options.documentIds ?? Array.from({ length: options.documents ?? 1 }, () => randomUUID());
   return {
     type: "REGISTER_UPDATE",
+    submission_warning_understood: true,
     customer_reference: "CONFORMANCE-1",
     application_lodger: { email: "lodger@example.test", type: "CONVEYANCER" },
     titles: { "title-1": { title_number: "AB12345" } },

@@ -61,6 +61,7 @@ interface ClientState {
 
 const submission = {
   type: "REGISTER_UPDATE",
+  submission_warning_understood: true,
   customer_reference: "LOAD",
   application_lodger: { email: "lodger@example.test", type: "CONVEYANCER" },
   titles: { "title-1": { title_number: "ZZ100001" } },

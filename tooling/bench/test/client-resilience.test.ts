@@ -73,6 +73,7 @@ function clientOf(proxy: FaultProxy, unit: Unit): GatewayClient {
 
 const submission = {
   type: "REGISTER_UPDATE",
+  submission_warning_understood: true,
   customer_reference: "RESILIENCE",
   application_lodger: { email: "lodger@example.test", type: "CONVEYANCER" },
   titles: { "title-1": { title_number: "ZZ100001" } },

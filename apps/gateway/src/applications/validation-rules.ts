@@ -112,6 +112,11 @@ function orderContainsOneTransfer(submission: Submission): RuleError[] {
   }));
 }
 
+/** `submission-warning-understood`: the lodger must accept the fraud warning (the member defaults to false). */
+function submissionWarningUnderstood(submission: Submission): RuleError[] {
+  return submission.submission_warning_understood === true ? [] : [{ type: "submission-warning-understood", detail: "the submission warning was not accepted (submission_warning_understood is not true)", pointer: "/submission_warning_understood" }];
+}
+
 /** `references-resolve` (ours: a key that names no member of the submission; the registry publishes no such rule). */
 function referencesResolve(submission: Submission): RuleError[] {
   const errors: RuleError[] = [];
@@ -157,6 +162,7 @@ export async function validateSubmission(storage: Storage, application: Applicat
   if ([...stored.values()].some((document) => document?.status === "UPLOADED")) return { kind: "pending" };
   const errors = [
     ...documentRules(submission, stored),
+    ...submissionWarningUnderstood(submission),
     ...allMandatoryDocumentsProvided(submission),
     ...incorporationTerritoryValid(submission),
     ...transactionPrioritiesUnique(submission),

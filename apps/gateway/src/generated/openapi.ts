@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 d332c206051607b97f75e3dc27ba62c3855d3dcd3f3d1c855fd22654ab56dc16) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 bc5bc8895fe75044dd519f9affcf6cd520aebcb069e0080c75282675ed5ff48d) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -240,7 +240,7 @@ export interface paths {
          *     registry's business rules need stored data (uploaded documents, their checks, the registry's code lists) and
          *     run after the 202, as the registry runs them; a breach appears as VALIDATION_FAILED with `errors` in
          *     application information (each `type` a registry rule name: `all-mandatory-documents-provided`,
-         *     `document-type-valid`, `document-valid`, `order-contains-one-transfer`, `OC018`; or one of the sandbox's,
+         *     `document-type-valid`, `document-valid`, `order-contains-one-transfer`, `submission-warning-understood`, `OC018`; or one of the sandbox's,
          *     see ApplicationError) and the `application.validation-failed` notification. Send the same `Idempotency-Key`
          *     again to retry safely.
          */
@@ -1077,13 +1077,14 @@ export interface components {
          *     Schema errors, and a charge or transfer date after today, are answered at once (400). The registry's business
          *     rules run after the 202 and appear as VALIDATION_FAILED with `errors` in application information:
          *     `all-mandatory-documents-provided` (per transaction, from the registry's transaction/document mapping),
-         *     `document-type-valid`, `document-valid`, `incorporation-territory-valid`, `transaction-priorities-unique` and
-         *     `order-contains-one-transfer` (see `ApplicationError`).
+         *     `document-type-valid`, `document-valid`, `submission-warning-understood`, `incorporation-territory-valid`,
+         *     `transaction-priorities-unique` and `order-contains-one-transfer` (see `ApplicationError`).
          */
         ApplicationSubmission: {
             type: components["schemas"]["ApplicationTypeCode"];
             /**
-             * @description True when the lodger has read and accepts the warnings shown before submission.
+             * @description True when the lodger has read and accepts the fraud warning shown before submission. The registry fails an
+             *     application without it after the 202 (`submission-warning-understood`), and so does the sandbox.
              * @default false
              */
             submission_warning_understood: boolean;
@@ -1244,7 +1245,7 @@ export interface components {
              * @description The rule that failed. The registry's rule names where it publishes one (spec/registry-data/validation-errors.json):
              *     `all-mandatory-documents-provided` (a transaction lacks a document its type requires), `document-type-valid`
              *     (the document's type here differs from the type declared at upload), `document-valid` (the file failed its
-             *     checks or the virus scan), `order-contains-one-transfer`, `OC018` (a document could not be fetched: never
+             *     checks or the virus scan), `order-contains-one-transfer`, `submission-warning-understood` (the fraud warning was not accepted), `OC018` (a document could not be fetched: never
              *     uploaded, or unknown). The sandbox's own names, where the registry publishes none:
              *     `incorporation-territory-valid` (an overseas company's territory is not one of the registry's),
              *     `transaction-priorities-unique`, and `references-resolve` (a key names no member of the submission).

@@ -99,6 +99,7 @@ export async function startGateway(options: { dataDir?: string; decisionDelayMs?
 export function submission(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     type: "REGISTER_UPDATE",
+    submission_warning_understood: true,
     customer_reference: "CASE-1",
     application_lodger: { email: "lodger@example.test", type: "CONVEYANCER" },
     titles: { "title-1": { title_number: "AB12345" } },

@@ -49,7 +49,7 @@ function documentOf(session: Session, type: string): Promise<string> {
 }
 
 /** A submission whose `documents` (key → type) are uploaded as declared, with these transactions and parties. */
-async function submissionWith(session: Session, documents: Record<string, string>, transactions: Record<string, unknown>, parties?: Record<string, unknown>) {
+async function submissionWith(session: Session, documents: Record<string, string>, transactions: Record<string, unknown>, parties?: Record<string, unknown>): Promise<Record<string, unknown>> {
   const named: Record<string, unknown> = {};
   for (const [key, type] of Object.entries(documents)) named[key] = { type, document_id: await documentOf(session, type) };
   return { ...submission(), documents: named, transactions, ...(parties ? { parties } : {}) };
@@ -136,6 +136,27 @@ const documentTypeValid: Property = {
       }),
       undefined,
       [["TR1", "TR1"], ["CH1", "TR1"]],
+    );
+  },
+};
+
+const submissionWarning: Property = {
+  id: "registry.submission-warning",
+  rows: ["R310"],
+  title: "submission-warning-understood: an application whose submission_warning_understood is true is accepted; false or omitted, it fails validation with that rule, pointing at the member",
+  requires: ["control-plane"],
+  runs: 4,
+  async check(context) {
+    const { session } = context;
+    await context.assert(
+      fc.asyncProperty(fc.option(fc.boolean(), { nil: undefined }), async (understood) => {
+        const { submission_warning_understood: _default, ...body } = await submissionWith(session, { tr1: "TR1" }, { t1: { type: "T", priority: 1, document_keys: ["tr1"] } });
+        const decision = await decide(session, { ...body, ...(understood === undefined ? {} : { submission_warning_understood: understood }) });
+        if (understood === true) expectThat(accepted(decision), () => `understood: ${decision.status} ${JSON.stringify(decision.errors)}`);
+        else expectFailure(decision, [["submission-warning-understood", "/submission_warning_understood"]], `submission_warning_understood ${String(understood)}`);
+      }),
+      undefined,
+      [[true], [false], [undefined]],
     );
   },
 };
@@ -244,4 +265,4 @@ const oneTransfer: Property = {
 };
 
 /** Properties of the registry's code lists and submission rules. */
-export const registryRuleProperties: Property[] = [codeLists, mandatoryDocuments, documentTypeValid, incorporationTerritory, futureDates, priorities, oneTransfer];
+export const registryRuleProperties: Property[] = [codeLists, mandatoryDocuments, documentTypeValid, submissionWarning, incorporationTerritory, futureDates, priorities, oneTransfer];
