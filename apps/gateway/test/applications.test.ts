@@ -153,16 +153,16 @@ describe("the state machine, driven through the control plane", () => {
     const id = await submit(
       submission({
         applicants: ["nobody"],
-        transactions: { transfer: { type: "TRANSFER", title_keys: ["title-1", "title-9"], document_keys: ["tr1"] } },
+        transactions: { transfer: { type: "T", priority: 1, title_keys: ["title-1", "title-9"], document_keys: ["tr1"] } },
       }),
     );
     await expect.poll(() => status(id), { timeout: 5000 }).toBe("VALIDATION_FAILED");
     const info = (await information(id)).body as { data: { errors: { type: string; pointer: string | null }[] } };
     expect(info.data.errors).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ type: "DV101", pointer: "/documents/tr1/document_id" }),
-        expect.objectContaining({ type: "DV110", pointer: "/transactions/transfer/title_keys/1" }),
-        expect.objectContaining({ type: "DV113", pointer: "/applicants/0" }),
+        expect.objectContaining({ type: "OC018", pointer: "/documents/tr1/document_id" }),
+        expect.objectContaining({ type: "references-resolve", pointer: "/transactions/transfer/title_keys/1" }),
+        expect.objectContaining({ type: "references-resolve", pointer: "/applicants/0" }),
       ]),
     );
   });

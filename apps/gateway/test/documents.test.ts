@@ -189,8 +189,8 @@ describe("the registry's checks after upload", () => {
     const body = submission({
       documents: {
         tr1: { type: "TR1", document_id: accepted.document_id },
-        ap1: { type: "AP1", document_id: rejected.document_id },
-        plan: { type: "PLAN", document_id: missing.document_id },
+        ap1: { type: "TR1", document_id: rejected.document_id },
+        plan: { type: "TR1", document_id: missing.document_id },
       },
     });
     const submitted = await gw.call("POST", "/v0/applications", { as: unit, body, headers: { "idempotency-key": idempotencyKey() } });
@@ -198,8 +198,8 @@ describe("the registry's checks after upload", () => {
     const info = async () => ((await gw.call("GET", `/v0/applications/${id}/information`, { as: unit })).body as { data: { status: string; errors: { type: string; pointer: string }[] } }).data;
     await expect.poll(async () => (await info()).status, { timeout: 5000 }).toBe("VALIDATION_FAILED");
     expect((await info()).errors).toEqual([
-      expect.objectContaining({ type: "DV105", pointer: "/documents/ap1/document_id", detail: expect.stringContaining("password protected") }),
-      expect.objectContaining({ type: "DV102", pointer: "/documents/plan/document_id" }),
+      expect.objectContaining({ type: "document-valid", pointer: "/documents/ap1/document_id", detail: expect.stringContaining("password protected") }),
+      expect.objectContaining({ type: "OC018", pointer: "/documents/plan/document_id" }),
     ]);
     const listed = (await gw.call("GET", `/v1/notifications?subject=${id}`, { as: unit })).body as { data: { notification_type: string; payload: { data: Record<string, unknown> } }[] };
     expect(listed.data.map((n) => [n.notification_type, n.payload.data["document_id"] ?? null])).toEqual([

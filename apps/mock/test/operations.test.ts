@@ -44,8 +44,8 @@ describe("validRequest", () => {
     if (op === undefined) throw new Error("submitApplication missing");
     const { init } = validRequest(spec, op, "http://mock");
     expect(init.headers["idempotency-key"]).toBeTruthy();
-    const example = (op.operation["requestBody"] as { content: { "application/json": { examples: { transferOfWhole: unknown } } } })
-      .content["application/json"].examples.transferOfWhole;
+    const example = (op.operation["requestBody"] as { content: { "application/json": { examples: { transferWithCharge: unknown } } } })
+      .content["application/json"].examples.transferWithCharge;
     expect(JSON.parse(String(init.body))).toEqual((deref(spec, example as JsonObject) as JsonObject)["value"]);
   });
 

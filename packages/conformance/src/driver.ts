@@ -1,7 +1,8 @@
 // Steps the properties share: submitting applications, driving them through the control plane, reading
 // notifications. Each step asserts the status it needs and answers the body; the session has already checked
 // every answer against the spec.
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Answer, Credentials, Session } from "./session.js";
 
 /** Fails a property with a message (a plain Error: fast-check reports it with the counterexample). */
@@ -70,10 +71,12 @@ export type Version = "v0" | "v1";
 export function submission(options: { documents?: number; label?: string | null; documentIds?: string[] } = {}): Record<string, unknown> {
   const ids = options.documentIds ?? Array.from({ length: options.documents ?? 1 }, () => randomUUID());
   return {
-    type: "TRANSFER_OF_WHOLE",
+    type: "REGISTER_UPDATE",
+    submission_warning_understood: true,
     customer_reference: "CONFORMANCE-1",
     application_lodger: { email: "lodger@example.test", type: "CONVEYANCER" },
     titles: { "title-1": { title_number: "AB12345" } },
+    transactions: { transfer: { type: "T", priority: 1, title_keys: ["title-1"], document_keys: ids.map((_, index) => `doc-${index + 1}`) } },
     documents: Object.fromEntries(ids.map((id, index) => [`doc-${index + 1}`, { type: "TR1", document_id: id }])),
     ...(options.label ? { additional_provider_filter: options.label } : {}),
   };
@@ -84,6 +87,48 @@ export async function submit(session: Session, as: Credentials, body: Record<str
   const answer = await session.call("POST", "/v0/applications", { as, json: body, headers: { "idempotency-key": key } });
   expectStatus(answer, 202, "submit an application");
   return (answer.body as { data: { application_request_id: string } }).data.application_request_id;
+}
+
+/**
+ * The EICAR anti-virus test signature (68 bytes), which real virus scanners report as infected. Assembled at run
+ * time so that no committed file carries it.
+ */
+export const EICAR = Buffer.from(["X5O!P%@AP[4\\PZX54(P^)7CC)7}$", "EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*"].join(""), "latin1");
+
+/** Sends a document (upload address, then the signed PUT) declared as `type`; answers its document_id. */
+export async function upload(session: Session, bytes: Buffer, type = "TR1"): Promise<string> {
+  const checksum = createHash("sha256").update(bytes).digest("base64");
+  const answer = await session.call("POST", "/v0/documents/url", { json: { data: { document_type: type, file_length: bytes.length, file_sha256: checksum } } });
+  expectStatus(answer, 201, "upload address");
+  const { upload_url: url, document_id: id } = (answer.body as { data: { upload_url: string; document_id: string } }).data;
+  expectStatus(await session.call("PUT", url, { as: null, body: bytes, headers: { "content-type": "application/octet-stream", "x-provider-checksum-sha256": checksum } }), 200, "upload");
+  return id;
+}
+
+/** What application information says of a decided application. */
+export interface Decision {
+  status: string;
+  errors: { type: string; detail: string; pointer: string | null }[];
+}
+
+/**
+ * Submits `body` with automatic processing on and waits (moving the gateway's clock) until the simulated registry
+ * has decided it; puts processing back to manual. Answers application information's status and errors.
+ */
+export async function decide(session: Session, body: Record<string, unknown>): Promise<Decision & { id: string }> {
+  await session.control("PUT", "/sandbox/v1/settings", { processing: "automatic" });
+  try {
+    const id = await submit(session, session.credentials, body);
+    let data: Decision = { status: "VALIDATING", errors: [] };
+    for (let attempt = 0; attempt < 40 && data.status === "VALIDATING"; attempt += 1) {
+      await advanceClock(session, 5);
+      data = ((await session.call("GET", `/v0/applications/${id}/information`)).body as { data: Decision }).data;
+      if (data.status === "VALIDATING") await sleep(25);
+    }
+    return { id, ...data };
+  } finally {
+    await session.control("PUT", "/sandbox/v1/settings", { processing: "manual" });
+  }
 }
 
 /** Asks the control plane for a transition; answers the raw answer (200 or a problem). */

@@ -60,10 +60,12 @@ interface ClientState {
 }
 
 const submission = {
-  type: "TRANSFER_OF_WHOLE",
+  type: "REGISTER_UPDATE",
+  submission_warning_understood: true,
   customer_reference: "LOAD",
   application_lodger: { email: "lodger@example.test", type: "CONVEYANCER" },
   titles: { "title-1": { title_number: "ZZ100001" } },
+  transactions: { transfer: { type: "T", priority: 1, title_keys: ["title-1"], document_keys: ["tr1"] } },
   documents: { tr1: { type: "TR1", document_id: "8c2e4f6a-1b3d-4e5f-9a7b-0c1d2e3f4a5b" } },
 };
 

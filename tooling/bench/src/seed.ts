@@ -193,7 +193,7 @@ function submissionOf(application: PlannedApplication, index: number): Record<st
     ...SUBMISSION_EXAMPLE,
     customer_reference: `CASE-${String(index).padStart(7, "0")}`,
     ...(application.label ? { additional_provider_filter: application.label } : {}),
-    transactions: { transfer: { type: "TRANSFER", title_keys: ["title-1"], party_keys: ["buyer-1"], document_keys: keys, fee_pence: 15000 } },
+    transactions: { transfer: { type: "T", priority: 1, title_keys: ["title-1"], party_keys: ["buyer-1"], document_keys: keys, fee_in_pence: 15000 } },
     documents: Object.fromEntries(keys.map((key, i) => [key, { type: i === 0 ? "TR1" : "AP1", document_id: application.documentIds[i] }])),
   };
 }
@@ -262,7 +262,7 @@ export async function seed(plan: SeedPlan): Promise<SeedManifest> {
   );
   db.transaction(() => {
     applications.forEach((application, index) => {
-      const errors = application.status === "VALIDATION_FAILED" ? [{ type: "DV100", detail: "the application failed the registry's validation", pointer: null }] : [];
+      const errors = application.status === "VALIDATION_FAILED" ? [{ type: "sandbox-validation-failure", detail: "the sandbox failed the application's validation", pointer: null }] : [];
       const warnings = application.status === "SYSTEM_ERROR" ? ["The application could not be added to the day list because of a system error."] : [];
       const updatedMs = application.events.at(-1)?.atMs ?? application.startMs;
       insertApplication.run(

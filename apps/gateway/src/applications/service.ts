@@ -9,7 +9,8 @@ import type { SandboxState } from "../registry/sandbox-state.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import type { ApplicationRow, NotificationRow, Storage } from "../storage/storage.js";
 import { transitionBetween } from "./state-machine.js";
-import { validateSubmission, type Submission } from "./validation-rules.js";
+import { londonDate } from "../title-enquiries/london-time.js";
+import { futureDates, validateSubmission, type Submission } from "./validation-rules.js";
 
 /** What the control plane may ask for when it moves an application (the union of SandboxTransitionRequest). */
 export type TransitionRequest = { to: SandboxSchemas["SandboxTransitionRequest"]["to"] } & Partial<
@@ -61,6 +62,8 @@ export class ApplicationService {
   async submit(principal: Principal, submission: Submission, idempotencyKey: string): Promise<{ applicationId: string; replayed: boolean }> {
     const { storage, clock, state, decisionDelayMs } = this.#deps;
     const now = clock.nowMs();
+    const future = futureDates(submission, londonDate(now));
+    if (future.length > 0) throw new Problem("400-02", "request does not match the schema", { errors: future });
     const outcome = await storage.submitApplication(
       {
         id: randomUUID(),
@@ -119,7 +122,7 @@ export class ApplicationService {
     let documents: CorrespondenceDocument[] | undefined;
     switch (request.to) {
       case "VALIDATION_FAILED":
-        patch.errors = (request.errors ?? [{ type: "DV100", detail: "the application failed the registry's validation", pointer: null }]).map((e) => ({
+        patch.errors = (request.errors ?? [{ type: "sandbox-validation-failure", detail: "the sandbox failed the application's validation", pointer: null }]).map((e) => ({
           type: e.type,
           detail: e.detail,
           pointer: e.pointer ?? null,

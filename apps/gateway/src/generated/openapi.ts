@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 02e79b9ada2d1fe0ea4d159711febee799557e49bb55393af3011a5d8ae944ba) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 bc5bc8895fe75044dd519f9affcf6cd520aebcb069e0080c75282675ed5ff48d) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -235,9 +235,14 @@ export interface paths {
          *     VALIDATING, then VALIDATION_FAILED, SYSTEM_ERROR, ACCEPTED_AWAITING_PRIORITY (day list closed) or
          *     ACCEPTED_PRIORITY_PROTECTED, and later COMPLETED or CANCELLED.
          *
-         *     Schema errors are answered at once (400, code 400-02, with `errors`). Rules that need the registry (a
-         *     document not uploaded, of an unsupported type, or failed its checks) appear later as VALIDATION_FAILED with
-         *     `errors` in application information. Send the same `Idempotency-Key` again to retry safely.
+         *     Schema errors are answered at once (400, code 400-02, with `errors`), and so is a charge or transfer date
+         *     after today (an `errors` item of type `date-not-in-future`), as the registry's stub answers one. The
+         *     registry's business rules need stored data (uploaded documents, their checks, the registry's code lists) and
+         *     run after the 202, as the registry runs them; a breach appears as VALIDATION_FAILED with `errors` in
+         *     application information (each `type` a registry rule name: `all-mandatory-documents-provided`,
+         *     `document-type-valid`, `document-valid`, `order-contains-one-transfer`, `submission-warning-understood`, `OC018`; or one of the sandbox's,
+         *     see ApplicationError) and the `application.validation-failed` notification. Send the same `Idempotency-Key`
+         *     again to retry safely.
          */
         post: operations["submitApplication"];
         delete?: never;
@@ -317,9 +322,11 @@ export interface paths {
          *     - A body over 41943040 bytes is refused (413) without reading it all; a body that ends before
          *       Content-Length bytes is refused (400, code 400-05). Nothing is kept from a refused upload.
          *
-         *     After a successful upload the file is checked asynchronously (type sniffed from the bytes: PDF that is not
-         *     password protected, TIFF, GIF or PNG); the outcome arrives as application.attachment-success or
-         *     application.attachment-failed, and a submission naming a failed document fails validation.
+         *     After a successful upload the file is checked asynchronously: a virus scan (a file carrying the EICAR
+         *     anti-virus test signature fails it, as with real scanners), then the type sniffed from the bytes (PDF that is
+         *     not password protected, TIFF, GIF or PNG; JPEG is refused, as the requirement lists these four). The outcome
+         *     arrives as application.attachment-success or application.attachment-failed, and a submission naming a failed
+         *     document fails validation (`document-valid`).
          */
         put: operations["uploadDocument"];
         post?: never;
@@ -785,7 +792,7 @@ export interface components {
         };
         /** @description One member of a request that failed validation. */
         ValidationError: {
-            /** @description The kind of failure (the JSON Schema keyword that failed, e.g. `pattern`, `maxLength`, `required`). */
+            /** @description The kind of failure (the JSON Schema keyword that failed, e.g. `pattern`, `maxLength`, `required`; or `date-not-in-future` for a submitted charge or transfer date after today, a rule the registry checks with its schema). */
             type: string;
             /** @description What is wrong, for a human. */
             detail: string;
@@ -1027,6 +1034,12 @@ export interface components {
             };
         };
         /**
+         * @description The kind of an application, as the submit-an-application guide version 1.0 (the newest) lists them. Each admits a published list of transaction types (spec/registry-data/application-types.json); the sandbox does not yet refuse a transaction type outside its application type's list. Generated from the registry's data.
+         * @example REGISTER_UPDATE
+         * @enum {string}
+         */
+        ApplicationTypeCode: "REGISTER_UPDATE" | "TRANSFER_OF_PART" | "DISPOSITIONARY_FIRST_LEASE" | "REMOVE_JP1";
+        /**
          * @description A sub-unit label given when the application was submitted (printable ASCII).
          * @example branch-leeds
          */
@@ -1037,28 +1050,41 @@ export interface components {
          */
         ApplicationMapKey: string;
         /**
-         * @description The kind of a document sent with an application: a registry form (TR1 transfer of whole, TP1 transfer of part,
-         *     AP1 change the register, DS1 discharge, CH1 charge, ...) or a supporting document (MRTG_DEED mortgage deed,
-         *     CERT_RED_EX certificate, WIT_STATE witness statement, ...). The registry's own list is longer; these are the
-         *     codes the gateway accepts.
+         * @description The kind of a transaction of an application: every code of the registry's transaction type table, 159 codes, as the submit-an-application guide version 1.0 (the newest) lists them. The registry's OpenAPI 1.0.4 enum lacks ten of them, added to the guide on 2026-03-02 (ADV1NT2, ADV1S12, CADV, DFL6, DM, DPR, NAOA, RADV, RORBAP, RTBAP); spec 0.3 lacks twelve more. Generated from the registry's data; `x-enumDescriptions` gives each code's name.
+         * @example T
+         * @enum {string}
+         */
+        TransactionTypeCode: "ADV1" | "ADV1NT2" | "ADV1S12" | "ADV2" | "AGN" | "AML" | "APLC" | "APLCO" | "APLM" | "APR" | "APT" | "ARC" | "ASSTTP" | "ASTC" | "ASTT" | "ATP" | "ATR" | "AUN" | "BKN" | "BKR" | "C" | "CADV" | "CAG" | "CANI" | "CANR" | "CANU" | "CBKN" | "CBKR" | "CCT" | "CH2" | "CH3" | "CHOA" | "CHOU" | "CHR" | "CN" | "CNC" | "CNL" | "COA" | "COAC" | "CON" | "COP" | "CPD" | "CPVK" | "CPVU" | "CTD" | "CUR" | "DB" | "DCLN" | "DCLV" | "DEB" | "DFL1" | "DFL3" | "DFL4" | "DFL5" | "DFL6" | "DFT" | "DIS" | "DJP" | "DL" | "DM" | "DMR" | "DOG" | "DP" | "DPR" | "DSP" | "DSS" | "DTL" | "EX1" | "EX3" | "EXR" | "HR" | "JP1" | "LCATCO" | "LCBD" | "LCBET" | "LCBN" | "LCF" | "LCMRE" | "LCOE" | "LCOF" | "LCSD" | "LCSDM" | "LCSDWT" | "LCSDMWT" | "LCSOL" | "LCSOLM" | "MDR" | "NAOA" | "NCT" | "NDC" | "NFR" | "NOE" | "NOL" | "NOPSC" | "NPR" | "NRT" | "PC" | "PER" | "PRO" | "RADV" | "RC" | "RE" | "RFN" | "RHR" | "ROCA" | "ROCC" | "ROCU" | "RORBAP" | "RNT" | "ROE" | "RRC" | "RRD" | "RTBAP" | "RTM" | "RUN" | "RXL" | "RXN" | "RXS" | "SBC" | "SHO" | "SJT" | "SOT" | "STVC" | "STVL" | "T" | "TNV" | "TNVTP" | "TOC" | "TOSNV" | "TOSNVTP" | "TOSTP" | "TOSV" | "TPS" | "TPSTP" | "TRC" | "TRM" | "TSCNV" | "TSCNVTP" | "TSCTP" | "TSCV" | "TTP" | "TVR" | "TVRTP" | "UNN" | "UPT" | "VC" | "VLAN" | "VLAP" | "VLUN" | "VO" | "VOC" | "VOCA" | "VOCU" | "VOE" | "VOEA" | "VOEU" | "VRC" | "WCT" | "WDR";
+        /**
+         * @description The kind of a document sent with an application or uploaded (Send a document): every code of the registry's document type list, 165 codes. The list follows the submit-an-application guide version 1.0 (the newest) plus the codes only the registry's OpenAPI 1.0.4 enum has (RXCD, DEBENTURE, TR5, which have no published description). Guide 0.3 and spec 0.3 accept fewer (CERT_RED_EX, DEBENTURE, EX3 and TR5 are missing from spec 0.3). Generated from the registry's data; `x-enumDescriptions` gives each code's name.
          * @example TR1
          * @enum {string}
          */
-        DocumentTypeCode: "ADV1" | "AN1" | "AP1" | "AS1" | "AS2" | "AS3" | "CCD" | "CH1" | "CH2" | "CH3" | "CIT" | "CN1" | "DB" | "DI" | "DJP" | "DS1" | "DS2" | "DS3" | "EX1" | "EX1A" | "EX2" | "EX3" | "FR1" | "HC1" | "HR1" | "HR4" | "ID1" | "ID2" | "ID3" | "MH1" | "MH2" | "MH3" | "OC1" | "OC2" | "PN1" | "RX1" | "RX2" | "RX3" | "RX4" | "SEV" | "SIM" | "ST1" | "ST2" | "ST3" | "ST4" | "ST5" | "TP1" | "TP2" | "TP3" | "TR1" | "TR2" | "TR4" | "TR5" | "UN1" | "UN2" | "UN3" | "UN4" | "UT1" | "ASSENT" | "CERT_RED_EX" | "COMPANY_RESOLUTION" | "CONSENT" | "CONVEYANCE" | "DEATH_CERT" | "DEBENTURE" | "DEED_OF_VARIATION" | "GRANT_OF_PROBATE" | "LEASE" | "LETTERS_OF_ADMIN" | "MRTG_DEED" | "OTHER" | "PLAN" | "POWER_OF_ATTORNEY" | "STAT_DEC" | "TRANSFER_DEED" | "WIT_STATE";
+        DocumentTypeCode: "ABSTRACT" | "ACKAPU" | "ADJAR" | "ADJREVU" | "ADMIN_LTRS" | "ADV1" | "ADV2" | "AGREEMENT" | "AMS1" | "AN1" | "AP1" | "APPL_FRM" | "APPOINTMENT_OF_TRUSTEE" | "AS1" | "AS2" | "AS3" | "ASSENT" | "ASSIGNMENT" | "BIRTH_CERT" | "BOUND_PLAN" | "CC" | "CCD" | "CERT_CON_CH" | "CERT_DEATH" | "CERT_REG_CH" | "CERT_RED_EX" | "CERT_S89" | "CH1" | "CH2" | "CH3" | "CHARGE" | "CHARG_ORD" | "CIVIL_CERT" | "CM2" | "CM5" | "CM6" | "CN1" | "CNFRM_DTMN_LTA_LGHA" | "CNFRM_NO_DEED_SUR" | "CNFRM_NO_LTA_LGHA" | "CNSNT_ADMIN_COURT" | "COMP_DOC" | "CONSENT" | "CONST_COMP" | "CONTR_RES" | "CONV_CERT" | "CONV_CERT_DEATH" | "CONVEYANCE" | "COR_CERT" | "CORRES" | "COSR" | "COURT_ORD" | "CRALIQ" | "CRED_DEC" | "CRED_RES" | "CRT_FORM_7" | "CRWALIQ" | "DB" | "DEATH_CERT" | "DEC_AB_NULL_MARR" | "DEED" | "DEED_POLL" | "DEED_REG_DIS" | "DEED_SUR" | "DISCHARGE" | "DJP" | "DL" | "DOP" | "DRIVING_LICENCE" | "DS1" | "DS2" | "DS3" | "DS3_SHORT" | "EOB" | "EOL" | "EVD_NO_RENEW" | "EVIDENCE" | "EV_OV_NAME_CHANGE" | "EX1" | "EX1A" | "EX3" | "FORM_600" | "FORM_600CH" | "FORM_DI" | "FORM_JO" | "FR1" | "GENDER_CERT" | "GVD" | "HR1" | "HR2" | "HR4" | "ID1" | "ID2" | "ID3" | "ID4" | "ID5" | "ID_EV" | "ID_FRM" | "INDENTURE" | "JP1" | "K17_OR_K18" | "K20" | "K22" | "K3" | "K4" | "LEASE" | "LICENCE" | "LIQ01" | "LIQ_CERT_1" | "LIQ_CERT_2" | "LIQ_CERT_3" | "LNDLD_CNSNT" | "LONP" | "LR_CORRES" | "LTT" | "MARR_CERT" | "MEMO" | "MORD" | "MRTG_DEED" | "NOD" | "ORD_DISS_NULL_CP" | "PASSPORT" | "PLAN" | "POA" | "PROBATE" | "PSS1" | "REVERS_INT" | "RN" | "RX1" | "RX2" | "RX3" | "RX4" | "RXC" | "SC" | "SDLT" | "SEV" | "SHRF_RTN" | "SIDE_LTR" | "SOT" | "SSALIQ" | "STAT_DEC" | "SUB_CHARGE" | "TP1" | "TP2" | "TR1" | "TR2" | "TR4" | "TRANSFER" | "TRUSTEE_RESOLUTION" | "UN1" | "UN2" | "UN3" | "UN4" | "UT1" | "VAR_CHARGE" | "VAR_COV" | "VAR_EAS" | "VAR_LEASE" | "VESTING_ORDER" | "WCT" | "WINDING_UP" | "WIT_STATE" | "DEBENTURE" | "RXCD" | "TR5";
         /**
          * @description An application to change the register. Addresses, parties, titles, transactions and documents are maps keyed
          *     by names the client chooses (1–50 characters); members refer to each other by those keys. Every document
-         *     named here must have been uploaded first (Send a document); the registry checks that asynchronously and
-         *     reports problems through application information.
+         *     named here must have been uploaded first (Send a document).
+         *
+         *     The codes (`type` of the application, of each transaction and of each document) are the registry's published
+         *     lists, generated from its data (submit-an-application guide version 1.0). The registry's names are kept where
+         *     it publishes them: transaction `type`, `priority` (1 to 20) and `details` (`date`, `mdref`,
+         *     `discharge_submission_type`), `fee_in_pence`, and a party's `incorporation_territory` (each marked
+         *     `x-lrg-source: public-reference`). The rest of the shape (the maps, the `*_keys` references, and which of the
+         *     registry's fields are modelled) is the sandbox's design: the registry's full submission schema is not in the
+         *     material the sandbox follows.
+         *
+         *     Schema errors, and a charge or transfer date after today, are answered at once (400). The registry's business
+         *     rules run after the 202 and appear as VALIDATION_FAILED with `errors` in application information:
+         *     `all-mandatory-documents-provided` (per transaction, from the registry's transaction/document mapping),
+         *     `document-type-valid`, `document-valid`, `submission-warning-understood`, `incorporation-territory-valid`,
+         *     `transaction-priorities-unique` and `order-contains-one-transfer` (see `ApplicationError`).
          */
         ApplicationSubmission: {
+            type: components["schemas"]["ApplicationTypeCode"];
             /**
-             * @description The kind of application.
-             * @enum {string}
-             */
-            type: "REGISTER_UPDATE" | "TRANSFER_OF_WHOLE" | "TRANSFER_OF_PART" | "CHARGE" | "DISCHARGE" | "LEASE" | "FIRST_REGISTRATION";
-            /**
-             * @description True when the lodger has read and accepts the warnings shown before submission.
+             * @description True when the lodger has read and accepts the fraud warning shown before submission. The registry fails an
+             *     application without it after the 202 (`submission-warning-understood`), and so does the sandbox.
              * @default false
              */
             submission_warning_understood: boolean;
@@ -1083,8 +1109,18 @@ export interface components {
             };
             parties?: {
                 [key: string]: {
-                    /** @enum {string} */
-                    party_type: "PRIVATE_INDIVIDUAL" | "ORGANISATION";
+                    /**
+                     * @description What kind of party this is. UK_COMPANY is the registry's name (its company-number rule names it);
+                     *     OVERSEAS_COMPANY is ours for the registry's overseas company, which gives `incorporation_territory`.
+                     * @enum {string}
+                     */
+                    party_type: "PRIVATE_INDIVIDUAL" | "ORGANISATION" | "UK_COMPANY" | "OVERSEAS_COMPANY";
+                    /**
+                     * @description Where an overseas company is incorporated: one of the registry's published territory names
+                     *     (spec/registry-data/territories.json), checked after the 202 (`incorporation-territory-valid`).
+                     * @example Jersey
+                     */
+                    incorporation_territory?: string;
                     name: string;
                     company_registration_number?: string;
                     address_keys?: components["schemas"]["ApplicationMapKey"][];
@@ -1099,12 +1135,35 @@ export interface components {
             };
             transactions?: {
                 [key: string]: {
-                    /** @description The kind of transaction, for example TRANSFER or CHARGE. */
-                    type: string;
+                    type: components["schemas"]["TransactionTypeCode"];
+                    /**
+                     * @description The order in which the registry deals with the transactions, 1 to 20 (the registry's bounds). Each
+                     *     transaction's priority must differ from the others' (checked after the 202: `transaction-priorities-unique`).
+                     */
+                    priority?: number;
+                    /** @description The transaction's details, as far as the sandbox's rules read them (a subset of the registry's). */
+                    details?: {
+                        /**
+                         * Format: date
+                         * @description The date of the charge or transfer (for a transaction whose registry details type is Charge or
+                         *     Transfer). A date after today (London, by the gateway's clock) is refused at once with 400, an
+                         *     `errors` item of type `date-not-in-future`: the registry's stub refuses a future charge date
+                         *     synchronously too (its code OCV_L1A_000).
+                         * @example 2025-02-14
+                         */
+                        date?: string;
+                        /** @description The lender's MD reference of a charge. When given, the registry requires the mortgage deed (MRTG_DEED) for a C transaction. */
+                        mdref?: string;
+                        /**
+                         * @description How a discharge is sent. ATTACHED makes DS1 compulsory for a DIS transaction; the registry publishes no other value, so any other is taken as not attached.
+                         * @example ATTACHED
+                         */
+                        discharge_submission_type?: string;
+                    };
                     title_keys?: components["schemas"]["ApplicationMapKey"][];
                     party_keys?: components["schemas"]["ApplicationMapKey"][];
                     document_keys?: components["schemas"]["ApplicationMapKey"][];
-                    fee_pence?: number;
+                    fee_in_pence?: number;
                 };
             };
             documents: {
@@ -1175,11 +1234,22 @@ export interface components {
             record_id: string;
             documents: components["schemas"]["CorrespondenceDocuments"];
         };
-        /** @description One validation error of an application. */
+        /**
+         * @description One validation error of an application (the requirement's error item: type, detail, pointer). The requirement
+         *     describes `type` as "an error code of the form of two letters and digits"; the registry's published
+         *     asynchronous rules are named instead (`all-mandatory-documents-provided`, `document-valid`, ...; one, `CHARGE-FEE`,
+         *     in capitals) and its document retrieval failure is `OC018`, so `type` admits both forms.
+         */
         ApplicationError: {
             /**
-             * @description An error code of two letters and digits.
-             * @example DV102
+             * @description The rule that failed. The registry's rule names where it publishes one (spec/registry-data/validation-errors.json):
+             *     `all-mandatory-documents-provided` (a transaction lacks a document its type requires), `document-type-valid`
+             *     (the document's type here differs from the type declared at upload), `document-valid` (the file failed its
+             *     checks or the virus scan), `order-contains-one-transfer`, `submission-warning-understood` (the fraud warning was not accepted), `OC018` (a document could not be fetched: never
+             *     uploaded, or unknown). The sandbox's own names, where the registry publishes none:
+             *     `incorporation-territory-valid` (an overseas company's territory is not one of the registry's),
+             *     `transaction-priorities-unique`, and `references-resolve` (a key names no member of the submission).
+             * @example all-mandatory-documents-provided
              */
             type: string;
             /** @description What is wrong, for a human. */
@@ -2225,7 +2295,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApplicationSubmitted"];
                 };
             };
-            /** @description The submission does not match its schema (400-02, each failing member in `errors`), the body is not JSON (400-03), or the Idempotency-Key header is missing (400-02). Nothing was submitted. */
+            /** @description The submission does not match its schema or dates a charge or transfer after today (400-02, each failing member in `errors`), the body is not JSON (400-03), or the Idempotency-Key header is missing (400-02). Nothing was submitted. */
             400: {
                 headers: {
                     [name: string]: unknown;

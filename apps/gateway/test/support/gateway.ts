@@ -95,13 +95,15 @@ export async function startGateway(options: { dataDir?: string; decisionDelayMs?
   return self;
 }
 
-/** A minimal valid submission; `overrides` replace top-level members. */
+/** A minimal valid submission (one transfer for value with its TR1); `overrides` replace top-level members. */
 export function submission(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    type: "TRANSFER_OF_WHOLE",
+    type: "REGISTER_UPDATE",
+    submission_warning_understood: true,
     customer_reference: "CASE-1",
     application_lodger: { email: "lodger@example.test", type: "CONVEYANCER" },
     titles: { "title-1": { title_number: "AB12345" } },
+    transactions: { transfer: { type: "T", priority: 1, title_keys: ["title-1"], document_keys: ["tr1"] } },
     documents: { tr1: { type: "TR1", document_id: "8c2e4f6a-1b3d-4e5f-9a7b-0c1d2e3f4a5b" } },
     ...overrides,
   };

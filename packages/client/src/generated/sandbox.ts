@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 c2e8617f532035d966ef2057ad268d3a06ce3270d3836863b934132829aafcd2) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 647f13d40297c74383855f190cdbee83a0051f1ca2d51a9a7d337ea3613f8ec3) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -290,7 +290,7 @@ export interface components {
         };
         /** @description One member of a request that failed validation. */
         ValidationError: {
-            /** @description The kind of failure (the JSON Schema keyword that failed, e.g. `pattern`, `maxLength`, `required`). */
+            /** @description The kind of failure (the JSON Schema keyword that failed, e.g. `pattern`, `maxLength`, `required`; or `date-not-in-future` for a submitted charge or transfer date after today, a rule the registry checks with its schema). */
             type: string;
             /** @description What is wrong, for a human. */
             detail: string;
@@ -400,13 +400,13 @@ export interface components {
          */
         SandboxApplicationError: {
             /**
-             * @description The registry's error code, two capital letters followed by one to six digits (as application information gives it).
-             * @example VF104
+             * @description The rule that failed, as application information gives it (see ApplicationError; for example a registry rule name of spec/registry-data/validation-errors.json).
+             * @example unknown-title-number
              */
             type: string;
             /**
              * @description What is wrong, for a human.
-             * @example The title number does not match the property address.
+             * @example The title number does not exist in the registry.
              */
             detail: string;
             /**
@@ -423,8 +423,9 @@ export interface components {
              */
             to: "VALIDATION_FAILED";
             /**
-             * @description The validation errors to record, in this order. When omitted, the gateway records one error of its own
-             *     (pointer null) so that application information never shows a failure without a reason.
+             * @description The validation errors to record, in this order. When omitted, the gateway records one error of its own,
+             *     type `sandbox-validation-failure` (pointer null), so that application information never shows a failure
+             *     without a reason.
              */
             errors?: components["schemas"]["SandboxApplicationError"][];
         };

@@ -211,11 +211,12 @@ export const sha256Base64 = (bytes: Uint8Array): string => createHash("sha256").
 /** A valid application naming one uploaded document. */
 export function submission(documentId: string, reference = "CLIENT-IT-1"): components["schemas"]["ApplicationSubmission"] {
   return {
-    type: "TRANSFER_OF_WHOLE",
+    type: "REGISTER_UPDATE",
     submission_warning_understood: true,
     customer_reference: reference,
     application_lodger: { email: "lodger@example.test", type: "CONVEYANCER" },
     titles: { main: { title_number: "ZZ100001", whole_of_title: true } },
+    transactions: { transfer: { type: "T", priority: 1, title_keys: ["main"], document_keys: ["transfer"] } },
     documents: { transfer: { type: "TR1", document_id: documentId } },
   };
 }

@@ -9,6 +9,7 @@ import { negativeProperties } from "./negative.js";
 import { notificationModel } from "./notification-model.js";
 import { notificationProperties } from "./notifications.js";
 import { registryProcessingProperties } from "./registry-processing.js";
+import { registryRuleProperties } from "./registry-rules.js";
 import { titleEnquiryProperties } from "./title-enquiries.js";
 
 /** The whole suite. */
@@ -19,6 +20,7 @@ export const allProperties: readonly Property[] = [
   ...applicationProperties,
   ...documentProperties,
   ...registryProcessingProperties,
+  ...registryRuleProperties,
   ...titleEnquiryProperties,
   ...authProperties,
   ...negativeProperties,
