@@ -132,11 +132,13 @@ export async function acknowledge(session: Session, version: Version, as: Creden
 }
 
 /** Renders an instant as a query date-time in one of the shapes the spec admits (all denote the same instant). */
-export function queryDateTime(ms: number, shape: "zoneless" | "Z" | "millisZ" | "offset" | "compactOffset" | "minutes"): string {
+export function queryDateTime(ms: number, shape: "zoneless" | "zonelessMillis" | "Z" | "millisZ" | "offset" | "compactOffset" | "minutes"): string {
   const iso = new Date(ms).toISOString(); // 2025-02-20T09:06:29.040Z
   switch (shape) {
     case "zoneless":
       return iso.slice(0, 19);
+    case "zonelessMillis":
+      return iso.slice(0, 23);
     case "Z":
       return `${iso.slice(0, 19)}Z`;
     case "millisZ":
@@ -159,4 +161,4 @@ export function truncatedTo(ms: number, shape: Parameters<typeof queryDateTime>[
   return ms;
 }
 
-export const QUERY_SHAPES = ["zoneless", "Z", "millisZ", "offset", "compactOffset", "minutes"] as const;
+export const QUERY_SHAPES = ["zoneless", "zonelessMillis", "Z", "millisZ", "offset", "compactOffset", "minutes"] as const;

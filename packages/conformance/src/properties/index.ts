@@ -8,6 +8,7 @@ import { exampleProperties } from "./examples.js";
 import { negativeProperties } from "./negative.js";
 import { notificationModel } from "./notification-model.js";
 import { notificationProperties } from "./notifications.js";
+import { registryBehaviourProperties } from "./registry-behaviour.js";
 import { registryProcessingProperties } from "./registry-processing.js";
 import { titleEnquiryProperties } from "./title-enquiries.js";
 
@@ -19,6 +20,7 @@ export const allProperties: readonly Property[] = [
   ...applicationProperties,
   ...documentProperties,
   ...registryProcessingProperties,
+  ...registryBehaviourProperties,
   ...titleEnquiryProperties,
   ...authProperties,
   ...negativeProperties,
