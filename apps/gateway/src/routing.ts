@@ -84,13 +84,15 @@ export function registerOperations(app: FastifyInstance, document: SpecNode, han
     };
     for (const prefix of ["", ...(options.aliases?.(spec) ?? [])]) {
       const route = { method: spec.method.toUpperCase() as "GET", url: `${prefix}${url}`, handler: run };
-      if (!rawBody) {
-        app.route(route);
-        continue;
-      }
       void app.register(async (scope) => {
-        scope.removeAllContentTypeParsers();
-        scope.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
+        if (rawBody) {
+          scope.removeAllContentTypeParsers();
+          scope.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
+        } else {
+          // A JSON operation reads application/json only: Fastify's default text/plain parser would turn any text
+          // into a string body (a schema error) where the spec answers 415.
+          scope.removeContentTypeParser("text/plain");
+        }
         scope.route(route);
       });
     }

@@ -57,7 +57,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   await state.load();
   const authenticator = new BasicAuthenticator(storage);
   const applications = new ApplicationService({ storage, clock, blobs, state, decisionDelayMs: config.decisionDelayMs });
-  const notifications = new NotificationService(storage, clock);
+  const notifications = new NotificationService(storage, clock, () => state.settings.strict_date_times);
   const documents = new DocumentService({
     storage,
     clock,

@@ -191,3 +191,118 @@ describe("the state machine, driven through the control plane", () => {
     expect(await status(id)).toBe("CANCELLED");
   });
 });
+
+describe("SYSTEM_ERROR and the retry the requirement asks for", () => {
+  async function scheduleSystemErrors(body?: Record<string, unknown>) {
+    const answer = await gw.sandbox("POST", "/sandbox/v1/system-errors", body);
+    expect(answer.status).toBe(200);
+    return answer.body as { business_unit_id: string | null; pending: number };
+  }
+
+  it("ends the next submission of the named business unit in SYSTEM_ERROR, with application.error, and no other unit's", async () => {
+    const unit = await gw.newBusinessUnit();
+    const other = await gw.newBusinessUnit();
+    expect(await scheduleSystemErrors({ business_unit_id: unit.business_unit_id })).toEqual({ business_unit_id: unit.business_unit_id, pending: 1 });
+    const theirs = await submit(submission(), other);
+    const mine = await submit(submission(), unit);
+    const later = await submit(submission(), unit);
+    expect(((await information(theirs, other)).body as { data: { status: string } }).data.status).toBe("VALIDATING");
+    expect(((await information(mine, unit)).body as { data: { status: string } }).data.status).toBe("SYSTEM_ERROR");
+    expect(((await information(later, unit)).body as { data: { status: string } }).data.status).toBe("VALIDATING");
+    const errors = await gw.call("GET", `/v1/notifications?notification_type=application.error&subject=${mine}`, { as: unit });
+    expect((errors.body as { data: unknown[] }).data).toHaveLength(1);
+    const v0 = await gw.call("GET", `/v0/notifications?notification_type=SYSTEM_ERROR&subject=${mine}`, { as: unit });
+    expect((v0.body as { data: unknown[] }).data).toHaveLength(1);
+  });
+
+  it("without a business unit, fails the next submissions of any unit; a replay does not use one up", async () => {
+    const unit = await gw.newBusinessUnit();
+    const key = idempotencyKey();
+    const first = await submit(submission(), unit, key);
+    expect(await scheduleSystemErrors({ count: 1 })).toEqual({ business_unit_id: null, pending: 1 });
+    expect(await submit(submission(), unit, key)).toBe(first); // a replay is not a new submission
+    expect(((await information(first, unit)).body as { data: { status: string } }).data.status).toBe("VALIDATING");
+    const failed = await submit(submission(), unit);
+    expect(((await information(failed, unit)).body as { data: { status: string } }).data.status).toBe("SYSTEM_ERROR");
+  });
+
+  it("answers 404 for an unknown business unit and 400 for a count out of 1..100", async () => {
+    expect((await gw.sandbox("POST", "/sandbox/v1/system-errors", { business_unit_id: "3d5e7f90-1a2b-4c3d-8e4f-5a6b7c8d9e0f" })).status).toBe(404);
+    expect((await gw.sandbox("POST", "/sandbox/v1/system-errors", { count: 0 })).status).toBe(400);
+    expect((await gw.sandbox("POST", "/sandbox/v1/system-errors", { count: 101 })).status).toBe(400);
+  });
+
+  it("releases the Idempotency-Key of an application that ended in SYSTEM_ERROR: the same key creates a new application", async () => {
+    const unit = await gw.newBusinessUnit();
+    const key = idempotencyKey();
+    await scheduleSystemErrors({ business_unit_id: unit.business_unit_id });
+    const failed = await submit(submission(), unit, key);
+    expect(((await information(failed, unit)).body as { data: { status: string } }).data.status).toBe("SYSTEM_ERROR");
+
+    const retried = await submit(submission(), unit, key);
+    expect(retried).not.toBe(failed);
+    expect(((await information(retried, unit)).body as { data: { status: string } }).data.status).toBe("VALIDATING");
+    expect(((await information(failed, unit)).body as { data: { status: string } }).data.status).toBe("SYSTEM_ERROR");
+    // The key now names the new application: the usual replay and 409 rules apply to it.
+    expect(await submit(submission(), unit, key)).toBe(retried);
+    const changed = await gw.call("POST", "/v0/applications", { as: unit, body: submission({ customer_reference: "CASE-2" }), headers: { "idempotency-key": key } });
+    expect(changed.status).toBe(409);
+  });
+
+  it("takes another body with a released key too, and releases a key whose application was moved to SYSTEM_ERROR by a transition", async () => {
+    const key = idempotencyKey();
+    const first = await submit(submission(), undefined, key);
+    expect((await move(first, { to: "SYSTEM_ERROR" })).status).toBe(200);
+    const corrected = await submit(submission({ customer_reference: "CASE-2" }), undefined, key);
+    expect(corrected).not.toBe(first);
+  });
+
+  it("keeps the key of an application in any other status (replay, or 409 for another body)", async () => {
+    const key = idempotencyKey();
+    const first = await submit(submission(), undefined, key);
+    await move(first, { to: "VALIDATION_FAILED" });
+    expect(await submit(submission(), undefined, key)).toBe(first);
+    const changed = await gw.call("POST", "/v0/applications", { body: submission({ customer_reference: "CASE-2" }), headers: { "idempotency-key": key } });
+    expect(changed.status).toBe(409);
+  });
+});
+
+describe("early completion", () => {
+  /** A title number of this test's own, so that no other test's application shares it. */
+  const ownTitle = () => `ZZ${100_000 + Math.floor(Math.random() * 800_000)}`;
+  const completed = async (title: string, early: boolean) => {
+    const id = await submit(submission({ titles: { "title-1": { title_number: title } } }));
+    await move(id, { to: "ACCEPTED_PRIORITY_PROTECTED" });
+    expect((await move(id, { to: "COMPLETED", early_completion: early })).status).toBe(200);
+    return id;
+  };
+  const despatched = async (id: string) => {
+    const answer = await gw.call("GET", `/v1/notifications?notification_type=application.correspondence-despatched&subject=${id}`);
+    return (answer.body as { data: { payload: { data: { documents: { type: { code: string } }[] } } }[] }).data;
+  };
+
+  it("sends the ECM and ECR documents in a later correspondence-despatched when the next application of the title completes, once", async () => {
+    const title = ownTitle();
+    const early = await completed(title, true);
+    expect(await despatched(early)).toEqual([]);
+    await completed(ownTitle(), false); // another title: no evidence of discharge for this one
+    expect(await despatched(early)).toEqual([]);
+
+    await completed(title, false);
+    const [notification, ...more] = await despatched(early);
+    expect(more).toEqual([]);
+    expect(notification?.payload.data.documents.map((d) => d.type.code)).toEqual(["ECM", "ECR"]);
+    const info = (await information(early)).body as { data: { correspondence: { documents: { type: { code: string } }[] }[] } };
+    expect(info.data.correspondence.map((record) => record.documents.map((d) => d.type.code).join())).toEqual(["CMT,REG", "ECM,ECR"]);
+
+    await completed(title, false);
+    expect(await despatched(early)).toHaveLength(1);
+  });
+
+  it("sends nothing to an application that completed without early completion", async () => {
+    const title = ownTitle();
+    const plain = await completed(title, false);
+    await completed(title, false);
+    expect(await despatched(plain)).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { basic, DEMO, idempotencyKey, startGateway, submission, type Credentials, type TestGateway } from "./support/gateway.js";
+import { basic, DEMO, idempotencyKey, SANDBOX_TOKEN, startGateway, submission, type Credentials, type TestGateway } from "./support/gateway.js";
 
 let gw: TestGateway;
 let unit: Credentials;
@@ -32,7 +32,9 @@ describe("bad input gets a documented 4xx problem and changes nothing", () => {
     ["malformed JSON", { method: "POST", path: "/v0/applications", body: "{\"type\":", headers: { ...json, "idempotency-key": "k-malformed" } }, 400, "400-03"],
     ["an empty JSON body", { method: "POST", path: "/v1/notifications/acknowledge", body: "", headers: json }, 400, "400-03"],
     ["a wrong type", { method: "POST", path: "/v1/notifications/acknowledge", body: JSON.stringify({ data: "not-an-array" }), headers: json }, 400, "400-02"],
-    ["a non-UUID id to acknowledge", { method: "POST", path: "/v0/notifications/acknowledge", body: JSON.stringify({ data: ["../../etc/passwd"] }), headers: json }, 400, "400-02"],
+    ["a number among the ids to acknowledge", { method: "POST", path: "/v0/notifications/acknowledge", body: JSON.stringify({ data: ["3f2b7c1e-0a4d-4e8b-9c6f-1d2e3f4a5b6c", 7] }), headers: json }, 400, "400-02"],
+    ["text/plain to a JSON operation", { method: "POST", path: "/v0/applications", body: JSON.stringify(submission()), headers: { "content-type": "text/plain", "idempotency-key": "k-text" } }, 415, "415-01"],
+    ["text/plain to acknowledge", { method: "POST", path: "/v1/notifications/acknowledge", body: '{"data":[]}', headers: { "content-type": "text/plain; charset=utf-8" } }, 415, "415-01"],
     ["an over-long string", { method: "POST", path: "/v0/applications", body: JSON.stringify(submission({ customer_reference: "x".repeat(26) })), headers: { ...json, "idempotency-key": "k-long" } }, 400, "400-02"],
     ["an unknown member", { method: "POST", path: "/v0/applications", body: JSON.stringify(submission({ colour: "red" })), headers: { ...json, "idempotency-key": "k-member" } }, 400, "400-02"],
     ["a prototype-poisoning body", { method: "POST", path: "/v0/applications", body: '{"__proto__":{"polluted":true}}', headers: { ...json, "idempotency-key": "k-proto" } }, 400, "400-03"],
@@ -51,6 +53,20 @@ describe("bad input gets a documented 4xx problem and changes nothing", () => {
     expect(answer.contentType).toMatch(/^application\/problem\+json/);
     expect(answer.body.code).toBe(code);
     expect(await unitIsUntouched()).toBe(true);
+  });
+
+  it.each([
+    ["PUT", "/sandbox/v1/settings", '{"processing":"automatic"}'],
+    ["PUT", "/sandbox/v1/day-list", '{"open":false}'],
+    ["POST", "/sandbox/v1/system-errors", "{}"],
+  ])("text/plain to the control plane's %s %s is 415 and changes nothing", async (method, path, body) => {
+    const before = await gw.sandbox("GET", "/sandbox/v1/settings");
+    const response = await fetch(`${gw.url}${path}`, { method, headers: { authorization: `Bearer ${SANDBOX_TOKEN}`, "content-type": "text/plain" }, body });
+    expect(response.status).toBe(415);
+    expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(((await response.json()) as { code: string }).code).toBe("415-01");
+    expect((await gw.sandbox("GET", "/sandbox/v1/settings")).body).toEqual(before.body);
+    expect(((await gw.sandbox("GET", "/sandbox/v1/day-list")).body as { open: boolean }).open).toBe(true);
   });
 
   it("a refused submission does not use up its Idempotency-Key", async () => {

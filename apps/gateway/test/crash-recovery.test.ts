@@ -66,7 +66,7 @@ async function step(gateway: GatewayProcess): Promise<void> {
       headers: { ...auth, "content-type": "application/json" },
       body: JSON.stringify({ data: { document_type: "TR1", file_length: bytes.length, file_sha256: checksumOf(bytes) } }),
     });
-    if (created.status !== 201) return;
+    if (created.status !== 200) return;
     const { upload_url: url, document_id: id } = ((await json(created)) as { data: { upload_url: string; document_id: string } }).data;
     const answer = await rawPut(url, { "content-length": String(bytes.length), "x-provider-checksum-sha256": checksumOf(bytes) }, bytes);
     if (answer.status === 200) confirmed.uploads.add(id);

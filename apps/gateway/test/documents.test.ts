@@ -20,12 +20,12 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await gw.sandbox("PUT", "/sandbox/v1/clock", { now: new Date().toISOString() });
-  await gw.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual" });
+  await gw.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0 });
 });
 
 async function uploadUrl(bytes: Buffer, documentType = "TR1"): Promise<{ upload_url: string; document_id: string }> {
   const answer = await gw.call("POST", "/v0/documents/url", { as: unit, body: { data: { document_type: documentType, file_length: bytes.length, file_sha256: checksumOf(bytes) } } });
-  expect(answer.status).toBe(201);
+  expect(answer.status).toBe(200);
   return (answer.body as { data: { upload_url: string; document_id: string } }).data;
 }
 
@@ -133,15 +133,20 @@ describe("an upload address", () => {
     expect((await answer).status).toBe(200);
   });
 
-  it("refuses a body over 41943040 bytes before reading it (413)", async () => {
+  it.each([
+    ["over 41943040 bytes", "41943041"],
+    ["far over 41943040 bytes", "419430401"],
+    ["one byte more than signed", String(SAMPLES.pdf.length + 1)],
+    ["one byte less than signed", String(SAMPLES.pdf.length - 1)],
+  ])("refuses a Content-Length %s that differs from the signed file_length with 403, before reading the body", async (_name, length) => {
     const { upload_url: url } = await uploadUrl(SAMPLES.pdf);
     const body = new PassThrough();
-    const answer = rawPut(url, { "content-length": "41943041", "x-provider-checksum-sha256": checksumOf(SAMPLES.pdf) }, body);
-    body.write(Buffer.alloc(1024)); // the rest never comes: the answer must not wait for it
+    const answer = rawPut(url, { "content-length": length, "x-provider-checksum-sha256": checksumOf(SAMPLES.pdf) }, body);
+    body.write(Buffer.alloc(16)); // the rest never comes: the answer must not wait for it
     const result = await answer;
     body.destroy();
-    expect(result.status).toBe(413);
-    expect(JSON.parse(result.body)).toMatchObject({ code: "413-01" });
+    expect(result.status).toBe(403);
+    expect(JSON.parse(result.body)).toMatchObject({ code: "403-01" });
   });
 
   it("keeps nothing of a body that ends early, and the address stays usable", async () => {

@@ -228,3 +228,120 @@ describe("business units", () => {
     expect(await list("v1", "", other)).toHaveLength(2);
   });
 });
+
+describe("as the registry shows them", () => {
+  it("version 0 lists NEW and ACKNOWLEDGED notifications without a status filter; version 1 lists only NEW", async () => {
+    await acceptedApplication();
+    await acceptedApplication();
+    const [first, second] = await list("v0");
+    await acknowledge("v0", [String(first?.notification_id)]);
+    expect((await list("v0")).map((n) => [n.notification_id, n.status])).toEqual([
+      [first?.notification_id, "ACKNOWLEDGED"],
+      [second?.notification_id, "NEW"],
+    ]);
+    expect((await list("v0", "?status=NEW")).map((n) => n.notification_id)).toEqual([second?.notification_id]);
+    expect((await list("v1")).every((n) => n.status === "NEW")).toBe(true);
+  });
+
+  it("gives version 0 payload_schema addresses the requirement's v1 segment, apart from version 1's where the payloads differ", async () => {
+    await acceptedApplication();
+    const [v0] = await list("v0");
+    const [, v1] = await list("v1");
+    expect(new URL(String(v0?.payload_schema)).pathname).toBe("/schemas/v1/vcad/accepted-priority-protected.json");
+    expect(new URL(String(v1?.payload_schema)).pathname).toBe("/schemas/v1/application/accepted-priority-protected.json");
+    const served = (await (await fetch(String(v0?.payload_schema))).json()) as { properties: { status: { enum: string[] } } };
+    expect(served.properties.status.enum).toEqual(["ACCEPTED"]);
+    expect((await fetch(`${gw.url}/schemas/v0/application/accepted-priority-protected.json`)).status).toBe(404);
+  });
+
+  it("never fails an acknowledge because of an id: malformed ids are not_found in version 0 and ignored in version 1", async () => {
+    await acceptedApplication();
+    const [one, two] = await list("v1");
+    const odd = ["not-a-uuid", "", "../../etc/passwd", "x".repeat(300), String(one?.notification_id).toUpperCase()];
+    const v0 = await acknowledge("v0", [String(one?.notification_id), ...odd]);
+    expect(v0.status).toBe(200);
+    expect(v0.body).toEqual({ data: { acknowledged: [one?.notification_id], not_found: odd } });
+    const v1 = await acknowledge("v1", [...odd, String(two?.notification_id)]);
+    expect(v1.status).toBe(200);
+    expect(v1.body).toEqual({ data: { acknowledged: [two?.notification_id] } });
+    expect(await list("v1")).toEqual([]);
+  });
+
+  it("refuses a body that is not a list of strings, and acknowledges none of its ids", async () => {
+    await acceptedApplication();
+    const [one] = await list("v1");
+    for (const data of [[String(one?.notification_id), 1], [String(one?.notification_id), null], [{ id: one?.notification_id }], String(one?.notification_id)]) {
+      const answer = await gw.call("POST", "/v0/notifications/acknowledge", { as: unit, body: { data } });
+      expect(answer.status, JSON.stringify(data)).toBe(400);
+      expect(answer.body).toMatchObject({ code: "400-02" });
+    }
+    expect(await list("v1")).toHaveLength(2);
+  });
+});
+
+describe("strict_date_times", () => {
+  const zoned = "?created_after=2020-01-01T00:00:00Z";
+  afterAll(async () => {
+    await gw.sandbox("PUT", "/sandbox/v1/settings", { strict_date_times: false });
+  });
+
+  it("refuses every date-time shape but the requirement's zone-less example with a documented 400, in both versions", async () => {
+    await acceptedApplication();
+    expect(await list("v1", zoned)).toHaveLength(2); // off by default: every shape of QueryDateTime
+    await gw.sandbox("PUT", "/sandbox/v1/settings", { strict_date_times: true });
+    const refused = [
+      "created_after=2020-01-01T00:00:00Z",
+      "created_before=2020-01-01T00:00:00.000Z",
+      "created_after=2020-01-01T01:00:00%2B01:00",
+      "created_after=2020-01-01T00:00",
+      "created_after=2020-01-01t00:00:00",
+    ];
+    for (const query of refused) {
+      const answer = await gw.call("GET", `/v1/notifications?${query}`, { as: unit });
+      expect(answer.status, query).toBe(400);
+      expect(answer.body).toMatchObject({ code: "400-02", errors: [expect.objectContaining({ pointer: `/query/${query.split("=")[0]}` })] });
+    }
+    const v0 = await gw.call("GET", "/v0/notifications?occured_after=2020-01-01T00:00:00Z", { as: unit });
+    expect(v0.body).toMatchObject({ code: "400-02", errors: [expect.objectContaining({ pointer: "/query/occured_after" })] });
+    expect(await list("v1", "?created_after=2020-01-01T00:00:00")).toHaveLength(2);
+    expect(await list("v0", "?created_after=2020-01-01T00:00:00.5&occured_before=2999-01-01T00:00:00")).toHaveLength(1);
+    await gw.sandbox("PUT", "/sandbox/v1/settings", { strict_date_times: false });
+    expect(await list("v1", zoned)).toHaveLength(2);
+  });
+});
+
+describe("duplicates by default, reproducible under a seed", () => {
+  /** Which of `count` accepted applications got a duplicate delivery of their acceptance, in submission order. */
+  async function duplicatePattern(count: number): Promise<boolean[]> {
+    const as = await gw.newBusinessUnit();
+    const pattern: boolean[] = [];
+    for (let i = 0; i < count; i += 1) {
+      const id = await acceptedApplication({}, as);
+      pattern.push((await list("v1", `?subject=${id}&notification_type=application.accepted-priority-protected`, as)).length === 2);
+    }
+    return pattern;
+  }
+
+  it("a fresh gateway duplicates notifications at the documented default rate of 0.1", async () => {
+    const fresh = await startGateway();
+    try {
+      const settings = (await fresh.sandbox("GET", "/sandbox/v1/settings")).body as { duplicate_rate: number; duplicate_seed: number | null };
+      expect(settings).toMatchObject({ duplicate_rate: 0.1, duplicate_seed: null, strict_date_times: false });
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it("the same seed and the same actions give the same duplicates; another seed other ones", async () => {
+    await gw.sandbox("PUT", "/sandbox/v1/settings", { duplicate_rate: 0.5, duplicate_seed: 20261122 });
+    const first = await duplicatePattern(12);
+    await gw.sandbox("PUT", "/sandbox/v1/settings", { duplicate_seed: 20261122 });
+    const again = await duplicatePattern(12);
+    await gw.sandbox("PUT", "/sandbox/v1/settings", { duplicate_seed: 7 });
+    const other = await duplicatePattern(12);
+    await gw.sandbox("PUT", "/sandbox/v1/settings", { duplicate_seed: null });
+    expect(again).toEqual(first);
+    expect(first.some(Boolean) && !first.every(Boolean)).toBe(true);
+    expect(other).not.toEqual(first);
+  });
+});

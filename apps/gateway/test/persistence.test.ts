@@ -17,7 +17,7 @@ describe("durability", () => {
     const first = await startProcess();
     const auth = { authorization: basic(DEMO) };
     const sandbox = { authorization: `Bearer ${SANDBOX_TOKEN}`, "content-type": "application/json" };
-    await fetch(`${first.url}/sandbox/v1/settings`, { method: "PUT", headers: sandbox, body: JSON.stringify({ processing: "manual" }) });
+    await fetch(`${first.url}/sandbox/v1/settings`, { method: "PUT", headers: sandbox, body: JSON.stringify({ processing: "manual", duplicate_rate: 0 }) });
     const ids: string[] = [];
     for (let i = 0; i < 5; i += 1) {
       const response = await fetch(`${first.url}/v0/applications`, {

@@ -1,4 +1,15 @@
 import createClient, { type Middleware } from "openapi-fetch";
+import {
+  applicationInformation,
+  submitApplication,
+  submitUntilDecided,
+  type ApplicationInformation,
+  type ApplicationSubmission,
+  type DecidedApplication,
+  type SubmitOptions,
+  type SubmittedApplication,
+  type SubmitUntilDecidedOptions,
+} from "./applications.js";
 import type { ApiClient, WorkflowContext } from "./context.js";
 import {
   downloadDocument,
@@ -65,6 +76,16 @@ export interface GatewayClientOptions {
   readonly onRetry?: (event: RetryEvent) => void;
 }
 
+/** Submitting applications and following them. */
+export interface ApplicationsClient {
+  /** Submits with an `Idempotency-Key` (generated when not given); answers the id and the key. See {@link submitApplication}. */
+  submit(body: ApplicationSubmission, options?: SubmitOptions): Promise<SubmittedApplication>;
+  /** Submits, follows the application to its decision and resubmits with the same key after SYSTEM_ERROR. See {@link submitUntilDecided}. */
+  submitUntilDecided(body: ApplicationSubmission, options?: SubmitUntilDecidedOptions): Promise<DecidedApplication>;
+  /** An application's information. */
+  information(id: string, options?: { signal?: AbortSignal }): Promise<ApplicationInformation>;
+}
+
 /** Notifications, in either version (`{ version: "v0" }`; `v1` when not given). */
 export interface NotificationsClient {
   /** Every matching notification, oldest first, paged by `created_after` 100 at a time. */
@@ -95,6 +116,7 @@ export interface GatewayClient extends ApiClient {
   /** Downloads a document by `download_id` as a stream. */
   downloadDocument(downloadId: string, options?: DownloadDocumentOptions): Promise<DownloadedDocumentStream>;
   readonly notifications: NotificationsClient;
+  readonly applications: ApplicationsClient;
   /** Official search of whole with priority; polls a deferred result. See {@link officialSearchOfWhole}. */
   officialSearchOfWhole(request: OfficialSearchInput, options?: PollOptions): Promise<OfficialSearchOutcome>;
   /** The result of an earlier official search by `message_id`, polled while deferred. */
@@ -166,9 +188,16 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     consume: (handler, consumeOptions) => consumeNotifications(context, handler, consumeOptions),
   };
 
+  const applications: ApplicationsClient = {
+    submit: (body, submitOptions) => submitApplication(context, body, submitOptions),
+    submitUntilDecided: (body, submitOptions) => submitUntilDecided(context, body, submitOptions),
+    information: (id, informationOptions) => applicationInformation(context, id, informationOptions),
+  };
+
   return {
     ...api,
     baseUrl,
+    applications,
     uploadDocument: (source, uploadOptions) => uploadDocument(context, source, uploadOptions),
     downloadDocument: ((downloadId: string, downloadOptions?: DownloadDocumentOptions) =>
       downloadDocument(context, downloadId, downloadOptions)) as GatewayClient["downloadDocument"],

@@ -61,6 +61,18 @@ export function formatRegistryDateTime(date: Date): string {
 }
 
 /**
+ * Formats an instant for a date-time query parameter (`created_after`, `occurred_before`...) in the shape of the
+ * requirement's example: UTC without a zone, with seconds (`2020-01-01T00:00:00`), and milliseconds only when
+ * the instant has some (`2020-01-01T00:00:00.123`). The registry publishes no rule for the zone of these
+ * parameters, so a zone-less UTC value is the one shape that is safe against it (the sandbox's
+ * `strict_date_times` refuses every other).
+ */
+export function formatQueryDateTime(date: Date): string {
+  const iso = formatRegistryDateTime(date); // 2025-02-20T09:06:29.040Z
+  return date.getUTCMilliseconds() === 0 ? iso.slice(0, 19) : iso.slice(0, 23);
+}
+
+/**
  * Rewrites any accepted registry date-time in the one documented shape, e.g. `2025-02-20T09:06:29.04` →
  * `2025-02-20T09:06:29.040Z` and `2025-02-20t15:29:51:405z` → `2025-02-20T15:29:51.405Z`.
  */

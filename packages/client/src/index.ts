@@ -1,15 +1,27 @@
 // @lrg/client: the typed client of the Land Registration Gateway and the workflows integrators would otherwise
 // write by hand. See README.md.
 export {
+  DEFAULT_SUBMIT_UNTIL_DECIDED,
+  type ApplicationInformation,
+  type ApplicationStatus,
+  type ApplicationSubmission,
+  type DecidedApplication,
+  type SubmitOptions,
+  type SubmittedApplication,
+  type SubmitUntilDecidedOptions,
+} from "./applications.js";
+export {
   basicAuthorization,
   createGatewayClient,
   DEFAULT_TIMEOUT_MS,
+  type ApplicationsClient,
   type GatewayClient,
   type GatewayClientOptions,
   type NotificationsClient,
 } from "./client.js";
 export type { ApiClient } from "./context.js";
 export {
+  formatQueryDateTime,
   formatRegistryDateTime,
   normalizeRegistryDateTime,
   parseRegistryDateTime,

@@ -1,5 +1,5 @@
 import type { WorkflowContext } from "./context.js";
-import { formatRegistryDateTime, tryParseRegistryDateTime } from "./date-time.js";
+import { formatQueryDateTime, tryParseRegistryDateTime } from "./date-time.js";
 import { GatewayError, errorFromResponse } from "./errors.js";
 import type { components, operations } from "./generated/openapi.js";
 
@@ -20,7 +20,10 @@ export type NotificationFilters<V extends NotificationVersion> = Omit<ListQuery<
 /** Options of {@link listAllNotifications}: a version (default `v1`), a starting point, and the list filters. */
 export type ListAllOptions<V extends NotificationVersion> = NotificationFilters<V> & {
   readonly version?: V;
-  /** Only notifications created after this instant (exclusive), as the registry's `created_after`. */
+  /**
+   * Only notifications created after this instant (exclusive), as the registry's `created_after`. Sent as zone-less
+   * UTC (see `formatQueryDateTime`); a string in any registry shape is rewritten so, one that is not is sent as is.
+   */
   readonly since?: string | Date;
   readonly signal?: AbortSignal;
 };
@@ -126,7 +129,8 @@ export async function* listNotificationPages<V extends NotificationVersion = "v1
   options: ListAllOptions<V> = {} as ListAllOptions<V>,
 ): AsyncGenerator<NotificationOf<V>[], void, undefined> {
   const { version = "v1" as V, since, signal, ...filters } = options;
-  const sinceText = since instanceof Date ? formatRegistryDateTime(since) : since;
+  const sinceDate = since instanceof Date ? since : since === undefined ? undefined : tryParseRegistryDateTime(since);
+  const sinceText = sinceDate !== undefined ? formatQueryDateTime(sinceDate) : (since as string | undefined);
   const sinceInstant = sinceText === undefined ? undefined : instantOf(sinceText);
   let createdAfter = sinceText;
   let answered = new Set<string>();
@@ -158,7 +162,7 @@ export async function* listNotificationPages<V extends NotificationVersion = "v1
     if (sinceInstant !== undefined && restart <= sinceInstant) {
       createdAfter = sinceText;
     } else {
-      createdAfter = formatRegistryDateTime(new Date(restart));
+      createdAfter = formatQueryDateTime(new Date(restart));
     }
     const boundary = sinceInstant !== undefined && restart <= sinceInstant ? sinceInstant : restart;
     answered = new Set(
@@ -171,7 +175,7 @@ export async function* listNotificationPages<V extends NotificationVersion = "v1
 
 /**
  * Every notification that matches, oldest first, one at a time: an async iterator over
- * {@link listNotificationPages}. Without `status`, the registry answers only NEW ones.
+ * {@link listNotificationPages}. Without `status`, version 1 answers only NEW ones and version 0 every status.
  */
 export async function* listAllNotifications<V extends NotificationVersion = "v1">(
   context: WorkflowContext,

@@ -313,7 +313,7 @@ describe("mutual TLS", () => {
       { key: fixture("server.key"), cert: fixture("server.crt"), ca: fixture("ca.crt"), requestCert: true, rejectUnauthorized: true },
       (request, response) => {
         if (request.url === "/v0/documents/url") {
-          return json(response, 201, { data: { upload_url: `${server.url}/v0/uploads/${documentId}?signature=s`, document_id: documentId } });
+          return json(response, 200, { data: { upload_url: `${server.url}/v0/uploads/${documentId}?signature=s`, document_id: documentId } });
         }
         if (request.method === "PUT") {
           const ok = request.headers["content-length"] === String(bytes.length) && Buffer.compare(request.body, bytes) === 0;

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  formatQueryDateTime,
   formatRegistryDateTime,
   normalizeRegistryDateTime,
   parseRegistryDateTime,
@@ -129,6 +130,27 @@ describe("date-time properties", () => {
         } catch (error) {
           expect(error).toBeInstanceOf(RangeError);
         }
+      }),
+    );
+  });
+});
+
+describe("formatQueryDateTime", () => {
+  const cases: [string, { given: string; want: string }][] = [
+    ["a whole second: exactly the requirement's example shape", { given: "2020-01-01T00:00:00.000Z", want: "2020-01-01T00:00:00" }],
+    ["milliseconds are kept", { given: "2025-02-20T09:06:29.040Z", want: "2025-02-20T09:06:29.040" }],
+    ["an offset is converted to UTC", { given: "2025-02-20T10:06:29+01:00", want: "2025-02-20T09:06:29" }],
+  ];
+  it.each(cases)("%s", (_name, { given, want }) => {
+    expect(formatQueryDateTime(parseRegistryDateTime(given))).toBe(want);
+  });
+
+  it("is always zone-less UTC with seconds, and reads back as the same instant", () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date(Date.UTC(1970, 0, 1)), max: new Date(Date.UTC(9999, 11, 31)), noInvalidDate: true }), (date) => {
+        const text = formatQueryDateTime(date);
+        expect(text).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?$/);
+        expect(parseRegistryDateTime(text).getTime()).toBe(date.getTime());
       }),
     );
   });

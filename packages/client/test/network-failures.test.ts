@@ -173,7 +173,7 @@ describe("answers cut off in the middle of their body", () => {
   });
 
   it("sends a POST once and throws a NetworkError when its answer is cut off", async () => {
-    const server = await serve((_request, response) => cutOff(response, 201, { data: { upload_url: "/x", document_id: DOCUMENT_ID } }));
+    const server = await serve((_request, response) => cutOff(response, 200, { data: { upload_url: "/x", document_id: DOCUMENT_ID } }));
     const failure = await rejection(
       clientOf(server).POST("/v0/documents/url", {
         body: { data: { document_type: "TR1", file_length: 1, file_sha256: "n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=" } },

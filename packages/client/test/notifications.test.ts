@@ -27,8 +27,9 @@ describe("notifications.listAll", () => {
     expect(queries[0]?.created_after).toBeUndefined();
     // Each page restarts a millisecond before the last notification received (so the second page holds the
     // first page's last notification again, recognised and left out, and ends with the 199th).
-    expect(queries[1]?.created_after).toBe(at(99 * 10 - 1));
-    expect(queries[2]?.created_after).toBe(at(198 * 10 - 1));
+    // Sent as the requirement's example shows a date-time: UTC without a zone (milliseconds when there are some).
+    expect(queries[1]?.created_after).toBe("2025-02-20T09:00:00.989");
+    expect(queries[2]?.created_after).toBe("2025-02-20T09:00:01.979");
   });
 
   it("loses and repeats nothing when notifications share the created_datetime at a page boundary", async () => {
@@ -51,7 +52,9 @@ describe("notifications.listAll", () => {
     expect(fromDate.map((notification) => notification.created_datetime)).toEqual([at(3000), at(4000)]);
     const fromText = await collect(client.notifications.listAll({ since: "2025-02-20T09:00:01" }));
     expect(fromText).toHaveLength(3);
-    expect(registry.listQueries().map((query) => query.created_after)).toEqual([at(2000), "2025-02-20T09:00:01"]);
+    expect(registry.listQueries().map((query) => query.created_after)).toEqual(["2025-02-20T09:00:02", "2025-02-20T09:00:01"]);
+    await collect(client.notifications.listAll({ since: "2025-02-20T10:00:01.250+01:00" }));
+    expect(registry.listQueries().at(-1)?.created_after).toBe("2025-02-20T09:00:01.250");
   });
 
   it("passes the filters through", async () => {

@@ -46,7 +46,7 @@ async function startGateway(options: { refuseUrl?: boolean } = {}) {
       }
       const { data } = JSON.parse(request.body.toString()) as { data: { file_length: number; file_sha256: string } };
       signed.set(DOCUMENT_ID, { length: data.file_length, checksum: data.file_sha256 });
-      return json(response, 201, { data: { upload_url: `${server.url}/v0/uploads/${DOCUMENT_ID}?expires=1&signature=abc`, document_id: DOCUMENT_ID } });
+      return json(response, 200, { data: { upload_url: `${server.url}/v0/uploads/${DOCUMENT_ID}?expires=1&signature=abc`, document_id: DOCUMENT_ID } });
     }
     if (request.method === "PUT" && request.url.startsWith(`/v0/uploads/${DOCUMENT_ID}?`)) {
       const expected = signed.get(DOCUMENT_ID);
@@ -212,7 +212,7 @@ describe("uploadDocument", () => {
     const server = await startServer(
       (request, response) => {
         if (request.method === "POST") {
-          return json(response, 201, { data: { upload_url: `${server.url}/v0/uploads/${DOCUMENT_ID}`, document_id: DOCUMENT_ID } });
+          return json(response, 200, { data: { upload_url: `${server.url}/v0/uploads/${DOCUMENT_ID}`, document_id: DOCUMENT_ID } });
         }
         json(response, 403, { type: "about:blank", title: "Forbidden", status: 403, detail: "expired", instance: request.url, code: "403-02" }, { connection: "close" });
       },
@@ -267,7 +267,7 @@ describe("uploadDocument", () => {
   it("sends the PUT with redirect \"error\", so that fetch keeps no copy of the streamed body", async () => {
     const recorder = recordingFetch((request) =>
       request.method === "POST"
-        ? jsonResponse(201, { data: { upload_url: "http://uploads.test/put-here?signature=s", document_id: DOCUMENT_ID } })
+        ? jsonResponse(200, { data: { upload_url: "http://uploads.test/put-here?signature=s", document_id: DOCUMENT_ID } })
         : new Response(null, { status: 200 }),
     );
     const client = createGatewayClient({ baseUrl: "http://gateway.test", username: "u", password: "p", fetch: recorder.fetch });

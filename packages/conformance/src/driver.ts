@@ -99,7 +99,7 @@ export const EICAR = Buffer.from(["X5O!P%@AP[4\\PZX54(P^)7CC)7}$", "EICAR-STANDA
 export async function upload(session: Session, bytes: Buffer, type = "TR1"): Promise<string> {
   const checksum = createHash("sha256").update(bytes).digest("base64");
   const answer = await session.call("POST", "/v0/documents/url", { json: { data: { document_type: type, file_length: bytes.length, file_sha256: checksum } } });
-  expectStatus(answer, 201, "upload address");
+  expectStatus(answer, 200, "upload address");
   const { upload_url: url, document_id: id } = (answer.body as { data: { upload_url: string; document_id: string } }).data;
   expectStatus(await session.call("PUT", url, { as: null, body: bytes, headers: { "content-type": "application/octet-stream", "x-provider-checksum-sha256": checksum } }), 200, "upload");
   return id;
@@ -177,11 +177,13 @@ export async function acknowledge(session: Session, version: Version, as: Creden
 }
 
 /** Renders an instant as a query date-time in one of the shapes the spec admits (all denote the same instant). */
-export function queryDateTime(ms: number, shape: "zoneless" | "Z" | "millisZ" | "offset" | "compactOffset" | "minutes"): string {
+export function queryDateTime(ms: number, shape: "zoneless" | "zonelessMillis" | "Z" | "millisZ" | "offset" | "compactOffset" | "minutes"): string {
   const iso = new Date(ms).toISOString(); // 2025-02-20T09:06:29.040Z
   switch (shape) {
     case "zoneless":
       return iso.slice(0, 19);
+    case "zonelessMillis":
+      return iso.slice(0, 23);
     case "Z":
       return `${iso.slice(0, 19)}Z`;
     case "millisZ":
@@ -204,4 +206,4 @@ export function truncatedTo(ms: number, shape: Parameters<typeof queryDateTime>[
   return ms;
 }
 
-export const QUERY_SHAPES = ["zoneless", "Z", "millisZ", "offset", "compactOffset", "minutes"] as const;
+export const QUERY_SHAPES = ["zoneless", "zonelessMillis", "Z", "millisZ", "offset", "compactOffset", "minutes"] as const;

@@ -75,7 +75,7 @@ export async function openGateway(options: GatewayTargetOptions = {}): Promise<S
     // Every property starts from manual processing, no faults, no duplicates and an open day list, whatever the
     // property before it did.
     session.beforeEachProperty = async () => {
-      await session.control("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0, latency_ms: 0, error_rate: 0 });
+      await session.control("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0, latency_ms: 0, error_rate: 0, duplicate_seed: null, strict_date_times: false });
       await session.control("PUT", "/sandbox/v1/day-list", { open: true });
     };
     await session.beforeEachProperty();

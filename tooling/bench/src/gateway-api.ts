@@ -58,7 +58,7 @@ export async function uploadAddress(url: string, unit: Unit, length: number, sha
     body: JSON.stringify({ data: { document_type: "TR1", file_length: length, file_sha256: sha256 } }),
   });
   const body = (await response.json()) as { data?: { upload_url: string; document_id: string } };
-  if (response.status !== 201 || body.data === undefined) throw new Error(`POST /v0/documents/url answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  if (response.status !== 200 || body.data === undefined) throw new Error(`POST /v0/documents/url answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
   return { uploadUrl: body.data.upload_url, documentId: body.data.document_id };
 }
 

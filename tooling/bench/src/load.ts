@@ -168,8 +168,8 @@ export async function loadRun(options: { clients: number; warmupSeconds: number;
         }
         case "upload": {
           const { body, headers } = jsonRequest({ data: { document_type: "TR1", file_length: UPLOAD_BYTES, file_sha256: documentSha } });
-          const asked = record("POST /v0/documents/url", await wire.send({ method: "POST", target: "/v0/documents/url", headers: { ...auth, ...headers }, body }), [201]);
-          if (asked.kind !== "answer" || asked.status !== 201) return;
+          const asked = record("POST /v0/documents/url", await wire.send({ method: "POST", target: "/v0/documents/url", headers: { ...auth, ...headers }, body }), [200]);
+          if (asked.kind !== "answer" || asked.status !== 200) return;
           const address = new URL((json(asked) as { data: { upload_url: string } }).data.upload_url);
           record(
             "PUT /v0/uploads/{document_id}",

@@ -31,11 +31,18 @@ export interface ApplicationServiceDeps {
 type SandboxSchemas = SandboxComponents["schemas"];
 
 const DEFAULT_DOCUMENTS: Record<string, string[]> = { COMPLETED: ["CMT", "REG"], CANCELLED: ["CAN"] };
+/** The documents an early completion application receives later: Early Completion Letter and Register. */
+const EARLY_COMPLETION_DOCUMENTS = ["ECM", "ECR"];
 const REFERENCE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
 /** A new registry reference: 7 characters from A-Z and 0-9. */
 function newRegistryReference(): string {
   return Array.from({ length: 7 }, () => REFERENCE_ALPHABET[randomInt(REFERENCE_ALPHABET.length)]).join("");
+}
+
+/** The title numbers a submission names. */
+function titleNumbers(submission: Submission): string[] {
+  return Object.values(submission.titles ?? {}).map((title) => title.title_number);
 }
 
 /** JSON with sorted keys, so that two equal bodies hash alike whatever their member order. */
@@ -84,6 +91,11 @@ export class ApplicationService {
     );
     if (outcome.kind === "conflict") {
       throw new Problem("409-01", `Idempotency-Key ${idempotencyKey} was used with a different request body`);
+    }
+    if (outcome.kind === "created" && (await state.takeSystemError(principal.businessUnitId))) {
+      // A system error the control plane scheduled: the registry accepts the submission, then fails internally.
+      const application = await storage.findApplication(outcome.applicationId);
+      if (application) await this.#apply(application, { to: "SYSTEM_ERROR" });
     }
     return { applicationId: outcome.applicationId, replayed: outcome.kind === "replayed" };
   }
@@ -183,6 +195,7 @@ export class ApplicationService {
       throw error;
     }
     if (!applied) throw new Problem("409-03", `application ${application.id} changed while this transition was applied; read it and try again`);
+    if (request.to === "COMPLETED") await this.#despatchEarlyCompletionDocuments(application);
     return {
       application_request_id: application.id,
       previous_status: application.status,
@@ -192,6 +205,22 @@ export class ApplicationService {
       ...(documents ? { documents } : {}),
       notifications: emitted(notifications),
     };
+  }
+
+  /**
+   * An application that completed early receives its ECM and ECR documents when the next application shows
+   * evidence of discharge: here, when another application naming one of its titles completes. Each receives
+   * them once, in an application.correspondence-despatched notification.
+   */
+  async #despatchEarlyCompletionDocuments(completed: ApplicationRow): Promise<void> {
+    const titles = new Set(titleNumbers(completed.submission as Submission));
+    for (const earlier of await this.#deps.storage.applicationsWithStatus("COMPLETED")) {
+      if (earlier.id === completed.id || !earlier.earlyCompletion) continue;
+      if (!titleNumbers(earlier.submission as Submission).some((title) => titles.has(title))) continue;
+      const records = await this.#deps.storage.correspondenceOf(earlier.id);
+      if (records.some((record) => (record.documents as CorrespondenceDocument[]).some((document) => EARLY_COMPLETION_DOCUMENTS.includes(document.type.code)))) continue;
+      await this.despatchCorrespondence(earlier.id, EARLY_COMPLETION_DOCUMENTS);
+    }
   }
 
   /** The outcome of attaching each document the submission names: success when its checks passed. */

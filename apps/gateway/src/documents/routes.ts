@@ -9,7 +9,7 @@ const header = (value: string | string[] | undefined) => (Array.isArray(value) ?
 export function documentHandlers(documents: DocumentService, baseUrl: (request: FastifyRequest) => string): Record<string, Handler> {
   return {
     createUploadUrl: async ({ principal, body, request }) => ({
-      status: 201,
+      status: 200,
       body: { data: await documents.createUploadUrl(principal, (body as { data: Parameters<DocumentService["createUploadUrl"]>[1] }).data, baseUrl(request)) },
     }),
     uploadDocument: async ({ params, query, headers, body }) => {

@@ -97,7 +97,8 @@ export class DocumentService {
     if (attempt.contentLength === undefined) throw refused("Content-Length is missing");
     if (!/^\d{1,15}$/.test(attempt.contentLength)) throw refused("Content-Length is not a number of bytes");
     const length = Number(attempt.contentLength);
-    if (length > MAX_DOCUMENT_BYTES) throw new Problem("413-01", `a document may not exceed ${MAX_DOCUMENT_BYTES} bytes`);
+    // A length other than the signed one is a signature failure whatever its size: no signed file_length exceeds
+    // the 40 MiB bound, so an over-size Content-Length is refused here before any byte is read.
     if (length !== document.fileLength) throw refused("Content-Length differs from the file_length given at generation");
     if (attempt.checksum === undefined) throw refused("X-Provider-Checksum-Sha256 is missing");
     if (attempt.checksum !== document.fileSha256) throw refused("X-Provider-Checksum-Sha256 differs from the file_sha256 given at generation");

@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 647f13d40297c74383855f190cdbee83a0051f1ca2d51a9a7d337ea3613f8ec3) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 3c5dc6b41990c4d1c9dc895982745f26eaadcbbe85d52183f0e26aa7bac1dc03) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -216,13 +216,47 @@ export interface paths {
          *       application by itself after a short delay; `manual` leaves applications `VALIDATING` until a transition
          *       is requested, so a test controls every outcome.
          *     - `duplicate_rate`: the probability that a notification is delivered twice (same `event_datetime` and
-         *       `notification_type`, new `notification_id`).
+         *       `notification_type`, new `notification_id`). 0.1 by default, since delivery is at least once; set 0 in a
+         *       test that counts notifications exactly.
+         *     - `duplicate_seed`: with an integer, which notifications are duplicated is reproducible (same seed, same
+         *       actions, same duplicates); `null` (the default) draws at random.
          *     - `latency_ms`: a delay added to every response of the registry interface, not to this control plane.
          *     - `error_rate`: the share of application lifecycle, document and notification requests answered 503
          *       (code `503-01`) instead, for fault testing.
+         *     - `strict_date_times`: when true, the notification lists refuse (400-02) a date-time parameter in any shape
+         *       but the requirement's example, zone-less UTC (`2020-01-01T00:00:00`, fractional seconds allowed).
          */
         put: operations["updateSettings"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/system-errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the next submissions end in SYSTEM_ERROR
+         * @description The registry ends an application in SYSTEM_ERROR when it fails internally, and the requirement says the
+         *     client then retries the submission. This makes the next `count` submissions (of one business unit, or of
+         *     any when `business_unit_id` is omitted) end that way, whatever the `processing` setting: each is answered
+         *     202 as usual, then moves at once from VALIDATING to SYSTEM_ERROR and emits `application.error` (version 0
+         *     `SYSTEM_ERROR`). A replayed submission (same `Idempotency-Key`, same body) is not a new submission and does
+         *     not use one up. Calls add up; a reset clears them. To fail one application already submitted, use a
+         *     transition to SYSTEM_ERROR instead.
+         *
+         *     The failed application's `Idempotency-Key` is then released (see submitApplication), so the client's retry
+         *     with the same key creates a new application.
+         */
+        post: operations["scheduleSystemErrors"];
         delete?: never;
         options?: never;
         head?: never;
@@ -625,9 +659,11 @@ export interface components {
         SandboxProcessing: "automatic" | "manual";
         /**
          * @description The probability that a notification is delivered twice, to exercise at-least-once handling. The second
-         *     delivery has the same `event_datetime` and `notification_type` and a new `notification_id`. 0 (the default)
-         *     never duplicates; 1 always does.
-         * @default 0
+         *     delivery has the same `event_datetime` and `notification_type` and a new `notification_id`. The default, 0.1,
+         *     delivers about one event in ten twice: the registry's delivery is at least once, and a client that never
+         *     sees a duplicate in the sandbox never learns to handle one. 0 never duplicates (for tests that count
+         *     notifications exactly); 1 always does.
+         * @default 0.1
          * @example 0.25
          */
         SandboxDuplicateRate: number;
@@ -646,12 +682,35 @@ export interface components {
          * @example 0.1
          */
         SandboxErrorRate: number;
+        /**
+         * @description Makes duplicate delivery reproducible. With a seed, which events are delivered twice follows a pseudo-random
+         *     sequence started from it: the same seed and the same actions (in the same order, at the same
+         *     `duplicate_rate`) give the same duplicates. Setting it, even to its current value, restarts the sequence; so
+         *     does a restart of the gateway. `null` (the default) draws at random.
+         * @default null
+         * @example 42
+         */
+        SandboxDuplicateSeed: number | null;
+        /**
+         * @description When true, the date-time query parameters of the notification lists (`created_after`, `created_before`,
+         *     `occurred_*`, `occured_*`) accept only the shape of the requirement's example: a UTC date and time without a
+         *     zone, with seconds and optional fractional seconds (`2020-01-01T00:00:00`, `2020-01-01T00:00:00.123`). Any
+         *     other shape (a `Z`, an offset, no seconds, a lower-case `t`) is refused with 400 (code 400-02, the parameter
+         *     named in `errors`). The registry publishes no rule for the zone of these parameters, so this is the one
+         *     shape that is safe against it; turn this on to prove a client sends it. False (the default) accepts every
+         *     shape of QueryDateTime.
+         * @default false
+         * @example true
+         */
+        SandboxStrictDateTimes: boolean;
         /** @description How the simulated registry behaves. After a reset every setting has its default. */
         SandboxSettings: {
             processing: components["schemas"]["SandboxProcessing"];
             duplicate_rate: components["schemas"]["SandboxDuplicateRate"];
             latency_ms: components["schemas"]["SandboxLatency"];
             error_rate: components["schemas"]["SandboxErrorRate"];
+            duplicate_seed: components["schemas"]["SandboxDuplicateSeed"];
+            strict_date_times: components["schemas"]["SandboxStrictDateTimes"];
         };
         /** @description The settings to change; settings not named keep their value. */
         SandboxSettingsUpdate: {
@@ -659,6 +718,25 @@ export interface components {
             duplicate_rate?: components["schemas"]["SandboxDuplicateRate"];
             latency_ms?: components["schemas"]["SandboxLatency"];
             error_rate?: components["schemas"]["SandboxErrorRate"];
+            duplicate_seed?: components["schemas"]["SandboxDuplicateSeed"];
+            strict_date_times?: components["schemas"]["SandboxStrictDateTimes"];
+        };
+        /** @description Which submissions end in SYSTEM_ERROR. The body may be omitted (the next submission of any business unit). */
+        SandboxSystemErrorRequest: {
+            /** @description Only submissions of this business unit. When omitted, the next submissions of any business unit. */
+            business_unit_id?: components["schemas"]["Uuid"];
+            /**
+             * @description How many of the next submissions end in SYSTEM_ERROR.
+             * @default 1
+             */
+            count: number;
+        };
+        /** @description The submissions still due to end in SYSTEM_ERROR, for the business unit named (or for any business unit). */
+        SandboxSystemErrors: {
+            /** @description The business unit the count applies to, or null for submissions of any business unit. */
+            business_unit_id: components["schemas"]["Uuid"] | null;
+            /** @description How many of its next submissions will end in SYSTEM_ERROR. */
+            pending: number;
         };
     };
     responses: {
@@ -1029,6 +1107,36 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    scheduleSystemErrors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SandboxSystemErrorRequest"];
+            };
+        };
+        responses: {
+            /** @description The submissions now due to end in SYSTEM_ERROR. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxSystemErrors"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };

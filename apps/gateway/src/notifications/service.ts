@@ -12,6 +12,11 @@ export type ListQuery = Record<string, unknown>;
 
 /** The most notifications one list answer holds: the spec's bound on the list (100). */
 const MAX_PAGE = Number((componentSchema("NotificationListV1") as { properties: { data: { maxItems: number } } }).properties.data.maxItems);
+/**
+ * The shape of the requirement's example date-time (`2020-01-01T00:00:00`): UTC without a zone, with seconds and
+ * optional fractional seconds. The only shape the sandbox's `strict_date_times` admits.
+ */
+const ZONELESS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?$/;
 /** Rendered pages kept per business unit, and in all; past the bound the oldest unit's pages go first. */
 const MAX_CACHED_PAGES_PER_UNIT = 32;
 const MAX_CACHED_UNITS = 5_000;
@@ -26,6 +31,8 @@ interface CachedPage {
 export class NotificationService {
   readonly #storage: Storage;
   readonly #clock: Clock;
+  /** Whether date-time filters must have the example's shape (the sandbox setting `strict_date_times`). */
+  readonly #strictDateTimes: () => boolean;
 
   /**
    * Rendered pages by business unit and query. Clients poll the same page again and again (the pull model), mostly
@@ -38,9 +45,10 @@ export class NotificationService {
   readonly #generations = new Map<string, number>();
   #allGeneration = 0;
 
-  constructor(storage: Storage, clock: Clock) {
+  constructor(storage: Storage, clock: Clock, strictDateTimes: () => boolean = () => false) {
     this.#storage = storage;
     this.#clock = clock;
+    this.#strictDateTimes = strictDateTimes;
     storage.onNotificationsChanged((businessUnitId) => (businessUnitId === null ? this.forgetPages() : this.#forgetUnit(businessUnitId)));
   }
 
@@ -58,7 +66,8 @@ export class NotificationService {
   /** One page of the unit's notifications as the version shows it, rendered as JSON text (cached). */
   async page(version: Version, principal: Principal, query: ListQuery, schemaBase: string): Promise<string> {
     const unit = principal.businessUnitId;
-    const key = `${version} ${schemaBase} ${JSON.stringify(Object.entries(query).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
+    // The date-time rule is part of the key: a page cached while it was off must not answer a query it refuses.
+    const key = `${version} ${schemaBase} ${this.#strictDateTimes() ? "strict" : "lenient"} ${JSON.stringify(Object.entries(query).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
     const now = this.#clock.nowMs();
     const cached = this.#pages.get(unit)?.get(key);
     if (cached && now < cached.validUntilMs) return cached.body;
@@ -84,6 +93,17 @@ export class NotificationService {
     const instant = (name: string): number | undefined => {
       const value = query[name];
       if (value === undefined) return undefined;
+      if (this.#strictDateTimes() && !ZONELESS_UTC.test(String(value))) {
+        throw new Problem("400-02", "request does not match the schema", {
+          errors: [
+            {
+              type: "format",
+              detail: `${name} must be a UTC date-time without a zone, as the requirement's example 2020-01-01T00:00:00 (the sandbox setting strict_date_times is on)`,
+              pointer: `/query/${name}`,
+            },
+          ],
+        });
+      }
       const ms = parseDateTimeFilter(String(value));
       if (ms === undefined) {
         throw new Problem("400-02", "request does not match the schema", {
@@ -102,7 +122,9 @@ export class NotificationService {
     const filter: NotificationQuery = {
       businessUnitId: principal.businessUnitId,
       version,
-      status: (query["status"] as "NEW" | "ACKNOWLEDGED" | undefined) ?? "NEW",
+      // Version 1 defaults to NEW (the requirement); version 0 names no default, and the registry's stub lists
+      // acknowledged notifications too when no status is given.
+      ...optional("status", (query["status"] as "NEW" | "ACKNOWLEDGED" | undefined) ?? (version === "v1" ? "NEW" : undefined)),
       // Expired notifications are never answered, even before the purge has removed them.
       createdAfterMs: Math.max(createdAfter ?? -Infinity, retainedFrom - 1),
       ...(createdBefore !== undefined ? { createdBeforeMs: createdBefore } : {}),

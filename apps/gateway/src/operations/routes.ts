@@ -49,10 +49,10 @@ export function registerOperationsRoutes(app: FastifyInstance, storage: Storage,
   app.get("/sandbox.json", async (_request, reply) => reply.type("application/json").send(sandboxBundle));
 
   const payloads = payloadSchemas();
-  app.get("/schemas/:version/application/:file", async (request, reply) => {
-    const { version, file } = request.params as { version: string; file: string };
-    const schema = payloads.get(`${version}/application/${file.replace(/\.json$/, "")}`);
-    if (!schema || !file.endsWith(".json")) throw new Problem("404-01", "no such payload schema");
+  app.get("/schemas/*", async (request, reply) => {
+    const path = (request.params as { "*": string })["*"];
+    const schema = path.endsWith(".json") ? payloads.get(path.slice(0, -".json".length)) : undefined;
+    if (!schema) throw new Problem("404-01", "no such payload schema");
     const base = `${request.protocol}://${request.host}`;
     return reply.type("application/schema+json").send({ $schema: "https://json-schema.org/draft/2020-12/schema", $id: `${base}${request.url}`, ...schema });
   });

@@ -67,6 +67,12 @@ export function sandboxHandlers(deps: SandboxDeps): Record<string, Handler> {
       status: 201,
       body: await applications.despatchCorrespondence(String(params["id"]), (body as { documents: string[] }).documents),
     }),
+    scheduleSystemErrors: async ({ body }) => {
+      const request = (body ?? {}) as { business_unit_id?: string; count?: number };
+      const unit = request.business_unit_id ?? null;
+      if (unit !== null && !(await storage.findBusinessUnit(unit))) throw new Problem("404-01", `no business unit ${unit}`);
+      return { status: 200, body: { business_unit_id: unit, pending: await state.scheduleSystemErrors(unit, request.count ?? 1) } };
+    },
     getSettings: async () => ({ status: 200, body: state.settings }),
     updateSettings: async ({ body }) => ({ status: 200, body: await state.updateSettings(body as Partial<SandboxSettings>) }),
     resetSandbox: async () => {

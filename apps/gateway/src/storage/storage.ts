@@ -4,10 +4,14 @@
  */
 export interface Storage {
   createBusinessUnit(unit: BusinessUnitRow, user: UserRow): Promise<void>;
+  findBusinessUnit(id: string): Promise<BusinessUnitRow | undefined>;
   findUser(username: string): Promise<UserRow | undefined>;
   setPasswordHash(username: string, passwordHash: string): Promise<void>;
 
-  /** Inserts an application and its idempotency key together; answers the existing id when the key was seen. */
+  /**
+   * Inserts an application and its idempotency key together; answers the existing id when the key was seen, unless
+   * the application it names ended in SYSTEM_ERROR (the key is then released and names the new application).
+   */
   submitApplication(application: ApplicationRow, idempotency: { key: string; requestHash: string }): Promise<SubmitOutcome>;
   findApplication(id: string, businessUnitId?: string): Promise<ApplicationRow | undefined>;
   /** Applications still VALIDATING whose automatic decision is due. */
@@ -132,7 +136,8 @@ export interface ApplicationChange {
 export interface NotificationQuery {
   businessUnitId: string;
   version: "v0" | "v1";
-  status: "NEW" | "ACKNOWLEDGED";
+  /** Only notifications with this status; every status when absent. */
+  status?: "NEW" | "ACKNOWLEDGED";
   createdAfterMs?: number;
   createdBeforeMs?: number;
   occurredAfterMs?: number;

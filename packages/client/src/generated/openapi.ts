@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 bc5bc8895fe75044dd519f9affcf6cd520aebcb069e0080c75282675ed5ff48d) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 258798d4d07bb0ac279dfde3d89dd388114ea2f53f491ca147ef5718b45ec897) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -243,6 +243,12 @@ export interface paths {
          *     `document-type-valid`, `document-valid`, `order-contains-one-transfer`, `submission-warning-understood`, `OC018`; or one of the sandbox's,
          *     see ApplicationError) and the `application.validation-failed` notification. Send the same `Idempotency-Key`
          *     again to retry safely.
+         *
+         *     **Retrying after SYSTEM_ERROR.** The requirement says the client retries the submission when an application
+         *     ends in SYSTEM_ERROR. The key of an application that ended in SYSTEM_ERROR is released: submitting again
+         *     with that key (same body, or a corrected one) creates a new application with a new
+         *     `application_request_id`, rather than replaying the failed one. In any other status the same key replays
+         *     the application (same body) or is refused with 409 (another body). A new key also works at any time.
          */
         post: operations["submitApplication"];
         delete?: never;
@@ -289,7 +295,8 @@ export interface paths {
          * @description The first of the two calls that send a document. Give the document's type, its exact size in bytes and the
          *     base64 of its SHA-256 digest (44 characters). The answer is a pre-signed `upload_url` and the `document_id`
          *     to name the document by in the submission. Then PUT the bytes to `upload_url` (see uploadDocument) within
-         *     ten minutes.
+         *     ten minutes. The answer is 200, as every published test stub and specification of the registry gives it
+         *     (never 201).
          */
         post: operations["createUploadUrl"];
         delete?: never;
@@ -319,8 +326,10 @@ export interface paths {
          *       after that). A slow upload that started in time is not cut off.
          *     - Any change to the address (its document id, `expires` or `signature`) fails the signature (403-01).
          *     - One upload per address (409, code 409-04 on a second PUT). A refused attempt does not use the address up.
-         *     - A body over 41943040 bytes is refused (413) without reading it all; a body that ends before
-         *       Content-Length bytes is refused (400, code 400-05). Nothing is kept from a refused upload.
+         *     - The headers are checked before the size: a `Content-Length` that differs from the signed `file_length` is
+         *       403-01 whatever its size, so a body over 41943040 bytes (which no signed `file_length` allows) is 403 and
+         *       is refused without reading it. A body that ends before Content-Length bytes is refused (400, code 400-05).
+         *       Nothing is kept from a refused upload.
          *
          *     After a successful upload the file is checked asynchronously: a virus scan (a file carrying the EICAR
          *     anti-virus test signature fails it, as with real scanners), then the type sniffed from the bytes (PDF that is
@@ -393,9 +402,10 @@ export interface paths {
          * List notifications (version 0)
          * @description The first form of the notifications list: upper-case notification types, `subject_type`
          *     `LAND_REGISTER_APPLICATION`, and the event-time filters spelled `occured_after` and `occured_before` (one r),
-         *     as the requirement names them. Oldest first, at most 100. Without `status`, only NEW notifications are
-         *     returned (the requirement names no default; we follow version 1). A query parameter that is not listed here
-         *     is refused (400, code 400-04).
+         *     as the requirement names them. Oldest first, at most 100. Without `status`, NEW and ACKNOWLEDGED
+         *     notifications are both returned: the requirement names no default for version 0 and the registry's test
+         *     stub lists an acknowledged notification when no filter is given (version 1 keeps its default NEW). A query
+         *     parameter that is not listed here is refused (400, code 400-04).
          */
         get: operations["listNotificationsV0"];
         put?: never;
@@ -419,7 +429,9 @@ export interface paths {
          * Acknowledge notifications (version 0)
          * @description Marks up to 100 notifications of the caller's business unit as ACKNOWLEDGED; later list calls omit them by
          *     default. Acknowledging is idempotent: an id already acknowledged is listed in `acknowledged` again.
-         *     Unknown ids (or another business unit's) are listed in `not_found`. More than 100 ids are refused (400, code 400-02) and nothing is acknowledged.
+         *     An id that is unknown, another business unit's, or not a UUID at all are listed in `not_found`: an id never fails
+         *     the call (the requirement states no validation rule for acknowledge). Only a body that is not a list of
+         *     strings, or more than 100 ids, is refused (400, code 400-02), and then nothing is acknowledged.
          */
         post: operations["acknowledgeNotificationsV0"];
         delete?: never;
@@ -468,7 +480,9 @@ export interface paths {
          * Acknowledge notifications (version 1)
          * @description Marks up to 100 notifications of the caller's business unit as ACKNOWLEDGED; later list calls omit them by
          *     default. Acknowledging is idempotent: an id already acknowledged is listed in `acknowledged` again.
-         *     Unknown ids (or another business unit's) are left out of `acknowledged`. More than 100 ids are refused (400, code 400-02) and nothing is acknowledged.
+         *     An id that is unknown, another business unit's, or not a UUID at all are left out of `acknowledged`: an id never fails
+         *     the call (the requirement states no validation rule for acknowledge). Only a body that is not a list of
+         *     strings, or more than 100 ids, is refused (400, code 400-02), and then nothing is acknowledged.
          */
         post: operations["acknowledgeNotificationsV1"];
         delete?: never;
@@ -1303,7 +1317,10 @@ export interface components {
         };
         /**
          * @description A date-time filter. The requirement shows only a value without a zone; the gateway accepts that (read as UTC)
-         *     and also a trailing `Z` or a `±hh:mm` offset, with seconds and fractional seconds optional.
+         *     and also a trailing `Z` or a `±hh:mm` offset, with seconds and fractional seconds optional. The registry
+         *     publishes no zone rule, so the shape that is safe against it is the example's: zone-less UTC with seconds
+         *     (`2020-01-01T00:00:00`, fractional seconds allowed). The typed client sends that shape, and the sandbox
+         *     setting `strict_date_times` refuses every other one.
          * @example 2025-02-20T09:06:29
          */
         QueryDateTime: string;
@@ -1510,13 +1527,18 @@ export interface components {
          *     separated list while its example is a JSON array; the array is what is accepted.
          */
         AcknowledgeRequest: {
-            data: components["schemas"]["Uuid"][];
+            /**
+             * @description Notification ids. Any string is taken: the requirement states no validation rule for acknowledge, so an id
+             *     that is not a UUID, or that names no notification of the caller, never fails the call; version 0 lists it
+             *     in `not_found` and version 1 leaves it out of `acknowledged`.
+             */
+            data: string[];
         };
-        /** @description The ids that are now acknowledged and the ids that were not found (unknown, or another business unit's). */
+        /** @description The ids that are now acknowledged and the ids that were not found (unknown, another business unit's, or not a UUID), each as it was sent. */
         AcknowledgeResponseV0: {
             data: {
                 acknowledged: components["schemas"]["Uuid"][];
-                not_found: components["schemas"]["Uuid"][];
+                not_found: string[];
             };
         };
         /**
@@ -1645,7 +1667,7 @@ export interface components {
             registry_reference: components["schemas"]["RegistryReference"];
             application_request_id: components["schemas"]["Uuid"];
         };
-        /** @description An application.correspondence-despatched notification. Correspondence was raised on the application; download the documents. Client action: download the documents (PDF) through the download endpoint. An early completion application later receives its ECM and ECR documents (given when the next application shows evidence of discharge) in a notification of this type. */
+        /** @description An application.correspondence-despatched notification. Correspondence was raised on the application; download the documents. Client action: download the documents (PDF) through the download endpoint. An early completion application later receives its ECM and ECR documents (given when the next application shows evidence of discharge) in a notification of this type. The sandbox's simulated registry sends them when another application naming one of the same titles completes, or on demand through its correspondence operation. */
         NotificationV1CorrespondenceDespatched: components["schemas"]["NotificationV1Base"] & {
             /** @constant */
             notification_type?: "application.correspondence-despatched";
@@ -1883,7 +1905,8 @@ export interface components {
         };
         /**
          * @description `created_after` is later than `created_before` (code 400-01, the requirement's problem), a parameter fails its
-         *     schema (400-02), or an unknown parameter was sent (400-04).
+         *     schema (400-02), or an unknown parameter was sent (400-04). With the sandbox setting `strict_date_times` on,
+         *     a date-time parameter in any shape but zone-less UTC (`2020-01-01T00:00:00`) is a 400-02 as well.
          */
         NotificationListBadRequest: {
             headers: {
@@ -1910,6 +1933,12 @@ export interface components {
          * @description A key the client generates for one submission (it replaced the registry's former message id). The same key with
          *     the same body answers the same application_request_id without submitting twice; the same key with another body
          *     is refused with 409 (code 409-01). Keys are scoped to the business unit.
+         *
+         *     One exception, so that the retry the requirement asks for after SYSTEM_ERROR is possible: once the
+         *     application a key names has ended in SYSTEM_ERROR, the key is released. Sent again (with the same body or
+         *     another) it creates a new application with a new application_request_id and the key names that one from then
+         *     on; the failed application keeps its status. In every other status the replay and 409 rules above hold. The
+         *     registry publishes no behaviour for a reused key (its stubs do not enforce one); these rules are our design.
          * @example 9b0c1d7e-submission-0001
          */
         IdempotencyKey: string;
@@ -1917,7 +1946,7 @@ export interface components {
         CreatedAfter: components["schemas"]["QueryDateTime"];
         /** @description Only notifications created before this date-time. */
         CreatedBefore: components["schemas"]["QueryDateTime"];
-        /** @description Only notifications with this status. The requirement names no default for version 0; the gateway uses NEW as version 1 does, so that a pull loop does not see acknowledged notifications again. */
+        /** @description Only notifications with this status. Without it, version 0 lists NEW and ACKNOWLEDGED notifications alike. The requirement names no default for version 0, and the registry's version 0 test stub answers a list without a filter with an acknowledged notification beside the new ones (its spec's prose says unacknowledged; the stub is the newer, observable behaviour). A pull loop on version 0 sends `status=NEW`. */
         NotificationStatusFilterV0: components["schemas"]["NotificationStatus"];
         /** @description Version 0 spelling (one r). Only notifications whose event_datetime is after this date-time. */
         OccuredAfterV0: components["schemas"]["QueryDateTime"];
@@ -2267,6 +2296,12 @@ export interface operations {
                  * @description A key the client generates for one submission (it replaced the registry's former message id). The same key with
                  *     the same body answers the same application_request_id without submitting twice; the same key with another body
                  *     is refused with 409 (code 409-01). Keys are scoped to the business unit.
+                 *
+                 *     One exception, so that the retry the requirement asks for after SYSTEM_ERROR is possible: once the
+                 *     application a key names has ended in SYSTEM_ERROR, the key is released. Sent again (with the same body or
+                 *     another) it creates a new application with a new application_request_id and the key names that one from then
+                 *     on; the failed application keeps its status. In every other status the replay and 409 rules above hold. The
+                 *     registry publishes no behaviour for a reused key (its stubs do not enforce one); these rules are our design.
                  * @example 9b0c1d7e-submission-0001
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
@@ -2280,7 +2315,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Accepted for processing (or the same submission seen again with this Idempotency-Key). */
+            /** @description Accepted for processing (or the same submission seen again with this Idempotency-Key, unless the application it named ended in SYSTEM_ERROR; then a new application was created). */
             202: {
                 headers: {
                     /**
@@ -2305,7 +2340,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The Idempotency-Key was used before with a different body (409-01). Nothing was submitted. */
+            /** @description The Idempotency-Key was used before with a different body (409-01), and the application it names has not ended in SYSTEM_ERROR. Nothing was submitted. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2363,7 +2398,7 @@ export interface operations {
         };
         responses: {
             /** @description The upload address, valid for ten minutes to the start of the upload, once. */
-            201: {
+            200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -2396,12 +2431,12 @@ export interface operations {
                 /** @description Part of the signed address (HMAC-SHA256, hex). Missing or altered → 403. */
                 signature?: string;
             };
-            header?: {
+            header: {
                 /**
-                 * @description Required in practice. The file_sha256 given at generation; missing or different → 403 (the requirement's rule, which is why the schema does not refuse it first).
+                 * @description The file_sha256 given at generation. Missing or different → 403 (the requirement's rule for this header), never a schema error.
                  * @example n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=
                  */
-                "X-Provider-Checksum-Sha256"?: string;
+                "X-Provider-Checksum-Sha256": string;
             };
             path: {
                 /**
@@ -2454,7 +2489,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Larger than 41943040 bytes (413-01). Nothing was kept. */
+            /** @description More than 41943040 bytes arrived although Content-Length matched the signed file_length (413-01), which a transport that honours Content-Length never sends; an over-size Content-Length is 403 first. Nothing was kept. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2566,7 +2601,7 @@ export interface operations {
                 created_after?: components["parameters"]["CreatedAfter"];
                 /** @description Only notifications created before this date-time. */
                 created_before?: components["parameters"]["CreatedBefore"];
-                /** @description Only notifications with this status. The requirement names no default for version 0; the gateway uses NEW as version 1 does, so that a pull loop does not see acknowledged notifications again. */
+                /** @description Only notifications with this status. Without it, version 0 lists NEW and ACKNOWLEDGED notifications alike. The requirement names no default for version 0, and the registry's version 0 test stub answers a list without a filter with an acknowledged notification beside the new ones (its spec's prose says unacknowledged; the stub is the newer, observable behaviour). A pull loop on version 0 sends `status=NEW`. */
                 status?: components["parameters"]["NotificationStatusFilterV0"];
                 /** @description Version 0 spelling (one r). Only notifications whose event_datetime is after this date-time. */
                 occured_after?: components["parameters"]["OccuredAfterV0"];
@@ -2626,7 +2661,7 @@ export interface operations {
                     "application/json": components["schemas"]["AcknowledgeResponseV0"];
                 };
             };
-            /** @description The body is not an object with `data`, an array of at most 100 UUIDs (400-02), or not JSON (400-03). Nothing was acknowledged. */
+            /** @description The body is not an object with `data`, an array of at most 100 strings (400-02), or not JSON (400-03). Nothing was acknowledged. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2711,7 +2746,7 @@ export interface operations {
                     "application/json": components["schemas"]["AcknowledgeResponseV1"];
                 };
             };
-            /** @description The body is not an object with `data`, an array of at most 100 UUIDs (400-02), or not JSON (400-03). Nothing was acknowledged. */
+            /** @description The body is not an object with `data`, an array of at most 100 strings (400-02), or not JSON (400-03). Nothing was acknowledged. */
             400: {
                 headers: {
                     [name: string]: unknown;

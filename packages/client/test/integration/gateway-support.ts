@@ -26,6 +26,8 @@ export const SANDBOX_TOKEN = "client-integration-sandbox-token";
 export interface Credentials {
   readonly username: string;
   readonly password: string;
+  /** The business unit the user belongs to (known for units the sandbox created). */
+  readonly business_unit_id?: string;
 }
 
 /** The PEM files of `tooling/scripts/make-certs.sh`, in a temporary directory. */
@@ -160,7 +162,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     },
     newBusinessUnit: async () => {
       const unit = await unwrap(sandbox.POST("/sandbox/v1/business-units", { body: { name: "Client integration test" } }));
-      return { username: unit.username, password: unit.password };
+      return { username: unit.username, password: unit.password, business_unit_id: unit.business_unit_id };
     },
     answeredRequests: async () => {
       const response = await fetch(new Request(`${url}/metrics`));

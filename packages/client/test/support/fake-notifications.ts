@@ -1,6 +1,6 @@
 // An in-memory registry of notifications behind an injected fetch: the list and acknowledge operations of both
 // versions as the spec describes them (created_after exclusive, oldest first, at most `limit` and 100, default
-// status NEW, at most 100 ids per acknowledgement).
+// status NEW in version 1 and none in version 0, at most 100 ids per acknowledgement).
 import type { NotificationV0, NotificationV1 } from "../../src/index.js";
 import { jsonResponse, recordingFetch, type RecordedRequest, type RecordingFetch } from "./recording-fetch.js";
 
@@ -64,11 +64,12 @@ export function fakeRegistry(initial: StoredNotification[], version: "v0" | "v1"
     const query = request.url.searchParams;
     const after = query.get("created_after");
     const before = query.get("created_before");
-    const status = query.get("status") ?? "NEW";
+    // Version 1 lists NEW by default; version 0 names no default and lists every status.
+    const status = query.get("status") ?? (version === "v1" ? "NEW" : null);
     const limit = Math.min(100, Number(query.get("limit") ?? 100));
     const matching = notifications
       .map((notification, index) => ({ notification, index }))
-      .filter(({ notification }) => notification.status === status)
+      .filter(({ notification }) => status === null || notification.status === status)
       .filter(({ notification }) => after === null || instant(notification.created_datetime) > instant(after))
       .filter(({ notification }) => before === null || instant(notification.created_datetime) < instant(before))
       .filter(({ notification }) => !query.has("notification_type") || notification.notification_type === query.get("notification_type"))

@@ -23,6 +23,10 @@ interface ModelApplication {
   reference: string | null | "assigned";
   errors: ApplicationError[] | "default" | null;
   correspondence: number;
+  /** Completed with early completion. */
+  early: boolean;
+  /** Has received an ECM or ECR document (the registry sends them once, after early completion). */
+  earlyDocuments: boolean;
 }
 
 interface Model {
@@ -40,6 +44,18 @@ type Command = fc.AsyncCommand<Model, Real>;
 const TARGETS = enumOf("ApplicationStatus").filter((s) => s !== "VALIDATING");
 const legal = (from: string, to: string) => transitions.some((t) => t.from === from && t.to === to);
 
+const fresh = (id: string, key: string, body: Record<string, unknown>): ModelApplication => ({
+  id,
+  key,
+  body,
+  status: "VALIDATING",
+  reference: null,
+  errors: null,
+  correspondence: 0,
+  early: false,
+  earlyDocuments: false,
+});
+
 const pickOf = (m: Model, pick: number) => m.applications[pick % m.applications.length] as ModelApplication;
 
 class Submit implements Command {
@@ -52,7 +68,7 @@ class Submit implements Command {
     expectStatus(answer, 202, "submit");
     const id = (answer.body as { data: { application_request_id: string } }).data.application_request_id;
     expectThat(!m.applications.some((a) => a.id === id), "a new submission answered an existing application_request_id");
-    m.applications.push({ id, key, body, status: "VALIDATING", reference: null, errors: null, correspondence: 0 });
+    m.applications.push(fresh(id, key, body));
   }
   toString = () => `submit(${this.documents})`;
 }
@@ -61,10 +77,19 @@ class Resubmit implements Command {
   constructor(readonly pick: number, readonly changed: boolean) {}
   check = (m: Readonly<Model>) => m.applications.length > 0;
   async run(m: Model, r: Real) {
-    const application = pickOf(m, this.pick);
-    const body = this.changed ? { ...application.body, customer_reference: "CONFORMANCE-2" } : application.body;
-    const answer = await r.session.call("POST", "/v0/applications", { as: r.credentials, json: body, headers: { "idempotency-key": application.key } });
-    if (this.changed) {
+    // The key names the latest application submitted with it (a key is released by SYSTEM_ERROR).
+    const key = pickOf(m, this.pick).key;
+    const application = m.applications.filter((a) => a.key === key).at(-1) as ModelApplication;
+    const other = application.body["customer_reference"] === "CONFORMANCE-2" ? "CONFORMANCE-3" : "CONFORMANCE-2";
+    const body = this.changed ? { ...application.body, customer_reference: other } : application.body;
+    const answer = await r.session.call("POST", "/v0/applications", { as: r.credentials, json: body, headers: { "idempotency-key": key } });
+    if (application.status === "SYSTEM_ERROR") {
+      // The retry after SYSTEM_ERROR: the key was released, so this is a new application, whatever the body.
+      expectStatus(answer, 202, "a resubmission after SYSTEM_ERROR");
+      const id = (answer.body as { data: { application_request_id: string } }).data.application_request_id;
+      expectThat(!m.applications.some((a) => a.id === id), "a resubmission after SYSTEM_ERROR answered an existing application_request_id");
+      m.applications.push(fresh(id, key, body));
+    } else if (this.changed) {
       expectStatus(answer, 409, "the same Idempotency-Key with another body");
       expectThat((answer.body as { code?: string }).code === "409-01", `problem code ${answer.text}`);
     } else {
@@ -116,6 +141,15 @@ class Move implements Command {
     }
     application.status = to;
     if (onDayList) application.reference = result.registry_reference ?? null;
+    if (to === "COMPLETED") {
+      application.early = this.extras.earlyCompletion === true;
+      // Every submission names the same title: an earlier early completion now receives its ECM and ECR.
+      for (const earlier of m.applications) {
+        if (earlier === application || earlier.status !== "COMPLETED" || !earlier.early || earlier.earlyDocuments) continue;
+        earlier.correspondence += 1;
+        earlier.earlyDocuments = true;
+      }
+    }
     if (to === "VALIDATION_FAILED") application.errors = this.extras.errors ?? "default";
   }
   toString = () => `move(${this.resolved || `${this.pick}, ${this.target}`})`;
@@ -191,6 +225,7 @@ class Correspondence implements Command {
     const documents = (answer.body as { documents: { type: { code: string } }[] }).documents;
     expectThat(documents.map((d) => d.type.code).join() === this.codes.join(), `generated ${documents.map((d) => d.type.code).join()}, asked for ${this.codes.join()}`);
     application.correspondence += 1;
+    if (this.codes.some((code) => code === "ECM" || code === "ECR")) application.earlyDocuments = true;
   }
   toString = () => `correspondence(${this.pick}, ${this.codes.join("+")})`;
 }

@@ -8,6 +8,7 @@ import { exampleProperties } from "./examples.js";
 import { negativeProperties } from "./negative.js";
 import { notificationModel } from "./notification-model.js";
 import { notificationProperties } from "./notifications.js";
+import { registryBehaviourProperties } from "./registry-behaviour.js";
 import { registryProcessingProperties } from "./registry-processing.js";
 import { registryRuleProperties } from "./registry-rules.js";
 import { titleEnquiryProperties } from "./title-enquiries.js";
@@ -21,6 +22,7 @@ export const allProperties: readonly Property[] = [
   ...documentProperties,
   ...registryProcessingProperties,
   ...registryRuleProperties,
+  ...registryBehaviourProperties,
   ...titleEnquiryProperties,
   ...authProperties,
   ...negativeProperties,

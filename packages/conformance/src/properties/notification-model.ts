@@ -194,7 +194,8 @@ class List implements Command {
       (n) =>
         !n.expired &&
         n.types[v] !== null &&
-        n.status === (f.status ?? "NEW") &&
+        // Version 1 lists NEW by default; version 0 names no default and lists every status.
+        (f.status ?? (v === "v1" ? "NEW" : n.status)) === n.status &&
         (type === undefined || n.types[v] === type) &&
         (subject === undefined || n.subject === subject) &&
         n.label === (label ?? null) &&
@@ -215,7 +216,8 @@ class List implements Command {
       expectThat(item.notification_type === known.types[v] && item.subject === known.subject && item.status === known.status, () => `notification ${item.notification_id} is listed as ${item.notification_type}/${item.status}, the model has ${String(known.types[v])}/${known.status}`);
       expectThat((item.additional_provider_filter ?? null) === known.label, `additional_provider_filter ${String(item.additional_provider_filter)}, the model has ${String(known.label)}`);
       expectThat(item.subject_type === (v === "v1" ? "APPLICATION" : "LAND_REGISTER_APPLICATION"), `subject_type ${item.subject_type}`);
-      expectThat(new URL(item.payload_schema).pathname.includes(`/${v}/`), `payload_schema ${item.payload_schema} has no /${v}/ segment`);
+      // The requirement: notification schemas are published at a versioned address with a v1 segment (both versions).
+      expectThat(new URL(item.payload_schema).pathname.includes("/v1/"), `payload_schema ${item.payload_schema} has no /v1/ segment`);
     }
     // Duplicates are found by equal event_datetime and notification_type: exactly the deliveries of one event.
     for (const a of items) {

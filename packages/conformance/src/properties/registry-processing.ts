@@ -62,7 +62,7 @@ addFormats.default(ajv);
 const payloadSchemas: Property = {
   id: "notifications.payload-schemas",
   rows: ["R007", "R013", "R151", "R111", "R115", "R121"],
-  title: "every notification's payload_schema is an address under a versioned path that serves a JSON schema, and the payload's data validates against it",
+  title: "every notification's payload_schema (version 0 and 1) is an address with the requirement's v1 segment that serves a JSON schema, and the payload's data validates against it",
   requires: ["control-plane"],
   runs: 3,
   async check(context) {
@@ -77,7 +77,8 @@ const payloadSchemas: Property = {
           const items: Notification[] = await list(session, version, session.credentials, { subject: id });
           expectThat(items.length > 0, `no ${version} notifications`);
           for (const item of items) {
-            expectThat(new URL(item.payload_schema).pathname.includes(`/${version}/`), `payload_schema ${item.payload_schema} has no /${version}/ segment`);
+            // The requirement: the schemas are published at a versioned address with a v1 segment, for both versions.
+            expectThat(new URL(item.payload_schema).pathname.includes("/v1/"), `${version} payload_schema ${item.payload_schema} has no /v1/ segment`);
             let validate = schemas.get(item.payload_schema);
             if (!validate) {
               const answer = await session.http.send({ method: "GET", url: item.payload_schema });

@@ -358,7 +358,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
       plan,
       owner,
     );
-    if (asked.kind !== "answer" || asked.status !== 201) return undefined;
+    if (asked.kind !== "answer" || asked.status !== 200) return undefined;
     const data = (jsonOf(asked.body) as { data?: { upload_url?: string; document_id?: string } } | undefined)?.data;
     if (data?.upload_url === undefined) return undefined;
     const address = new URL(data.upload_url, options.url);

@@ -122,6 +122,11 @@ export class SqliteStorage implements Storage {
     });
   }
 
+  async findBusinessUnit(id: string): Promise<BusinessUnitRow | undefined> {
+    const row = this.#db.prepare("SELECT id, name, created_ms FROM business_units WHERE id = ?").get(id) as Row | undefined;
+    return row && { id: String(row["id"]), name: String(row["name"]), createdMs: Number(row["created_ms"]) };
+  }
+
   async findUser(username: string): Promise<UserRow | undefined> {
     const row = this.#db.prepare("SELECT * FROM users WHERE username = ?").get(username) as Row | undefined;
     return row && {
@@ -142,11 +147,18 @@ export class SqliteStorage implements Storage {
     return this.#write((): SubmitOutcome => {
       return this.#db.transaction((): SubmitOutcome => {
         const seen = this.#db
-          .prepare("SELECT request_hash, application_id FROM idempotency_keys WHERE business_unit_id = ? AND key = ?")
+          .prepare(
+            `SELECT k.request_hash, k.application_id, a.status FROM idempotency_keys k JOIN applications a ON a.id = k.application_id
+             WHERE k.business_unit_id = ? AND k.key = ?`,
+          )
           .get(application.businessUnitId, idempotency.key) as Row | undefined;
-        if (seen) {
+        // The key of an application that ended in SYSTEM_ERROR is released, so that the retry the requirement asks
+        // for creates a new application; it then names the new one.
+        const released = seen?.["status"] === "SYSTEM_ERROR";
+        if (seen && !released) {
           return seen["request_hash"] === idempotency.requestHash ? { kind: "replayed", applicationId: String(seen["application_id"]) } : { kind: "conflict" };
         }
+        if (released) this.#db.prepare("DELETE FROM idempotency_keys WHERE business_unit_id = ? AND key = ?").run(application.businessUnitId, idempotency.key);
         this.#db
           .prepare(
             `INSERT INTO applications (id, business_unit_id, status, registry_reference, priority_ms, additional_provider_filter, submission, errors, warnings, early_completion, created_ms, updated_ms, decide_at_ms)
@@ -301,7 +313,8 @@ export class SqliteStorage implements Storage {
   }
 
   async listNotifications(query: NotificationQuery): Promise<NotificationListing[]> {
-    const where = ["business_unit_id = @businessUnitId", "status = @status"];
+    const where = ["business_unit_id = @businessUnitId"];
+    if (query.status !== undefined) where.push("status = @status");
     if (query.version === "v0") where.push("v0_type IS NOT NULL");
     if (query.createdAfterMs !== undefined) where.push("created_ms > @createdAfterMs");
     if (query.createdBeforeMs !== undefined) where.push("created_ms < @createdBeforeMs");

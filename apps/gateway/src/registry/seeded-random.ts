@@ -1,0 +1,15 @@
+/**
+ * A small seeded generator (mulberry32): uniform draws in [0, 1), the same sequence for the same seed. The
+ * sandbox draws duplicate deliveries from it when `duplicate_seed` is set; the bench reuses it for reproducible
+ * runs.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
