@@ -106,6 +106,8 @@ describe("document-valid", () => {
   it.each([
     ["carries the EICAR test signature (alone)", EICAR, "virus scan"],
     ["is a PDF carrying the EICAR test signature", Buffer.concat([SAMPLES.pdf, EICAR, Buffer.from("\n%%EOF\n")]), "virus scan"],
+    // Across the scanner's 64 KiB read boundary.
+    ["is a PDF carrying the EICAR test signature at 64 KiB", Buffer.concat([SAMPLES.pdf, Buffer.alloc(65_536 - 30 - SAMPLES.pdf.length, 0x20), EICAR]), "virus scan"],
     ["is a JPEG (the requirement admits PDF, TIFF, GIF and PNG only)", JPEG, "unsupported file type"],
     ["is a text file", SAMPLES.text, "unsupported file type"],
     ["is a password-protected PDF", SAMPLES.encryptedPdf, "password protected"],

@@ -14,7 +14,7 @@ const SIGNATURES: [FileCheck & { accepted: true }, number[]][] = [
 ];
 
 /**
- * The EICAR anti-virus test signature (68 bytes), which every real scanner reports as a virus. Assembled at run
+ * The EICAR anti-virus test signature (68 bytes), which real scanners report as a virus. Assembled at run
  * time so that this source file does not itself carry the signature (and is not flagged by scanners).
  */
 const EICAR = Buffer.from(["X5O!P%@AP[4\\PZX54(P^)7CC)7}$", "EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*"].join(""), "latin1");
@@ -37,8 +37,8 @@ async function containing(path: string, needles: Buffer[]): Promise<Set<Buffer>>
 }
 
 /**
- * The registry's file checks (its `document-valid` rule): a virus scan first (a document carrying the EICAR test
- * signature fails it, whatever its type), then not empty, then the type sniffed from the bytes. PDF (not password
+ * The registry's file checks (its `document-valid` rule): not empty, then a virus scan (a document carrying the
+ * EICAR test signature fails it, whatever its type), then the type sniffed from the bytes. PDF (not password
  * protected), TIFF, GIF and PNG are accepted. JPEG is refused: the requirement lists those four, as the registry's
  * send-a-document guide does (its submit guide names JPG instead of PNG; the requirement stands).
  */
