@@ -29,7 +29,7 @@ describe("the packed client", () => {
     expect(manifest).not.toMatch(/"(catalog|workspace):/);
     const { dependencies } = JSON.parse(manifest) as { dependencies: Record<string, string> };
     for (const range of Object.values(dependencies)) expect(range).toMatch(/^\^?\d+\.\d+\.\d+/);
-  });
+  }, 300_000);
 
   it("installs with npm into an empty project and imports from a plain .mjs file", () => {
     const project = join(work, "project");
@@ -46,5 +46,5 @@ describe("the packed client", () => {
     );
     const output = execFileSync(process.execPath, ["check.mjs"], { ...quiet, cwd: project });
     expect(JSON.parse(output)).toEqual({ uploads: "function", consume: "function", errors: "function" });
-  });
+  }, 300_000);
 });
