@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 c2e8617f532035d966ef2057ad268d3a06ce3270d3836863b934132829aafcd2) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 4eb26d340653dbafae296086e2ef3823f668ac504c44d0bcf154eede2c3c8c9a) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -220,6 +220,10 @@ export interface paths {
          *     - `latency_ms`: a delay added to every response of the registry interface, not to this control plane.
          *     - `error_rate`: the share of application lifecycle, document and notification requests answered 503
          *       (code `503-01`) instead, for fault testing.
+         *     - `service_hours`: `enforced` (the default) or `always-open`: whether registered proprietor names answer 423
+         *       outside 06:30 to 23:00 London time, as the registry does.
+         *     - `require_client_certificate`: `true` (the default) or `false`: whether title enquiries need a client
+         *       certificate (mutual TLS), as the registry's do, or are also answered over plain HTTP.
          */
         put: operations["updateSettings"];
         post?: never;
@@ -333,7 +337,7 @@ export interface components {
              * @example 400-01
              */
             code: string;
-            /** @description For code 422-01, the registry's business rule code (for example `bg.title.closed`). */
+            /** @description On the title enquiries, the registry's own code for the problem (for example `bg.title.closed` with 422-01, `BG50003` with 423-01, `BG40006` with 429-01). */
             rule?: string;
             /** @description For code 400-02, each member that failed validation. */
             errors?: components["schemas"]["ValidationError"][];
@@ -645,12 +649,39 @@ export interface components {
          * @example 0.1
          */
         SandboxErrorRate: number;
+        /**
+         * @description Whether the registered proprietor names service keeps the registry's service hours. `enforced` (the default, as
+         *     the registry behaves): from 23:00 to 06:30 London time, by the gateway's clock, it answers 423 (problem code
+         *     `423-01`, the registry's `BG50003`) with `Retry-After` up to the next opening. `always-open`: it answers at any
+         *     hour. The default is the registry's behaviour so that code which never met a 423 in the sandbox does not meet
+         *     its first one in production; move the clock (`PUT /sandbox/v1/clock`) to work at a fixed hour instead.
+         *
+         *     The official search of whole is not affected: out of hours the registry accepts it and defers the result
+         *     (`202`, `BG20002`), and so does the gateway whatever this setting. Official copy availability is served around
+         *     the clock.
+         * @default enforced
+         * @example always-open
+         * @enum {string}
+         */
+        SandboxServiceHours: "enforced" | "always-open";
+        /**
+         * @description Whether title enquiries need a client certificate (mutual TLS), as the registry's do. `true` (the default): a
+         *     title enquiry that reaches the gateway over plain HTTP, or over HTTPS without a certificate signed by the
+         *     gateway's client CA, answers 403 (problem code `403-03`). `npm start` serves HTTPS with mutual TLS beside plain
+         *     HTTP and prints a demo client certificate to use. `false`: title enquiries are also answered over plain HTTP,
+         *     for tools that cannot present a certificate.
+         * @default true
+         * @example false
+         */
+        SandboxRequireClientCertificate: boolean;
         /** @description How the simulated registry behaves. After a reset every setting has its default. */
         SandboxSettings: {
             processing: components["schemas"]["SandboxProcessing"];
             duplicate_rate: components["schemas"]["SandboxDuplicateRate"];
             latency_ms: components["schemas"]["SandboxLatency"];
             error_rate: components["schemas"]["SandboxErrorRate"];
+            service_hours: components["schemas"]["SandboxServiceHours"];
+            require_client_certificate: components["schemas"]["SandboxRequireClientCertificate"];
         };
         /** @description The settings to change; settings not named keep their value. */
         SandboxSettingsUpdate: {
@@ -658,6 +689,8 @@ export interface components {
             duplicate_rate?: components["schemas"]["SandboxDuplicateRate"];
             latency_ms?: components["schemas"]["SandboxLatency"];
             error_rate?: components["schemas"]["SandboxErrorRate"];
+            service_hours?: components["schemas"]["SandboxServiceHours"];
+            require_client_certificate?: components["schemas"]["SandboxRequireClientCertificate"];
         };
     };
     responses: {

@@ -5,7 +5,14 @@ import type { Storage } from "../storage/storage.js";
 /** The sandbox settings of the control plane (`SandboxSettings` in spec/sandbox.yaml). */
 export type SandboxSettings = components["schemas"]["SandboxSettings"];
 
-export const DEFAULT_SETTINGS: SandboxSettings = { processing: "automatic", duplicate_rate: 0, latency_ms: 0, error_rate: 0 };
+export const DEFAULT_SETTINGS: SandboxSettings = {
+  processing: "automatic",
+  duplicate_rate: 0,
+  latency_ms: 0,
+  error_rate: 0,
+  service_hours: "enforced",
+  require_client_certificate: true,
+};
 
 const KEYS = { settings: "sandbox.settings", clock: "sandbox.clock_offset_ms", dayList: "registry.day_list_open" } as const;
 
@@ -45,7 +52,7 @@ export class SandboxState {
     await this.#storage.putSetting(KEYS.clock, this.#clock.offsetMs);
   }
 
-  /** Back to defaults: real time, open day list, automatic processing, no faults. */
+  /** Back to defaults: real time, open day list, automatic processing, no faults, the registry's service hours and mutual TLS. */
   async reset(): Promise<void> {
     this.settings = { ...DEFAULT_SETTINGS };
     this.dayListOpen = true;
