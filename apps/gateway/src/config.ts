@@ -24,7 +24,7 @@ export interface GatewayConfig {
 }
 
 /** Reads the configuration from the environment (see README); generates what is absent. */
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig & { port: number; host: string; generated: string[] } {
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig & { port: number; host: string; httpsPort: number | null; generated: string[] } {
   const generated: string[] = [];
   const secret = (name: string): string => {
     const value = env[name];
@@ -35,6 +35,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
   return {
     port: Number(env["PORT"] ?? 8080),
     host: env["HOST"] ?? "127.0.0.1",
+    // The second listener, HTTPS with mutual TLS on the demo certificates of the data directory; `off` removes it.
+    httpsPort: env["LRG_HTTPS_PORT"] === "off" ? null : Number(env["LRG_HTTPS_PORT"] ?? 8443),
     dataDir: env["LRG_DATA_DIR"] ?? "./.data",
     sandboxToken: secret("LRG_SANDBOX_TOKEN"),
     signingSecret: secret("LRG_SIGNING_SECRET"),

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes, X509Certificate } from "node:crypto";
 import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { isIP } from "node:net";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import forge from "node-forge";
 
 /** The PEM files of the demo mutual TLS set, in `<dataDir>/tls`. */
@@ -43,7 +43,7 @@ type Pems = Record<keyof typeof FILES, string>;
  * owner only.
  */
 export async function ensureDemoCertificates(dataDir: string, hosts: string[] = []): Promise<DemoCertificates> {
-  const dir = join(dataDir, "tls");
+  const dir = resolve(dataDir, "tls");
   const paths = Object.fromEntries(Object.entries(FILES).map(([key, name]) => [key, join(dir, name)])) as Pems;
   const names = sanNames(hosts);
   if (await reusable(paths, names)) return { dir, ...paths, created: false };
