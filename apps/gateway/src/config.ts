@@ -17,8 +17,10 @@ export interface GatewayConfig {
   /** Structured logs (pino) on or off. */
   logger: boolean;
   /**
-   * Serve HTTPS with these PEM files. With `clientCa`, title enquiries demand a client certificate signed by it
-   * (mutual TLS); with `requireClientCertificate` too, the TLS handshake itself refuses clients without one.
+   * Serve the main listener over HTTPS with these PEM files. With `clientCa`, a client certificate signed by it
+   * satisfies the title enquiries' mutual TLS (without one they answer 403 while the sandbox setting
+   * `require_client_certificate` is true); with `requireClientCertificate` too, the TLS handshake itself refuses
+   * clients without one. `npm start` adds a second, mutual TLS listener instead (`Gateway.listenMutualTls`).
    */
   tls?: { cert: string; key: string; clientCa?: string; requireClientCertificate?: boolean };
 }
