@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 fa2457ca0b42411c1a36083e2631a21bb8c3880419fcd73d8b46cba03a0d706b) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 63c33d5ea202508026be99c609695df36d42625fcb60b96ab79a9c83b2d65241) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
