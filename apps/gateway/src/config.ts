@@ -17,14 +17,16 @@ export interface GatewayConfig {
   /** Structured logs (pino) on or off. */
   logger: boolean;
   /**
-   * Serve HTTPS with these PEM files. With `clientCa`, title enquiries demand a client certificate signed by it
-   * (mutual TLS); with `requireClientCertificate` too, the TLS handshake itself refuses clients without one.
+   * Serve the main listener over HTTPS with these PEM files. With `clientCa`, a client certificate signed by it
+   * satisfies the title enquiries' mutual TLS (without one they answer 403 while the sandbox setting
+   * `require_client_certificate` is true); with `requireClientCertificate` too, the TLS handshake itself refuses
+   * clients without one. `npm start` adds a second, mutual TLS listener instead (`Gateway.listenMutualTls`).
    */
   tls?: { cert: string; key: string; clientCa?: string; requireClientCertificate?: boolean };
 }
 
 /** Reads the configuration from the environment (see README); generates what is absent. */
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig & { port: number; host: string; generated: string[] } {
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig & { port: number; host: string; httpsPort: number | null; generated: string[] } {
   const generated: string[] = [];
   const secret = (name: string): string => {
     const value = env[name];
@@ -35,6 +37,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
   return {
     port: Number(env["PORT"] ?? 8080),
     host: env["HOST"] ?? "127.0.0.1",
+    // The second listener, HTTPS with mutual TLS on the demo certificates of the data directory; `off` removes it.
+    httpsPort: env["LRG_HTTPS_PORT"] === "off" ? null : Number(env["LRG_HTTPS_PORT"] ?? 8443),
     dataDir: env["LRG_DATA_DIR"] ?? "./.data",
     sandboxToken: secret("LRG_SANDBOX_TOKEN"),
     signingSecret: secret("LRG_SIGNING_SECRET"),

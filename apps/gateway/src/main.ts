@@ -4,8 +4,10 @@ import { configFromEnv } from "./config.js";
 import { createServer } from "./server.js";
 
 const config = configFromEnv();
-const { app } = await createServer(config);
+const gateway = await createServer(config);
+const { app } = gateway;
 const address = await app.listen({ port: config.port, host: config.host });
+const mutualTls = config.httpsPort === null ? undefined : await gateway.listenMutualTls({ port: config.httpsPort, host: config.host });
 
 const lines = [
   "",
@@ -14,6 +16,7 @@ const lines = [
   `  Spec:          ${address}/openapi.json   (sandbox control plane: ${address}/sandbox.json)`,
   `  Demo login:    ${config.demoUser?.username ?? "-"} / ${config.demoUser?.password ?? "-"}   (HTTP Basic)`,
   `  Sandbox token: ${config.sandboxToken}${config.generated.includes("LRG_SANDBOX_TOKEN") ? "   (generated; set LRG_SANDBOX_TOKEN to fix it)" : ""}`,
+  ...(mutualTls ? mutualTlsLines(mutualTls) : ["  Mutual TLS:    off (LRG_HTTPS_PORT=off); title enquiries answer 403 until require_client_certificate is false"]),
   "",
 ];
 console.log(lines.join("\n"));
@@ -29,4 +32,18 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
       },
     );
   });
+}
+
+/** The banner's lines about the mutual TLS listener: where it is, the demo certificates, and a request to paste. */
+function mutualTlsLines({ address: tlsAddress, certificates }: Awaited<ReturnType<typeof gateway.listenMutualTls>>): string[] {
+  // The certificate names localhost and the loopback addresses: a wildcard listener is reached through 127.0.0.1.
+  const reachable = tlsAddress.replace(/^https:\/\/(0\.0\.0\.0|\[::\])/, "https://127.0.0.1");
+  const login = `${config.demoUser?.username ?? "demo"}:${config.demoUser?.password ?? "demo-password"}`;
+  return [
+    `  Mutual TLS:    ${reachable}   (title enquiries need the demo client certificate; plain HTTP answers them 403)`,
+    `  Certificates:  ${certificates.dir}   (${certificates.created ? "made now" : "reused"}; delete the directory to make new ones)`,
+    `                 CA ${certificates.caCert}`,
+    `                 client ${certificates.clientCert}, key ${certificates.clientKey}`,
+    `  Try it:        curl --cert ${certificates.clientCert} --key ${certificates.clientKey} --cacert ${certificates.caCert} -u ${login} ${reachable}/s1/v1/titles/ZZ100001/official-copies/availability`,
+  ];
 }

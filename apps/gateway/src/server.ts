@@ -18,11 +18,14 @@ import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
 import { openapi, sandbox } from "./spec/openapi.js";
 import { BlobStore } from "./storage/blob-store.js";
 import { SqliteStorage } from "./storage/sqlite/sqlite-storage.js";
-import { closeTitleEnquiries, titleEnquiryHandlers } from "./title-enquiries/routes.js";
+import { titleEnquiries } from "./title-enquiries/routes.js";
+import { ensureDemoCertificates, type DemoCertificates } from "./tls/demo-certificates.js";
 import { documentHandlers } from "./documents/routes.js";
 import { DocumentService } from "./documents/service.js";
 import { AddressSigner } from "./documents/signing.js";
 import { readFileSync } from "node:fs";
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
 import type { TLSSocket } from "node:tls";
 import { constants as tlsConstants } from "node:crypto";
 
@@ -37,6 +40,30 @@ export interface Gateway {
   unimplemented: string[];
   /** The notification service (tests compare its cached pages with fresh reads). */
   notifications: NotificationService;
+  /**
+   * Serves the same routes over HTTPS with mutual TLS as well, on another port: the demo certificates of the data
+   * directory (made on first use) give the server certificate and the client CA. Answers the address and the files.
+   */
+  listenMutualTls(options: { port: number; host: string }): Promise<{ address: string; certificates: DemoCertificates }>;
+}
+
+/** The TLS options of a server whose title enquiries may check a client certificate signed by `clientCa`. */
+function tlsOptions(tls: { cert: string; key: string; clientCa?: string | undefined; requireClientCertificate?: boolean | undefined }) {
+  return {
+    cert: readFileSync(tls.cert),
+    key: readFileSync(tls.key),
+    ...(tls.clientCa
+      ? {
+          ca: readFileSync(tls.clientCa),
+          requestCert: true,
+          rejectUnauthorized: tls.requireClientCertificate ?? false,
+          // No session resumption: a resumed TLS 1.3 session is reported authorized without the client
+          // presenting its certificate again, so every connection must make a full handshake.
+          secureOptions: tlsConstants.SSL_OP_NO_TICKET,
+          sessionTimeout: 0,
+        }
+      : {}),
+  };
 }
 
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -99,25 +126,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     },
     genReqId: () => `${requestPrefix}-${(requestCount += 1).toString(36)}`,
     forceCloseConnections: "idle",
-    ...(config.tls
-      ? {
-          https: {
-            cert: readFileSync(config.tls.cert),
-            key: readFileSync(config.tls.key),
-            ...(config.tls.clientCa
-              ? {
-                  ca: readFileSync(config.tls.clientCa),
-                  requestCert: true,
-                  rejectUnauthorized: config.tls.requireClientCertificate ?? false,
-                  // No session resumption: a resumed TLS 1.3 session is reported authorized without the client
-                  // presenting its certificate again, so every connection must make a full handshake.
-                  secureOptions: tlsConstants.SSL_OP_NO_TICKET,
-                  sessionTimeout: 0,
-                }
-              : {}),
-          },
-        }
-      : {}),
+    ...(config.tls ? { https: tlsOptions(config.tls) } : {}),
   });
 
   app.addHook("onRequest", async (request, reply) => {
@@ -143,12 +152,13 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     throw new Problem("404-02", `no operation answers ${request.method} ${request.url.split("?")[0] ?? ""}`);
   });
 
+  const titles = titleEnquiries({ storage, clock, blobs, settings: () => state.settings, ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) });
   const schemaBase = (request: FastifyRequest) => config.publicUrl ?? `${request.protocol}://${request.host}`;
   const registryHandlers = {
     ...applicationHandlers(applications),
     ...notificationHandlers(notifications, schemaBase),
     ...documentHandlers(documents, schemaBase),
-    ...titleEnquiryHandlers({ storage, clock, blobs, dataDir: config.dataDir, ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) }),
+    ...titles.handlers,
   };
   const unimplemented = registerOperations(app, openapi, registryHandlers, {
     authenticator,
@@ -156,11 +166,12 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     aliases: (spec) => (spec.path.includes("/notifications") ? ["/api"] : []),
     beforeHandler: async (spec, request) => {
       if ((spec.operation["tags"] as string[]).includes("title-enquiries")) {
-        // Mutual TLS: with a client CA configured, title enquiries need a certificate that it signed.
-        const socket = request.socket as TLSSocket;
-        const presented = socket.authorized && Object.keys(socket.getPeerCertificate?.() ?? {}).length > 0;
-        if (config.tls?.clientCa && !presented) {
-          throw new Problem("403-03", "a client certificate signed by the operator's certificate authority is required");
+        // Mutual TLS, as the registry has it: a certificate that the listener's client CA signed, unless the sandbox
+        // setting lets title enquiries through without one (plain HTTP included).
+        const socket = request.socket as Partial<TLSSocket>;
+        const certified = socket.encrypted === true && socket.authorized === true && Object.keys(socket.getPeerCertificate?.() ?? {}).length > 0;
+        if (state.settings.require_client_certificate && !certified) {
+          throw new Problem("403-03", "title enquiries need a client certificate signed by the gateway's client CA (mutual TLS)", { rule: "BG40005" });
         }
         return; // fault injection of the sandbox applies to the lifecycle and notification services only
       }
@@ -176,7 +187,11 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     await applications.decideDue();
     await notifications.purgeExpired();
   };
-  registerOperations(app, sandbox, sandboxHandlers({ storage, clock, state, applications, authenticator, afterClockChange, afterReset: ensureDemoUser }), {
+  const afterReset = async () => {
+    titles.reset();
+    await ensureDemoUser();
+  };
+  registerOperations(app, sandbox, sandboxHandlers({ storage, clock, state, applications, authenticator, afterClockChange, afterReset }), {
     authenticator,
     sandboxToken: config.sandboxToken,
   });
@@ -199,17 +214,39 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   await documents.resumeChecks();
   retention.unref();
 
+  // The mutual TLS listener shares the routes; it stops taking connections with the main one.
+  const tlsServers: HttpsServer[] = [];
+  const tlsClosed: Promise<void>[] = [];
   app.addHook("preClose", async () => {
     closing = true;
+    for (const server of tlsServers) {
+      tlsClosed.push(new Promise((resolve) => server.close(() => resolve())));
+      server.closeIdleConnections();
+    }
   });
   app.addHook("onClose", async () => {
     clearInterval(processing);
     clearInterval(retention);
     while (deciding) await sleep(10);
     await documents.settled();
+    await Promise.all(tlsClosed);
     await storage.close();
-    closeTitleEnquiries(config.dataDir);
   });
 
-  return { app, storage, clock, unimplemented, notifications };
+  const listenMutualTls: Gateway["listenMutualTls"] = async ({ port, host }) => {
+    const certificates = await ensureDemoCertificates(config.dataDir, [host]);
+    await app.ready();
+    const server = createHttpsServer(tlsOptions({ cert: certificates.serverCert, key: certificates.serverKey, clientCa: certificates.caCert }), (req, res) => app.routing(req, res));
+    server.on("clientError", (_error, socket) => socket.destroy());
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, host, () => resolve());
+    });
+    tlsServers.push(server);
+    const bound = server.address() as AddressInfo;
+    const hostname = bound.family === "IPv6" ? `[${bound.address}]` : bound.address;
+    return { address: `https://${hostname}:${bound.port}`, certificates };
+  };
+
+  return { app, storage, clock, unimplemented, notifications, listenMutualTls };
 }

@@ -5,6 +5,8 @@ import { startGateway, type TestGateway } from "./support/gateway.js";
 let gw: TestGateway;
 beforeAll(async () => {
   gw = await startGateway();
+  // Over plain HTTP the title enquiries would answer 403 (no client certificate) before asking for credentials.
+  await gw.sandbox("PUT", "/sandbox/v1/settings", { require_client_certificate: false });
 });
 afterAll(async () => {
   await gw.stop();

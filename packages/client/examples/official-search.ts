@@ -1,11 +1,14 @@
 import { readFileSync } from "node:fs";
 import { createGatewayClient, DeferredResultTimeoutError, ProblemError } from "@lrg/client";
 
+// The gateway of `npm start`: its HTTPS port with mutual TLS, the demo login, and the demo client certificate made
+// on first start in the data directory (the start banner prints these paths).
+const tls = process.env.LRG_TLS_DIR ?? "apps/gateway/.data/tls";
 const client = createGatewayClient({
-  baseUrl: "https://gateway.example:8443",
+  baseUrl: "https://127.0.0.1:8443",
   username: "demo",
-  password: "demo",
-  tls: { cert: readFileSync("client.crt"), key: readFileSync("client.key"), ca: readFileSync("operator-ca.crt") },
+  password: "demo-password",
+  tls: { cert: readFileSync(`${tls}/client.crt`), key: readFileSync(`${tls}/client.key`), ca: readFileSync(`${tls}/ca.crt`) },
 });
 
 try {

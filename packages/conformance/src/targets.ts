@@ -27,6 +27,8 @@ interface SandboxSettings {
   duplicate_rate: number;
   latency_ms: number;
   error_rate: number;
+  service_hours: "enforced" | "always-open";
+  require_client_certificate: boolean;
 }
 
 /** Prism serving the bundled spec: schemas and examples, no behaviour behind them. */
@@ -73,9 +75,10 @@ export async function openGateway(options: GatewayTargetOptions = {}): Promise<S
   try {
     const before = await session.control<SandboxSettings>("GET", "/sandbox/v1/settings");
     // Every property starts from manual processing, no faults, no duplicates and an open day list, whatever the
-    // property before it did.
+    // property before it did; title enquiries at any hour and over the suite's plain HTTP (the title enquiry
+    // properties on service hours and client certificates set those settings themselves).
     session.beforeEachProperty = async () => {
-      await session.control("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0, latency_ms: 0, error_rate: 0, duplicate_seed: null, strict_date_times: false });
+      await session.control("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0, latency_ms: 0, error_rate: 0, duplicate_seed: null, strict_date_times: false, service_hours: "always-open", require_client_certificate: false });
       await session.control("PUT", "/sandbox/v1/day-list", { open: true });
     };
     await session.beforeEachProperty();

@@ -9,7 +9,6 @@ import { traceabilityFile } from "./spec.js";
 /** Rows no property checks, and why. */
 export const UNTESTED: Record<string, string> = {
   R061: "a slow upload that started in time must not be cut off; proving it takes minutes of real transfer time, beyond a property run",
-  R103: "mutual TLS needs the operator's certificates; the suite's own gateway serves plain HTTP, and against a remote target the client certificate (LRG_CLIENT_CERT) is presented but a refusal without it is not provoked",
   R104: "installing the operator's certificates is done on the client's machine, not observable through the interface",
   R108: "describes the registry's test stubs, which accept any Authorization value; the gateway checks credentials instead (auth.refused-credentials)",
   R110: "pull only is the absence of push delivery; there is nothing to call",

@@ -42,6 +42,15 @@ async function throughBrokenGateway(rule: BrokenRule, propertyId: string): Promi
 }
 
 describe("a broken gateway fails the matching property with a shrunk counterexample", () => {
+  it("[R180] keeping the proprietor names open around the clock fails title-enquiries.service-hours at midnight London time", async () => {
+    const result = await throughBrokenGateway("service-hours-ignored", "title-enquiries.service-hours");
+    expect(result.outcome).toBe("failed");
+    expect(result.message).toMatch(/Shrunk \d+ time/);
+    // Shrunk to the first minute of the day, with the hours enforced.
+    expect(result.counterexample).toEqual([0, "enforced"]);
+    expect(result.message).toContain("the names at 00:00 London time: expected 423, got 200");
+  });
+
   it("[R138] letting 101 ids through to acknowledge fails notifications.acknowledge-limit at exactly 101 ids", async () => {
     const result = await throughBrokenGateway("acknowledge-over-100", "notifications.acknowledge-limit");
     expect(result.outcome).toBe("failed");

@@ -14,6 +14,8 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   error_rate: 0,
   duplicate_seed: null,
   strict_date_times: false,
+  service_hours: "enforced",
+  require_client_certificate: true,
 };
 
 const KEYS = { settings: "sandbox.settings", clock: "sandbox.clock_offset_ms", dayList: "registry.day_list_open", systemErrors: "registry.system_errors" } as const;
@@ -66,7 +68,7 @@ export class SandboxState {
     await this.#storage.putSetting(KEYS.clock, this.#clock.offsetMs);
   }
 
-  /** Back to defaults: real time, open day list, automatic processing, no faults, no scheduled system errors. */
+  /** Back to defaults: real time, open day list, automatic processing, no faults, no scheduled system errors, the registry's service hours and mutual TLS. */
   async reset(): Promise<void> {
     this.settings = { ...DEFAULT_SETTINGS };
     this.dayListOpen = true;

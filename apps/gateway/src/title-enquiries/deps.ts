@@ -1,4 +1,5 @@
 import type { Clock } from "../clock.js";
+import type { SandboxSettings } from "../registry/sandbox-state.js";
 import type { Storage } from "../storage/storage.js";
 import type { BlobStore } from "../storage/blob-store.js";
 
@@ -7,8 +8,8 @@ export interface TitleEnquiryDeps {
   storage: Storage;
   clock: Clock;
   blobs: BlobStore;
-  /** The gateway's data directory (for the title enquiry's own tables or files). */
-  dataDir: string;
+  /** The sandbox settings in force (service hours are one of them). */
+  settings: () => SandboxSettings;
   /** Base address for the certificate links handed out; derived from the request when absent. */
   publicUrl?: string | undefined;
 }

@@ -9,7 +9,6 @@ import { issueCertificate } from "./certificate.js";
 import type { TitleEnquiryDeps } from "./deps.js";
 import { dateInWords, londonDate, minutes, nextOpening, withinServiceHours } from "./london-time.js";
 import { findTitle, type RegisterTitle } from "./register.js";
-import { officialSearchStore, type OfficialSearchStore } from "./store.js";
 import { priorityExpiryDate } from "./working-days.js";
 
 type Schemas = components["schemas"];
@@ -81,10 +80,6 @@ export class OfficialSearchService {
     this.#deps = deps;
   }
 
-  get #store(): OfficialSearchStore {
-    return officialSearchStore(this.#deps.dataDir);
-  }
-
   /** Makes a search: 201 with the result, 202 when deferred; throws the 400, 409 and 422 problems of the spec. */
   async search(principal: Principal, request: SearchRequest, baseUrl: string): Promise<Answer> {
     const titleNumber = request.title_number.toUpperCase();
@@ -105,15 +100,14 @@ export class OfficialSearchService {
     const key = `${principal.businessUnitId}\n${principal.username}\n${request.message_id}`;
     const reused = () =>
       new Problem("409-02", `message_id ${request.message_id} was already submitted; fetch its result from ${pollAddress(request.message_id)}`);
-    if (this.#inFlight.has(key) || this.#store.find(principal.businessUnitId, principal.username, request.message_id)) throw reused();
-
-    const nowMs = this.#deps.clock.nowMs();
-    const outcome = applyBusinessRules(title, titleNumber, request, londonDate(nowMs));
-    if (isRefusal(outcome)) throw new Problem("422-01", outcome.detail, { rule: outcome.rule });
-    if (!title) throw new Error("unreachable: the rules refuse a title that is not on the register");
-
+    if (this.#inFlight.has(key)) throw reused();
     this.#inFlight.add(key);
     try {
+      if (await this.#deps.storage.findOfficialSearch(principal.businessUnitId, principal.username, request.message_id)) throw reused();
+      const nowMs = this.#deps.clock.nowMs();
+      const outcome = applyBusinessRules(title, titleNumber, request, londonDate(nowMs));
+      if (isRefusal(outcome)) throw new Problem("422-01", outcome.detail, { rule: outcome.rule });
+      if (!title) throw new Error("unreachable: the rules refuse a title that is not on the register");
       const timing = timingOf(title, nowMs);
       const id = randomUUID();
       const result = await this.#result(principal, request, title, outcome, timing, id, baseUrl);
@@ -128,7 +122,7 @@ export class OfficialSearchService {
             },
           }
         : null;
-      const stored = this.#store.insert({
+      const stored = await this.#deps.storage.insertOfficialSearch({
         id,
         businessUnitId: principal.businessUnitId,
         username: principal.username,
@@ -153,8 +147,8 @@ export class OfficialSearchService {
   }
 
   /** The Poll Request Service: 200 with the result once ready, 202 while pending, 404 for another user's or an unknown `message_id`. */
-  poll(principal: Principal, messageId: string): Answer {
-    const search = this.#store.find(principal.businessUnitId, principal.username, messageId);
+  async poll(principal: Principal, messageId: string): Promise<Answer> {
+    const search = await this.#deps.storage.findOfficialSearch(principal.businessUnitId, principal.username, messageId);
     if (!search) throw new Problem("404-01", `no official search with message_id ${messageId} for this user`);
     if (search.deferred !== null && this.#deps.clock.nowMs() < search.readyMs) {
       return { status: 202, body: search.deferred, headers: { "retry-after": String(this.#retryAfter(search.readyMs)) } };
@@ -191,7 +185,7 @@ export class OfficialSearchService {
       title_number: title.title_number,
       applicants: details.applicant_party,
       key_number: keyNumberOf(principal.businessUnitId),
-      pending_official_searches_of_whole: this.#pendingSearches(principal, title, timing.certificateMs, certificateDate),
+      pending_official_searches_of_whole: await this.#pendingSearches(principal, title, timing.certificateMs, certificateDate),
       result_entries: {
         register_status_entry: { entry_text: entryText, official_copy_timestamp: title.edition },
         advisory_entries: clearance.advisoryEntries,
@@ -220,12 +214,12 @@ export class OfficialSearchService {
   }
 
   /** Earlier searches of the title that still have priority on the day of this one: the seeded ones and the business unit's own. */
-  #pendingSearches(principal: Principal, title: RegisterTitle, certificateMs: number, certificateDate: string): PendingSearch[] {
+  async #pendingSearches(principal: Principal, title: RegisterTitle, certificateMs: number, certificateDate: string): Promise<PendingSearch[]> {
     const seeded = (title.search.pending_official_searches_of_whole ?? []).filter((search) => {
       const ms = Date.parse(search.certificate_timestamp);
       return ms < certificateMs && priorityExpiryDate(ms) >= certificateDate;
     });
-    const own = this.#store.withPriority(principal.businessUnitId, title.title_number, certificateMs, certificateDate, MAX_PENDING_SEARCHES).map(
+    const own = (await this.#deps.storage.searchesWithPriority(principal.businessUnitId, title.title_number, certificateMs, certificateDate, MAX_PENDING_SEARCHES)).map(
       (search): PendingSearch => ({
         certificate_timestamp: isoMillis(search.certificateMs),
         priority_type: search.priorityType as PendingSearch["priority_type"],

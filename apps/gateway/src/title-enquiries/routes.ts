@@ -2,69 +2,96 @@ import type { components } from "../generated/openapi.js";
 import { Problem } from "../problems.js";
 import type { Handler, HandlerContext } from "../routing.js";
 import type { TitleEnquiryDeps } from "./deps.js";
+import { nextOpening, withinServiceHours } from "./london-time.js";
 import { OfficialSearchService } from "./official-search.js";
-import { TokenBuckets } from "./rate-limit.js";
+import { perMinute, TokenBuckets, type BucketLimit } from "./rate-limit.js";
 import { findTitle, type RegisterTitle } from "./register.js";
-import { closeOfficialSearchStore } from "./store.js";
 
 type Schemas = components["schemas"];
 
-/** The token bucket of the official copy availability and proprietor name services, per user. */
-export const TITLE_RATE_LIMIT = { burstCapacity: 50, replenishPerSecond: 10 } as const;
+/**
+ * The registry's rate limits of the title look-ups (FACTS "Other REST services"): registered proprietor names 6
+ * requests a minute per user, official copy availability 75 a minute per customer (business unit).
+ */
+export const TITLE_RATE_LIMITS = {
+  registeredProprietorNames: { ...perMinute(6), scope: "user" },
+  officialCopiesAvailability: { ...perMinute(75), scope: "business-unit" },
+} as const satisfies Record<string, BucketLimit & { scope: "user" | "business-unit" }>;
+
+/** The title enquiry services: their handlers, and the forgetting of their rate-limit windows on a sandbox reset. */
+export interface TitleEnquiries {
+  handlers: Record<string, Handler>;
+  /** Clears what lives outside the store (the rate-limit windows); the store itself is cleared by `Storage.reset`. */
+  reset(): void;
+}
 
 /**
  * Handlers of the title enquiry services and the Poll Request Service: the official search of whole with priority
  * (`officialSearchOfWhole`), its deferred results (`getPollRequest`), official copy availability and registered
  * proprietor names, over the simulated register of `data/register.json`.
  */
-export function titleEnquiryHandlers(deps: TitleEnquiryDeps): Record<string, Handler> {
+export function titleEnquiries(deps: TitleEnquiryDeps): TitleEnquiries {
   const searches = new OfficialSearchService(deps);
-  const buckets = new TokenBuckets(TITLE_RATE_LIMIT.burstCapacity, TITLE_RATE_LIMIT.replenishPerSecond);
+  const names = new TokenBuckets(TITLE_RATE_LIMITS.registeredProprietorNames);
+  const availability = new TokenBuckets(TITLE_RATE_LIMITS.officialCopiesAvailability);
   const baseUrl = ({ request }: HandlerContext) => deps.publicUrl ?? `${request.protocol}://${request.host}`;
 
-
-  /** Takes a token from the caller's bucket (429 when empty) and looks the title up (404 when not on the register). */
-  const titleFor = (context: HandlerContext): { title: RegisterTitle; headers: Record<string, string> } => {
-    const { principal, params } = context;
-    const decision = buckets.take(`${principal.businessUnitId}\n${principal.username}`, deps.clock.nowMs());
+  /** Takes a request's tokens from the caller's bucket: 429 (the registry's BG40006) when it is short of them. */
+  const throttle = (buckets: TokenBuckets, caller: string) => {
+    const decision = buckets.take(caller, deps.clock.nowMs());
     if (!decision.allowed) {
       throw new Problem("429-01", `rate limit exceeded; retry after ${decision.retryAfterSeconds} seconds`, {
+        rule: "BG40006",
         headers: { "retry-after": String(decision.retryAfterSeconds) },
       });
     }
+    return decision;
+  };
+
+  /** The title of the request's path: 404 when it is not on the register. */
+  const titleOf = ({ params }: HandlerContext): RegisterTitle => {
     const titleNumber = String(params["title_number"]);
     const title = findTitle(titleNumber);
     if (!title) throw new Problem("404-01", `no title ${titleNumber} on the register`);
-    return {
-      title,
-      headers: {
-        "x-ratelimit-burst-capacity": String(buckets.capacity),
-        "x-ratelimit-replenish-rate": String(buckets.replenishPerSecond),
-        "x-ratelimit-requested-tokens": "1",
-        "x-ratelimit-remaining": String(decision.remaining),
-      },
-    };
+    return title;
   };
 
   return {
-    officialSearchOfWhole: async (context) => searches.search(context.principal, context.body as Schemas["OfficialSearchRequest"], baseUrl(context)),
-    getPollRequest: async ({ principal, params }) => {
-      return searches.poll(principal, String(params["message_id"]));
+    reset: () => {
+      names.clear();
+      availability.clear();
     },
-    getOfficialCopiesAvailability: async (context) => {
-      const { title, headers } = titleFor(context);
-      const body: Schemas["OfficialCopiesAvailability"] = { data: { title_number: title.title_number, ...title.official_copies } };
-      return { status: 200, body, headers };
-    },
-    getRegisteredProprietorNames: async (context) => {
-      const { title, headers } = titleFor(context);
-      const body: Schemas["ProprietorNames"] = { data: { title_number: title.title_number, ...title.proprietor_names, proprietors: title.proprietors } };
-      return { status: 200, body, headers };
+    handlers: {
+      officialSearchOfWhole: async (context) => searches.search(context.principal, context.body as Schemas["OfficialSearchRequest"], baseUrl(context)),
+      getPollRequest: async ({ principal, params }) => searches.poll(principal, String(params["message_id"])),
+      getOfficialCopiesAvailability: async (context) => {
+        // Available around the clock; limited per business unit, and the bucket's state is in every 200.
+        const decision = throttle(availability, context.principal.businessUnitId);
+        const title = titleOf(context);
+        const body: Schemas["OfficialCopiesAvailability"] = { data: { title_number: title.title_number, ...title.official_copies } };
+        const { burstCapacity, replenishRate, requestedTokens } = availability.limit;
+        const headers = {
+          "x-ratelimit-burst-capacity": String(burstCapacity),
+          "x-ratelimit-replenish-rate": String(replenishRate),
+          "x-ratelimit-requested-tokens": String(requestedTokens),
+          "x-ratelimit-remaining": String(decision.remaining),
+        };
+        return { status: 200, body, headers };
+      },
+      getRegisteredProprietorNames: async (context) => {
+        throttle(names, `${context.principal.businessUnitId}\n${context.principal.username}`);
+        const nowMs = deps.clock.nowMs();
+        if (deps.settings().service_hours === "enforced" && !withinServiceHours(nowMs)) {
+          const seconds = Math.max(1, Math.ceil((nextOpening(nowMs) - nowMs) / 1000));
+          throw new Problem("423-01", "registered proprietor names are served from 06:30 to 23:00 London time; retry when the service hours resume", {
+            rule: "BG50003",
+            headers: { "retry-after": String(seconds) },
+          });
+        }
+        const title = titleOf(context);
+        const body: Schemas["ProprietorNames"] = { data: { title_number: title.title_number, ...title.proprietor_names, proprietors: title.proprietors } };
+        return { status: 200, body };
+      },
     },
   };
-}
-
-/** Closes the title enquiry services' own store of a data directory; the gateway calls it when it closes. */
-export function closeTitleEnquiries(dataDir: string): void {
-  closeOfficialSearchStore(dataDir);
 }

@@ -15,13 +15,18 @@ const RUNTIME_ENV = { MALLOC_ARENA_MAX: "1" };
 export interface GatewayProcess {
   child: ChildProcess;
   url: string;
+  /** What it printed so far (the start banner). */
+  output(): string;
   stop(): Promise<void>;
 }
 
-/** Starts `dist/main.js` on a free port with the given data directory; answers once it listens. */
-export async function startGatewayProcess(dataDir: string): Promise<GatewayProcess> {
+/**
+ * Starts `dist/main.js` on a free port with the given data directory, without the mutual TLS listener unless `env`
+ * asks for it; answers once the start banner is printed.
+ */
+export async function startGatewayProcess(dataDir: string, env: Record<string, string> = {}): Promise<GatewayProcess> {
   const child = spawn(process.execPath, [...RUNTIME_FLAGS, main], {
-    env: { ...process.env, ...RUNTIME_ENV, PORT: "0", LRG_DATA_DIR: dataDir, LRG_SANDBOX_TOKEN: SANDBOX_TOKEN, LRG_DEMO_PASSWORD: DEMO.password, LRG_LOG: "off" },
+    env: { ...process.env, ...RUNTIME_ENV, PORT: "0", LRG_HTTPS_PORT: "off", LRG_DATA_DIR: dataDir, LRG_SANDBOX_TOKEN: SANDBOX_TOKEN, LRG_DEMO_PASSWORD: DEMO.password, LRG_LOG: "off", ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let output = "";
@@ -29,7 +34,8 @@ export async function startGatewayProcess(dataDir: string): Promise<GatewayProce
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout?.on("data", (chunk: string) => {
       output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
+      // The banner is done at its closing blank line.
+      const match = /listening on (http:\/\/\S+)[^]*\n\n/.exec(output);
       if (match?.[1]) resolve(match[1]);
     });
     child.once("exit", (code) => reject(new Error(`gateway exited with ${String(code)}: ${output}`)));
@@ -37,6 +43,7 @@ export async function startGatewayProcess(dataDir: string): Promise<GatewayProce
   return {
     child,
     url,
+    output: () => output,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGTERM");

@@ -5,7 +5,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type Gateway } from "../../src/server.js";
-import { closeTitleEnquiries } from "../../src/title-enquiries/routes.js";
 import { expectConformant } from "../support/conformance.js";
 import { basic, DEMO, SANDBOX_TOKEN } from "../support/gateway.js";
 import { expectDocumentedHeaders, searchRequest, SEARCH } from "./support.js";
@@ -94,7 +93,6 @@ async function start(requireClientCertificate: boolean): Promise<TlsGateway> {
 
 async function stop(target: TlsGateway | undefined): Promise<void> {
   if (!target) return;
-  closeTitleEnquiries(target.dataDir);
   await target.gateway.app.close();
   rmSync(target.dataDir, { recursive: true, force: true });
 }
@@ -131,7 +129,7 @@ describe("HTTPS with a client CA: certificates checked by the title enquiry rout
   it.each(titleRoutes)("%s %s without a client certificate answers 403 (403-03)", async (method, path, body) => {
     const answer = await send(optional!, {}, method, path, { body });
     expect(answer.status).toBe(403);
-    expect(answer.body).toMatchObject({ code: "403-03", status: 403 });
+    expect(answer.body).toMatchObject({ code: "403-03", status: 403, rule: "BG40005" });
   });
 
   it.each(titleRoutes)("%s %s with a certificate from another CA answers 403 (403-03)", async (method, path, body) => {

@@ -1,19 +1,20 @@
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Problem } from "../../src/problems.js";
+import { DEFAULT_SETTINGS } from "../../src/registry/sandbox-state.js";
 import { BlobStore } from "../../src/storage/blob-store.js";
 import { OfficialSearchService } from "../../src/title-enquiries/official-search.js";
-import { OfficialSearchStore } from "../../src/title-enquiries/store.js";
 import type { Answer, Credentials } from "../support/gateway.js";
-import { dataOf, messageId, poll, search, searchRequest, SEARCH, startTitleGateway, type TitleGateway } from "./support.js";
+import { dataOf, IN_SERVICE_HOURS, messageId, poll, search, searchRequest, SEARCH, startTitleGateway, type TitleGateway } from "./support.js";
 
 type Data = Record<string, unknown> & { official_search_data: Record<string, unknown> & { result_entries: { advisory_entries: Record<string, unknown>[] } } };
 
 let gw: TitleGateway;
 let unit: Credentials;
 /** 10:15 London time (BST) on Tuesday 1 April 2025: inside the service hours. */
-const IN_HOURS = "2025-04-01T09:15:00.000Z";
+const IN_HOURS = IN_SERVICE_HOURS;
 
 beforeAll(async () => {
   gw = await startTitleGateway();
@@ -302,7 +303,7 @@ describe("message_id", () => {
   });
 
   it("of interleaved calls to the service with one message_id, exactly one issues a certificate", async () => {
-    const service = new OfficialSearchService({ storage: gw.gateway.storage, clock: gw.gateway.clock, blobs: new BlobStore(gw.dataDir), dataDir: gw.dataDir });
+    const service = new OfficialSearchService({ storage: gw.gateway.storage, clock: gw.gateway.clock, blobs: new BlobStore(gw.dataDir), settings: () => DEFAULT_SETTINGS });
     const principal = { username: unit.username, businessUnitId: String(unit.business_unit_id) };
     const body = searchRequest() as Parameters<OfficialSearchService["search"]>[1];
     const blobs = gw.blobCount();
@@ -340,32 +341,31 @@ describe("message_id", () => {
     expect((await gw.call("GET", poll(id), { as: other })).body).toEqual(theirs.body);
   });
 
-  it("results are kept per user even within one business unit", () => {
-    const store = new OfficialSearchStore(gw.dataDir);
-    try {
-      const row = {
-        id: "00000000-0000-4000-8000-000000000001",
-        businessUnitId: "unit-1",
-        username: "first-user",
-        messageId: "shared-message-id",
-        titleNumber: "ZZ100001",
-        priorityType: "Purchase",
-        applicant: "A",
-        receivedMs: 0,
-        readyMs: 0,
-        certificateMs: 0,
-        priorityExpiryDate: "1970-02-11",
-        deferred: null,
-        result: { data: {} },
-      };
-      expect(store.insert(row)).toBe(true);
-      expect(store.insert(row)).toBe(false);
-      expect(store.find("unit-1", "second-user", "shared-message-id")).toBeUndefined();
-      expect(store.insert({ ...row, id: "00000000-0000-4000-8000-000000000002", username: "second-user" })).toBe(true);
-      expect(store.find("unit-1", "first-user", "shared-message-id")?.id).toBe(row.id);
-    } finally {
-      store.close();
-    }
+  it("results are kept per user even within one business unit", async () => {
+    const storage = gw.gateway.storage;
+    const unitId = String(unit.business_unit_id);
+    const row = {
+      id: randomUUID(),
+      businessUnitId: unitId,
+      username: "first-user",
+      messageId: "shared-message-id",
+      titleNumber: "ZZ100001",
+      priorityType: "Purchase",
+      applicant: "A",
+      receivedMs: 0,
+      readyMs: 0,
+      certificateMs: 0,
+      priorityExpiryDate: "1970-02-11",
+      deferred: null,
+      result: { data: {} },
+    };
+    expect(await storage.insertOfficialSearch(row)).toBe(true);
+    expect(await storage.insertOfficialSearch({ ...row, id: randomUUID() })).toBe(false);
+    expect(await storage.findOfficialSearch(unitId, "second-user", "shared-message-id")).toBeUndefined();
+    const second = { ...row, id: randomUUID(), username: "second-user" };
+    expect(await storage.insertOfficialSearch(second)).toBe(true);
+    expect((await storage.findOfficialSearch(unitId, "first-user", "shared-message-id"))?.id).toBe(row.id);
+    expect((await storage.findOfficialSearch(unitId, "second-user", "shared-message-id"))?.id).toBe(second.id);
   });
 
   it("the poll service answers an immediate result again, and 404 for an unknown message_id", async () => {

@@ -4,7 +4,6 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { expect } from "vitest";
 import type { SpecNode } from "../../src/spec/openapi.js";
-import { closeTitleEnquiries } from "../../src/title-enquiries/routes.js";
 import { operationFor } from "../support/conformance.js";
 import { startGateway, type Answer, type CallOptions, type Credentials, type TestGateway } from "../support/gateway.js";
 
@@ -38,8 +37,13 @@ export interface TitleGateway extends TestGateway {
   blobCount(): number;
 }
 
+/**
+ * Starts a gateway for title enquiry tests over plain HTTP: the sandbox setting `require_client_certificate` is
+ * turned off (mutual-tls.test.ts and the start-up test cover the certificates).
+ */
 export async function startTitleGateway(): Promise<TitleGateway> {
   const gw = await startGateway();
+  expect((await gw.sandbox("PUT", "/sandbox/v1/settings", { require_client_certificate: false })).status).toBe(200);
   const call = async (method: string, path: string, options: CallOptions = {}): Promise<Answer> => {
     const answer = await gw.call(method, path, options);
     if (!options.unchecked) expectDocumentedHeaders(method, path, answer.status, answer.headers);
@@ -63,11 +67,6 @@ export async function startTitleGateway(): Promise<TitleGateway> {
       expect(answer.status).toBe(200);
     },
     blobCount: () => countFiles(blobsDir),
-    async stop() {
-      // Until createServer closes it on shutdown, close the title enquiry store here so that no test leaks it.
-      closeTitleEnquiries(gw.dataDir);
-      await gw.stop();
-    },
   };
 }
 
@@ -94,6 +93,9 @@ export function searchRequest(overrides: Record<string, unknown> = {}, details: 
     ...overrides,
   };
 }
+
+/** Inside the service hours (06:30 to 23:00 London time), on a working day. */
+export const IN_SERVICE_HOURS = "2025-04-01T09:15:00.000Z";
 
 /** The official search path. */
 export const SEARCH = "/api/v1/official-searches-of-whole";

@@ -1,9 +1,9 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { allTitles } from "../../src/title-enquiries/register.js";
-import { TITLE_RATE_LIMIT } from "../../src/title-enquiries/routes.js";
-import type { Credentials } from "../support/gateway.js";
-import { dataOf, startTitleGateway, type TitleGateway } from "./support.js";
+import { TITLE_RATE_LIMITS } from "../../src/title-enquiries/routes.js";
+import type { Answer, CallOptions, Credentials } from "../support/gateway.js";
+import { dataOf, IN_SERVICE_HOURS, searchRequest, SEARCH, startTitleGateway, type TitleGateway } from "./support.js";
 
 let gw: TitleGateway;
 let unit: Credentials;
@@ -14,6 +14,21 @@ beforeAll(async () => {
 afterAll(async () => {
   await gw.stop();
 });
+beforeEach(async () => {
+  await gw.setClock(IN_SERVICE_HOURS);
+});
+
+/**
+ * A look-up that honours the rate limits (6 a minute per user for the names): after a 429 it moves the gateway's
+ * clock on by Retry-After and asks again, so that the tests of the register's answers do not wait.
+ */
+async function lookUp(path: string, options: CallOptions): Promise<Answer> {
+  for (;;) {
+    const answer = await gw.call("GET", path, options);
+    if (answer.status !== 429) return answer;
+    await gw.advanceClock(Number(answer.headers.get("retry-after")));
+  }
+}
 
 const availability = (title: string) => `/s1/v1/titles/${title}/official-copies/availability`;
 const proprietors = (title: string) => `/s2/v1/titles/${title}/registered-proprietor-names`;
@@ -42,7 +57,7 @@ describe("official copy availability (s1)", () => {
 
 describe("registered proprietor names (s2)", () => {
   it.each(allTitles().map((t) => [t.title_number, t] as const))("%s answers its proprietors from the register", async (number, title) => {
-    const answer = await gw.call("GET", proprietors(number), { as: unit });
+    const answer = await lookUp(proprietors(number), { as: unit });
     expect(answer.status).toBe(200);
     expect(dataOf(answer)).toEqual({ title_number: number, ...title.proprietor_names, proprietors: title.proprietors });
   });
@@ -53,7 +68,7 @@ describe("registered proprietor names (s2)", () => {
     ["a closed title", "ZZ100006", { title_status_code: "CLOSED_AND_CONTINUED", continued_under_title_number: "ZZ100012", proprietors: [] }],
     ["a pending first registration", "ZZ100011", { title_status_code: "PENDING_NEW_TITLE", proprietors: [expect.objectContaining({ proprietor_name: "EXAMPLE ESTATES LIMITED" })] }],
   ])("%s", async (_name, title, want) => {
-    expect(dataOf(await gw.call("GET", proprietors(title), { as: unit }))).toMatchObject(want);
+    expect(dataOf(await lookUp(proprietors(title), { as: unit }))).toMatchObject(want);
   });
 });
 
@@ -67,7 +82,7 @@ describe("s1 and s2 refuse what the spec refuses", () => {
     ["another unknown title number", "AB1", 404, "404-01"],
   ])("%s", async (_name, title, status, code) => {
     for (const path of [availability(title), proprietors(title)]) {
-      const answer = await gw.call("GET", path, { as: unit });
+      const answer = await lookUp(path, { as: unit });
       expect(answer.status, path).toBe(status);
       expect(answer.headers.get("content-type")).toMatch(/^application\/problem\+json/);
       expect(answer.body).toMatchObject({ code, status });
@@ -98,31 +113,147 @@ describe("s1 and s2 refuse what the spec refuses", () => {
   });
 });
 
-describe("rate limit", () => {
-  it("reports the bucket on each 200 and answers 429 with Retry-After once it is empty, until it refills", async () => {
-    const caller = await gw.newBusinessUnit();
-    const first = await gw.call("GET", proprietors("ZZ100001"), { as: caller });
-    expect(first.headers.get("x-ratelimit-burst-capacity")).toBe(String(TITLE_RATE_LIMIT.burstCapacity));
-    expect(first.headers.get("x-ratelimit-replenish-rate")).toBe(String(TITLE_RATE_LIMIT.replenishPerSecond));
-    expect(first.headers.get("x-ratelimit-requested-tokens")).toBe("1");
-    expect(first.headers.get("x-ratelimit-remaining")).toBe(String(TITLE_RATE_LIMIT.burstCapacity - 1));
+const names = TITLE_RATE_LIMITS.registeredProprietorNames;
+const copies = TITLE_RATE_LIMITS.officialCopiesAvailability;
 
-    let limited: Awaited<ReturnType<TitleGateway["call"]>> | undefined;
-    for (let i = 0; i < 10 * TITLE_RATE_LIMIT.burstCapacity && !limited; i += 1) {
-      const answer = await gw.call("GET", i % 2 ? availability("ZZ100001") : proprietors("ZZ100002"), { as: caller });
-      if (answer.status === 429) limited = answer;
-      else expect(answer.status).toBe(200);
+describe("rate limits, as the registry's services have them", () => {
+  const gatewayNow = async () => Date.parse(((await gw.sandbox("GET", "/sandbox/v1/clock")).body as { now: string }).now);
+
+  /**
+   * Asks until the first 429 and answers the 200s before it. The window refills while the requests run (the clock
+   * is real time plus the sandbox offset), so the count is bounded by the limit and the refill in the time taken.
+   */
+  const burst = async (path: string, as: Credentials, onAllowed: (answer: Answer, index: number) => void = () => {}) => {
+    const started = await gatewayNow();
+    let allowed = 0;
+    for (;;) {
+      const answer = await gw.call("GET", path, { as });
+      if (answer.status === 429) {
+        expect(answer.body).toMatchObject({ status: 429, code: "429-01", rule: "BG40006" });
+        return { allowed, limited: answer, elapsedSeconds: ((await gatewayNow()) - started) / 1000 };
+      }
+      expect(answer.status).toBe(200);
+      onAllowed(answer, allowed);
+      allowed += 1;
+      expect(allowed).toBeLessThan(1000);
     }
-    expect(limited?.body).toMatchObject({ status: 429, code: "429-01" });
-    expect(Number(limited?.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  };
+  const expectBetween = (value: number, low: number, high: number) => {
+    expect(value).toBeGreaterThanOrEqual(low);
+    expect(value).toBeLessThanOrEqual(high);
+  };
 
-    // Another caller has its own bucket.
-    expect((await gw.call("GET", proprietors("ZZ100001"), { as: unit })).status).toBe(200);
+  it("registered proprietor names: 6 a minute per user, then 429 (BG40006) until the gateway's clock refills the window", async () => {
+    const caller = await gw.newBusinessUnit();
+    const perMinute = names.burstCapacity / names.requestedTokens;
+    expect(perMinute).toBe(6);
+    const first = await burst(proprietors("ZZ100001"), caller, (answer) => {
+      expect(answer.headers.get("x-ratelimit-remaining")).toBeNull(); // the registry's service page gives no such header
+    });
+    expectBetween(first.allowed, perMinute, perMinute + Math.floor(first.elapsedSeconds / 10));
+    // A burst of 6, then one request every 10 seconds.
+    expectBetween(Number(first.limited.headers.get("retry-after")), 1, 10);
 
-    // The bucket refills by the gateway's clock.
+    // Official copy availability is limited apart, and another user has a window of their own.
+    expect((await gw.call("GET", availability("ZZ100001"), { as: caller })).status).toBe(200);
+    expect((await gw.call("GET", proprietors("ZZ100001"), { as: await gw.newBusinessUnit() })).status).toBe(200);
+
+    // Retry-After is enough for one more; a whole minute on the gateway's clock refills the whole window.
+    await gw.advanceClock(Number(first.limited.headers.get("retry-after")));
+    expect((await gw.call("GET", proprietors("ZZ100002"), { as: caller })).status).toBe(200);
     await gw.advanceClock(60);
-    const refilled = await gw.call("GET", proprietors("ZZ100001"), { as: caller });
-    expect(refilled.status).toBe(200);
-    expect(refilled.headers.get("x-ratelimit-remaining")).toBe(String(TITLE_RATE_LIMIT.burstCapacity - 1));
+    const refilled = await burst(proprietors("ZZ100001"), caller);
+    expectBetween(refilled.allowed, perMinute, perMinute + Math.floor(refilled.elapsedSeconds / 10));
+  });
+
+  it("official copy availability: 75 a minute per business unit, reported in X-RateLimit-* on each 200", async () => {
+    const caller = await gw.newBusinessUnit();
+    const perMinute = copies.burstCapacity / copies.requestedTokens;
+    expect(perMinute).toBe(75);
+    let lastRemaining = copies.burstCapacity;
+    const run = await burst(availability("ZZ100001"), caller, (answer, index) => {
+      expect(answer.headers.get("x-ratelimit-burst-capacity")).toBe("4500");
+      expect(answer.headers.get("x-ratelimit-replenish-rate")).toBe("75");
+      expect(answer.headers.get("x-ratelimit-requested-tokens")).toBe("60");
+      const remaining = Number(answer.headers.get("x-ratelimit-remaining"));
+      if (index === 0) expect(remaining).toBe(copies.burstCapacity - copies.requestedTokens);
+      expect(remaining).toBeLessThanOrEqual(lastRemaining); // a request takes 60; less than 60 comes back between two
+      lastRemaining = remaining;
+    });
+    expectBetween(run.allowed, perMinute, perMinute + Math.floor(run.elapsedSeconds / 0.8));
+    expect(run.limited.headers.get("retry-after")).toBe("1");
+    // The names are limited per user, apart from the copies; the copies come back with the gateway's clock.
+    expect((await gw.call("GET", proprietors("ZZ100001"), { as: caller })).status).toBe(200);
+    await gw.advanceClock(1);
+    expect((await gw.call("GET", availability("ZZ100001"), { as: caller })).status).toBe(200);
+  });
+});
+
+describe("service hours of registered proprietor names (06:30 to 23:00 London time)", () => {
+  it.each([
+    ["22:58 BST is open", "2025-04-01T21:58:00.000Z", 200],
+    ["23:00 BST is closed", "2025-04-01T22:00:00.000Z", 423],
+    ["06:29 BST is closed", "2025-04-02T05:29:00.000Z", 423],
+    ["06:30 BST is open", "2025-04-02T05:30:00.000Z", 200],
+    ["06:29 GMT is closed", "2025-01-15T06:29:00.000Z", 423],
+    ["06:30 GMT is open", "2025-01-15T06:30:00.000Z", 200],
+    ["a Sunday afternoon is open", "2025-04-06T14:00:00.000Z", 200],
+  ])("%s", async (_name, now, status) => {
+    const caller = await gw.newBusinessUnit();
+    await gw.setClock(now);
+    const answer = await gw.call("GET", proprietors("ZZ100001"), { as: caller });
+    expect(answer.status).toBe(status);
+    if (status === 423) {
+      expect(answer.body).toMatchObject({ status: 423, code: "423-01", rule: "BG50003" });
+      // Retry-After runs to the next opening.
+      const opening = Date.parse(now) + Number(answer.headers.get("retry-after")) * 1000;
+      expect(new Date(opening).toLocaleTimeString("en-GB", { timeZone: "Europe/London" })).toMatch(/^06:30:0\d$/);
+    }
+    // Official copy availability is served around the clock.
+    expect((await gw.call("GET", availability("ZZ100001"), { as: caller })).status).toBe(200);
+  });
+
+  it("the sandbox setting service_hours: always-open answers at any hour; the official search still defers (BG20002)", async () => {
+    const caller = await gw.newBusinessUnit();
+    await gw.setClock("2025-04-01T23:30:00.000Z");
+    expect((await gw.call("GET", proprietors("ZZ100001"), { as: caller })).status).toBe(423);
+    expect((await gw.sandbox("PUT", "/sandbox/v1/settings", { service_hours: "always-open" })).body).toMatchObject({ service_hours: "always-open" });
+    try {
+      expect((await gw.call("GET", proprietors("ZZ100001"), { as: caller })).status).toBe(200);
+      const deferred = await gw.call("POST", SEARCH, { body: searchRequest(), as: caller });
+      expect(deferred.status).toBe(202);
+      expect(dataOf(deferred)).toMatchObject({ acknowledgement_code: "BG20002" });
+    } finally {
+      await gw.sandbox("PUT", "/sandbox/v1/settings", { service_hours: "enforced" });
+    }
+    expect((await gw.call("GET", proprietors("ZZ100001"), { as: caller })).status).toBe(423);
+  });
+});
+
+describe("mutual TLS: title enquiries over plain HTTP", () => {
+  const routes: [string, string, () => unknown][] = [
+    ["GET", availability("ZZ100001"), () => undefined],
+    ["GET", proprietors("ZZ100001"), () => undefined],
+    ["GET", "/api/v1/poll-requests/never-used-0001", () => undefined],
+    ["POST", SEARCH, () => searchRequest()],
+  ];
+
+  it("answer the registry's 403 (403-03, BG40005) while require_client_certificate is true, its default; other services answer", async () => {
+    const caller = await gw.newBusinessUnit();
+    await gw.sandbox("PUT", "/sandbox/v1/settings", { require_client_certificate: true });
+    try {
+      for (const [method, path, body] of routes) {
+        const answer = await gw.call(method, path, { as: caller, body: body() });
+        expect(answer.status, `${method} ${path}`).toBe(403);
+        expect(answer.body).toMatchObject({ code: "403-03", rule: "BG40005" });
+      }
+      expect((await gw.call("GET", "/v1/notifications", { as: caller })).status).toBe(200);
+    } finally {
+      await gw.sandbox("PUT", "/sandbox/v1/settings", { require_client_certificate: false });
+    }
+    for (const [method, path, body] of routes) {
+      const answer = await gw.call(method, path, { as: caller, body: body() });
+      expect(answer.status, `${method} ${path}`).not.toBe(403);
+    }
   });
 });

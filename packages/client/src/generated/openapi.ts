@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 258798d4d07bb0ac279dfde3d89dd388114ea2f53f491ca147ef5718b45ec897) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 fe07a55051f640c59b042a825c69de3139cf3007a89586be96f56ad6a9bb56b5) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -144,10 +144,18 @@ export interface paths {
          *     nothing is ordered.
          *
          *     The title number must be upper case: the registry's service refuses lower-case letters, so the gateway
-         *     answers 400 rather than converting them. An unknown title is 404. Each 200 carries the caller's
-         *     rate-limit state in `X-RateLimit-*` headers (the gateway: a burst of 50 requests per user, replenished at 10 a
-         *     second, shared by both title look-ups); past the limit the answer is 429 with `Retry-After`. (The
-         *     registry's own service has been seen to answer 429 with no body; clients should not rely on one.)
+         *     answers 400 rather than converting them. An unknown title is 404. The service is available around the clock.
+         *
+         *     **Rate limit** (`public-reference`): 75 requests a minute per customer, that is per business unit: its users
+         *     share one limit. Each 200 carries the business unit's bucket in the registry's `X-RateLimit-*` headers. A
+         *     limit of 75 a minute in these headers' terms is a bucket of 4500 tokens (`X-RateLimit-Burst-Capacity`),
+         *     replenished at 75 tokens a second (`X-RateLimit-Replenish-Rate`), each request taking 60
+         *     (`X-RateLimit-Requested-Tokens`): a burst of 75 requests, then one every 0.8 seconds. Requests left =
+         *     `X-RateLimit-Remaining` ÷ `X-RateLimit-Requested-Tokens`, rounded down. Past the limit the answer is 429 (the
+         *     registry's `BG40006`) with `Retry-After`. The window follows the gateway's clock (advance the sandbox clock
+         *     to refill it; a sandbox reset empties every window). The registry's own service has been seen to answer 429
+         *     with no body; clients should not rely on one. (The registry's newer "REST rate limiting" page gives 150 a
+         *     minute and `RateLimit-*` headers; the gateway follows the service page.)
          *
          *     **Simulated register** (`x-lrg-source: design`), the titles of the official search's scenarios:
          *
@@ -192,9 +200,18 @@ export interface paths {
          *     the title that continues it, if any.
          *
          *     The title number must be upper case: the registry's service refuses lower-case letters, so the gateway
-         *     answers 400 rather than converting them. An unknown title is 404. Each 200 carries the caller's
-         *     rate-limit state in `X-RateLimit-*` headers (the gateway: a burst of 50 requests per user, replenished at 10 a
-         *     second, shared by both title look-ups); past the limit the answer is 429 with `Retry-After`.
+         *     answers 400 rather than converting them. An unknown title is 404.
+         *
+         *     **Service hours** (`public-reference`): 06:30 to 23:00 London time. Outside them the registry answers 423
+         *     (`BG50003`); so does the gateway, by its clock, while the sandbox setting `service_hours` is `enforced` (the
+         *     default), with `Retry-After` up to the next opening.
+         *
+         *     **Rate limit** (`public-reference`): 6 requests a minute per user (account). Past it the answer is 429 (the
+         *     registry's `BG40006`) with `Retry-After`. The gateway's window is a token bucket: a burst of 6, then one
+         *     request every 10 seconds, by the gateway's clock (advance the sandbox clock to refill it; a sandbox reset
+         *     empties every window). The registry's service page gives no rate-limit headers for this service, so the
+         *     gateway sends none on a 200. (The registry's newer "REST rate limiting" page names `RateLimit-Remaining` and
+         *     `Retry-After` for this service; the gateway follows the service page.)
          *
          *     **Simulated register** (`x-lrg-source: design`), the titles of the official search's scenarios:
          *
@@ -849,7 +866,7 @@ export interface components {
              * @example 400-01
              */
             code: string;
-            /** @description For code 422-01, the registry's business rule code (for example `bg.title.closed`). */
+            /** @description On the title enquiries, the registry's own code for the problem (for example `bg.title.closed` with 422-01, `BG50003` with 423-01, `BG40006` with 429-01). */
             rule?: string;
             /** @description For code 400-02, each member that failed validation. */
             errors?: components["schemas"]["ValidationError"][];
@@ -1834,7 +1851,12 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description No client certificate signed by the operator's certificate authority was presented (403-03). */
+        /**
+         * @description No client certificate signed by the gateway's client CA was presented: the request came over plain HTTP, or over
+         *     HTTPS without such a certificate (403-03, the registry's BG40005 in `rule`). The registry requires mutual TLS on
+         *     the title enquiries; the gateway does too while the sandbox setting `require_client_certificate` is `true` (the
+         *     default). `npm start` serves HTTPS with mutual TLS and prints a demo client certificate.
+         */
         ClientCertificateRequired: {
             headers: {
                 [name: string]: unknown;
@@ -2168,23 +2190,23 @@ export interface operations {
             200: {
                 headers: {
                     /**
-                     * @description Size of the caller's token bucket (the most requests it may make in a burst).
-                     * @example 10
+                     * @description Size of the business unit's token bucket, in tokens (4500; divided by X-RateLimit-Requested-Tokens, the most requests in a burst).
+                     * @example 4500
                      */
                     "X-RateLimit-Burst-Capacity"?: components["schemas"]["TitleRateLimitCount"];
                     /**
-                     * @description Tokens added to the bucket each second.
-                     * @example 5
+                     * @description Tokens added to the bucket each second (75).
+                     * @example 75
                      */
                     "X-RateLimit-Replenish-Rate"?: components["schemas"]["TitleRateLimitCount"];
                     /**
-                     * @description Tokens this request used.
-                     * @example 1
+                     * @description Tokens each request takes (60).
+                     * @example 60
                      */
                     "X-RateLimit-Requested-Tokens"?: components["schemas"]["TitleRateLimitCount"];
                     /**
-                     * @description Tokens left in the bucket after this request; at 0 the next request may be answered 429.
-                     * @example 9
+                     * @description Tokens left in the bucket after this request; below X-RateLimit-Requested-Tokens the next request is answered 429.
+                     * @example 4440
                      */
                     "X-RateLimit-Remaining"?: components["schemas"]["TitleRateLimitCount"];
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -2214,7 +2236,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            /** @description More than 75 requests a minute by this business unit (429-01, the registry's BG40006 in `rule`). */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2237,26 +2268,6 @@ export interface operations {
             /** @description The registered proprietors of the title. */
             200: {
                 headers: {
-                    /**
-                     * @description Size of the caller's token bucket (the most requests it may make in a burst).
-                     * @example 10
-                     */
-                    "X-RateLimit-Burst-Capacity"?: components["schemas"]["TitleRateLimitCount"];
-                    /**
-                     * @description Tokens added to the bucket each second.
-                     * @example 5
-                     */
-                    "X-RateLimit-Replenish-Rate"?: components["schemas"]["TitleRateLimitCount"];
-                    /**
-                     * @description Tokens this request used.
-                     * @example 1
-                     */
-                    "X-RateLimit-Requested-Tokens"?: components["schemas"]["TitleRateLimitCount"];
-                    /**
-                     * @description Tokens left in the bucket after this request; at 0 the next request may be answered 429.
-                     * @example 9
-                     */
-                    "X-RateLimit-Remaining"?: components["schemas"]["TitleRateLimitCount"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2284,7 +2295,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            /** @description Outside the service hours, 06:30 to 23:00 London time (423-01, the registry's BG50003 in `rule`). */
+            423: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description More than 6 requests a minute by this user (429-01, the registry's BG40006 in `rule`). */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["ServiceUnavailable"];
         };
     };

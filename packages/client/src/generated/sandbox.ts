@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 3c5dc6b41990c4d1c9dc895982745f26eaadcbbe85d52183f0e26aa7bac1dc03) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 decc6f8d3c56da272b03c4a4e0c02319fb948f24c006c22a6ac4a8e9cf7e0e52) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -225,6 +225,10 @@ export interface paths {
          *       (code `503-01`) instead, for fault testing.
          *     - `strict_date_times`: when true, the notification lists refuse (400-02) a date-time parameter in any shape
          *       but the requirement's example, zone-less UTC (`2020-01-01T00:00:00`, fractional seconds allowed).
+         *     - `service_hours`: `enforced` (the default) or `always-open`: whether registered proprietor names answer 423
+         *       outside 06:30 to 23:00 London time, as the registry does.
+         *     - `require_client_certificate`: `true` (the default) or `false`: whether title enquiries need a client
+         *       certificate (mutual TLS), as the registry's do, or are also answered over plain HTTP.
          */
         put: operations["updateSettings"];
         post?: never;
@@ -367,7 +371,7 @@ export interface components {
              * @example 400-01
              */
             code: string;
-            /** @description For code 422-01, the registry's business rule code (for example `bg.title.closed`). */
+            /** @description On the title enquiries, the registry's own code for the problem (for example `bg.title.closed` with 422-01, `BG50003` with 423-01, `BG40006` with 429-01). */
             rule?: string;
             /** @description For code 400-02, each member that failed validation. */
             errors?: components["schemas"]["ValidationError"][];
@@ -703,6 +707,31 @@ export interface components {
          * @example true
          */
         SandboxStrictDateTimes: boolean;
+        /**
+         * @description Whether the registered proprietor names service keeps the registry's service hours. `enforced` (the default, as
+         *     the registry behaves): from 23:00 to 06:30 London time, by the gateway's clock, it answers 423 (problem code
+         *     `423-01`, the registry's `BG50003`) with `Retry-After` up to the next opening. `always-open`: it answers at any
+         *     hour. The default is the registry's behaviour so that code which never met a 423 in the sandbox does not meet
+         *     its first one in production; move the clock (`PUT /sandbox/v1/clock`) to work at a fixed hour instead.
+         *
+         *     The official search of whole is not affected: out of hours the registry accepts it and defers the result
+         *     (`202`, `BG20002`), and so does the gateway whatever this setting. Official copy availability is served around
+         *     the clock.
+         * @default enforced
+         * @example always-open
+         * @enum {string}
+         */
+        SandboxServiceHours: "enforced" | "always-open";
+        /**
+         * @description Whether title enquiries need a client certificate (mutual TLS), as the registry's do. `true` (the default): a
+         *     title enquiry that reaches the gateway over plain HTTP, or over HTTPS without a certificate signed by the
+         *     gateway's client CA, answers 403 (problem code `403-03`). `npm start` serves HTTPS with mutual TLS beside plain
+         *     HTTP and prints a demo client certificate to use. `false`: title enquiries are also answered over plain HTTP,
+         *     for tools that cannot present a certificate.
+         * @default true
+         * @example false
+         */
+        SandboxRequireClientCertificate: boolean;
         /** @description How the simulated registry behaves. After a reset every setting has its default. */
         SandboxSettings: {
             processing: components["schemas"]["SandboxProcessing"];
@@ -711,6 +740,8 @@ export interface components {
             error_rate: components["schemas"]["SandboxErrorRate"];
             duplicate_seed: components["schemas"]["SandboxDuplicateSeed"];
             strict_date_times: components["schemas"]["SandboxStrictDateTimes"];
+            service_hours: components["schemas"]["SandboxServiceHours"];
+            require_client_certificate: components["schemas"]["SandboxRequireClientCertificate"];
         };
         /** @description The settings to change; settings not named keep their value. */
         SandboxSettingsUpdate: {
@@ -720,6 +751,8 @@ export interface components {
             error_rate?: components["schemas"]["SandboxErrorRate"];
             duplicate_seed?: components["schemas"]["SandboxDuplicateSeed"];
             strict_date_times?: components["schemas"]["SandboxStrictDateTimes"];
+            service_hours?: components["schemas"]["SandboxServiceHours"];
+            require_client_certificate?: components["schemas"]["SandboxRequireClientCertificate"];
         };
         /** @description Which submissions end in SYSTEM_ERROR. The body may be omitted (the next submission of any business unit). */
         SandboxSystemErrorRequest: {

@@ -1,5 +1,6 @@
-// The official search workflow and typed errors against a real gateway (over HTTP: without a client CA the
-// gateway asks no certificate). The sandbox clock drives the service hours and the readiness of a deferred result.
+// The official search workflow and typed errors against a real gateway, over plain HTTP: the sandbox setting
+// require_client_certificate is turned off (gateway-tls.test.ts covers mutual TLS). The sandbox clock drives the
+// service hours and the readiness of a deferred result.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   AuthenticationError,
@@ -16,6 +17,7 @@ let client: GatewayClient;
 
 beforeAll(async () => {
   gw = await startGateway();
+  await gw.settings({ require_client_certificate: false });
   client = gw.client(gw.demo);
 });
 afterAll(async () => {

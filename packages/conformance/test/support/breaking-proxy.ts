@@ -14,7 +14,9 @@ export type BrokenRule =
   /** An upload address for a checksum longer than 44 characters: the checksum is cut to 44 and forwarded. */
   | "checksum-over-44"
   /** Acknowledge: nothing is forwarded, yet every id sent is answered as acknowledged. */
-  | "acknowledge-ignored";
+  | "acknowledge-ignored"
+  /** The sandbox setting `service_hours: enforced` is forwarded as `always-open`: the names never close. */
+  | "service-hours-ignored";
 
 interface Exchange {
   method: string;
@@ -38,6 +40,10 @@ function rewriteRequest(rule: BrokenRule, exchange: Exchange): Buffer {
   if (rule === "acknowledge-over-100" && isAcknowledge(exchange)) {
     const body = json(exchange.body) as { data?: unknown };
     if (Array.isArray(body.data) && body.data.length > 100) return Buffer.from(JSON.stringify({ ...body, data: body.data.slice(0, 100) }));
+  }
+  if (rule === "service-hours-ignored" && exchange.method === "PUT" && exchange.path === "/sandbox/v1/settings") {
+    const body = json(exchange.body);
+    if (body["service_hours"] === "enforced") return Buffer.from(JSON.stringify({ ...body, service_hours: "always-open" }));
   }
   if (rule === "checksum-over-44" && exchange.method === "POST" && exchange.path === "/v0/documents/url") {
     const body = json(exchange.body) as { data?: { file_sha256?: unknown } };

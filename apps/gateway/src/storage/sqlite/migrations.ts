@@ -94,4 +94,27 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: "official searches of whole, kept for the Poll Request Service (were a second database file)",
+    sql: `
+      CREATE TABLE official_searches (
+        business_unit_id TEXT NOT NULL REFERENCES business_units(id) ON DELETE CASCADE,
+        username TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        id TEXT NOT NULL UNIQUE,
+        title_number TEXT NOT NULL,
+        priority_type TEXT NOT NULL,
+        applicant TEXT NOT NULL,
+        received_ms INTEGER NOT NULL,
+        ready_ms INTEGER NOT NULL,
+        certificate_ms INTEGER NOT NULL,
+        priority_expiry_date TEXT NOT NULL,
+        deferred TEXT,
+        result TEXT NOT NULL,
+        PRIMARY KEY (business_unit_id, username, message_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX official_searches_by_title ON official_searches (business_unit_id, title_number, certificate_ms);
+    `,
+  },
 ];

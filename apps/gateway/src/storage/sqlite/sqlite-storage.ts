@@ -10,6 +10,8 @@ import type {
   NotificationListing,
   NotificationQuery,
   NotificationRow,
+  OfficialSearchRow,
+  PrioritySearch,
   RegistryDocumentRow,
   Storage,
   SubmitOutcome,
@@ -432,6 +434,49 @@ export class SqliteStorage implements Storage {
     };
   }
 
+  async insertOfficialSearch(search: OfficialSearchRow): Promise<boolean> {
+    return this.#write((): boolean => {
+      const inserted = this.#prepared(
+        `INSERT INTO official_searches (business_unit_id, username, message_id, id, title_number, priority_type, applicant, received_ms, ready_ms,
+           certificate_ms, priority_expiry_date, deferred, result)
+         VALUES (@businessUnitId, @username, @messageId, @id, @titleNumber, @priorityType, @applicant, @receivedMs, @readyMs,
+           @certificateMs, @priorityExpiryDate, @deferred, @result)
+         ON CONFLICT DO NOTHING`,
+      ).run({ ...search, deferred: search.deferred === null ? null : json(search.deferred), result: json(search.result) });
+      return inserted.changes === 1;
+    });
+  }
+
+  async findOfficialSearch(businessUnitId: string, username: string, messageId: string): Promise<OfficialSearchRow | undefined> {
+    const row = this.#prepared("SELECT * FROM official_searches WHERE business_unit_id = ? AND username = ? AND message_id = ?").get(businessUnitId, username, messageId) as
+      | Row
+      | undefined;
+    return row && {
+      id: String(row["id"]),
+      businessUnitId: String(row["business_unit_id"]),
+      username: String(row["username"]),
+      messageId: String(row["message_id"]),
+      titleNumber: String(row["title_number"]),
+      priorityType: String(row["priority_type"]),
+      applicant: String(row["applicant"]),
+      receivedMs: Number(row["received_ms"]),
+      readyMs: Number(row["ready_ms"]),
+      certificateMs: Number(row["certificate_ms"]),
+      priorityExpiryDate: String(row["priority_expiry_date"]),
+      deferred: row["deferred"] === null ? null : parse(row["deferred"]),
+      result: parse(row["result"]),
+    };
+  }
+
+  async searchesWithPriority(businessUnitId: string, titleNumber: string, beforeMs: number, onDate: string, limit: number): Promise<PrioritySearch[]> {
+    const rows = this.#prepared(
+      `SELECT certificate_ms, priority_type, applicant FROM official_searches
+       WHERE business_unit_id = ? AND title_number = ? AND certificate_ms < ? AND priority_expiry_date >= ?
+       ORDER BY certificate_ms LIMIT ?`,
+    ).all(businessUnitId, titleNumber, beforeMs, onDate, limit) as Row[];
+    return rows.map((row) => ({ certificateMs: Number(row["certificate_ms"]), priorityType: String(row["priority_type"]), applicant: String(row["applicant"]) }));
+  }
+
   async getSetting<T>(key: string): Promise<T | undefined> {
     const value = this.#db.prepare("SELECT value FROM settings WHERE key = ?").pluck().get(key);
     return value === undefined ? undefined : parse<T>(value);
@@ -447,7 +492,7 @@ export class SqliteStorage implements Storage {
     return this.#write((): void => {
       this.#db.transaction(() => {
         this.#changedUnits.add(null);
-        for (const table of ["notifications", "correspondence", "idempotency_keys", "registry_documents", "documents", "applications", "users", "business_units", "settings"]) {
+        for (const table of ["official_searches", "notifications", "correspondence", "idempotency_keys", "registry_documents", "documents", "applications", "users", "business_units", "settings"]) {
           this.#db.exec(`DELETE FROM ${table}`);
         }
       })();
