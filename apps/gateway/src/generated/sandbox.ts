@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 c2e8617f532035d966ef2057ad268d3a06ce3270d3836863b934132829aafcd2) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 f12e4bee54548aca8d3bc1a1fab8ed89eda59b9f710c3110253d8fc10686eeef) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -299,7 +299,12 @@ export interface components {
         };
         /**
          * @description An error, as `application/problem+json` (RFC 9457) with the registry's `code` member. Used for every error
-         *     the gateway answers. `code` is stable; the catalogue is `x-lrg-problem-codes` at the document root.
+         *     the gateway answers on the notifications, the submission, Send a document and its own operations (the title
+         *     enquiry services and the attach operations answer the registry's envelopes instead, see
+         *     `x-lrg-error-envelope`). `code` is stable; the catalogue is `x-lrg-problem-codes` at the document root.
+         *     The registry's own stubs for submission and Send a document send `status` as a string ("400"), leave out
+         *     `instance` and `code`, and list `errors[]` of `{type, detail, pointer}` (no `pointer` on Send a document);
+         *     the gateway sends the integer and every member, and its `errors[]` items have the same three members.
          */
         Problem: {
             /**
@@ -333,7 +338,7 @@ export interface components {
              * @example 400-01
              */
             code: string;
-            /** @description For code 422-01, the registry's business rule code (for example `bg.title.closed`). */
+            /** @description The registry's own code for this error, where it has one (for code 422-01 the business rule, for example `bg.title.closed`). The registry's envelopes carry it in place of `code`. */
             rule?: string;
             /** @description For code 400-02, each member that failed validation. */
             errors?: components["schemas"]["ValidationError"][];
