@@ -59,25 +59,34 @@ describe("registered proprietor names (s2)", () => {
 
 describe("s1 and s2 refuse what the spec refuses", () => {
   it.each([
-    ["a lower-case title number", "zz100001", 400, "400-02"],
-    ["a mixed-case title number", "Zz100001", 400, "400-02"],
-    ["a title number of ten characters", "ZZ10000100", 400, "400-02"],
-    ["a title number with a hyphen", "ZZ-10001", 400, "400-02"],
-    ["a title number not on the register", "ZZ100010", 404, "404-01"],
-    ["another unknown title number", "AB1", 404, "404-01"],
-  ])("%s", async (_name, title, status, code) => {
+    ["a lower-case title number", "zz100001", 400, "BG40001"],
+    ["a mixed-case title number", "Zz100001", 400, "BG40001"],
+    ["a title number of ten characters", "ZZ10000100", 400, "BG40001"],
+    ["a title number with a hyphen", "ZZ-10001", 400, "BG40001"],
+    ["a title number not on the register", "ZZ100010", 404, "BG40002"],
+    ["another unknown title number", "AB1", 404, "BG40002"],
+  ])("%s: in the registry's envelope, with its code", async (_name, title, status, code) => {
     for (const path of [availability(title), proprietors(title)]) {
       const answer = await gw.call("GET", path, { as: unit });
       expect(answer.status, path).toBe(status);
-      expect(answer.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-      expect(answer.body).toMatchObject({ code, status });
-      if (status === 400) expect(answer.body).toMatchObject({ errors: expect.arrayContaining([expect.objectContaining({ pointer: "/path/title_number" })]) });
+      expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
+      const errors = (answer.body as { errors: unknown[] }).errors;
+      expect(errors.length).toBeGreaterThan(0);
+      for (const error of errors) {
+        expect(error).toEqual({
+          error_code: code,
+          error_message: expect.any(String),
+          http_status: String(status),
+          timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/),
+          trace_id: answer.headers.get("x-request-id"),
+        });
+      }
     }
   });
 
   it("refuses an undefined query parameter", async () => {
     const answer = await gw.call("GET", `${availability("ZZ100001")}?edition=1`, { as: unit });
-    expect(answer.body).toMatchObject({ status: 400, code: "400-04" });
+    expect(answer.body).toMatchObject({ errors: [{ http_status: "400", error_code: "BG40001" }] });
   });
 
   it("any path segment answers 200, 400 or 404 (or 429 past the rate limit), never 5xx", async () => {
@@ -113,7 +122,7 @@ describe("rate limit", () => {
       if (answer.status === 429) limited = answer;
       else expect(answer.status).toBe(200);
     }
-    expect(limited?.body).toMatchObject({ status: 429, code: "429-01" });
+    expect(limited?.body).toMatchObject({ errors: [{ http_status: "429", error_code: "BG40006" }] });
     expect(Number(limited?.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
 
     // Another caller has its own bucket.

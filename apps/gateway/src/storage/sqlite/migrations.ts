@@ -94,4 +94,23 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: "attachments and messages (Attach a document, Attach a message)",
+    sql: `
+      CREATE TABLE attachments (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        application_id TEXT NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+        business_unit_id TEXT NOT NULL REFERENCES business_units(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN ('DOCUMENT', 'MESSAGE')),
+        document_id TEXT,
+        certification_statement_type TEXT,
+        message_text TEXT,
+        status TEXT NOT NULL CHECK (status IN ('PENDING', 'ATTACHED', 'FAILED')),
+        failure_reason TEXT,
+        created_ms INTEGER NOT NULL
+      );
+      CREATE INDEX attachments_pending ON attachments(status, id);
+    `,
+  },
 ];
