@@ -1,4 +1,11 @@
 import createClient, { type Middleware } from "openapi-fetch";
+import {
+  attachDocument,
+  attachMessage,
+  type AttachableDocument,
+  type AttachDocumentOptions,
+  type AttachedDocument,
+} from "./applications.js";
 import type { ApiClient, WorkflowContext } from "./context.js";
 import {
   downloadDocument,
@@ -82,6 +89,14 @@ export interface NotificationsClient {
   ): Promise<ConsumeSummary>;
 }
 
+/** Attach a document and Attach a message to a pending application; outcomes arrive as notifications. */
+export interface ApplicationsClient {
+  /** Attaches a document, sending it first when given a `source`. See {@link attachDocument}. */
+  attachDocument(applicationId: string, document: AttachableDocument, options: AttachDocumentOptions): Promise<AttachedDocument>;
+  /** Attaches a message of at most 4034 characters. See {@link attachMessage}. */
+  attachMessage(applicationId: string, messageText: string, options?: { readonly signal?: AbortSignal }): Promise<void>;
+}
+
 /**
  * The gateway client: every operation of the spec, typed (`client.GET("/v1/notifications", ...)` answers
  * openapi-fetch's `{ data, error, response }`), plus the workflows that take several calls.
@@ -95,6 +110,7 @@ export interface GatewayClient extends ApiClient {
   /** Downloads a document by `download_id` as a stream. */
   downloadDocument(downloadId: string, options?: DownloadDocumentOptions): Promise<DownloadedDocumentStream>;
   readonly notifications: NotificationsClient;
+  readonly applications: ApplicationsClient;
   /** Official search of whole with priority; polls a deferred result. See {@link officialSearchOfWhole}. */
   officialSearchOfWhole(request: OfficialSearchInput, options?: PollOptions): Promise<OfficialSearchOutcome>;
   /** The result of an earlier official search by `message_id`, polled while deferred. */
@@ -173,6 +189,10 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     downloadDocument: ((downloadId: string, downloadOptions?: DownloadDocumentOptions) =>
       downloadDocument(context, downloadId, downloadOptions)) as GatewayClient["downloadDocument"],
     notifications,
+    applications: {
+      attachDocument: (applicationId, document, attachOptions) => attachDocument(context, applicationId, document, attachOptions),
+      attachMessage: (applicationId, messageText, messageOptions) => attachMessage(context, applicationId, messageText, messageOptions),
+    },
     officialSearchOfWhole: (request, pollOptions) => officialSearchOfWhole(context, request, pollOptions),
     pollOfficialSearch: (messageId, pollOptions) => pollOfficialSearch(context, messageId, pollOptions),
     close: async () => {

@@ -1,6 +1,14 @@
 // @lrg/client: the typed client of the Land Registration Gateway and the workflows integrators would otherwise
 // write by hand. See README.md.
 export {
+  MAX_MESSAGE_LENGTH,
+  type AttachableDocument,
+  type AttachDocumentOptions,
+  type AttachedDocument,
+  type CertificationStatementType,
+} from "./applications.js";
+export {
+  type ApplicationsClient,
   basicAuthorization,
   createGatewayClient,
   DEFAULT_TIMEOUT_MS,
