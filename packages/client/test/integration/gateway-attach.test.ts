@@ -61,7 +61,7 @@ describe("client.applications against the gateway", () => {
     const { document_id: documentId } = await client.uploadDocument(smallPdf("completed"), { documentType: "TR1" });
     const completed = await submit(client, documentId, "CLIENT-IT-COMPLETED");
     await unwrap(gw.sandbox.POST("/sandbox/v1/applications/{id}/transitions", { params: { path: { id: completed } }, body: { to: "ACCEPTED_PRIORITY_PROTECTED" } }));
-    await unwrap(gw.sandbox.POST("/sandbox/v1/applications/{id}/transitions", { params: { path: { id: completed } }, body: { to: "COMPLETED" } }));
+    await unwrap(gw.sandbox.POST("/sandbox/v1/applications/{id}/transitions", { params: { path: { id: completed } }, body: { to: "COMPLETED", early_completion: false } }));
     const refused = client.applications.attachDocument(completed, { documentId }, { certificationStatementType: "CERTIFIED" });
     await expect(refused).rejects.toMatchObject({ constructor: ProblemError, status: 400, code: "OC036", errors: [{ code: "OC036", pointer: null }] });
 
