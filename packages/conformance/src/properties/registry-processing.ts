@@ -9,8 +9,8 @@ import { advanceClock, expectStatus, expectThat, list, submission, submit, trans
 import type { Property } from "../property.js";
 import type { Session } from "../session.js";
 
-/** Small files of each kind the registry checks for (written here, byte by byte). */
-const SAMPLES: Record<string, { bytes: Buffer; supported: boolean }> = {
+/** Small files of each kind the registry checks for (written here, byte by byte); `supported` when they pass. */
+export const SAMPLES: Record<string, { bytes: Buffer; supported: boolean }> = {
   pdf: { bytes: Buffer.from("%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n"), supported: true },
   png: { bytes: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32, 7)]), supported: true },
   gif: { bytes: Buffer.concat([Buffer.from("GIF87a"), Buffer.alloc(32, 9)]), supported: true },
@@ -19,7 +19,8 @@ const SAMPLES: Record<string, { bytes: Buffer; supported: boolean }> = {
   protectedPdf: { bytes: Buffer.from("%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R /Encrypt 3 0 R >>\n%%EOF\n"), supported: false },
 };
 
-async function upload(session: Session, bytes: Buffer): Promise<string> {
+/** Sends a document with Send a document (both calls); answers its id. */
+export async function upload(session: Session, bytes: Buffer): Promise<string> {
   const checksum = createHash("sha256").update(bytes).digest("base64");
   const answer = await session.call("POST", "/v0/documents/url", { json: { data: { document_type: "TR1", file_length: bytes.length, file_sha256: checksum } } });
   expectStatus(answer, 201, "upload address");
