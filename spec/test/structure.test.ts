@@ -2,12 +2,18 @@
 // and documented extensions.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { loadBundle, operationsOf, walk, type JsonObject } from "./load-spec.js";
 
 const documents = { openapi: loadBundle("openapi.dereferenced.json"), sandbox: loadBundle("sandbox.dereferenced.json") };
 const operations = Object.entries(documents).flatMap(([name, spec]) => operationsOf(name, spec));
 const SOURCES = ["seed", "public-reference", "design"];
+
+/** The registry's error envelope an operation answers in (`x-lrg-error-envelope`), if any. */
+function errorEnvelopeOf(operation: JsonObject): { schema: string; codes?: Record<string, string> } | undefined {
+  return operation["x-lrg-error-envelope"] as { schema: string; codes?: Record<string, string> } | undefined;
+}
 
 describe("operations", () => {
   it("are all there: every path of the requirement plus submit and poll", () => {
@@ -19,6 +25,8 @@ describe("operations", () => {
         "/s2/v1/titles/{title_number}/registered-proprietor-names",
         "/v0/applications",
         "/v0/applications/{id}/information",
+        "/v1/applications/{id}/attachments",
+        "/v1/applications/{id}/messages",
         "/v0/documents/url",
         "/v1/documents/{download_id}",
         "/v0/notifications",
@@ -49,15 +57,16 @@ describe("operations", () => {
   });
 
   it.each(operations.map((o) => [`${o.document} ${o.method.toUpperCase()} ${o.path}`, o.operation] as const))(
-    "%s has an operationId, a summary, x-lrg-source and a documented 4xx problem answer",
+    "%s has an operationId, a summary, x-lrg-source and a documented 4xx error answer in its shape",
     (_name, operation) => {
       expect(operation["operationId"]).toMatch(/^[a-z][A-Za-z0-9]+$/);
       expect(String(operation["summary"]).length).toBeGreaterThan(5);
       expect(SOURCES).toContain(operation["x-lrg-source"]);
       const responses = operation["responses"] as Record<string, JsonObject>;
+      const mediaType = errorEnvelopeOf(operation) ? "application/json" : "application/problem+json";
       const problems = Object.entries(responses).filter(([status, response]) => {
         const content = (response["content"] ?? {}) as JsonObject;
-        return /^4\d\d$/.test(status) && content["application/problem+json"] !== undefined;
+        return /^4\d\d$/.test(status) && content[mediaType] !== undefined;
       });
       expect(problems.length).toBeGreaterThan(0);
     },
@@ -68,14 +77,34 @@ describe("operations", () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it("answer every error as application/problem+json", () => {
-    const offenders = operations.flatMap(({ document, path, method, operation }) =>
-      Object.entries(operation["responses"] as Record<string, JsonObject>)
+  it("answer every error as application/problem+json, or only in the registry's envelope that x-lrg-error-envelope names", () => {
+    const schemas = (documents.openapi["components"] as { schemas: Record<string, JsonObject> }).schemas;
+    const offenders = operations.flatMap(({ document, path, method, operation }) => {
+      const envelope = errorEnvelopeOf(operation);
+      const expected = envelope ? { "application/json": { schema: schemas[envelope.schema] } } : undefined;
+      return Object.entries(operation["responses"] as Record<string, JsonObject>)
         .filter(([status]) => /^[45]\d\d$/.test(status))
-        .filter(([, response]) => ((response["content"] ?? {}) as JsonObject)["application/problem+json"] === undefined)
-        .map(([status]) => `${document} ${method} ${path} ${status}`),
-    );
+        .filter(([, response]) => {
+          const content = (response["content"] ?? {}) as Record<string, JsonObject>;
+          if (!expected) return content["application/problem+json"] === undefined;
+          return Object.keys(content).join() !== "application/json" || !isDeepStrictEqual(content["application/json"]?.["schema"], expected["application/json"].schema);
+        })
+        .map(([status]) => `${document} ${method} ${path} ${status}`);
+    });
     expect(offenders).toEqual([]);
+  });
+
+  it("with an error envelope name one of the registry's envelope schemas and map problem codes of the catalogue", () => {
+    const catalogue = documents.openapi["x-lrg-problem-codes"] as JsonObject;
+    const enveloped = operations.flatMap(({ operation }) => {
+      const envelope = errorEnvelopeOf(operation);
+      return envelope ? [envelope] : [];
+    });
+    expect(enveloped.length).toBe(6);
+    for (const envelope of enveloped) {
+      expect(["RegistryErrors", "RegistryErrorCodes", "AttachErrors"]).toContain(envelope.schema);
+      for (const code of Object.keys(envelope.codes ?? {})) expect(catalogue[code], code).toBeDefined();
+    }
   });
 });
 

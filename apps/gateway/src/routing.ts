@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { BasicAuthenticator, Principal } from "./auth/basic-auth.js";
 import { checkBearer } from "./auth/basic-auth.js";
+import { errorEnvelopeOf, renderEnvelope, type ErrorEnvelope } from "./error-envelopes.js";
 import { Problem } from "./problems.js";
 import { operationsOf, type OperationSpec, type SpecNode } from "./spec/openapi.js";
 import { compileRequestValidator, type ValidatedRequest } from "./spec/validation.js";
@@ -57,6 +58,9 @@ export function registerOperations(app: FastifyInstance, document: SpecNode, han
       continue;
     }
     const validate = compileRequestValidator(spec);
+    // Every error of this operation, whatever raised it (validation, credentials, body parsing), is rendered in
+    // the registry's envelope when the spec names one (see errorAnswer).
+    const config: RouteErrorConfig = { errorEnvelope: errorEnvelopeOf(spec.operation) };
     const security = securityOf(document, spec.operation);
     const url = spec.path.replace(/\{(\w+)\}/g, ":$1");
     const content = ((spec.operation["requestBody"] as SpecNode | undefined)?.["content"] ?? {}) as Record<string, unknown>;
@@ -83,7 +87,7 @@ export function registerOperations(app: FastifyInstance, document: SpecNode, han
       return answer.body === undefined ? reply.send() : reply.send(answer.body);
     };
     for (const prefix of ["", ...(options.aliases?.(spec) ?? [])]) {
-      const route = { method: spec.method.toUpperCase() as "GET", url: `${prefix}${url}`, handler: run };
+      const route = { method: spec.method.toUpperCase() as "GET", url: `${prefix}${url}`, handler: run, config };
       void app.register(async (scope) => {
         if (rawBody) {
           scope.removeAllContentTypeParsers();
@@ -98,6 +102,22 @@ export function registerOperations(app: FastifyInstance, document: SpecNode, han
     }
   }
   return missing;
+}
+
+/** What a route of the spec carries for the error handler. */
+interface RouteErrorConfig {
+  errorEnvelope: ErrorEnvelope | undefined;
+}
+
+/**
+ * The answer to an error of a request: problem+json, or the registry's envelope of the operation the request was
+ * routed to when the spec names one (`x-lrg-error-envelope`).
+ */
+export function errorAnswer(error: unknown, request: FastifyRequest, nowMs: number): { problem: Problem; contentType: string; body: unknown } {
+  const problem = problemFor(error);
+  const envelope = (request.routeOptions.config as Partial<RouteErrorConfig> | undefined)?.errorEnvelope;
+  if (envelope) return { problem, contentType: "application/json", body: renderEnvelope(envelope, problem, { requestId: request.id, nowMs }) };
+  return { problem, contentType: "application/problem+json", body: problem.body(request.url.split("?")[0] ?? request.url) };
 }
 
 /** Renders any error as problem+json: a Problem as it is, Fastify's own request errors by their stable code. */

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { applicationHandlers } from "./applications/routes.js";
+import { AttachmentService } from "./applications/attachments.js";
 import { ApplicationService } from "./applications/service.js";
 import { BasicAuthenticator } from "./auth/basic-auth.js";
 import { hashPassword, verifyPassword } from "./auth/passwords.js";
@@ -13,7 +14,7 @@ import { Metrics } from "./operations/metrics.js";
 import { registerOperationsRoutes } from "./operations/routes.js";
 import { Problem } from "./problems.js";
 import { SandboxState } from "./registry/sandbox-state.js";
-import { problemFor, registerOperations } from "./routing.js";
+import { errorAnswer, problemFor, registerOperations } from "./routing.js";
 import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
 import { openapi, sandbox } from "./spec/openapi.js";
 import { BlobStore } from "./storage/blob-store.js";
@@ -84,6 +85,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   await state.load();
   const authenticator = new BasicAuthenticator(storage);
   const applications = new ApplicationService({ storage, clock, blobs, state, decisionDelayMs: config.decisionDelayMs });
+  const attachments = new AttachmentService({ storage, clock, state });
   const notifications = new NotificationService(storage, clock, () => state.settings.strict_date_times);
   const documents = new DocumentService({
     storage,
@@ -140,13 +142,9 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     metrics.observe(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode, reply.elapsedTime);
   });
   app.setErrorHandler(async (error, request, reply) => {
-    const problem = problemFor(error);
+    const { problem, contentType, body } = errorAnswer(error, request, clock.nowMs());
     if (problem.status >= 500 && !(error instanceof Problem)) request.log.error({ err: error }, "unexpected fault");
-    return reply
-      .code(problem.status)
-      .headers(problem.headers)
-      .type("application/problem+json")
-      .send(problem.body(request.url.split("?")[0] ?? request.url));
+    return reply.code(problem.status).headers(problem.headers).type(contentType).send(body);
   });
   app.setNotFoundHandler(async (request) => {
     throw new Problem("404-02", `no operation answers ${request.method} ${request.url.split("?")[0] ?? ""}`);
@@ -155,7 +153,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   const titles = titleEnquiries({ storage, clock, blobs, settings: () => state.settings, ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) });
   const schemaBase = (request: FastifyRequest) => config.publicUrl ?? `${request.protocol}://${request.host}`;
   const registryHandlers = {
-    ...applicationHandlers(applications),
+    ...applicationHandlers(applications, attachments),
     ...notificationHandlers(notifications, schemaBase),
     ...documentHandlers(documents, schemaBase),
     ...titles.handlers,
@@ -202,8 +200,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   const processing = setInterval(() => {
     if (deciding || closing) return;
     deciding = true;
-    applications
-      .decideDue()
+    Promise.all([applications.decideDue(), attachments.resolvePending()])
       .catch((error: unknown) => app.log.error({ err: error }, "automatic processing failed"))
       .finally(() => (deciding = false));
   }, PROCESSING_INTERVAL_MS);

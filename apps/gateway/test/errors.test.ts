@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Problem } from "../src/problems.js";
-import { openapi, problemCatalogue, sandbox, type SpecNode } from "../src/spec/openapi.js";
+import { openapi, operationsOf, problemCatalogue, sandbox, type SpecNode } from "../src/spec/openapi.js";
 
 function sources(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
@@ -28,6 +28,31 @@ function documentedCodes(): Set<string> {
   };
   visit(openapi["paths"]);
   visit(sandbox["paths"]);
+  for (const code of envelopeDocumentedCodes()) codes.add(code);
+  return codes;
+}
+
+/**
+ * The problem codes documented through the registry's envelopes: an operation with `x-lrg-error-envelope` shows a
+ * code in an example either as it is, or as the registry's code it maps to; a registry rule code (`bg.…`) shows a
+ * problem that carries its rule (422-01).
+ */
+function envelopeDocumentedCodes(): Set<string> {
+  const codes = new Set<string>();
+  for (const { operation } of operationsOf(openapi)) {
+    const envelope = operation["x-lrg-error-envelope"] as { codes?: Record<string, string> } | undefined;
+    if (!envelope) continue;
+    const shown = new Set<string>();
+    for (const response of Object.values(operation["responses"] as Record<string, SpecNode>)) {
+      const media = (response["content"] as Record<string, SpecNode> | undefined)?.["application/json"];
+      for (const example of Object.values((media?.["examples"] ?? {}) as Record<string, SpecNode>)) {
+        for (const item of ((example["value"] as SpecNode)["errors"] ?? []) as SpecNode[]) shown.add(String(item["code"] ?? item["error_code"] ?? item["type"]));
+      }
+    }
+    for (const code of shown) codes.add(code);
+    for (const [code, registryCode] of Object.entries(envelope.codes ?? {})) if (shown.has(registryCode)) codes.add(code);
+    if ([...shown].some((code) => code.startsWith("bg."))) codes.add("422-01");
+  }
   return codes;
 }
 

@@ -10,6 +10,13 @@ import {
   type SubmittedApplication,
   type SubmitUntilDecidedOptions,
 } from "./applications.js";
+import {
+  attachDocument,
+  attachMessage,
+  type AttachableDocument,
+  type AttachDocumentOptions,
+  type AttachedDocument,
+} from "./attachments.js";
 import type { ApiClient, WorkflowContext } from "./context.js";
 import {
   downloadDocument,
@@ -76,7 +83,7 @@ export interface GatewayClientOptions {
   readonly onRetry?: (event: RetryEvent) => void;
 }
 
-/** Submitting applications and following them. */
+/** Submitting applications, following them, and attaching documents and messages to them. */
 export interface ApplicationsClient {
   /** Submits with an `Idempotency-Key` (generated when not given); answers the id and the key. See {@link submitApplication}. */
   submit(body: ApplicationSubmission, options?: SubmitOptions): Promise<SubmittedApplication>;
@@ -84,6 +91,10 @@ export interface ApplicationsClient {
   submitUntilDecided(body: ApplicationSubmission, options?: SubmitUntilDecidedOptions): Promise<DecidedApplication>;
   /** An application's information. */
   information(id: string, options?: { signal?: AbortSignal }): Promise<ApplicationInformation>;
+  /** Attaches a document to a pending application, sending it first when given a `source`; the outcome arrives as a notification. See {@link attachDocument}. */
+  attachDocument(applicationId: string, document: AttachableDocument, options: AttachDocumentOptions): Promise<AttachedDocument>;
+  /** Attaches a message of at most 4034 characters; the outcome arrives as a notification. See {@link attachMessage}. */
+  attachMessage(applicationId: string, messageText: string, options?: { readonly signal?: AbortSignal }): Promise<void>;
 }
 
 /** Notifications, in either version (`{ version: "v0" }`; `v1` when not given). */
@@ -192,6 +203,8 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     submit: (body, submitOptions) => submitApplication(context, body, submitOptions),
     submitUntilDecided: (body, submitOptions) => submitUntilDecided(context, body, submitOptions),
     information: (id, informationOptions) => applicationInformation(context, id, informationOptions),
+    attachDocument: (applicationId, document, attachOptions) => attachDocument(context, applicationId, document, attachOptions),
+    attachMessage: (applicationId, messageText, messageOptions) => attachMessage(context, applicationId, messageText, messageOptions),
   };
 
   return {

@@ -2,16 +2,25 @@ import type { components } from "./generated/openapi.js";
 
 /** An error answered as `application/problem+json`, as the spec's `Problem` schema describes it. */
 export type Problem = components["schemas"]["Problem"];
-/** The `{ "errors": [...] }` envelope that the registry's own title enquiry environment answers with. */
+/** The registry's envelope of the official search of whole (and the Poll Request Service): `{ errors: [{ code, detail, status, trace_id, title }] }`. */
 export type RegistryErrors = components["schemas"]["RegistryErrors"];
+/** The registry's envelope of registered proprietor names and official copy availability: `{ errors: [{ error_code, error_message, http_status, timestamp, trace_id }] }`. */
+export type RegistryErrorCodes = components["schemas"]["RegistryErrorCodes"];
+/** The registry's envelope of Attach a document and Attach a message: `{ errors: [{ type, detail, pointer }] }`. */
+export type AttachErrors = components["schemas"]["AttachErrors"];
+/** An item of any of the registry's `{ errors }` envelopes. */
+export type RegistryErrorItem = RegistryErrors["errors"][number] | RegistryErrorCodes["errors"][number] | AttachErrors["errors"][number];
 
 /** One failing member or one registry error, the same whichever envelope the server used. */
 export interface ErrorItem {
-  /** The registry's error code (`BG40011`, `bg.title.closed`), for the `{ errors }` envelopes. */
+  /**
+   * The registry's error code, for the `{ errors }` envelopes: `code` (`BG40011`, `bg.title.closed`), `error_code`
+   * (`BG40002`), or the attach envelope's `type` (`OC036`).
+   */
   readonly code?: string;
-  /** The JSON Schema keyword that failed (`pattern`, `required`), for problem+json validation errors. */
+  /** The JSON Schema keyword that failed (`pattern`, `required`) in problem+json; the attach envelope's `type`. */
   readonly type?: string;
-  /** JSON pointer to the failing member (`/body/data/file_sha256`), for problem+json validation errors. */
+  /** JSON pointer to the failing member (`/body/data/file_sha256` in problem+json, `/data/...` in the envelopes). */
   readonly pointer?: string | null;
   readonly title?: string;
   readonly detail?: string;
@@ -145,8 +154,8 @@ export class ProblemError extends HttpError {
   override name = "ProblemError";
   /** The problem+json body, when the answer was one. */
   readonly problem: Problem | undefined;
-  /** The items of the registry's `{ errors }` envelope, when the answer was one. */
-  readonly registryErrors: RegistryErrors["errors"] | undefined;
+  /** The items of the registry's `{ errors }` envelope (any of the three), when the answer was one. */
+  readonly registryErrors: readonly RegistryErrorItem[] | undefined;
   /** For a 422 on a title enquiry, the registry's business rule (`bg.title.closed`). */
   readonly rule: string | undefined;
 
@@ -207,7 +216,7 @@ export interface ParsedErrorBody {
   detail?: string;
   errors?: ErrorItem[];
   problem?: Problem;
-  registryErrors?: RegistryErrors["errors"];
+  registryErrors?: readonly RegistryErrorItem[];
 }
 
 function describe(status: number, parsed: ParsedErrorBody): string {
@@ -229,19 +238,22 @@ function optionalString(value: unknown): string | undefined {
 }
 
 function optionalStatus(value: unknown): number | undefined {
-  const status = typeof value === "string" ? Number(value) : value;
+  // The registry writes the status as a string in some envelopes ("400").
+  const status = typeof value === "string" ? (/^\d{3}$/.test(value) ? Number(value) : undefined) : value;
   return typeof status === "number" && Number.isInteger(status) ? status : undefined;
 }
 
 /**
  * Recognises the error envelopes the registry's services use: problem+json (RFC 9457, with the registry's
- * `code`), `{ errors: [{ code, detail, status, trace_id, title }] }`, and the older
- * `{ errors: [{ error_code, error_message, http_status }] }`. Answers `undefined` for anything else.
+ * `code`; the registry's stubs send `status` as a string and leave `code` out), the official search's
+ * `{ errors: [{ code, detail, status, trace_id, title }] }`, proprietor names' and official copy availability's
+ * `{ errors: [{ error_code, error_message, http_status, timestamp, trace_id }] }`, and the attach operations'
+ * `{ errors: [{ type, detail, pointer }] }`. Answers `undefined` for anything else.
  */
 export function parseErrorBody(body: unknown, contentType?: string | null): ParsedErrorBody | undefined {
   if (!isObject(body)) return undefined;
   const problemMedia = contentType?.toLowerCase().includes("application/problem+json") ?? false;
-  const problemShape = typeof body.status === "number" && (typeof body.title === "string" || typeof body.type === "string");
+  const problemShape = optionalStatus(body.status) !== undefined && (typeof body.title === "string" || typeof body.type === "string");
   if (problemMedia || problemShape) {
     const errors = Array.isArray(body.errors)
       ? body.errors.filter(isObject).map((item) =>
@@ -253,7 +265,8 @@ export function parseErrorBody(body: unknown, contentType?: string | null): Pars
         )
       : [];
     return compact<ParsedErrorBody>({
-      code: optionalString(body.code),
+      // The registry's own stubs leave `code` out and name the error in each item's `type` (`OCV_L1A_000`).
+      code: optionalString(body.code) ?? (body.code === undefined ? errors[0]?.type : undefined),
       title: optionalString(body.title),
       detail: optionalString(body.detail),
       errors,
@@ -264,7 +277,9 @@ export function parseErrorBody(body: unknown, contentType?: string | null): Pars
     const items = body.errors as Record<string, unknown>[];
     const errors = items.map((item) =>
       compact<ErrorItem>({
-        code: optionalString(item.code) ?? optionalString(item.error_code),
+        code: optionalString(item.code) ?? optionalString(item.error_code) ?? optionalString(item.type),
+        type: optionalString(item.type),
+        pointer: typeof item.pointer === "string" || item.pointer === null ? item.pointer : optionalString(isObject(item.source) ? item.source.pointer : undefined),
         title: optionalString(item.title),
         detail: optionalString(item.detail) ?? optionalString(item.error_message),
         status: optionalStatus(item.status ?? item.http_status),
@@ -278,7 +293,7 @@ export function parseErrorBody(body: unknown, contentType?: string | null): Pars
       title: first?.title,
       detail: first?.detail,
       errors,
-      registryErrors: items as RegistryErrors["errors"],
+      registryErrors: items as unknown as RegistryErrorItem[],
     });
   }
   return undefined;

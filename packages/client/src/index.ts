@@ -11,6 +11,13 @@ export {
   type SubmitUntilDecidedOptions,
 } from "./applications.js";
 export {
+  MAX_MESSAGE_LENGTH,
+  type AttachableDocument,
+  type AttachDocumentOptions,
+  type AttachedDocument,
+  type CertificationStatementType,
+} from "./attachments.js";
+export {
   basicAuthorization,
   createGatewayClient,
   DEFAULT_TIMEOUT_MS,

@@ -121,16 +121,16 @@ describe("officialSearchOfWhole", () => {
     expect(recorder.requests.length).toBeGreaterThan(3);
   });
 
-  it("throws a business rule refusal as a ProblemError with its rule", async () => {
-    const problem = specExample(SEARCH, "post", "422", "application/problem+json", "closedTitle");
-    const { client } = clientWith(() => new Response(JSON.stringify(problem), { status: 422, headers: { "content-type": "application/problem+json" } }));
+  it("throws a business rule refusal (the registry's envelope) as a ProblemError with its rule", async () => {
+    const envelope = specExample(SEARCH, "post", "422", "application/json", "closedTitle");
+    const { client } = clientWith(() => jsonResponse(422, envelope));
     const failure = await client.officialSearchOfWhole(request).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ProblemError);
     expect((failure as ProblemError).rule).toBe("bg.title.closed");
   });
 
   it("understands the registry's own { errors } envelope", async () => {
-    const envelope = specExample(SEARCH, "post", "409", "application/json", "registryMessageIdReused");
+    const envelope = specExample(SEARCH, "post", "409", "application/json", "messageIdReused");
     const { client } = clientWith(() => jsonResponse(409, envelope));
     const failure = await client.officialSearchOfWhole(request).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ProblemError);
@@ -148,8 +148,8 @@ describe("pollOfficialSearch", () => {
   });
 
   it("throws the 404 of an unknown message_id", async () => {
-    const problem = specExample(POLL, "get", "404", "application/problem+json", "unknownMessageId");
-    const { client } = clientWith(() => new Response(JSON.stringify(problem), { status: 404, headers: { "content-type": "application/problem+json" } }));
-    await expect(client.pollOfficialSearch("os-2025-04-01-0404")).rejects.toMatchObject({ status: 404, code: "404-01" });
+    const envelope = specExample(POLL, "get", "404", "application/json", "unknownMessageId");
+    const { client } = clientWith(() => jsonResponse(404, envelope));
+    await expect(client.pollOfficialSearch("os-2025-04-01-0404")).rejects.toMatchObject({ status: 404, code: "BG40002" });
   });
 });

@@ -20,6 +20,21 @@ export function expectStatus(answer: Answer, status: number, what: string): void
   expectThat(answer.status === status, () => `${what}: expected ${status}, got ${answer.status}: ${answer.text.slice(0, 400)}`);
 }
 
+/**
+ * The code, status and title of an error answer, whichever shape it came in: problem+json, or the first item of
+ * one of the registry's envelopes (`code`, `error_code` or the attach envelope's `type`; status as a string or a
+ * number).
+ */
+export function errorOf(answer: Answer): { code?: string; status?: number; title?: string } {
+  const body = (answer.body ?? {}) as Record<string, unknown>;
+  const first = Array.isArray(body["errors"]) && typeof body["code"] !== "string" ? (body["errors"] as Record<string, unknown>[])[0] : undefined;
+  const item = first ?? body;
+  const code = item["code"] ?? item["error_code"] ?? (first ? item["type"] : undefined);
+  const status = Number(item["status"] ?? item["http_status"]);
+  const title = item["title"];
+  return { ...(typeof code === "string" ? { code } : {}), ...(Number.isInteger(status) ? { status } : {}), ...(typeof title === "string" ? { title } : {}) };
+}
+
 /** JSON equality for plain values (member order ignored). */
 export function sameJson(a: unknown, b: unknown): boolean {
   const canonical = (value: unknown): unknown => {

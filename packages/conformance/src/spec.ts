@@ -109,3 +109,20 @@ export function enumOf(name: string): string[] {
 export function traceabilityFile(): string {
   return join(dirname(require.resolve("@lrg/spec/openapi.json")), "..", "TRACEABILITY.md");
 }
+
+/** The registry's error envelope an operation answers its errors in (`x-lrg-error-envelope`), if any. */
+export function errorEnvelopeOf(operation: OperationInfo): { schema: string; codes: Record<string, string> } | undefined {
+  const envelope = operation.operation["x-lrg-error-envelope"] as { schema: string; codes?: Record<string, string> } | undefined;
+  return envelope && { schema: envelope.schema, codes: envelope.codes ?? {} };
+}
+
+/** The code an operation writes for one of the catalogue's problem codes: the registry's, where its envelope maps one. */
+export function errorCodeFor(operation: OperationInfo, problemCode: string): string {
+  return errorEnvelopeOf(operation)?.codes[problemCode] ?? problemCode;
+}
+
+/** The catalogue's problem codes an operation may mean by a code it wrote (a registry code maps back to several). */
+export function problemCodesFor(operation: OperationInfo, code: string): string[] {
+  const mapped = Object.entries(errorEnvelopeOf(operation)?.codes ?? {}).filter(([, registry]) => registry === code).map(([problem]) => problem);
+  return problemCodes[code] ? [code, ...mapped] : mapped;
+}

@@ -12,8 +12,6 @@ export const UNTESTED: Record<string, string> = {
   R104: "installing the operator's certificates is done on the client's machine, not observable through the interface",
   R108: "describes the registry's test stubs, which accept any Authorization value; the gateway checks credentials instead (auth.refused-credentials)",
   R110: "pull only is the absence of push delivery; there is nothing to call",
-  R118: "the control plane cannot make the simulated registry attach a message, so no application.message-success is ever emitted",
-  R119: "the control plane cannot make the simulated registry attach a message, so no application.message-failed is ever emitted",
   R150: "a label in the documentation, not a behaviour",
   R152: "the registry's environment addresses are placeholders of the requirement",
   R154: "a fact about the registry's environments",

@@ -97,4 +97,12 @@ describe("a broken gateway fails the matching property with a shrunk counterexam
     expect(length).toBe(45);
     expect(result.message).toContain("a 45-character checksum: expected 400, got 201");
   });
+
+  it("[R322] accepting a message of 4035 characters fails attach.message-length at exactly 4035 characters", async () => {
+    const result = await throughBrokenGateway("message-over-4034", "attach.message-length");
+    expect(result.outcome).toBe("failed");
+    const [length] = result.counterexample as [number];
+    expect(length).toBe(4035);
+    expect(result.message).toContain("a message of 4035 characters: expected 400, got 202");
+  });
 });

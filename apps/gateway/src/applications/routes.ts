@@ -1,9 +1,10 @@
 import type { Handler } from "../routing.js";
+import type { AttachmentService, DocumentAttachment } from "./attachments.js";
 import type { ApplicationService } from "./service.js";
 import type { Submission } from "./validation-rules.js";
 
-/** Handlers of submit-an-application and application information. */
-export function applicationHandlers(applications: ApplicationService): Record<string, Handler> {
+/** Handlers of submit-an-application, application information, and Attach a document or a message. */
+export function applicationHandlers(applications: ApplicationService, attachments: AttachmentService): Record<string, Handler> {
   return {
     submitApplication: async ({ principal, body, headers }) => {
       const key = String(headers["idempotency-key"]);
@@ -18,5 +19,13 @@ export function applicationHandlers(applications: ApplicationService): Record<st
       status: 200,
       body: { data: await applications.information(principal, String(params["id"])) },
     }),
+    attachDocument: async ({ principal, params, body }) => {
+      await attachments.attachDocument(principal, String(params["id"]), (body as { data: DocumentAttachment }).data);
+      return { status: 202 };
+    },
+    attachMessage: async ({ principal, params, body }) => {
+      await attachments.attachMessage(principal, String(params["id"]), (body as { data: { message_text: string } }).data.message_text);
+      return { status: 202 };
+    },
   };
 }

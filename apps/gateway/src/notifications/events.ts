@@ -19,8 +19,10 @@ export type ApplicationEvent =
   | { kind: "correspondence-despatched"; registryReference: string; documents: CorrespondenceDocument[] }
   | { kind: "completed"; registryReference: string; documents: CorrespondenceDocument[]; earlyCompletion: boolean }
   | { kind: "cancelled"; registryReference: string | null; documents: CorrespondenceDocument[] }
-  | { kind: "attachment-success"; documentId: string }
-  | { kind: "attachment-failed"; documentId: string; failureReason: string };
+  | { kind: "attachment-success"; documentId: string; attachmentId?: number }
+  | { kind: "attachment-failed"; documentId: string; failureReason: string }
+  | { kind: "message-success"; attachmentId: number }
+  | { kind: "message-failed"; failureReason: string };
 
 /** The published payload schema name of each notification type, read from the spec (`x-lrg-payload-schema`). */
 function payloadSchemas(union: string): Map<string, string> {
@@ -47,6 +49,8 @@ const V0_TYPES: Record<ApplicationEvent["kind"], string | null> = {
   cancelled: "APPLICATION_CANCELLED",
   "attachment-success": null,
   "attachment-failed": null,
+  "message-success": null,
+  "message-failed": null,
 };
 
 /** The payload `data` of an event in each version. */
@@ -89,9 +93,13 @@ function payloads(event: ApplicationEvent, applicationId: string): { v1: unknown
         v0: { status: "CANCELLED" },
       };
     case "attachment-success":
-      return { v1: { document_id: event.documentId }, v0: null };
+      return { v1: { ...(event.attachmentId !== undefined ? { attachment_id: event.attachmentId } : {}), document_id: event.documentId }, v0: null };
     case "attachment-failed":
       return { v1: { failure_reason: event.failureReason, document_id: event.documentId }, v0: null };
+    case "message-success":
+      return { v1: { attachment_id: event.attachmentId }, v0: null };
+    case "message-failed":
+      return { v1: { failure_reason: event.failureReason }, v0: null };
   }
 }
 

@@ -49,6 +49,13 @@ export interface Storage {
    */
   searchesWithPriority(businessUnitId: string, titleNumber: string, beforeMs: number, onDate: string, limit: number): Promise<PrioritySearch[]>;
 
+  /** Records an attachment (a document or a message) PENDING; answers its number, the registry's `attachment_id`. */
+  insertAttachment(attachment: Omit<AttachmentRow, "id" | "status" | "failureReason">): Promise<number>;
+  /** Attachments whose outcome is not decided yet, oldest first. */
+  pendingAttachments(limit: number): Promise<AttachmentRow[]>;
+  /** Decides a PENDING attachment together with the notification it emits; false when it was decided already. */
+  resolveAttachment(id: number, outcome: { status: "ATTACHED" | "FAILED"; failureReason: string | null }, notifications: NotificationRow[]): Promise<boolean>;
+
   getSetting<T>(key: string): Promise<T | undefined>;
   putSetting(key: string, value: unknown): Promise<void>;
 
@@ -169,6 +176,20 @@ export interface DocumentRow {
   failureReason: string | null;
   createdMs: number;
   expiresMs: number;
+}
+
+/** A document or message attached to an application after its submission. */
+export interface AttachmentRow {
+  id: number;
+  applicationId: string;
+  businessUnitId: string;
+  kind: "DOCUMENT" | "MESSAGE";
+  documentId: string | null;
+  certificationStatementType: string | null;
+  messageText: string | null;
+  status: "PENDING" | "ATTACHED" | "FAILED";
+  failureReason: string | null;
+  createdMs: number;
 }
 
 export interface RegistryDocumentRow {

@@ -43,3 +43,14 @@ export function expectConformant(method: string, url: string, status: number, co
   expect(validate.errors ?? [], `${method} ${url} ${status} body: ${JSON.stringify(body).slice(0, 500)}`).toEqual([]);
   expect(valid).toBe(true);
 }
+
+/**
+ * The code and status of an error answer in any shape the gateway gives: problem+json, or one of the registry's
+ * envelopes (the first item's code and status).
+ */
+export function errorCodeOf(body: unknown): { code: unknown; status: unknown } {
+  const record = body as Record<string, unknown>;
+  const first = (record["errors"] as Record<string, unknown>[] | undefined)?.[0];
+  if (typeof record["code"] === "string" || !first) return { code: record["code"], status: record["status"] };
+  return { code: first["code"] ?? first["error_code"] ?? first["type"], status: Number(first["status"] ?? first["http_status"]) || undefined };
+}

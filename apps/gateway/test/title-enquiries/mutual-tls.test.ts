@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type Gateway } from "../../src/server.js";
-import { expectConformant } from "../support/conformance.js";
+import { errorCodeOf, expectConformant } from "../support/conformance.js";
 import { basic, DEMO, SANDBOX_TOKEN } from "../support/gateway.js";
 import { expectDocumentedHeaders, searchRequest, SEARCH } from "./support.js";
 
@@ -129,12 +129,12 @@ describe("HTTPS with a client CA: certificates checked by the title enquiry rout
   it.each(titleRoutes)("%s %s without a client certificate answers 403 (403-03)", async (method, path, body) => {
     const answer = await send(optional!, {}, method, path, { body });
     expect(answer.status).toBe(403);
-    expect(answer.body).toMatchObject({ code: "403-03", status: 403, rule: "BG40005" });
+    expect(errorCodeOf(answer.body)).toEqual({ code: "BG40005", status: 403 });
   });
 
   it.each(titleRoutes)("%s %s with a certificate from another CA answers 403 (403-03)", async (method, path, body) => {
     const answer = await send(optional!, untrusted, method, path, { body });
-    expect(answer.body).toMatchObject({ code: "403-03", status: 403 });
+    expect(errorCodeOf(answer.body)).toEqual({ code: "403-03", status: 403 });
   });
 
   it("other services need no client certificate", async () => {
@@ -159,7 +159,7 @@ describe("HTTPS with a client CA: certificates checked by the title enquiry rout
 
   it("a client certificate does not replace the Basic credentials", async () => {
     const answer = await send(optional!, trusted, "GET", "/s2/v1/titles/ZZ100001/registered-proprietor-names", { authorization: null });
-    expect(answer.body).toMatchObject({ code: "401-01", status: 401 });
+    expect(errorCodeOf(answer.body)).toEqual({ code: "BG40004", status: 401 });
   });
 });
 

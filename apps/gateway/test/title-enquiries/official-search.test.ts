@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Problem } from "../../src/problems.js";
 import { DEFAULT_SETTINGS } from "../../src/registry/sandbox-state.js";
+import { openapi, operationsOf } from "../../src/spec/openapi.js";
 import { BlobStore } from "../../src/storage/blob-store.js";
 import { OfficialSearchService } from "../../src/title-enquiries/official-search.js";
 import type { Answer, Credentials } from "../support/gateway.js";
@@ -28,10 +29,15 @@ beforeEach(async () => {
 });
 
 const result = (answer: Answer) => dataOf<Data>(answer);
+/** The registry's code for each problem code on the search and the poll (their `x-lrg-error-envelope`). */
+const registryCodes = (operationsOf(openapi).find((o) => o.operationId === "officialSearchOfWhole")?.operation["x-lrg-error-envelope"] as { codes: Record<string, string> }).codes;
+/** An error in the official search's envelope: the rule's code, else the registry's code for the problem code. */
 const expectProblem = (answer: Answer, status: number, code: string, rule?: string) => {
   expect(answer.status, JSON.stringify(answer.body)).toBe(status);
-  expect(answer.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-  expect(answer.body).toMatchObject({ status, code, ...(rule ? { rule } : {}) });
+  expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
+  const errors = (answer.body as { errors: Record<string, unknown>[] }).errors;
+  expect(errors.length).toBeGreaterThan(0);
+  for (const error of errors) expect(error).toMatchObject({ status: String(status), code: rule ?? registryCodes[code] ?? code, trace_id: answer.headers.get("x-request-id") });
 };
 
 describe("scenario titles", () => {
@@ -120,7 +126,7 @@ describe("scenario titles", () => {
     const price = (gross: number) => ({ gross_price_amount: gross, net_price_amount: gross, vat_amount: 0, currency_id: "GBP" });
     const refused = await search(gw, searchRequest({ title_number: "ZZ100004" }), unit);
     expectProblem(refused, 422, "422-01", "bg.fee.feeMismatch");
-    expect((refused.body as { detail: string }).detail).toContain("6.00 GBP");
+    expect((refused.body as { errors: { detail: string }[] }).errors[0]?.detail).toContain("6.00 GBP");
     expectProblem(await search(gw, searchRequest({ title_number: "ZZ100004", expected_price: price(5.99) }), unit), 422, "422-01", "bg.fee.feeMismatch");
 
     const expected = result(await search(gw, searchRequest({ title_number: "ZZ100004", expected_price: price(6) }), unit));
@@ -289,7 +295,7 @@ describe("message_id", () => {
     const blobs = gw.blobCount();
     const again = await search(gw, { ...body, title_number: "ZZ100012" }, unit);
     expectProblem(again, 409, "409-02");
-    expect((again.body as { detail: string }).detail).toContain(poll(String(body["message_id"])));
+    expect((again.body as { errors: { detail: string }[] }).errors[0]?.detail).toContain(poll(String(body["message_id"])));
     expect(gw.blobCount()).toBe(blobs);
     expect((await gw.call("GET", poll(String(body["message_id"])), { as: unit })).body).toEqual(first.body);
   });
@@ -432,8 +438,9 @@ describe("bad input: a documented 4xx, nothing stored", () => {
     const blobs = gw.blobCount();
     const answer = await search(gw, body, unit);
     expectProblem(answer, 400, "400-02");
-    const pointers = (answer.body as { errors: { pointer: string }[] }).errors.map((error) => error.pointer);
-    expect(pointers).toContain(pointer);
+    // The envelope points into the body from its root, as the registry does.
+    const pointers = (answer.body as { errors: { source?: { pointer: string } }[] }).errors.map((error) => error.source?.pointer);
+    expect(pointers).toContain(pointer.replace(/^\/body/, ""));
     expect(gw.blobCount()).toBe(blobs);
     if (typeof body.message_id === "string" && /^[a-zA-Z0-9][a-zA-Z0-9-]{4,49}$/.test(body.message_id)) {
       expectProblem(await gw.call("GET", poll(body.message_id), { as: unit }), 404, "404-01");
@@ -456,7 +463,7 @@ describe("bad input: a documented 4xx, nothing stored", () => {
   ])("a poll with a message_id of %s is refused with 400", async (_name, id) => {
     const answer = await gw.call("GET", poll(id), { as: unit });
     expectProblem(answer, 400, "400-02");
-    expect(answer.body).toMatchObject({ errors: expect.arrayContaining([expect.objectContaining({ pointer: "/path/message_id" })]) });
+    expect(answer.body).toMatchObject({ errors: expect.arrayContaining([expect.objectContaining({ source: { pointer: "/path/message_id" } })]) });
   });
 
   it("arbitrary JSON answers a documented 4xx, never 5xx, and stores nothing", async () => {

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { errorCodeOf } from "../support/conformance.js";
 import { basic, DEMO, SANDBOX_TOKEN } from "../support/gateway.js";
 import { startGatewayProcess, type GatewayProcess } from "../support/process.js";
 
@@ -84,7 +85,7 @@ describe("npm start: HTTPS with mutual TLS beside plain HTTP", () => {
     expect(JSON.parse(served.body)).toMatchObject({ data: { title_number: "ZZ100001" } });
     const refused = await get(banner, AVAILABILITY, false);
     expect(refused.status).toBe(403);
-    expect(JSON.parse(refused.body)).toMatchObject({ code: "403-03" });
+    expect(errorCodeOf(JSON.parse(refused.body))).toMatchObject({ code: "BG40005" });
   });
 
   it("refuses title enquiries over plain HTTP until require_client_certificate is false", async () => {

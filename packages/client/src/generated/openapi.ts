@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 fe07a55051f640c59b042a825c69de3139cf3007a89586be96f56ad6a9bb56b5) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 d606d5bc863344014b04c7b9986ca1aa81214d777ea7656f99fa34ecd4e4ed74) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -23,15 +23,19 @@ export interface paths {
          *     same address also answers the result of a search answered with `201`, so a client that lost the
          *     response can fetch it again.
          *
-         *     **Order of checks.** Credentials and client certificate (401, 403); the request's schema (400,
-         *     `400-02`); `message_id` not used before by this user (409, `409-02`); the business rules of the
-         *     register (422, `422-01`, the registry's rule code in `rule`); then service hours and manual processing
+         *     **Errors** are answered in the registry's envelope for this service (`RegistryErrors`:
+         *     `{"errors":[{code, detail, status, trace_id, title}]}`, `application/json`), `code` holding the
+         *     registry's code.
+         *
+         *     **Order of checks.** Credentials and client certificate (401 `BG40004`, 403); the request's schema (400,
+         *     `OS1API002`); `message_id` not used before by this user (409, `BG40011`); the business rules of the
+         *     register (422, the registry's rule code in `code`); then service hours and manual processing
          *     (202) or the result (201). Business rules are checked when the search is received, also out of hours,
          *     so a deferred search always ends in a result. Only searches answered 201 or 202 use up their
          *     `message_id`: after a 422 the same `message_id` may be sent again, for example with
          *     `continue_application_if` extended.
          *
-         *     **Business rules** (422, `422-01`): `bg.title.invalid` the title number is not on the register;
+         *     **Business rules** (422): `bg.title.invalid` the title number is not on the register;
          *     `bg.title.closed` the title is closed; `bg.title.caution` the title is a caution title;
          *     `bg.date.futuredate` `search_from_date` is after today's London date; `bg.state.nonamematch` the names
          *     given do not match the registered proprietors; `bg.fee.feeMismatch` the fee exceeds
@@ -101,6 +105,8 @@ export interface paths {
          * Poll Request Service (result of an official search by message_id)
          * @description Answers the result of an official search of whole by the `message_id` the caller gave it. The registry's
          *     own Poll Request Service is SOAP; this is the gateway's REST form of it, keyed by the same `message_id`.
+         *     Its errors are in the official search's envelope (`RegistryErrors`), so a client reads one shape for
+         *     the whole search (design).
          *
          *     - `200`: the result, the very body that the search answers with `201`. Also answered for a search that
          *       was answered `201` at once, so a lost response can be fetched again.
@@ -145,6 +151,9 @@ export interface paths {
          *
          *     The title number must be upper case: the registry's service refuses lower-case letters, so the gateway
          *     answers 400 rather than converting them. An unknown title is 404. The service is available around the clock.
+         *     Errors are answered in the registry's envelope for this service (`RegistryErrorCodes`: `{"errors":[{error_code,
+         *     error_message, http_status, timestamp, trace_id}]}`, `application/json`), `error_code` holding the registry's
+         *     code.
          *
          *     **Rate limit** (`public-reference`): 75 requests a minute per customer, that is per business unit: its users
          *     share one limit. Each 200 carries the business unit's bucket in the registry's `X-RateLimit-*` headers. A
@@ -201,6 +210,9 @@ export interface paths {
          *
          *     The title number must be upper case: the registry's service refuses lower-case letters, so the gateway
          *     answers 400 rather than converting them. An unknown title is 404.
+         *     Errors are answered in the registry's envelope for this service (`RegistryErrorCodes`: `{"errors":[{error_code,
+         *     error_message, http_status, timestamp, trace_id}]}`, `application/json`), `error_code` holding the registry's
+         *     code.
          *
          *     **Service hours** (`public-reference`): 06:30 to 23:00 London time. Outside them the registry answers 423
          *     (`BG50003`); so does the gateway, by its clock, while the sandbox setting `service_hours` is `enforced` (the
@@ -292,6 +304,75 @@ export interface paths {
         get: operations["getApplicationInformation"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/{id}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach a document
+         * @description Attaches a document to a pending application after it was submitted (for example one a requisition asks
+         *     for). Send the document first with Send a document (`POST /v0/documents/url`, then the `PUT`), by the same
+         *     business unit, then name it here with how it is certified. The answer is `202` with no body; the outcome
+         *     arrives later as a notification:
+         *
+         *     - `application.attachment-success` (`attachment_id`, `document_id`) once the document passed its checks;
+         *     - `application.attachment-failed` (`failure_reason`, `document_id`) when it did not: the document is not one
+         *       this business unit sent, its bytes never arrived, or its file checks failed (not a PDF, TIFF, GIF or PNG,
+         *       a password-protected PDF, a virus).
+         *
+         *     **Pending** means still in the registry's hands: VALIDATING, ACCEPTED_AWAITING_PRIORITY or
+         *     ACCEPTED_PRIORITY_PROTECTED. The registry refuses COMPLETED and CANCELLED applications (`OC036`); the gateway
+         *     refuses VALIDATION_FAILED and SYSTEM_ERROR the same way (design: such an application never reaches the day
+         *     list, so it must be submitted again, and its attachments with it).
+         *
+         *     **Errors** are answered in the registry's envelope for this operation (`AttachErrors`:
+         *     `{"errors":[{type, detail, pointer}]}`, `application/json`): `OC200` (404) no application with this id for
+         *     the caller's business unit; `OC036` (400) the application is not pending; a request that does not match the
+         *     schema is 400 with one item per failing member.
+         */
+        post: operations["attachDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach a message
+         * @description Attaches a message (free text, at most 4034 characters) to a pending application for the registry's
+         *     caseworker. The answer is `202` with no body; the outcome arrives later as a notification:
+         *
+         *     - `application.message-success` (`attachment_id`, the registry's number for the message);
+         *     - `application.message-failed` (`failure_reason`). The registry publishes no cause. The sandbox fails a
+         *       message whose text is only white space (design), so that a client's handling of the failure can be
+         *       tried.
+         *
+         *     **Pending**, the errors and their envelope are as for Attach a document: `OC200` (404) no application with
+         *     this id for the caller's business unit; `OC036` (400) the application is COMPLETED, CANCELLED,
+         *     VALIDATION_FAILED or SYSTEM_ERROR; a `message_text` over 4034 characters, or any other schema error, is 400
+         *     in the same envelope.
+         */
+        post: operations["attachMessage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -569,10 +650,10 @@ export interface components {
              * Format: date
              * @description The date from which changes to the register are reported: normally the date of the official copy the
              *     client holds. It is a calendar date no earlier than 1800-01-01 (an earlier or impossible date is
-             *     refused with 400, code `400-02`) and not in the future by the gateway's London date (refused with 422,
-             *     code `422-01`, rule `bg.date.futuredate`). Required for a registered title; omitted only for a search
+             *     refused with 400, code `OS1API002`) and not in the future by the gateway's London date (refused with
+             *     422, code `bg.date.futuredate`). Required for a registered title; omitted only for a search
              *     against a pending first registration application. A search of a registered title without it is
-             *     refused with 400, code `400-02`, pointing at this member.
+             *     refused with 400, code `OS1API002`.
              * @example 2025-03-14
              */
             search_from_date?: string;
@@ -821,69 +902,31 @@ export interface components {
                 expected_response_at: components["schemas"]["RegistryDateTime"];
             };
         };
-        /** @description One member of a request that failed validation. */
-        ValidationError: {
-            /** @description The kind of failure (the JSON Schema keyword that failed, e.g. `pattern`, `maxLength`, `required`; or `date-not-in-future` for a submitted charge or transfer date after today, a rule the registry checks with its schema). */
-            type: string;
-            /** @description What is wrong, for a human. */
-            detail: string;
-            /** @description JSON pointer to the failing member, prefixed by where it is (`/body/...`, `/query/...`, `/path/...`, `/headers/...`); null when not tied to one member. */
-            pointer: string | null;
-        };
         /**
-         * @description An error, as `application/problem+json` (RFC 9457) with the registry's `code` member. Used for every error
-         *     the gateway answers. `code` is stable; the catalogue is `x-lrg-problem-codes` at the document root.
-         */
-        Problem: {
-            /**
-             * Format: uri-reference
-             * @description URI of the problem kind.
-             * @example https://land-registration-gateway.example/problems/400-01
-             */
-            type: string;
-            /**
-             * @description Short summary of the problem kind, the HTTP reason phrase.
-             * @example Bad Request
-             */
-            title: string;
-            /**
-             * @description The HTTP status code.
-             * @example 400
-             */
-            status: number;
-            /**
-             * @description What went wrong with this request, for a human.
-             * @example created_after cannot be after created_before
-             */
-            detail: string;
-            /**
-             * @description The request path.
-             * @example /v1/notifications
-             */
-            instance: string;
-            /**
-             * @description Stable problem code, `<status>-<nn>`. See `x-lrg-problem-codes`.
-             * @example 400-01
-             */
-            code: string;
-            /** @description On the title enquiries, the registry's own code for the problem (for example `bg.title.closed` with 422-01, `BG50003` with 423-01, `BG40006` with 429-01). */
-            rule?: string;
-            /** @description For code 400-02, each member that failed validation. */
-            errors?: components["schemas"]["ValidationError"][];
-        };
-        /**
-         * @description The error envelope that the registry's own title enquiry environment answers with (`application/json`).
-         *     The gateway answers problem+json instead; the client understands both.
+         * @description The error envelope of the registry's official search of whole (and of the gateway's Poll Request Service,
+         *     which follows it): `application/json` with one item per error. `code` is the registry's code (`BG40011`,
+         *     `OS1API002`, a rule code such as `bg.title.closed`), or the gateway's problem code where the registry
+         *     publishes none. The registry's published schema and its appendix bodies give `status` as a string, its
+         *     OpenAPI examples as an integer: the gateway sends the string (the published schema stands over its
+         *     examples), and both are valid here so that the registry's own answers pass.
          */
         RegistryErrors: {
             errors: {
                 /** @description The registry's code, for example `BG40011` or `bg.title.closed`. */
                 code: string;
-                detail?: string;
-                /** @description HTTP status, sometimes as a string. */
-                status?: string | number;
+                /** @description What went wrong, for a human. */
+                detail: string;
+                /** @description The HTTP status, as a string (an integer in some of the registry's examples). */
+                status: string | number;
+                /** @description Identifies the request in the registry's logs (the gateway gives its X-Request-Id). */
                 trace_id?: string;
-                title?: string;
+                /** @description The HTTP reason phrase. */
+                title: string;
+                /** @description Where the error is, when it is tied to one member of the request. */
+                source?: {
+                    /** @description JSON pointer to the member. */
+                    pointer?: string;
+                };
             }[];
         };
         /**
@@ -983,6 +1026,29 @@ export interface components {
                 /** @description The documents referred to in the register (OC2), each with its availability. */
                 referred_to_documents: components["schemas"]["OfficialCopiesReferredDocument"][];
             };
+        };
+        /**
+         * @description The error envelope of the registry's registered proprietor names and official copy availability (version 1)
+         *     services: `application/json` with one item per error. `error_code` is the registry's code (`BG40001` malformed
+         *     title number, `BG40002` no such title, `BG40004` credentials, `BG40006` rate limit, `BG50003` outside service
+         *     hours for proprietor names), or the gateway's problem code where the registry publishes none. `http_status` is
+         *     a string in the registry's examples (the gateway sends a string; an integer is accepted here). `timestamp` has no
+         *     zone although the registry's schema calls it UTC; it is UTC. `trace_id` is in the official copy availability
+         *     schema and optional in the proprietor names schema; the gateway always gives it.
+         */
+        RegistryErrorCodes: {
+            errors: {
+                /** @description The registry's code, for example `BG40002`. */
+                error_code: string;
+                /** @description What went wrong, for a human. */
+                error_message: string;
+                /** @description The HTTP status, as a string. */
+                http_status: string | number;
+                /** @description When the error happened (UTC, written without a zone). */
+                timestamp: string;
+                /** @description Identifies the request in the registry's logs (the gateway gives its X-Request-Id). */
+                trace_id?: string;
+            }[];
         };
         /** @description A registered proprietor who is a private individual. */
         ProprietorPrivateIndividual: {
@@ -1215,6 +1281,61 @@ export interface components {
                 application_request_id: components["schemas"]["Uuid"];
             };
         };
+        /** @description One member of a request that failed validation. */
+        ValidationError: {
+            /** @description The kind of failure (the JSON Schema keyword that failed, e.g. `pattern`, `maxLength`, `required`; or `date-not-in-future` for a submitted charge or transfer date after today, a rule the registry checks with its schema). */
+            type: string;
+            /** @description What is wrong, for a human. */
+            detail: string;
+            /** @description JSON pointer to the failing member, prefixed by where it is (`/body/...`, `/query/...`, `/path/...`, `/headers/...`); null when not tied to one member. */
+            pointer: string | null;
+        };
+        /**
+         * @description An error, as `application/problem+json` (RFC 9457) with the registry's `code` member. Used for every error
+         *     the gateway answers on the notifications, the submission, Send a document and its own operations (the title
+         *     enquiry services and the attach operations answer the registry's envelopes instead, see
+         *     `x-lrg-error-envelope`). `code` is stable; the catalogue is `x-lrg-problem-codes` at the document root.
+         *     The registry's own stubs for submission and Send a document send `status` as a string ("400"), leave out
+         *     `instance` and `code`, and list `errors[]` of `{type, detail, pointer}` (no `pointer` on Send a document);
+         *     the gateway sends the integer and every member, and its `errors[]` items have the same three members.
+         */
+        Problem: {
+            /**
+             * Format: uri-reference
+             * @description URI of the problem kind.
+             * @example https://land-registration-gateway.example/problems/400-01
+             */
+            type: string;
+            /**
+             * @description Short summary of the problem kind, the HTTP reason phrase.
+             * @example Bad Request
+             */
+            title: string;
+            /**
+             * @description The HTTP status code.
+             * @example 400
+             */
+            status: number;
+            /**
+             * @description What went wrong with this request, for a human.
+             * @example created_after cannot be after created_before
+             */
+            detail: string;
+            /**
+             * @description The request path.
+             * @example /v1/notifications
+             */
+            instance: string;
+            /**
+             * @description Stable problem code, `<status>-<nn>`. See `x-lrg-problem-codes`.
+             * @example 400-01
+             */
+            code: string;
+            /** @description The registry's own code for this error, where it has one (for example `bg.title.closed` with 422-01, `BG50003` with 423-01, `BG40006` with 429-01). The registry's envelopes carry it in place of `code`. */
+            rule?: string;
+            /** @description For code 400-02, each member that failed validation. */
+            errors?: components["schemas"]["ValidationError"][];
+        };
         /**
          * @description VALIDATING: still being processed, not yet on the day list. VALIDATION_FAILED: not added to the day list
          *     because of validation errors (see `errors`). ACCEPTED_AWAITING_PRIORITY: passed validation, queued because the
@@ -1301,6 +1422,41 @@ export interface components {
                 correspondence: components["schemas"]["CorrespondenceRecord"][];
                 errors: components["schemas"]["ApplicationError"][];
                 warnings: string[];
+            };
+        };
+        /** @description Attach a document that was sent with Send a document (by the same business unit) to a pending application. */
+        AttachDocumentRequest: {
+            data: {
+                document_id: components["schemas"]["Uuid"];
+                /**
+                 * @description Whether the document is certified as a true copy, and by whom.
+                 * @enum {string}
+                 */
+                certification_statement_type: "CERTIFIED" | "CERTIFIED_BY_ANOTHER" | "NOT_CERTIFIED";
+            };
+        };
+        /**
+         * @description The error envelope of Attach a document and Attach a message: `application/json`, an `errors` array and nothing
+         *     else (no top-level type or title). `type` is the registry's code: `OC200` no such application for the caller's
+         *     business unit (404), `OC036` the application is not pending (400); the gateway's problem code where the registry
+         *     publishes none (`400-02` for a request that does not match its schema, one item per failing member with its JSON
+         *     pointer into the body; `401-01`; `429-01`).
+         */
+        AttachErrors: {
+            errors: {
+                /** @description The registry's code, for example `OC036`. */
+                type: string;
+                /** @description What went wrong, for a human. */
+                detail: string;
+                /** @description JSON pointer to the failing member of the body; null when the error is not tied to one. */
+                pointer: string | null;
+            }[];
+        };
+        /** @description Attach a message (free text for the registry's caseworker) to a pending application. */
+        AttachMessageRequest: {
+            data: {
+                /** @description The message, at most 4034 characters. */
+                message_text: string;
             };
         };
         /**
@@ -1698,8 +1854,16 @@ export interface components {
              */
             notification_type: "application.correspondence-despatched";
         };
-        /** @description payload.data of application.attachment-success. A document was attached. The requirement does not show this payload; it names the document. */
+        /**
+         * @description payload.data of application.attachment-success. A document was attached. The requirement does not show this
+         *     payload; the registry's attach-a-document example (still named application.document-success there) carries
+         *     `attachment_id`, the registry's number for the attachment. The gateway gives it for a document attached with
+         *     Attach a document, and adds `document_id` (design) so that a client can tell which document it was; for the
+         *     documents named in the submission itself only `document_id` is given.
+         */
         PayloadV1AttachmentSuccess: {
+            /** @description The registry's number for the attachment. */
+            attachment_id?: number;
             document_id: components["schemas"]["Uuid"];
         };
         /** @description An application.attachment-success notification. A document was attached. The requirement does not show this payload; it names the document. Client action: wait for later notifications. */
@@ -1716,7 +1880,12 @@ export interface components {
              */
             notification_type: "application.attachment-success";
         };
-        /** @description payload.data of application.attachment-failed. A document failed to attach (unsupported type, password-protected PDF, failed virus scan). */
+        /**
+         * @description payload.data of application.attachment-failed. A document failed to attach (not one the business unit sent,
+         *     never uploaded, an unsupported type, a password-protected PDF, a failed virus scan). The registry's payload is
+         *     `failure_reason` (free text); the gateway adds `document_id` (design) so that a client can tell which document
+         *     it was.
+         */
         PayloadV1AttachmentFailed: {
             failure_reason: string;
             document_id?: components["schemas"]["Uuid"];
@@ -1735,7 +1904,7 @@ export interface components {
              */
             notification_type: "application.attachment-failed";
         };
-        /** @description payload.data of application.message-success. A message was attached. */
+        /** @description payload.data of application.message-success. A message was attached; `attachment_id` is the registry's number for it (an integer, as in the registry's example). */
         PayloadV1MessageSuccess: {
             attachment_id: number;
         };
@@ -1838,17 +2007,17 @@ export interface components {
     };
     responses: {
         /** @description Credentials are missing, malformed or wrong. Nothing was changed. */
-        Unauthorized: {
+        RegistryErrorsUnauthorized: {
             headers: {
                 /**
-                 * @description The authentication scheme expected (Basic on the registry's operations, Bearer on the sandbox control plane).
+                 * @description The authentication scheme expected.
                  * @example Basic realm="land-registration-gateway"
                  */
                 "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["RegistryErrors"];
             };
         };
         /**
@@ -1857,8 +2026,111 @@ export interface components {
          *     the title enquiries; the gateway does too while the sandbox setting `require_client_certificate` is `true` (the
          *     default). `npm start` serves HTTPS with mutual TLS and prints a demo client certificate.
          */
-        ClientCertificateRequired: {
+        RegistryErrorsClientCertificateRequired: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RegistryErrors"];
+            };
+        };
+        /** @description The body is larger than 1 MiB (413-01). Nothing was changed. */
+        RegistryErrorsPayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RegistryErrors"];
+            };
+        };
+        /** @description The body is not application/json (415-01). Nothing was changed. */
+        RegistryErrorsUnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RegistryErrors"];
+            };
+        };
+        /** @description Rate limit exceeded. Retry after the delay in Retry-After. */
+        RegistryErrorsTooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RegistryErrors"];
+            };
+        };
+        /** @description The service cannot answer now. Retry later. */
+        RegistryErrorsServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RegistryErrors"];
+            };
+        };
+        /** @description The title number is not 1 to 9 upper-case letters and digits, or an undefined query parameter was sent (`BG40001`). */
+        RegistryErrorCodesBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RegistryErrorCodes"];
+            };
+        };
+        /** @description Credentials are missing, malformed or wrong. Nothing was changed. */
+        RegistryErrorCodesUnauthorized: {
+            headers: {
+                /**
+                 * @description The authentication scheme expected.
+                 * @example Basic realm="land-registration-gateway"
+                 */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RegistryErrorCodes"];
+            };
+        };
+        /** @description No client certificate signed by the operator's certificate authority was presented (403-03). */
+        RegistryErrorCodesClientCertificateRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RegistryErrorCodes"];
+            };
+        };
+        /** @description No title with this number on the register (`BG40002`). */
+        RegistryErrorCodesNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RegistryErrorCodes"];
+            };
+        };
+        /** @description The service cannot answer now. Retry later. */
+        RegistryErrorCodesServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RegistryErrorCodes"];
+            };
+        };
+        /** @description Credentials are missing, malformed or wrong. Nothing was changed. */
+        Unauthorized: {
+            headers: {
+                /**
+                 * @description The authentication scheme expected (Basic on the registry's operations, Bearer on the sandbox control plane).
+                 * @example Basic realm="land-registration-gateway"
+                 */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -1923,6 +2195,76 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The application is not pending (`OC036`: COMPLETED, CANCELLED, VALIDATION_FAILED or SYSTEM_ERROR), or the request does not match its schema (`400-02`, one item per failing member; a body that is not JSON is one item). Nothing was attached. */
+        AttachErrorsBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AttachErrors"];
+            };
+        };
+        /** @description Credentials are missing, malformed or wrong. Nothing was changed. */
+        AttachErrorsUnauthorized: {
+            headers: {
+                /**
+                 * @description The authentication scheme expected.
+                 * @example Basic realm="land-registration-gateway"
+                 */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AttachErrors"];
+            };
+        };
+        /** @description No application with this id for the caller's business unit (`OC200`; another unit's application is reported the same way). */
+        AttachErrorsNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AttachErrors"];
+            };
+        };
+        /** @description The body is larger than 1 MiB (413-01). Nothing was changed. */
+        AttachErrorsPayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AttachErrors"];
+            };
+        };
+        /** @description The body is not application/json (415-01). Nothing was changed. */
+        AttachErrorsUnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AttachErrors"];
+            };
+        };
+        /** @description Rate limit exceeded. Retry after the delay in Retry-After. */
+        AttachErrorsTooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AttachErrors"];
+            };
+        };
+        /** @description The service cannot answer now. Retry later. */
+        AttachErrorsServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AttachErrors"];
             };
         };
         /**
@@ -2058,52 +2400,48 @@ export interface operations {
                 };
             };
             /**
-             * @description The request does not match its schema (400-02, each failing member in `errors`), for example a
+             * @description The request does not match its schema (`OS1API002`, one item per failing member), for example a
              *     `search_from_date` before 1800-01-01, or a registered title searched without `search_from_date`; or the
-             *     body is not JSON (400-03). Nothing was searched and the `message_id` is not used up.
+             *     body is not JSON (`OS1API002`). Nothing was searched and the `message_id` is not used up.
              */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["RegistryErrors"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ClientCertificateRequired"];
+            401: components["responses"]["RegistryErrorsUnauthorized"];
+            403: components["responses"]["RegistryErrorsClientCertificateRequired"];
             /**
-             * @description This user already submitted a search with this `message_id` (409-02, the registry's `BG40011`). Nothing
-             *     was searched. The earlier search's result is at `/api/v1/poll-requests/{message_id}`.
-             *     `application/json` shows the envelope the registry's own environment answers with.
+             * @description This user already submitted a search with this `message_id` (`BG40011`). Nothing was searched. The
+             *     earlier search's result is at `/api/v1/poll-requests/{message_id}`.
              */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
                     "application/json": components["schemas"]["RegistryErrors"];
                 };
             };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
+            413: components["responses"]["RegistryErrorsPayloadTooLarge"];
+            415: components["responses"]["RegistryErrorsUnsupportedMediaType"];
             /**
-             * @description The search breaks a business rule of the register (422-01); `rule` holds the registry's rule code. No
-             *     priority was given and the `message_id` is not used up. `application/json` shows the envelope the
-             *     registry's own environment answers with, the rule code in `errors[].code`.
+             * @description The search breaks a business rule of the register; `code` is the registry's rule code. No priority was
+             *     given and the `message_id` is not used up.
              */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
                     "application/json": components["schemas"]["RegistryErrors"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["ServiceUnavailable"];
+            429: components["responses"]["RegistryErrorsTooManyRequests"];
+            503: components["responses"]["RegistryErrorsServiceUnavailable"];
         };
     };
     getPollRequest: {
@@ -2146,28 +2484,28 @@ export interface operations {
                     "application/json": components["schemas"]["OfficialSearchDeferred"];
                 };
             };
-            /** @description The `message_id` is malformed (400-02), or an undefined query parameter was sent (400-04). */
+            /** @description The `message_id` is malformed, or an undefined query parameter was sent (`OS1API002`). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["RegistryErrors"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ClientCertificateRequired"];
-            /** @description This user made no official search with this `message_id` (404-01). */
+            401: components["responses"]["RegistryErrorsUnauthorized"];
+            403: components["responses"]["RegistryErrorsClientCertificateRequired"];
+            /** @description This user made no official search with this `message_id` (`BG40002`). */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["RegistryErrors"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["ServiceUnavailable"];
+            429: components["responses"]["RegistryErrorsTooManyRequests"];
+            503: components["responses"]["RegistryErrorsServiceUnavailable"];
         };
     };
     getOfficialCopiesAvailability: {
@@ -2216,37 +2554,21 @@ export interface operations {
                     "application/json": components["schemas"]["OfficialCopiesAvailability"];
                 };
             };
-            /** @description The title number is not 1 to 9 upper-case letters and digits (400-02), or an undefined query parameter was sent (400-04). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ClientCertificateRequired"];
-            /** @description No title with this number on the register (404-01). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description More than 75 requests a minute by this business unit (429-01, the registry's BG40006 in `rule`). */
+            400: components["responses"]["RegistryErrorCodesBadRequest"];
+            401: components["responses"]["RegistryErrorCodesUnauthorized"];
+            403: components["responses"]["RegistryErrorCodesClientCertificateRequired"];
+            404: components["responses"]["RegistryErrorCodesNotFound"];
+            /** @description More than 75 requests a minute by this business unit (the registry's BG40006). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["RegistryErrorCodes"];
                 };
             };
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["RegistryErrorCodesServiceUnavailable"];
         };
     };
     getRegisteredProprietorNames: {
@@ -2275,47 +2597,31 @@ export interface operations {
                     "application/json": components["schemas"]["ProprietorNames"];
                 };
             };
-            /** @description The title number is not 1 to 9 upper-case letters and digits (400-02), or an undefined query parameter was sent (400-04). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ClientCertificateRequired"];
-            /** @description No title with this number on the register (404-01). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Outside the service hours, 06:30 to 23:00 London time (423-01, the registry's BG50003 in `rule`). */
+            400: components["responses"]["RegistryErrorCodesBadRequest"];
+            401: components["responses"]["RegistryErrorCodesUnauthorized"];
+            403: components["responses"]["RegistryErrorCodesClientCertificateRequired"];
+            404: components["responses"]["RegistryErrorCodesNotFound"];
+            /** @description Outside the service hours, 06:30 to 23:00 London time (the registry's BG50003). */
             423: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["RegistryErrorCodes"];
                 };
             };
-            /** @description More than 6 requests a minute by this user (429-01, the registry's BG40006 in `rule`). */
+            /** @description More than 6 requests a minute by this user (the registry's BG40006). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["RegistryErrorCodes"];
                 };
             };
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["RegistryErrorCodesServiceUnavailable"];
         };
     };
     submitApplication: {
@@ -2412,6 +2718,72 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    attachDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The application_request_id. */
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachDocumentRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted; the outcome follows as an `application.attachment-success` or `application.attachment-failed` notification. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["AttachErrorsBadRequest"];
+            401: components["responses"]["AttachErrorsUnauthorized"];
+            404: components["responses"]["AttachErrorsNotFound"];
+            413: components["responses"]["AttachErrorsPayloadTooLarge"];
+            415: components["responses"]["AttachErrorsUnsupportedMediaType"];
+            429: components["responses"]["AttachErrorsTooManyRequests"];
+            503: components["responses"]["AttachErrorsServiceUnavailable"];
+        };
+    };
+    attachMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The application_request_id. */
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted; the outcome follows as an `application.message-success` or `application.message-failed` notification. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["AttachErrorsBadRequest"];
+            401: components["responses"]["AttachErrorsUnauthorized"];
+            404: components["responses"]["AttachErrorsNotFound"];
+            413: components["responses"]["AttachErrorsPayloadTooLarge"];
+            415: components["responses"]["AttachErrorsUnsupportedMediaType"];
+            429: components["responses"]["AttachErrorsTooManyRequests"];
+            503: components["responses"]["AttachErrorsServiceUnavailable"];
         };
     };
     createUploadUrl: {

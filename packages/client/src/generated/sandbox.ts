@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 decc6f8d3c56da272b03c4a4e0c02319fb948f24c006c22a6ac4a8e9cf7e0e52) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 068d7a9d2c016caec3fd2bd1f3ec910b2c61f18f5df68db621fbf39a8d609e64) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -337,7 +337,12 @@ export interface components {
         };
         /**
          * @description An error, as `application/problem+json` (RFC 9457) with the registry's `code` member. Used for every error
-         *     the gateway answers. `code` is stable; the catalogue is `x-lrg-problem-codes` at the document root.
+         *     the gateway answers on the notifications, the submission, Send a document and its own operations (the title
+         *     enquiry services and the attach operations answer the registry's envelopes instead, see
+         *     `x-lrg-error-envelope`). `code` is stable; the catalogue is `x-lrg-problem-codes` at the document root.
+         *     The registry's own stubs for submission and Send a document send `status` as a string ("400"), leave out
+         *     `instance` and `code`, and list `errors[]` of `{type, detail, pointer}` (no `pointer` on Send a document);
+         *     the gateway sends the integer and every member, and its `errors[]` items have the same three members.
          */
         Problem: {
             /**
@@ -371,7 +376,7 @@ export interface components {
              * @example 400-01
              */
             code: string;
-            /** @description On the title enquiries, the registry's own code for the problem (for example `bg.title.closed` with 422-01, `BG50003` with 423-01, `BG40006` with 429-01). */
+            /** @description The registry's own code for this error, where it has one (for example `bg.title.closed` with 422-01, `BG50003` with 423-01, `BG40006` with 429-01). The registry's envelopes carry it in place of `code`. */
             rule?: string;
             /** @description For code 400-02, each member that failed validation. */
             errors?: components["schemas"]["ValidationError"][];

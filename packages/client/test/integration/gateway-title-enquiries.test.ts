@@ -106,38 +106,38 @@ describe("officialSearchOfWhole against the gateway", () => {
 });
 
 describe("typed errors from the gateway", () => {
-  it("a business rule (422) is a ProblemError with code 422-01 and the registry's rule; the message_id stays usable", async () => {
+  it("a business rule (422) is a ProblemError with the registry's rule as code and rule; the message_id stays usable", async () => {
     const messageId = `client-it-422-${Date.now()}`;
     const invalid = await rejection(client.officialSearchOfWhole({ ...searchOf("ZZ100010"), message_id: messageId }));
     expect(invalid).toBeInstanceOf(ProblemError);
-    expect(invalid).toMatchObject({ status: 422, code: "422-01", rule: "bg.title.invalid" });
+    expect(invalid).toMatchObject({ status: 422, code: "bg.title.invalid", rule: "bg.title.invalid" });
 
     const mismatch = await rejection(client.officialSearchOfWhole({ ...searchOf("ZZ100002"), message_id: messageId }));
-    expect(mismatch).toMatchObject({ status: 422, code: "422-01", rule: "bg.state.nonamematch" });
+    expect(mismatch).toMatchObject({ status: 422, code: "bg.state.nonamematch", rule: "bg.state.nonamematch" });
 
     // A 422 does not use the message_id up; a result does.
     const made = await client.officialSearchOfWhole({ ...searchOf("ZZ100001"), message_id: messageId });
     expect(made.message_id).toBe(messageId);
     const reused = await rejection(client.officialSearchOfWhole({ ...searchOf("ZZ100001"), message_id: messageId }));
     expect(reused).toBeInstanceOf(ProblemError);
-    expect(reused).toMatchObject({ status: 409, code: "409-02" });
+    expect(reused).toMatchObject({ status: 409, code: "BG40011" });
   });
 
-  it("a wrong password is an AuthenticationError (401-01), for a search and for any other call", async () => {
+  it("a wrong password is an AuthenticationError (BG40004 on a title enquiry), for a search and for any other call", async () => {
     const intruder = gw.client({ username: gw.demo.username, password: "not-the-password" });
     const search = await rejection(intruder.officialSearchOfWhole(searchOf("ZZ100001")));
     expect(search).toBeInstanceOf(AuthenticationError);
-    expect(search).toMatchObject({ status: 401, code: "401-01" });
+    expect(search).toMatchObject({ status: 401, code: "BG40004" });
     const listed = await rejection(unwrap(intruder.GET("/v1/notifications")));
     expect(listed).toBeInstanceOf(AuthenticationError);
     const poll = await rejection(intruder.pollOfficialSearch("lrg-never-used-0001"));
     expect(poll).toBeInstanceOf(AuthenticationError);
   });
 
-  it("an unknown message_id is a ProblemError 404 (404-01)", async () => {
+  it("an unknown message_id is a ProblemError 404 (BG40002)", async () => {
     const unknown = await rejection(client.pollOfficialSearch("lrg-never-used-0001"));
     expect(unknown).toBeInstanceOf(ProblemError);
     expect(unknown).not.toBeInstanceOf(AuthenticationError);
-    expect(unknown).toMatchObject({ status: 404, code: "404-01" });
+    expect(unknown).toMatchObject({ status: 404, code: "BG40002" });
   });
 });

@@ -1,6 +1,7 @@
 // Every property of the suite, in the order the runner checks them.
 import type { Property } from "../property.js";
 import { applicationProperties } from "./application-model.js";
+import { attachmentProperties } from "./attachments.js";
 import { authProperties } from "./auth.js";
 import { controlPlaneProperties } from "./control-plane.js";
 import { documentProperties } from "./documents.js";
@@ -24,6 +25,7 @@ export const allProperties: readonly Property[] = [
   ...registryRuleProperties,
   ...registryBehaviourProperties,
   ...titleEnquiryProperties,
+  ...attachmentProperties,
   ...authProperties,
   ...negativeProperties,
   ...controlPlaneProperties,

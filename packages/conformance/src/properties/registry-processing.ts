@@ -7,8 +7,8 @@ import fc from "fast-check";
 import { decide, EICAR, expectThat, list, submission, submit, transition, upload, type Notification } from "../driver.js";
 import type { Property } from "../property.js";
 
-/** Small files of each kind the registry checks for (written here, byte by byte). */
-const SAMPLES: Record<string, { bytes: Buffer; supported: boolean }> = {
+/** Small files of each kind the registry checks for (written here, byte by byte); `supported` when they pass. */
+export const SAMPLES: Record<string, { bytes: Buffer; supported: boolean }> = {
   pdf: { bytes: Buffer.from("%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n"), supported: true },
   png: { bytes: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32, 7)]), supported: true },
   gif: { bytes: Buffer.concat([Buffer.from("GIF87a"), Buffer.alloc(32, 9)]), supported: true },

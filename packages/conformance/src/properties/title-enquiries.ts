@@ -2,11 +2,11 @@
 // search's message_id (unique per user, then the key of the Poll Request Service), and deferred results.
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
-import { advanceClock, expectStatus, expectThat, fail, readClock } from "../driver.js";
+import { advanceClock, errorOf, expectStatus, expectThat, fail, readClock } from "../driver.js";
 import type { Property } from "../property.js";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Answer, Credentials, Session } from "../session.js";
-import { componentSchema, operationById, type SpecNode } from "../spec.js";
+import { componentSchema, errorCodeFor, operationById, type SpecNode } from "../spec.js";
 
 /** The title numbers the lookups take in their path (upper case only). */
 const TITLE_PATTERN = new RegExp(String(componentSchema("TitleNumberUpperCase")["pattern"]));
@@ -65,7 +65,7 @@ const lookups: Property = {
 const messageIds: Property = {
   id: "title-enquiries.message-id",
   rows: ["R001", "R002", "R051", "R148"],
-  title: "an official search's message_id is unique per user: a second search with it is refused with 409 (409-02), and the Poll Request Service answers the search by it",
+  title: "an official search's message_id is unique per user: a second search with it is refused with 409 (the registry's BG40011), and the Poll Request Service answers the search by it",
   requires: ["writes", "semantics"],
   runs: 6,
   async check(context) {
@@ -79,7 +79,7 @@ const messageIds: Property = {
         expectThat(first.headers["location"] === `/api/v1/poll-requests/${messageId}`, `Location ${String(first.headers["location"])}`);
         const again = await session.call("POST", "/api/v1/official-searches-of-whole", { as, json: { ...example, message_id: messageId } });
         expectStatus(again, 409, "a second search with the same message_id");
-        expectThat((again.body as { code?: string }).code === "409-02", `problem ${again.text}`);
+        expectThat(errorOf(again).code === errorCodeFor(operationById("officialSearchOfWhole"), "409-02"), `problem ${again.text}`);
         const poll = await session.call("GET", `/api/v1/poll-requests/${messageId}`, { as });
         expectThat(poll.status === (first.status === 201 ? 200 : 202), `poll answered ${poll.status} for a search answered ${first.status}`);
         const other = await session.call("GET", `/api/v1/poll-requests/${messageId}`, { as: session.has("control-plane") ? session.credentials : as });

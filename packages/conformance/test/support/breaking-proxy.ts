@@ -16,7 +16,9 @@ export type BrokenRule =
   /** Acknowledge: nothing is forwarded, yet every id sent is answered as acknowledged. */
   | "acknowledge-ignored"
   /** The sandbox setting `service_hours: enforced` is forwarded as `always-open`: the names never close. */
-  | "service-hours-ignored";
+  | "service-hours-ignored"
+  /** Attach a message longer than 4034 characters: the text is cut to 4034 and forwarded. */
+  | "message-over-4034";
 
 interface Exchange {
   method: string;
@@ -49,6 +51,11 @@ function rewriteRequest(rule: BrokenRule, exchange: Exchange): Buffer {
     const body = json(exchange.body) as { data?: { file_sha256?: unknown } };
     const checksum = body.data?.file_sha256;
     if (typeof checksum === "string" && checksum.length > 44) return Buffer.from(JSON.stringify({ ...body, data: { ...body.data, file_sha256: checksum.slice(0, 44) } }));
+  }
+  if (rule === "message-over-4034" && exchange.method === "POST" && /\/messages$/.test(exchange.path)) {
+    const body = json(exchange.body) as { data?: { message_text?: unknown } };
+    const text = body.data?.message_text;
+    if (typeof text === "string" && text.length > 4034) return Buffer.from(JSON.stringify({ data: { message_text: text.slice(0, 4034) } }));
   }
   return exchange.body;
 }

@@ -115,6 +115,25 @@ export const migrations: { version: number; name: string; sql: string }[] = [
         PRIMARY KEY (business_unit_id, username, message_id)
       ) WITHOUT ROWID;
       CREATE INDEX official_searches_by_title ON official_searches (business_unit_id, title_number, certificate_ms);
+      `,
+    },
+    {
+      version: 3,
+    name: "attachments and messages (Attach a document, Attach a message)",
+    sql: `
+      CREATE TABLE attachments (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        application_id TEXT NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+        business_unit_id TEXT NOT NULL REFERENCES business_units(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN ('DOCUMENT', 'MESSAGE')),
+        document_id TEXT,
+        certification_statement_type TEXT,
+        message_text TEXT,
+        status TEXT NOT NULL CHECK (status IN ('PENDING', 'ATTACHED', 'FAILED')),
+        failure_reason TEXT,
+        created_ms INTEGER NOT NULL
+      );
+      CREATE INDEX attachments_pending ON attachments(status, id);
     `,
   },
 ];

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import type {
+  AttachmentRow,
   ApplicationChange,
   ApplicationRow,
   BusinessUnitRow,
@@ -477,6 +478,45 @@ export class SqliteStorage implements Storage {
     return rows.map((row) => ({ certificateMs: Number(row["certificate_ms"]), priorityType: String(row["priority_type"]), applicant: String(row["applicant"]) }));
   }
 
+  async insertAttachment(attachment: Omit<AttachmentRow, "id" | "status" | "failureReason">): Promise<number> {
+    return this.#write((): number => {
+      const result = this.#db
+        .prepare(
+          `INSERT INTO attachments (application_id, business_unit_id, kind, document_id, certification_statement_type, message_text, status, created_ms)
+           VALUES (@applicationId, @businessUnitId, @kind, @documentId, @certificationStatementType, @messageText, 'PENDING', @createdMs)`,
+        )
+        .run(attachment);
+      return Number(result.lastInsertRowid);
+    });
+  }
+
+  async pendingAttachments(limit: number): Promise<AttachmentRow[]> {
+    const rows = this.#db.prepare("SELECT * FROM attachments WHERE status = 'PENDING' ORDER BY id LIMIT ?").all(limit) as Row[];
+    return rows.map((row) => ({
+      id: Number(row["id"]),
+      applicationId: String(row["application_id"]),
+      businessUnitId: String(row["business_unit_id"]),
+      kind: row["kind"] as AttachmentRow["kind"],
+      documentId: (row["document_id"] as string | null) ?? null,
+      certificationStatementType: (row["certification_statement_type"] as string | null) ?? null,
+      messageText: (row["message_text"] as string | null) ?? null,
+      status: row["status"] as AttachmentRow["status"],
+      failureReason: (row["failure_reason"] as string | null) ?? null,
+      createdMs: Number(row["created_ms"]),
+    }));
+  }
+
+  async resolveAttachment(id: number, outcome: { status: "ATTACHED" | "FAILED"; failureReason: string | null }, notifications: NotificationRow[]): Promise<boolean> {
+    return this.#write((): boolean =>
+      this.#db.transaction(() => {
+        const changed = this.#db.prepare("UPDATE attachments SET status = ?, failure_reason = ? WHERE id = ? AND status = 'PENDING'").run(outcome.status, outcome.failureReason, id).changes;
+        if (changed !== 1) return false;
+        for (const notification of notifications) this.#insert(notification);
+        return true;
+      })(),
+    );
+  }
+
   async getSetting<T>(key: string): Promise<T | undefined> {
     const value = this.#db.prepare("SELECT value FROM settings WHERE key = ?").pluck().get(key);
     return value === undefined ? undefined : parse<T>(value);
@@ -492,7 +532,7 @@ export class SqliteStorage implements Storage {
     return this.#write((): void => {
       this.#db.transaction(() => {
         this.#changedUnits.add(null);
-        for (const table of ["official_searches", "notifications", "correspondence", "idempotency_keys", "registry_documents", "documents", "applications", "users", "business_units", "settings"]) {
+        for (const table of ["attachments", "official_searches", "notifications", "correspondence", "idempotency_keys", "registry_documents", "documents", "applications", "users", "business_units", "settings"]) {
           this.#db.exec(`DELETE FROM ${table}`);
         }
       })();
