@@ -76,7 +76,7 @@ async function step(gateway: GatewayProcess): Promise<void> {
 describe("crash recovery", () => {
   it(`keeps everything it confirmed across ${RUNS} kill -9s under mixed load, and no half-written blob is visible`, async () => {
     let gateway = await startGatewayProcess(dataDir);
-    await fetch(`${gateway.url}/sandbox/v1/settings`, { method: "PUT", headers: sandbox, body: JSON.stringify({ processing: "manual" }) });
+    await fetch(`${gateway.url}/sandbox/v1/settings`, { method: "PUT", headers: sandbox, body: JSON.stringify({ processing: "manual", duplicate_rate: 0 }) });
     for (let run = 0; run < RUNS; run += 1) {
       const killAt = Date.now() + 300 + Math.random() * 700;
       const workers = Array.from({ length: 4 }, async () => {

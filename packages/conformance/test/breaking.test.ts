@@ -74,7 +74,7 @@ describe("a broken gateway fails the matching property with a shrunk counterexam
     expect(result.message).toContain("expected 400, got 200");
     // Shrunk to the smallest gap the created_after's shape can write: a millisecond, a second or a minute.
     const [, before, gap, afterShape] = result.counterexample as [string, number, number, string];
-    const resolution: Record<string, number> = { millisZ: 1, offset: 1, compactOffset: 1, zoneless: 1000, Z: 1000, minutes: 60_000 };
+    const resolution: Record<string, number> = { millisZ: 1, zonelessMillis: 1, offset: 1, compactOffset: 1, zoneless: 1000, Z: 1000, minutes: 60_000 };
     expect(before).toBe(Date.UTC(2001, 0, 1));
     expect(gap).toBe(resolution[afterShape]);
   });
@@ -90,12 +90,26 @@ describe("a broken gateway fails the matching property with a shrunk counterexam
     expect(result.message).toMatch(/acknowledged \d+ ids, the model expects|listed \d+ notifications, the model expects/);
   });
 
+  it("[R098] a version 0 list that defaults to NEW fails notifications.v0-no-default-status", async () => {
+    const result = await throughBrokenGateway("v0-default-new", "notifications.v0-no-default-status");
+    expect(result.outcome).toBe("failed");
+    expect(result.message).toMatch(/version 0 without status lists \d+ of \d+ notifications/);
+  });
+
+  it("[R015, R136] refusing an acknowledge because one id is not a UUID fails notifications.any-acknowledge-id with one such id", async () => {
+    const result = await throughBrokenGateway("acknowledge-refuses-malformed-ids", "notifications.any-acknowledge-id");
+    expect(result.outcome).toBe("failed");
+    const [, odd] = result.counterexample as [string, string[], unknown];
+    expect(odd).toHaveLength(1);
+    expect(result.message).toMatch(/expected 200, got 400/);
+  });
+
   it("[R142] accepting a 45-character checksum fails documents.checksum-length at exactly 45 characters", async () => {
     const result = await throughBrokenGateway("checksum-over-44", "documents.checksum-length");
     expect(result.outcome).toBe("failed");
     const [, length] = result.counterexample as [Uint8Array, number, number];
     expect(length).toBe(45);
-    expect(result.message).toContain("a 45-character checksum: expected 400, got 201");
+    expect(result.message).toContain("a 45-character checksum: expected 400, got 200");
   });
 
   it("[R322] accepting a message of 4035 characters fails attach.message-length at exactly 4035 characters", async () => {

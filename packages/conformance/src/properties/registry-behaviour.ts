@@ -71,7 +71,7 @@ const strangers = fc.oneof(
 );
 
 const acknowledgeAnyId: Property = {
-  id: "notifications.acknowledge-any-id",
+  id: "notifications.any-acknowledge-id",
   rows: ["R015", "R136", "R094", "R017", "R018", "R138"],
   title: "acknowledge never fails for an id: unknown or malformed ids are listed in not_found (version 0) or left out (version 1) and the known ones are acknowledged; a body that is not a list of strings is refused (400) and acknowledges nothing",
   requires: ["control-plane"],

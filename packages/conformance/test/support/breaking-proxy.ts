@@ -18,7 +18,11 @@ export type BrokenRule =
   /** The sandbox setting `service_hours: enforced` is forwarded as `always-open`: the names never close. */
   | "service-hours-ignored"
   /** Attach a message longer than 4034 characters: the text is cut to 4034 and forwarded. */
-  | "message-over-4034";
+  | "message-over-4034"
+  /** Version 0 lists without `status`: only NEW notifications are answered (a default the registry does not have). */
+  | "v0-default-new"
+  /** Acknowledge with an id that is not a UUID: refused with 400-02 (the call fails because of one id). */
+  | "acknowledge-refuses-malformed-ids";
 
 interface Exchange {
   method: string;
@@ -70,6 +74,18 @@ function rewriteReply(rule: BrokenRule, exchange: Exchange, reply: Reply): Reply
     const ids = [...new Set((json(exchange.body) as { data: string[] }).data)];
     const data = exchange.path.includes("/v0/") ? { acknowledged: ids, not_found: [] } : { acknowledged: ids };
     return { ...reply, body: Buffer.from(JSON.stringify({ data })) };
+  }
+  if (rule === "v0-default-new" && isList(exchange) && /\/v0\//.test(exchange.path) && !/[?&]status=/.test(exchange.path) && reply.status === 200) {
+    const body = json(reply.body) as { data: { status: string }[] };
+    return { ...reply, body: Buffer.from(JSON.stringify({ data: body.data.filter((n) => n.status === "NEW") })) };
+  }
+  if (rule === "acknowledge-refuses-malformed-ids" && isAcknowledge(exchange)) {
+    const ids = (json(exchange.body) as { data?: unknown }).data;
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    if (Array.isArray(ids) && ids.some((id) => typeof id === "string" && !uuid.test(id))) {
+      const problem = { type: "https://land-registration-gateway.example/problems/400-02", title: "Bad Request", status: 400, detail: "request does not match the schema", instance: exchange.path, code: "400-02" };
+      return { status: 400, headers: { ...reply.headers, "content-type": "application/problem+json" }, body: Buffer.from(JSON.stringify(problem)) };
+    }
   }
   if (rule === "drop-400-01" && isList(exchange) && reply.status === 400 && json(reply.body)["code"] === "400-01") {
     return { status: 200, headers: { ...reply.headers, "content-type": "application/json; charset=utf-8" }, body: Buffer.from('{"data":[]}') };
