@@ -88,6 +88,7 @@ export function registerOperations(app: FastifyInstance, document: SpecNode, han
     };
     for (const prefix of ["", ...(options.aliases?.(spec) ?? [])]) {
       const route = { method: spec.method.toUpperCase() as "GET", url: `${prefix}${url}`, handler: run, config };
+      if (config.errorEnvelope) rememberEnvelope(app, route.method, `${prefix}${spec.path}`, config.errorEnvelope);
       void app.register(async (scope) => {
         if (rawBody) {
           scope.removeAllContentTypeParsers();
@@ -110,12 +111,35 @@ interface RouteErrorConfig {
 }
 
 /**
+ * The enveloped operations of each server by method and path pattern: a request that fails before Fastify routes
+ * it (a path that is not a valid URL) is still answered in its operation's envelope.
+ */
+const envelopedPaths = new WeakMap<FastifyInstance, { method: string; path: RegExp; envelope: ErrorEnvelope }[]>();
+
+function rememberEnvelope(app: FastifyInstance, method: string, specPath: string, envelope: ErrorEnvelope): void {
+  const path = new RegExp(`^${specPath.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{\w+\\?\}/g, "[^/]*")}$`);
+  envelopedPaths.set(app, [...(envelopedPaths.get(app) ?? []), { method, path, envelope }]);
+}
+
+function envelopeOf(request: FastifyRequest): ErrorEnvelope | undefined {
+  const routed = (request.routeOptions.config as Partial<RouteErrorConfig> | undefined)?.errorEnvelope;
+  if (routed) return routed;
+  const path = request.url.split("?")[0] ?? request.url;
+  return envelopedPaths.get(request.server)?.find((entry) => entry.method === request.method && entry.path.test(path))?.envelope;
+}
+
+/**
  * The answer to an error of a request: problem+json, or the registry's envelope of the operation the request was
- * routed to when the spec names one (`x-lrg-error-envelope`).
+ * routed to when the spec names one (`x-lrg-error-envelope`). A request no operation answers gets 404-02, even when
+ * Fastify refused its body first.
  */
 export function errorAnswer(error: unknown, request: FastifyRequest, nowMs: number): { problem: Problem; contentType: string; body: unknown } {
-  const problem = problemFor(error);
-  const envelope = (request.routeOptions.config as Partial<RouteErrorConfig> | undefined)?.errorEnvelope;
+  // Fastify's own errors on a request it did not route (its body was refused before the not-found handler ran).
+  const unrouted = request.is404 && !(error instanceof Problem);
+  const problem = unrouted
+    ? new Problem("404-02", `no operation answers ${request.method} ${request.url.split("?")[0] ?? ""}`)
+    : problemFor(error);
+  const envelope = envelopeOf(request);
   if (envelope) return { problem, contentType: "application/json", body: renderEnvelope(envelope, problem, { requestId: request.id, nowMs }) };
   return { problem, contentType: "application/problem+json", body: problem.body(request.url.split("?")[0] ?? request.url) };
 }

@@ -119,12 +119,11 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     // validation (400-02) or the signature check (403-01) instead of Fastify's own 414.
     routerOptions: { maxParamLength: 16 * 1024 },
     // A path that is not a valid URL (a broken percent-escape) is bad input like any other: problem+json.
+    // On an operation the registry answers in its own envelope, in that envelope.
     frameworkErrors: (error, request, reply) => {
-      const problem = error.code === "FST_ERR_BAD_URL" ? new Problem("400-02", "the request path is not a valid URL") : problemFor(error);
-      void (reply as unknown as FastifyReply)
-        .code(problem.status)
-        .type("application/problem+json")
-        .send(problem.body(request.url.split("?")[0] ?? request.url));
+      const cause = error.code === "FST_ERR_BAD_URL" ? new Problem("400-02", "the request path is not a valid URL") : error;
+      const { problem, contentType, body } = errorAnswer(cause, request as unknown as FastifyRequest, clock.nowMs());
+      void (reply as unknown as FastifyReply).code(problem.status).type(contentType).send(body);
     },
     genReqId: () => `${requestPrefix}-${(requestCount += 1).toString(36)}`,
     forceCloseConnections: "idle",

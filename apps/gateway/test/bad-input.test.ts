@@ -45,7 +45,18 @@ describe("bad input gets a documented 4xx problem and changes nothing", () => {
     ["an impossible date", { method: "GET", path: "/v1/notifications?created_after=2025-02-31T00:00:00", headers: {} }, 400, "400-02"],
     ["a limit of zero", { method: "GET", path: "/v1/notifications?limit=0", headers: {} }, 400, "400-02"],
     ["an unknown route", { method: "GET", path: "/v2/notifications", headers: {} }, 404, "404-02"],
+    ["a body over 1 MiB to an unknown route", { method: "OPTIONS", path: "/v1/notifications/acknowledge", body: "x".repeat(1_100_000), headers: json }, 404, "404-02"],
   ];
+
+  it.each([
+    ["/api/v1/poll-requests/%zz", "code", "OS1API002"],
+    ["/s1/v1/titles/%/official-copies/availability", "error_code", "BG40001"],
+  ])("a path that is not a valid URL, %s, is a 400 in its operation's registry envelope", async (path, member, code) => {
+    const answer = await raw("GET", path, undefined, {});
+    expect(answer.status).toBe(400);
+    expect(answer.contentType).toMatch(/^application\/json/);
+    expect((answer.body as unknown as { errors: Record<string, unknown>[] }).errors[0]?.[member]).toBe(code);
+  });
 
   it.each(cases)("%s", async (_name, request, status, code) => {
     const answer = await raw(request.method, request.path, request.body, request.headers);

@@ -126,15 +126,15 @@ const titleRoutes: [string, string, unknown][] = [
 ];
 
 describe("HTTPS with a client CA: certificates checked by the title enquiry routes", () => {
-  it.each(titleRoutes)("%s %s without a client certificate answers 403 (403-03)", async (method, path, body) => {
+  it.each(titleRoutes)("%s %s without a client certificate answers 403 (the registry's BG40005)", async (method, path, body) => {
     const answer = await send(optional!, {}, method, path, { body });
     expect(answer.status).toBe(403);
     expect(errorCodeOf(answer.body)).toEqual({ code: "BG40005", status: 403 });
   });
 
-  it.each(titleRoutes)("%s %s with a certificate from another CA answers 403 (403-03)", async (method, path, body) => {
+  it.each(titleRoutes)("%s %s with a certificate from another CA answers 403 (the registry's BG40005)", async (method, path, body) => {
     const answer = await send(optional!, untrusted, method, path, { body });
-    expect(errorCodeOf(answer.body)).toEqual({ code: "403-03", status: 403 });
+    expect(errorCodeOf(answer.body)).toEqual({ code: "BG40005", status: 403 });
   });
 
   it("other services need no client certificate", async () => {

@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 d606d5bc863344014b04c7b9986ca1aa81214d777ea7656f99fa34ecd4e4ed74) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 b05b6e60087a3bf6455b191e9588f88391b05ec9d0e35b9c92b1e392f60622eb) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {

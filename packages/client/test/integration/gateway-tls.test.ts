@@ -1,6 +1,6 @@
 // The client's mutual TLS against a real gateway serving HTTPS with the operator's CA as its client CA
 // (certificates from tooling/scripts/make-certs.sh): the title enquiries answer a client that presents the
-// operator's client certificate, and refuse one without a certificate, or with one from another CA, with 403-03.
+// operator's client certificate, and refuse one without a certificate, or with one from another CA, with 403 (the registry's BG40005 in its envelope).
 import { Agent } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGatewayClient, ProblemError, unwrap, type GatewayClient, type Middleware } from "../../src/index.js";
@@ -89,18 +89,18 @@ describe("mutual TLS against the gateway", () => {
     expect((await withCertificate.pollOfficialSearch(search.message_id)).result).toEqual(search.result);
   });
 
-  it("without a client certificate, a title enquiry is a ProblemError 403 (403-03)", async () => {
+  it("without a client certificate, a title enquiry is a ProblemError 403 (the registry's BG40005)", async () => {
     const names = await rejection(
       unwrap(
         clientWithoutCertificate().GET("/s2/v1/titles/{title_number}/registered-proprietor-names", { params: { path: { title_number: "ZZ100001" } } }),
       ),
     );
     expect(names).toBeInstanceOf(ProblemError);
-    expect(names).toMatchObject({ status: 403, code: "403-03" });
+    expect(names).toMatchObject({ status: 403, code: "BG40005" });
 
     const search = await rejection(clientWithoutCertificate().officialSearchOfWhole(searchOf("ZZ100001")));
     expect(search).toBeInstanceOf(ProblemError);
-    expect(search).toMatchObject({ status: 403, code: "403-03" });
+    expect(search).toMatchObject({ status: 403, code: "BG40005" });
 
     // The other services need no certificate: the connection itself is fine.
     expect((await unwrap(clientWithoutCertificate().GET("/v1/notifications"))).data).toEqual([]);
@@ -120,11 +120,11 @@ describe("mutual TLS against the gateway", () => {
     expect(statuses).toEqual([403, 403, 403, 403]);
   });
 
-  it("with a certificate from another CA, a title enquiry is a ProblemError 403 (403-03), on resumed TLS sessions too", async () => {
+  it("with a certificate from another CA, a title enquiry is a ProblemError 403 (the registry's BG40005), on resumed TLS sessions too", async () => {
     for (let attempt = 0; attempt < 4; attempt++) {
       const search = await rejection(withUntrustedCertificate.officialSearchOfWhole(searchOf("ZZ100001")));
       expect(search).toBeInstanceOf(ProblemError);
-      expect(search).toMatchObject({ status: 403, code: "403-03" });
+      expect(search).toMatchObject({ status: 403, code: "BG40005" });
     }
   });
 

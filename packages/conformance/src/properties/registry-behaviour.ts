@@ -6,6 +6,7 @@ import { createHash, randomUUID } from "node:crypto";
 import fc from "fast-check";
 import {
   acknowledge,
+  errorOf,
   expectStatus,
   expectThat,
   list,
@@ -23,7 +24,8 @@ import type { Answer, Credentials, Session } from "../session.js";
 import { operations, type OperationInfo } from "../spec.js";
 
 const versions = fc.constantFrom<Version>("v0", "v1");
-const codeOf = (answer: Answer) => (answer.body as { code?: string } | undefined)?.code;
+/** The problem code, or the code of a registry envelope's first item (title enquiries, attach). */
+const codeOf = (answer: Answer) => errorOf(answer).code;
 const statusOf = async (session: Session, as: Credentials, id: string) => {
   const answer = await session.call("GET", `/v0/applications/${id}/information`, { as });
   expectStatus(answer, 200, "application information");

@@ -206,7 +206,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
       const problems = violationsOf({ method: wire.method, pathname, pathMayMiss: extra.pathMayMiss ?? false }, checked);
       const json = jsonOf(answer.body);
       if (answer.status >= 500) {
-        const code = (json as { code?: unknown } | undefined)?.code;
+        // problem+json's code, or the first item's code in a registry envelope (attach: `type`).
+        const first = (json as { errors?: Record<string, unknown>[] } | undefined)?.errors?.[0];
+        const code = (json as { code?: unknown } | undefined)?.code ?? first?.["code"] ?? first?.["error_code"] ?? first?.["type"];
         const head = wire.method === "HEAD"; // no body to read the code from
         if (answer.status === 503 && (code === "503-01" || head) && faultsPossible) summary.injected503 += 1;
         else {
