@@ -40,6 +40,11 @@ export interface Gateway {
 }
 
 const JSON_BODY_LIMIT = 1024 * 1024;
+
+/** The problem of a request that no operation answers (404-02). */
+function noOperation(request: FastifyRequest): Problem {
+  return new Problem("404-02", `no operation answers ${request.method} ${request.url.split("?")[0] ?? ""}`);
+}
 const PROCESSING_INTERVAL_MS = 250;
 const RETENTION_INTERVAL_MS = 60_000;
 
@@ -131,7 +136,9 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     metrics.observe(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode, reply.elapsedTime);
   });
   app.setErrorHandler(async (error, request, reply) => {
-    const problem = problemFor(error);
+    // Fastify reads a body before its not-found handler runs: a body refused on a route that does not exist (too
+    // large, malformed) is still answered as the missing route.
+    const problem = request.is404 ? noOperation(request) : problemFor(error);
     if (problem.status >= 500 && !(error instanceof Problem)) request.log.error({ err: error }, "unexpected fault");
     return reply
       .code(problem.status)
@@ -140,7 +147,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
       .send(problem.body(request.url.split("?")[0] ?? request.url));
   });
   app.setNotFoundHandler(async (request) => {
-    throw new Problem("404-02", `no operation answers ${request.method} ${request.url.split("?")[0] ?? ""}`);
+    throw noOperation(request);
   });
 
   const schemaBase = (request: FastifyRequest) => config.publicUrl ?? `${request.protocol}://${request.host}`;

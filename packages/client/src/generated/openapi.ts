@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 495eaf7c228ea143c82fbe3c5edb6006c3c242f8ea154818ec2f2fae817dadb2) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 bb6ddabd8f3b7c6415ad2c306dd16b07ee184cc4372ffaa4a7dd1558dd93ba28) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -422,7 +422,7 @@ export interface paths {
          * Acknowledge notifications (version 0)
          * @description Marks up to 100 notifications of the caller's business unit as ACKNOWLEDGED; later list calls omit them by
          *     default. Acknowledging is idempotent: an id already acknowledged is listed in `acknowledged` again.
-         *     An id that is unknown, another business unit's, or not a UUID at all are listed in `not_found`: an id never fails
+         *     Ids that are unknown, another business unit's, or not UUIDs at all are listed in `not_found`: an id never fails
          *     the call (the requirement states no validation rule for acknowledge). Only a body that is not a list of
          *     strings, or more than 100 ids, is refused (400, code 400-02), and then nothing is acknowledged.
          */
@@ -473,7 +473,7 @@ export interface paths {
          * Acknowledge notifications (version 1)
          * @description Marks up to 100 notifications of the caller's business unit as ACKNOWLEDGED; later list calls omit them by
          *     default. Acknowledging is idempotent: an id already acknowledged is listed in `acknowledged` again.
-         *     An id that is unknown, another business unit's, or not a UUID at all are left out of `acknowledged`: an id never fails
+         *     Ids that are unknown, another business unit's, or not UUIDs at all are left out of `acknowledged`: an id never fails
          *     the call (the requirement states no validation rule for acknowledge). Only a body that is not a list of
          *     strings, or more than 100 ids, is refused (400, code 400-02), and then nothing is acknowledged.
          */
