@@ -14,7 +14,7 @@ import { Metrics } from "./operations/metrics.js";
 import { registerOperationsRoutes } from "./operations/routes.js";
 import { Problem } from "./problems.js";
 import { SandboxState } from "./registry/sandbox-state.js";
-import { errorAnswer, problemFor, registerOperations } from "./routing.js";
+import { errorAnswer, registerOperations } from "./routing.js";
 import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
 import { openapi, sandbox } from "./spec/openapi.js";
 import { BlobStore } from "./storage/blob-store.js";
@@ -68,6 +68,7 @@ function tlsOptions(tls: { cert: string; key: string; clientCa?: string | undefi
 }
 
 const JSON_BODY_LIMIT = 1024 * 1024;
+
 const PROCESSING_INTERVAL_MS = 250;
 const RETENTION_INTERVAL_MS = 60_000;
 

@@ -46,6 +46,8 @@ describe("bad input gets a documented 4xx problem and changes nothing", () => {
     ["a limit of zero", { method: "GET", path: "/v1/notifications?limit=0", headers: {} }, 400, "400-02"],
     ["an unknown route", { method: "GET", path: "/v2/notifications", headers: {} }, 404, "404-02"],
     ["a body over 1 MiB to an unknown route", { method: "OPTIONS", path: "/v1/notifications/acknowledge", body: "x".repeat(1_100_000), headers: json }, 404, "404-02"],
+    ["a body over 1 MiB to a method the path does not have", { method: "PUT", path: "/v0/notifications/acknowledge", body: "x".repeat(1_100_000), headers: json }, 404, "404-02"],
+    ["malformed JSON to a method the path does not have", { method: "PUT", path: "/v1/notifications/acknowledge", body: "{", headers: json }, 404, "404-02"],
   ];
 
   it.each([

@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 b05b6e60087a3bf6455b191e9588f88391b05ec9d0e35b9c92b1e392f60622eb) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 518761cb9d1917cc2fe90db3a674f1dbc637af3b1ea1726b95803516c23513d3) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -527,7 +527,7 @@ export interface paths {
          * Acknowledge notifications (version 0)
          * @description Marks up to 100 notifications of the caller's business unit as ACKNOWLEDGED; later list calls omit them by
          *     default. Acknowledging is idempotent: an id already acknowledged is listed in `acknowledged` again.
-         *     An id that is unknown, another business unit's, or not a UUID at all are listed in `not_found`: an id never fails
+         *     Ids that are unknown, another business unit's, or not UUIDs at all are listed in `not_found`: an id never fails
          *     the call (the requirement states no validation rule for acknowledge). Only a body that is not a list of
          *     strings, or more than 100 ids, is refused (400, code 400-02), and then nothing is acknowledged.
          */
@@ -578,7 +578,7 @@ export interface paths {
          * Acknowledge notifications (version 1)
          * @description Marks up to 100 notifications of the caller's business unit as ACKNOWLEDGED; later list calls omit them by
          *     default. Acknowledging is idempotent: an id already acknowledged is listed in `acknowledged` again.
-         *     An id that is unknown, another business unit's, or not a UUID at all are left out of `acknowledged`: an id never fails
+         *     Ids that are unknown, another business unit's, or not UUIDs at all are left out of `acknowledged`: an id never fails
          *     the call (the requirement states no validation rule for acknowledge). Only a body that is not a list of
          *     strings, or more than 100 ids, is refused (400, code 400-02), and then nothing is acknowledged.
          */
