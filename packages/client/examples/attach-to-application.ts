@@ -1,6 +1,6 @@
 import { createGatewayClient, ProblemError } from "@lrg/client";
 
-const client = createGatewayClient({ baseUrl: "http://127.0.0.1:8080", username: "demo", password: "demo" });
+const client = createGatewayClient({ baseUrl: "http://127.0.0.1:8080", username: "demo", password: "demo-password" });
 const applicationId = "6f1c2a4e-0b7d-4c1e-9a53-2d8f4b6e7c10";
 
 try {

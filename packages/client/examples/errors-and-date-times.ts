@@ -8,7 +8,7 @@ import {
   unwrap,
 } from "@lrg/client";
 
-const client = createGatewayClient({ baseUrl: "http://127.0.0.1:8080", username: "demo", password: "demo" });
+const client = createGatewayClient({ baseUrl: "http://127.0.0.1:8080", username: "demo", password: "demo-password" });
 
 // unwrap() turns { data, error, response } into data, or throws the typed error.
 try {

@@ -1,6 +1,6 @@
 import { createGatewayClient } from "@lrg/client";
 
-const client = createGatewayClient({ baseUrl: "http://127.0.0.1:8080", username: "demo", password: "demo" });
+const client = createGatewayClient({ baseUrl: "http://127.0.0.1:8080", username: "demo", password: "demo-password" });
 
 // A consumer loop: each event once, its duplicate deliveries acknowledged together after the handler succeeds.
 const summary = await client.notifications.consume(async ({ notification, notifications }) => {

@@ -1,6 +1,6 @@
 import { createGatewayClient, ProblemError, type ApplicationSubmission } from "@lrg/client";
 
-const client = createGatewayClient({ baseUrl: "http://127.0.0.1:8080", username: "demo", password: "demo" });
+const client = createGatewayClient({ baseUrl: "http://127.0.0.1:8080", username: "demo", password: "demo-password" });
 
 const submission: ApplicationSubmission = {
   type: "REGISTER_UPDATE",

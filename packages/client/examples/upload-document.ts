@@ -1,6 +1,6 @@
 import { createGatewayClient, DocumentSizeError, NetworkError, SignatureError } from "@lrg/client";
 
-const client = createGatewayClient({ baseUrl: "http://127.0.0.1:8080", username: "demo", password: "demo" });
+const client = createGatewayClient({ baseUrl: "http://127.0.0.1:8080", username: "demo", password: "demo-password" });
 
 try {
   const { document_id } = await client.uploadDocument("./TR1-signed.pdf", {
