@@ -97,6 +97,21 @@ describe("the packed conformance suite", () => {
     expect(help.stdout).toContain("Usage: lrg-conformance --target mock|gateway|remote");
   }, 120_000);
 
+  it("imports as a library from a plain .mjs file, the traceability table read from the copy it carries", async () => {
+    await writeFile(
+      join(project, "check.mjs"),
+      [
+        'import { allProperties, readTraceability } from "@lrg/conformance";',
+        "console.log(JSON.stringify({ properties: allProperties.length, rows: readTraceability().rows.length }));",
+      ].join("\n"),
+    );
+    const imported = await run(process.execPath, ["check.mjs"], project);
+    expect(imported.code, imported.stderr).toBe(0);
+    const { properties, rows } = JSON.parse(imported.stdout) as { properties: number; rows: number };
+    expect(properties).toBeGreaterThan(0);
+    expect(rows).toBeGreaterThan(0);
+  }, 120_000);
+
   it("checks a running gateway given by --url and LRG_SANDBOX_TOKEN", async () => {
     const checked = await run(npx, ["--no", "--", "lrg-conformance", "--target", "gateway", "--url", url, "--only", "notifications.acknowledge-limit", "--runs", "3"], project, { LRG_SANDBOX_TOKEN: sandboxToken });
     expect(checked.code, checked.stdout + checked.stderr).toBe(0);
