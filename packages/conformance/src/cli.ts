@@ -9,7 +9,7 @@ import type { RunOptions } from "./property.js";
 import { junitXml, summaryTable } from "./report.js";
 import { runProperties, type PropertyResult } from "./runner.js";
 import type { Session, TargetName } from "./session.js";
-import { openGateway, openMock, openRemote, remoteOptionsFromEnv } from "./targets.js";
+import { MissingTargetPackageError, openGateway, openMock, openRemote, remoteOptionsFromEnv } from "./targets.js";
 
 const USAGE = `Usage: lrg-conformance --target mock|gateway|remote [--url URL] [--runs N] [--seed S [--path P]] [--junit FILE] [--only TEXT]
 
@@ -113,6 +113,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof MissingTargetPackageError) fail(error.message);
   // A message, not a stack trace: what went wrong is the user's to fix (LRG_CONFORMANCE_DEBUG=1 shows the stack).
   const debug = process.env["LRG_CONFORMANCE_DEBUG"] === "1";
   process.stderr.write(`lrg-conformance: ${error instanceof Error ? (debug ? (error.stack ?? error.message) : error.message) : String(error)}\n`);

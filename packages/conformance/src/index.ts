@@ -7,5 +7,5 @@ export { propertyName, PropertyContext, PropertyFailure, type Property, type Run
 export { junitXml, summaryTable } from "./report.js";
 export { runProperties, runProperty, skipReason, type Outcome, type PropertyResult } from "./runner.js";
 export { basic, Session, type Answer, type CallOptions, type Capability, type Credentials, type TargetName } from "./session.js";
-export { openGateway, openMock, openRemote, remoteOptionsFromEnv, TARGET_CAPABILITIES, type GatewayTargetOptions, type RemoteTargetOptions } from "./targets.js";
+export { MissingTargetPackageError, openGateway, openMock, openRemote, remoteOptionsFromEnv, TARGET_CAPABILITIES, type GatewayTargetOptions, type RemoteTargetOptions } from "./targets.js";
 export { readTraceability, renderTraceability, UNTESTED } from "./traceability.js";

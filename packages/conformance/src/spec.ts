@@ -1,17 +1,14 @@
 // The bundled spec as the suite reads it: operations with their parameters and responses, the state machine,
 // the problem catalogue. Nothing here re-declares what the spec holds.
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-
-const require = createRequire(import.meta.url);
+import { specFile, specJson } from "./spec-files.js";
 
 /** A JSON value of the bundled spec. */
 export type SpecNode = Record<string, unknown>;
 
 /** The registry interface, dereferenced (every schema inline). */
-export const registrySpec = require("@lrg/spec/openapi.dereferenced.json") as SpecNode;
+export const registrySpec = specJson<SpecNode>("openapi.dereferenced.json");
 /** The sandbox control plane, dereferenced. */
-export const sandboxSpec = require("@lrg/spec/sandbox.dereferenced.json") as SpecNode;
+export const sandboxSpec = specJson<SpecNode>("sandbox.dereferenced.json");
 
 /** One operation of either document, with the parameters of its path item merged in. */
 export interface OperationInfo {
@@ -105,9 +102,9 @@ export function enumOf(name: string): string[] {
   return componentSchema(name)["enum"] as string[];
 }
 
-/** The traceability table of the spec package (`spec/TRACEABILITY.md`). */
+/** The traceability table of the spec package (`spec/TRACEABILITY.md`; installed from a tarball, the build's copy). */
 export function traceabilityFile(): string {
-  return join(dirname(require.resolve("@lrg/spec/openapi.json")), "..", "TRACEABILITY.md");
+  return specFile("TRACEABILITY.md");
 }
 
 /** The registry's error envelope an operation answers its errors in (`x-lrg-error-envelope`), if any. */

@@ -8,6 +8,25 @@ import { join } from "node:path";
 import { HttpClient, type TlsFiles } from "./http.js";
 import { Session, type Capability, type Credentials, type TargetName } from "./session.js";
 
+/** A target the suite would start in this process, whose package is not installed beside it. */
+export class MissingTargetPackageError extends Error {
+  override name = "MissingTargetPackageError";
+}
+
+/**
+ * Loads the package of an in-process target. @lrg/gateway and @lrg/mock are optional peers: checking a target
+ * at --url needs neither, so an installed suite does not pull in the gateway's SQLite or Prism.
+ */
+async function loadTarget<T>(target: "mock" | "gateway", name: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const missing = (error as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" && String((error as Error).message).includes(`'${name}'`);
+    if (!missing) throw error;
+    throw new MissingTargetPackageError(`--target ${target} without --url starts ${name} in this process, and ${name} is not installed: install ${name} beside @lrg/conformance, or give --url of a running ${target}`);
+  }
+}
+
 /** What each kind of target offers (a property needing more is skipped there). */
 export const TARGET_CAPABILITIES: Record<TargetName, readonly Capability[]> = {
   mock: ["writes"],
@@ -36,7 +55,7 @@ export async function openMock(options: TargetOptions = {}): Promise<Session> {
   let close = async () => {};
   let url = options.url;
   if (url === undefined) {
-    const { startMock } = await import("@lrg/mock");
+    const { startMock } = await loadTarget("mock", "@lrg/mock", () => import("@lrg/mock"));
     const mock = await startMock({ port: 0 });
     url = mock.url;
     close = () => mock.close();
@@ -59,7 +78,7 @@ export async function openGateway(options: GatewayTargetOptions = {}): Promise<S
   let sandboxToken = options.sandboxToken ?? process.env["LRG_SANDBOX_TOKEN"];
   let stop = async () => {};
   if (url === undefined) {
-    const { createServer } = await import("@lrg/gateway");
+    const { createServer } = await loadTarget("gateway", "@lrg/gateway", () => import("@lrg/gateway"));
     const dataDir = await mkdtemp(join(tmpdir(), "lrg-conformance-"));
     sandboxToken = randomBytes(18).toString("base64url");
     const gateway = await createServer({ dataDir, sandboxToken, signingSecret: randomBytes(18).toString("base64url"), decisionDelayMs: 50, logger: false });

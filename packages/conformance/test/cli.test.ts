@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBreakingProxy } from "./support/breaking-proxy.js";
 
 const cli = join(import.meta.dirname, "..", "dist", "cli.js");
+/** The root of the checkout, where `npm run conformance` is defined. */
+const checkout = join(import.meta.dirname, "..", "..", "..");
 const run = promisify(execFile);
 
 interface Outcome {
@@ -19,9 +21,10 @@ interface Outcome {
   stderr: string;
 }
 
-async function lrgConformance(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
+async function lrgConformance(args: string[], env: Record<string, string> = {}, command: readonly string[] = [process.execPath, cli]): Promise<Outcome> {
+  const [file, ...first] = command as [string, ...string[]];
   try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, timeout: 90_000 });
+    const { stdout, stderr } = await run(file, [...first, ...args], { env: { ...process.env, ...env }, timeout: 90_000, cwd: checkout });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -68,6 +71,13 @@ describe("lrg-conformance", () => {
     const xml = await readFile(junit, "utf8");
     expect(xml).toContain('<testsuite name="lrg-conformance (gateway)" tests="1" failures="0" errors="0" skipped="0"');
     expect(xml).toContain('name="[R138, R015, R016, R094, R101, R017, R018] acknowledge takes at most 100 ids');
+  });
+
+  it("runs from the root of the checkout as npm run conformance -- --url, the gateway target preset", async () => {
+    const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+    const outcome = await lrgConformance(["--url", url, "--only", "notifications.acknowledge-limit", "--runs", "2"], { LRG_SANDBOX_TOKEN: sandboxToken }, [npm, "run", "conformance", "--"]);
+    expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0);
+    expect(outcome.stdout).toMatch(/notifications\.acknowledge-limit\s+gateway\s+2\s+passed/);
   });
 
   it("observes a remote environment with its credentials only, skipping what would change it", async () => {

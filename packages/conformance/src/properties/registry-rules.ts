@@ -1,13 +1,11 @@
 // The registry's code lists and its submission rules, generated from the registry's published data
 // (@lrg/spec/registry-data): codes every list admits, and the rules a submission breaks, before the 202 (400) or
 // after it (VALIDATION_FAILED with the rule's name and a pointer).
-import { createRequire } from "node:module";
 import fc from "fast-check";
 import { decide, expectStatus, expectThat, readClock, submission, upload, type Decision } from "../driver.js";
 import type { Property } from "../property.js";
 import type { Session } from "../session.js";
-
-const require = createRequire(import.meta.url);
+import { specJson } from "../spec-files.js";
 
 interface RequiredDocuments {
   compulsory: string[];
@@ -17,11 +15,11 @@ interface RequiredDocuments {
   conditional?: { document: string }[];
 }
 
-const documentCodes = (require("@lrg/spec/registry-data/document-types.json") as { code: string }[]).map((d) => d.code);
-const transactionTypes = require("@lrg/spec/registry-data/transaction-types.json") as { code: string; details_type: string | null }[];
-const applicationTypes = Object.keys(require("@lrg/spec/registry-data/application-types.json") as Record<string, unknown>).filter((k) => !k.startsWith("_"));
-const territories = require("@lrg/spec/registry-data/territories.json") as string[];
-const mapping = Object.entries(require("@lrg/spec/registry-data/transaction-documents.json") as Record<string, RequiredDocuments>).filter(([code]) => !code.startsWith("_"));
+const documentCodes = specJson<{ code: string }[]>("registry-data/document-types.json").map((d) => d.code);
+const transactionTypes = specJson<{ code: string; details_type: string | null }[]>("registry-data/transaction-types.json");
+const applicationTypes = Object.keys(specJson<Record<string, unknown>>("registry-data/application-types.json")).filter((k) => !k.startsWith("_"));
+const territories = specJson<string[]>("registry-data/territories.json");
+const mapping = Object.entries(specJson<Record<string, RequiredDocuments>>("registry-data/transaction-documents.json")).filter(([code]) => !code.startsWith("_"));
 
 const transactionCodes = transactionTypes.map((t) => t.code);
 const detailsType = new Map(transactionTypes.map((t) => [t.code, t.details_type]));
