@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 518761cb9d1917cc2fe90db3a674f1dbc637af3b1ea1726b95803516c23513d3) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 a710c432c67204a046d5afc47604a3bb05668b0d6ea4dc74f4561ba627b23194) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -1546,9 +1546,10 @@ export interface components {
             priority: components["schemas"]["RegistryDateTime"];
         };
         /** @description An APPLICATION_ACCEPTED_ON_DAY_LIST notification. Accepted and added to the day list. */
-        NotificationV0ApplicationAcceptedOnDayList: components["schemas"]["NotificationV0Base"] & {
+        NotificationV0ApplicationAcceptedOnDayList: {
             /** @constant */
-            notification_type?: "APPLICATION_ACCEPTED_ON_DAY_LIST";
+            notification_type: "APPLICATION_ACCEPTED_ON_DAY_LIST";
+        } & (WithRequired<components["schemas"]["NotificationV0Base"], "notification_type"> & {
             payload?: {
                 data: components["schemas"]["PayloadV0AcceptedPriorityProtected"];
             };
@@ -1558,7 +1559,7 @@ export interface components {
              * @enum {string}
              */
             notification_type: "APPLICATION_ACCEPTED_ON_DAY_LIST";
-        };
+        });
         /** @description payload.data of APPLICATION_ACCEPTED_QUEUED_FOR_DAY_LIST. Accepted and queued for the day list. */
         PayloadV0AcceptedAwaitingPriority: {
             /**
@@ -1568,9 +1569,10 @@ export interface components {
             status: "ACCEPTED_AWAITING_PRIORITY";
         };
         /** @description An APPLICATION_ACCEPTED_QUEUED_FOR_DAY_LIST notification. Accepted and queued for the day list. */
-        NotificationV0ApplicationAcceptedQueuedForDayList: components["schemas"]["NotificationV0Base"] & {
+        NotificationV0ApplicationAcceptedQueuedForDayList: {
             /** @constant */
-            notification_type?: "APPLICATION_ACCEPTED_QUEUED_FOR_DAY_LIST";
+            notification_type: "APPLICATION_ACCEPTED_QUEUED_FOR_DAY_LIST";
+        } & (WithRequired<components["schemas"]["NotificationV0Base"], "notification_type"> & {
             payload?: {
                 data: components["schemas"]["PayloadV0AcceptedAwaitingPriority"];
             };
@@ -1580,7 +1582,7 @@ export interface components {
              * @enum {string}
              */
             notification_type: "APPLICATION_ACCEPTED_QUEUED_FOR_DAY_LIST";
-        };
+        });
         /** @description payload.data of APPLICATION_VALIDATION_FAILED. Failed validation. */
         PayloadV0ValidationFailed: {
             /**
@@ -1590,9 +1592,10 @@ export interface components {
             status: "VALIDATION_FAILED";
         };
         /** @description An APPLICATION_VALIDATION_FAILED notification. Failed validation. */
-        NotificationV0ApplicationValidationFailed: components["schemas"]["NotificationV0Base"] & {
+        NotificationV0ApplicationValidationFailed: {
             /** @constant */
-            notification_type?: "APPLICATION_VALIDATION_FAILED";
+            notification_type: "APPLICATION_VALIDATION_FAILED";
+        } & (WithRequired<components["schemas"]["NotificationV0Base"], "notification_type"> & {
             payload?: {
                 data: components["schemas"]["PayloadV0ValidationFailed"];
             };
@@ -1602,7 +1605,7 @@ export interface components {
              * @enum {string}
              */
             notification_type: "APPLICATION_VALIDATION_FAILED";
-        };
+        });
         /** @description payload.data of SYSTEM_ERROR. Not added to the day list because of a system error. */
         PayloadV0SystemError: {
             /**
@@ -1612,9 +1615,10 @@ export interface components {
             status: "SYSTEM_ERROR";
         };
         /** @description A SYSTEM_ERROR notification. Not added to the day list because of a system error. */
-        NotificationV0SystemError: components["schemas"]["NotificationV0Base"] & {
+        NotificationV0SystemError: {
             /** @constant */
-            notification_type?: "SYSTEM_ERROR";
+            notification_type: "SYSTEM_ERROR";
+        } & (WithRequired<components["schemas"]["NotificationV0Base"], "notification_type"> & {
             payload?: {
                 data: components["schemas"]["PayloadV0SystemError"];
             };
@@ -1624,7 +1628,7 @@ export interface components {
              * @enum {string}
              */
             notification_type: "SYSTEM_ERROR";
-        };
+        });
         /** @description payload.data of APPLICATION_CANCELLED. Application cancelled. */
         PayloadV0ApplicationCancelled: {
             /**
@@ -1634,9 +1638,10 @@ export interface components {
             status: "CANCELLED";
         };
         /** @description An APPLICATION_CANCELLED notification. Application cancelled. */
-        NotificationV0ApplicationCancelled: components["schemas"]["NotificationV0Base"] & {
+        NotificationV0ApplicationCancelled: {
             /** @constant */
-            notification_type?: "APPLICATION_CANCELLED";
+            notification_type: "APPLICATION_CANCELLED";
+        } & (WithRequired<components["schemas"]["NotificationV0Base"], "notification_type"> & {
             payload?: {
                 data: components["schemas"]["PayloadV0ApplicationCancelled"];
             };
@@ -1646,7 +1651,7 @@ export interface components {
              * @enum {string}
              */
             notification_type: "APPLICATION_CANCELLED";
-        };
+        });
         /** @description payload.data of APPLICATION_COMPLETED. Application completed. */
         PayloadV0ApplicationCompleted: {
             /**
@@ -1656,9 +1661,10 @@ export interface components {
             status: "COMPLETED";
         };
         /** @description An APPLICATION_COMPLETED notification. Application completed. */
-        NotificationV0ApplicationCompleted: components["schemas"]["NotificationV0Base"] & {
+        NotificationV0ApplicationCompleted: {
             /** @constant */
-            notification_type?: "APPLICATION_COMPLETED";
+            notification_type: "APPLICATION_COMPLETED";
+        } & (WithRequired<components["schemas"]["NotificationV0Base"], "notification_type"> & {
             payload?: {
                 data: components["schemas"]["PayloadV0ApplicationCompleted"];
             };
@@ -1668,7 +1674,7 @@ export interface components {
              * @enum {string}
              */
             notification_type: "APPLICATION_COMPLETED";
-        };
+        });
         /** @description payload.data of APPLICATION_CORRESPONDENCE_DESPATCHED. Correspondence was raised on the application (the requirement gives this payload's schema for both versions). */
         PayloadV0CorrespondenceDespatched: {
             documents: components["schemas"]["CorrespondenceDocuments"];
@@ -1676,9 +1682,10 @@ export interface components {
             application_request_id: components["schemas"]["Uuid"];
         };
         /** @description An APPLICATION_CORRESPONDENCE_DESPATCHED notification. Correspondence was raised on the application (the requirement gives this payload's schema for both versions). */
-        NotificationV0ApplicationCorrespondenceDespatched: components["schemas"]["NotificationV0Base"] & {
+        NotificationV0ApplicationCorrespondenceDespatched: {
             /** @constant */
-            notification_type?: "APPLICATION_CORRESPONDENCE_DESPATCHED";
+            notification_type: "APPLICATION_CORRESPONDENCE_DESPATCHED";
+        } & (WithRequired<components["schemas"]["NotificationV0Base"], "notification_type"> & {
             payload?: {
                 data: components["schemas"]["PayloadV0CorrespondenceDespatched"];
             };
@@ -1688,7 +1695,7 @@ export interface components {
              * @enum {string}
              */
             notification_type: "APPLICATION_CORRESPONDENCE_DESPATCHED";
-        };
+        });
         /** @description A version 0 notification: one of the shapes below, chosen by notification_type. */
         NotificationV0: components["schemas"]["NotificationV0ApplicationAcceptedOnDayList"] | components["schemas"]["NotificationV0ApplicationAcceptedQueuedForDayList"] | components["schemas"]["NotificationV0ApplicationValidationFailed"] | components["schemas"]["NotificationV0SystemError"] | components["schemas"]["NotificationV0ApplicationCancelled"] | components["schemas"]["NotificationV0ApplicationCompleted"] | components["schemas"]["NotificationV0ApplicationCorrespondenceDespatched"];
         /** @description At most 100 notifications, oldest first (by created_datetime). */
@@ -1755,9 +1762,10 @@ export interface components {
             registry_reference: components["schemas"]["RegistryReference"];
         };
         /** @description An application.accepted-priority-protected notification. Accepted and added to the day list; the application has priority. Client action: use application information to check errors and warnings. */
-        NotificationV1AcceptedPriorityProtected: components["schemas"]["NotificationV1Base"] & {
+        NotificationV1AcceptedPriorityProtected: {
             /** @constant */
-            notification_type?: "application.accepted-priority-protected";
+            notification_type: "application.accepted-priority-protected";
+        } & (WithRequired<components["schemas"]["NotificationV1Base"], "notification_type"> & {
             payload?: {
                 data: components["schemas"]["PayloadV1AcceptedPriorityProtected"];
             };
@@ -1767,7 +1775,7 @@ export interface components {
              * @enum {string}
              */
             notification_type: "application.accepted-priority-protected";
-        };
+        });
         /** @description payload.data of application.accepted-priority-pending. Accepted and queued for the day list, which is closed. The requirement does not show this payload; it carries the status. */
         PayloadV1AcceptedPriorityPending: {
             /**
@@ -1777,9 +1785,10 @@ export interface components {
             status: "ACCEPTED_AWAITING_PRIORITY";
         };
         /** @description An application.accepted-priority-pending notification. Accepted and queued for the day list, which is closed. The requirement does not show this payload; it carries the status. Client action: wait for later notifications. */
-        NotificationV1AcceptedPriorityPending: components["schemas"]["NotificationV1Base"] & {
+        NotificationV1AcceptedPriorityPending: {
             /** @constant */
-            notification_type?: "application.accepted-priority-pending";
+            notification_type: "application.accepted-priority-pending";
+        } & (WithRequired<components["schemas"]["NotificationV1Base"], "notification_type"> & {
             payload?: {
                 data: components["schemas"]["PayloadV1AcceptedPriorityPending"];
             };
@@ -1789,7 +1798,7 @@ export interface components {
              * @enum {string}
              */
             notification_type: "application.accepted-priority-pending";
-        };
+        });
         /** @description payload.data of application.validation-failed. Failed validation; application information lists the errors. */
         PayloadV1ValidationFailed: {
             /**
@@ -1799,9 +1808,10 @@ export interface components {
             status: "VALIDATION_FAILED";
         };
         /** @description An application.validation-failed notification. Failed validation; application information lists the errors. Client action: use application information to read the validation errors. */
-        NotificationV1ValidationFailed: components["schemas"]["NotificationV1Base"] & {
+        NotificationV1ValidationFailed: {
             /** @constant */
-            notification_type?: "application.validation-failed";
+            notification_type: "application.validation-failed";
+        } & (WithRequired<components["schemas"]["NotificationV1Base"], "notification_type"> & {
             payload?: {
                 data: components["schemas"]["PayloadV1ValidationFailed"];
             };
@@ -1811,7 +1821,7 @@ export interface components {
              * @enum {string}
              */
             notification_type: "application.validation-failed";
-        };
+        });
         /** @description payload.data of application.error. Not added to the day list because of a system error; resubmit. The requirement does not show this payload; it carries the status. */
         PayloadV1Error: {
             /**
@@ -1821,9 +1831,10 @@ export interface components {
             status: "SYSTEM_ERROR";
         };
         /** @description An application.error notification. Not added to the day list because of a system error; resubmit. The requirement does not show this payload; it carries the status. Client action: resubmit; if the error persists, contact support. */
-        NotificationV1Error: components["schemas"]["NotificationV1Base"] & {
+        NotificationV1Error: {
             /** @constant */
-            notification_type?: "application.error";
+            notification_type: "application.error";
+        } & (WithRequired<components["schemas"]["NotificationV1Base"], "notification_type"> & {
             payload?: {
                 data: components["schemas"]["PayloadV1Error"];
             };
@@ -1833,7 +1844,7 @@ export interface components {
              * @enum {string}
              */
             notification_type: "application.error";
-        };
+        });
         /** @description payload.data of application.correspondence-despatched. Correspondence was raised on the application; download the documents. */
         PayloadV1CorrespondenceDespatched: {
             documents: components["schemas"]["CorrespondenceDocuments"];
@@ -1841,9 +1852,10 @@ export interface components {
             application_request_id: components["schemas"]["Uuid"];
         };
         /** @description An application.correspondence-despatched notification. Correspondence was raised on the application; download the documents. Client action: download the documents (PDF) through the download endpoint. An early completion application later receives its ECM and ECR documents (given when the next application shows evidence of discharge) in a notification of this type. The sandbox's simulated registry sends them when another application naming one of the same titles completes, or on demand through its correspondence operation. */
-        NotificationV1CorrespondenceDespatched: components["schemas"]["NotificationV1Base"] & {
+        NotificationV1CorrespondenceDespatched: {
             /** @constant */
-            notification_type?: "application.correspondence-despatched";
+            notification_type: "application.correspondence-despatched";
+        } & (WithRequired<components["schemas"]["NotificationV1Base"], "notification_type"> & {
             payload?: {
                 data: components["schemas"]["PayloadV1CorrespondenceDespatched"];
             };
@@ -1853,7 +1865,7 @@ export interface components {
              * @enum {string}
              */
             notification_type: "application.correspondence-despatched";
-        };
+        });
         /**
          * @description payload.data of application.attachment-success. A document was attached. The requirement does not show this
          *     payload; the registry's attach-a-document example (still named application.document-success there) carries
@@ -1867,9 +1879,10 @@ export interface components {
             document_id: components["schemas"]["Uuid"];
         };
         /** @description An application.attachment-success notification. A document was attached. The requirement does not show this payload; it names the document. Client action: wait for later notifications. */
-        NotificationV1AttachmentSuccess: components["schemas"]["NotificationV1Base"] & {
+        NotificationV1AttachmentSuccess: {
             /** @constant */
-            notification_type?: "application.attachment-success";
+            notification_type: "application.attachment-success";
+        } & (WithRequired<components["schemas"]["NotificationV1Base"], "notification_type"> & {
             payload?: {
                 data: components["schemas"]["PayloadV1AttachmentSuccess"];
             };
@@ -1879,7 +1892,7 @@ export interface components {
              * @enum {string}
              */
             notification_type: "application.attachment-success";
-        };
+        });
         /**
          * @description payload.data of application.attachment-failed. A document failed to attach (not one the business unit sent,
          *     never uploaded, an unsupported type, a password-protected PDF, a failed virus scan). The registry's payload is
@@ -1891,9 +1904,10 @@ export interface components {
             document_id?: components["schemas"]["Uuid"];
         };
         /** @description An application.attachment-failed notification. A document failed to attach (unsupported type, password-protected PDF, failed virus scan). Client action: review the error, fix, attach again. */
-        NotificationV1AttachmentFailed: components["schemas"]["NotificationV1Base"] & {
+        NotificationV1AttachmentFailed: {
             /** @constant */
-            notification_type?: "application.attachment-failed";
+            notification_type: "application.attachment-failed";
+        } & (WithRequired<components["schemas"]["NotificationV1Base"], "notification_type"> & {
             payload?: {
                 data: components["schemas"]["PayloadV1AttachmentFailed"];
             };
@@ -1903,15 +1917,16 @@ export interface components {
              * @enum {string}
              */
             notification_type: "application.attachment-failed";
-        };
+        });
         /** @description payload.data of application.message-success. A message was attached; `attachment_id` is the registry's number for it (an integer, as in the registry's example). */
         PayloadV1MessageSuccess: {
             attachment_id: number;
         };
         /** @description An application.message-success notification. A message was attached. Client action: wait for later notifications. */
-        NotificationV1MessageSuccess: components["schemas"]["NotificationV1Base"] & {
+        NotificationV1MessageSuccess: {
             /** @constant */
-            notification_type?: "application.message-success";
+            notification_type: "application.message-success";
+        } & (WithRequired<components["schemas"]["NotificationV1Base"], "notification_type"> & {
             payload?: {
                 data: components["schemas"]["PayloadV1MessageSuccess"];
             };
@@ -1921,15 +1936,16 @@ export interface components {
              * @enum {string}
              */
             notification_type: "application.message-success";
-        };
+        });
         /** @description payload.data of application.message-failed. A message failed to attach. */
         PayloadV1MessageFailed: {
             failure_reason: string;
         };
         /** @description An application.message-failed notification. A message failed to attach. Client action: review the error, fix, attach again. */
-        NotificationV1MessageFailed: components["schemas"]["NotificationV1Base"] & {
+        NotificationV1MessageFailed: {
             /** @constant */
-            notification_type?: "application.message-failed";
+            notification_type: "application.message-failed";
+        } & (WithRequired<components["schemas"]["NotificationV1Base"], "notification_type"> & {
             payload?: {
                 data: components["schemas"]["PayloadV1MessageFailed"];
             };
@@ -1939,7 +1955,7 @@ export interface components {
              * @enum {string}
              */
             notification_type: "application.message-failed";
-        };
+        });
         /** @description payload.data of application.cancelled. Application cancelled. The requirement does not show this payload; it carries the status and the cancellation documents. */
         PayloadV1Cancelled: {
             /**
@@ -1952,9 +1968,10 @@ export interface components {
             application_request_id: components["schemas"]["Uuid"];
         };
         /** @description An application.cancelled notification. Application cancelled. The requirement does not show this payload; it carries the status and the cancellation documents. Client action: download any correspondence documents created. */
-        NotificationV1Cancelled: components["schemas"]["NotificationV1Base"] & {
+        NotificationV1Cancelled: {
             /** @constant */
-            notification_type?: "application.cancelled";
+            notification_type: "application.cancelled";
+        } & (WithRequired<components["schemas"]["NotificationV1Base"], "notification_type"> & {
             payload?: {
                 data: components["schemas"]["PayloadV1Cancelled"];
             };
@@ -1964,7 +1981,7 @@ export interface components {
              * @enum {string}
              */
             notification_type: "application.cancelled";
-        };
+        });
         /** @description payload.data of application.completed. Application completed; download the documents. */
         PayloadV1Completed: {
             /**
@@ -1979,9 +1996,10 @@ export interface components {
             was_subject_to_early_completion: boolean;
         };
         /** @description An application.completed notification. Application completed; download the documents. Client action: download the correspondence documents; application information gives full completion details. When was_subject_to_early_completion is true, the ECM and ECR documents follow later in an application.correspondence-despatched notification. */
-        NotificationV1Completed: components["schemas"]["NotificationV1Base"] & {
+        NotificationV1Completed: {
             /** @constant */
-            notification_type?: "application.completed";
+            notification_type: "application.completed";
+        } & (WithRequired<components["schemas"]["NotificationV1Base"], "notification_type"> & {
             payload?: {
                 data: components["schemas"]["PayloadV1Completed"];
             };
@@ -1991,7 +2009,7 @@ export interface components {
              * @enum {string}
              */
             notification_type: "application.completed";
-        };
+        });
         /** @description A version 1 notification: one of the shapes below, chosen by notification_type. */
         NotificationV1: components["schemas"]["NotificationV1AcceptedPriorityProtected"] | components["schemas"]["NotificationV1AcceptedPriorityPending"] | components["schemas"]["NotificationV1ValidationFailed"] | components["schemas"]["NotificationV1Error"] | components["schemas"]["NotificationV1CorrespondenceDespatched"] | components["schemas"]["NotificationV1AttachmentSuccess"] | components["schemas"]["NotificationV1AttachmentFailed"] | components["schemas"]["NotificationV1MessageSuccess"] | components["schemas"]["NotificationV1MessageFailed"] | components["schemas"]["NotificationV1Cancelled"] | components["schemas"]["NotificationV1Completed"];
         /** @description At most 100 notifications, oldest first (by created_datetime). */
@@ -2852,7 +2870,7 @@ export interface operations {
         /** @description The raw bytes of the file, with Content-Length equal to file_length. */
         requestBody: {
             content: {
-                "application/octet-stream": string;
+                "application/octet-stream": unknown;
             };
         };
         responses: {
@@ -2920,7 +2938,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": string;
+                    "application/pdf": unknown;
                 };
             };
             /** @description The document is at `Location`, a short-lived signed address that needs no credentials. */
@@ -2979,7 +2997,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": string;
+                    "application/pdf": unknown;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3165,3 +3183,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};
