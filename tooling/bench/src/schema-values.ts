@@ -33,20 +33,20 @@ function typesOf(schema: Schema): string[] {
   return [];
 }
 
-/** The schema with its `allOf` members merged in (properties and required lists joined). */
+/** The schema with its `allOf` members merged in (properties and required lists joined; its own keywords win). */
 function merged(schema: Schema): Schema {
   const parts = schema["allOf"] as Schema[] | undefined;
   if (parts === undefined) return schema;
   const rest: Schema = { ...schema };
   delete rest["allOf"];
-  return parts.map(merged).reduce<Schema>(
+  return [...parts.map(merged), rest].reduce<Schema>(
     (into, part) => ({
       ...into,
       ...part,
       properties: { ...(into["properties"] as Schema | undefined), ...(part["properties"] as Schema | undefined) },
       required: [...((into["required"] as string[] | undefined) ?? []), ...((part["required"] as string[] | undefined) ?? [])],
     }),
-    rest,
+    {},
   );
 }
 

@@ -29,10 +29,13 @@ function payloadSchemas(union: string): Map<string, string> {
   const variants = componentSchema(union)["oneOf"] as SpecNode[];
   return new Map(
     variants.map((variant) => {
+      // The type's const sits beside allOf (where discriminator compilers look for it); the payload inside.
+      const type = (variant["properties"] as Record<string, SpecNode> | undefined)?.["notification_type"]?.["const"];
       const own = (variant["allOf"] as SpecNode[])[1] as { properties: Record<string, SpecNode> };
-      const type = String(own.properties["notification_type"]?.["const"]);
       const data = (own.properties["payload"]?.["properties"] as Record<string, SpecNode>)["data"] as SpecNode;
-      return [type, String(data["x-lrg-payload-schema"])];
+      const schema = data["x-lrg-payload-schema"];
+      if (typeof type !== "string" || typeof schema !== "string") throw new Error(`${union}: a member without its notification_type const or payload schema`);
+      return [type, schema];
     }),
   );
 }
