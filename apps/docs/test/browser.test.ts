@@ -83,6 +83,11 @@ describe("guide pages", () => {
         expect(await page.locator("pre code.language-http").count(), "raw HTTP exchange").toBeGreaterThan(0);
         expect(await page.locator("pre code.language-ts").count(), "@lrg/client call").toBeGreaterThan(0);
       }
+      // No code block hides part of a line on a 1,400-pixel page: long lines wrap inside the block.
+      const clipped = await page
+        .locator("pre")
+        .evaluateAll((blocks) => blocks.filter((block) => block.scrollWidth > block.clientWidth + 1).map((block) => (block.textContent ?? "").slice(0, 80)));
+      expect(clipped, "code blocks wider than their box").toEqual([]);
     } finally {
       await page.close();
     }
