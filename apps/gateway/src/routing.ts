@@ -128,6 +128,11 @@ function envelopeOf(request: FastifyRequest): ErrorEnvelope | undefined {
   return envelopedPaths.get(request.server)?.find((entry) => entry.method === request.method && entry.path.test(path))?.envelope;
 }
 
+/** The problem of a request that no operation of the spec answers (404-02). */
+export function noOperation(request: FastifyRequest): Problem {
+  return new Problem("404-02", `no operation answers ${request.method} ${request.url.split("?")[0] ?? ""}`);
+}
+
 /**
  * The answer to an error of a request: problem+json, or the registry's envelope of the operation the request was
  * routed to when the spec names one (`x-lrg-error-envelope`). A request no operation answers gets 404-02, even when
@@ -137,7 +142,7 @@ export function errorAnswer(error: unknown, request: FastifyRequest, nowMs: numb
   // Fastify's own errors on a request it did not route (its body was refused before the not-found handler ran).
   const unrouted = request.is404 && !(error instanceof Problem);
   const problem = unrouted
-    ? new Problem("404-02", `no operation answers ${request.method} ${request.url.split("?")[0] ?? ""}`)
+    ? noOperation(request)
     : problemFor(error);
   const envelope = envelopeOf(request);
   if (envelope) return { problem, contentType: "application/json", body: renderEnvelope(envelope, problem, { requestId: request.id, nowMs }) };

@@ -14,7 +14,7 @@ import { Metrics } from "./operations/metrics.js";
 import { registerOperationsRoutes } from "./operations/routes.js";
 import { Problem } from "./problems.js";
 import { SandboxState } from "./registry/sandbox-state.js";
-import { errorAnswer, registerOperations } from "./routing.js";
+import { errorAnswer, noOperation, registerOperations } from "./routing.js";
 import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
 import { openapi, sandbox } from "./spec/openapi.js";
 import { BlobStore } from "./storage/blob-store.js";
@@ -147,7 +147,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     return reply.code(problem.status).headers(problem.headers).type(contentType).send(body);
   });
   app.setNotFoundHandler(async (request) => {
-    throw new Problem("404-02", `no operation answers ${request.method} ${request.url.split("?")[0] ?? ""}`);
+    throw noOperation(request);
   });
 
   const titles = titleEnquiries({ storage, clock, blobs, settings: () => state.settings, ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) });

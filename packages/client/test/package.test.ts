@@ -5,6 +5,8 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { MAX_DOCUMENT_BYTES, MAX_MESSAGE_LENGTH } from "../src/index.js";
+import { specBound } from "./support/spec-examples.js";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
@@ -37,5 +39,15 @@ describe("package", () => {
     const firstLine = readFileSync(new URL(`../${generated}`, import.meta.url), "utf8").split("\n")[0];
     const hash = createHash("sha256").update(readFileSync(new URL(`../../../${spec}`, import.meta.url))).digest("hex");
     expect(firstLine).toBe(`// Generated from ${spec} (sha256 ${hash}) by openapi-typescript. Do not edit.`);
+  });
+});
+
+describe("limits the client restates (it ships without the spec)", () => {
+  it.each([
+    ["MAX_DOCUMENT_BYTES", MAX_DOCUMENT_BYTES, specBound("UploadUrlRequest", ["data", "file_length"], "maximum")],
+    ["MAX_MESSAGE_LENGTH", MAX_MESSAGE_LENGTH, specBound("AttachMessageRequest", ["data", "message_text"], "maxLength")],
+  ])("%s equals the spec's bound", (_name, restated, bound) => {
+    expect(bound).toBeTypeOf("number");
+    expect(restated).toBe(bound);
   });
 });

@@ -1,27 +1,32 @@
 import type { Clock } from "../clock.js";
 import type { components } from "../generated/sandbox.js";
 import type { Storage } from "../storage/storage.js";
+import { componentSchema, sandbox, type SpecNode } from "../spec/openapi.js";
 import { seededRandom } from "./seeded-random.js";
 
 /** The sandbox settings of the control plane (`SandboxSettings` in spec/sandbox.yaml). */
 export type SandboxSettings = components["schemas"]["SandboxSettings"];
 
-export const DEFAULT_SETTINGS: SandboxSettings = {
-  processing: "automatic",
-  // Delivery is at least once: by default some notifications arrive twice, so that clients learn to handle it.
-  duplicate_rate: 0.1,
-  latency_ms: 0,
-  error_rate: 0,
-  duplicate_seed: null,
-  strict_date_times: false,
-  service_hours: "enforced",
-  require_client_certificate: true,
-};
+const settingsSchema = componentSchema("SandboxSettings", sandbox) as { required: string[]; properties: Record<string, SpecNode> };
+
+/**
+ * Every setting's default, read from the spec's `default` of each member of SandboxSettings (so the contract and
+ * the gateway cannot disagree). Delivery is at least once: by default some notifications arrive twice.
+ */
+export const DEFAULT_SETTINGS = Object.fromEntries(
+  settingsSchema.required.map((name) => {
+    const member = settingsSchema.properties[name];
+    if (!member || !("default" in member)) throw new Error(`SandboxSettings.${name} has no default in the spec`);
+    return [name, member["default"]];
+  }),
+) as SandboxSettings;
 
 const KEYS = { settings: "sandbox.settings", clock: "sandbox.clock_offset_ms", dayList: "registry.day_list_open", systemErrors: "registry.system_errors" } as const;
 
-/** The most system errors that may wait for one key (the bound of `pending` in SandboxSystemErrors). */
-const MAX_PENDING_SYSTEM_ERRORS = 1_000_000;
+/** The most system errors that may wait for one key: the spec's bound of `pending` in SandboxSystemErrors. */
+const MAX_PENDING_SYSTEM_ERRORS = Number(
+  (componentSchema("SandboxSystemErrors", sandbox) as { properties: Record<string, SpecNode> }).properties["pending"]?.["maximum"],
+);
 /** Scheduled system errors are kept by business unit id; this key holds those for any business unit. */
 const ANY_UNIT = "*";
 

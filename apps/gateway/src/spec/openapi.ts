@@ -19,9 +19,9 @@ interface CatalogueEntry {
 /** The problem code catalogue of the spec: the gateway's one error registry. */
 export const problemCatalogue = openapi["x-lrg-problem-codes"] as Record<string, CatalogueEntry>;
 
-/** A component schema of the registry spec, by name. */
-export function componentSchema(name: string): SpecNode {
-  const schemas = (openapi["components"] as { schemas: Record<string, SpecNode> }).schemas;
+/** A component schema of the registry spec (or of the sandbox spec), by name. */
+export function componentSchema(name: string, document: SpecNode = openapi): SpecNode {
+  const schemas = (document["components"] as { schemas: Record<string, SpecNode> }).schemas;
   const schema = schemas[name];
   if (!schema) throw new Error(`no component schema ${name} in the spec`);
   return schema;

@@ -5,7 +5,21 @@ import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 const spec = JSON.parse(readFileSync(require.resolve("@lrg/spec/openapi.dereferenced.json"), "utf8")) as {
   paths: Record<string, Record<string, OperationObject>>;
+  components: { schemas: Record<string, JsonSchema> };
 };
+
+interface JsonSchema {
+  properties?: Record<string, JsonSchema>;
+  maxLength?: number;
+  maximum?: number;
+}
+
+/** A bound of the spec, by component schema and property path: the client's restated limits are checked against it. */
+export function specBound(schema: string, path: string[], bound: "maxLength" | "maximum"): number | undefined {
+  let node: JsonSchema | undefined = spec.components.schemas[schema];
+  for (const name of path) node = node?.properties?.[name];
+  return node?.[bound];
+}
 
 interface OperationObject {
   requestBody?: { content: Record<string, { examples?: Record<string, { value: unknown }> }> };

@@ -7,10 +7,13 @@ import fc from "fast-check";
 import { errorOf, expectStatus, expectThat, list, submission, submit, transition, upload, type Notification } from "../driver.js";
 import type { Property } from "../property.js";
 import type { Answer, Credentials, Session } from "../session.js";
-import { errorCodeFor, errorEnvelopeOf, operations, type OperationInfo } from "../spec.js";
+import { componentSchema, errorCodeFor, errorEnvelopeOf, operations, type OperationInfo, type SpecNode } from "../spec.js";
 import { SAMPLES } from "./registry-processing.js";
 
-const MAX_MESSAGE = 4034;
+/** The longest message Attach a message takes: the spec's bound on `message_text`. */
+const MAX_MESSAGE = Number(
+  ((componentSchema("AttachMessageRequest")["properties"] as Record<string, SpecNode>)["data"]?.["properties"] as Record<string, SpecNode>)["message_text"]?.["maxLength"],
+);
 
 function attachDocument(session: Session, id: string, documentId: string, as?: Credentials): Promise<Answer> {
   return session.call("POST", `/v1/applications/${id}/attachments`, { ...(as ? { as } : {}), json: { data: { document_id: documentId, certification_statement_type: "CERTIFIED" } } });

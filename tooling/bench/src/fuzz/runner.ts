@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { readFileSync } from "node:fs";
+import { parseErrorBody } from "@lrg/client";
 import fc from "fast-check";
 import { violationsOf, type Answer } from "../conformance.js";
 import { operationFor, operations } from "../spec.js";
@@ -206,9 +207,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
       const problems = violationsOf({ method: wire.method, pathname, pathMayMiss: extra.pathMayMiss ?? false }, checked);
       const json = jsonOf(answer.body);
       if (answer.status >= 500) {
-        // problem+json's code, or the first item's code in a registry envelope (attach: `type`).
-        const first = (json as { errors?: Record<string, unknown>[] } | undefined)?.errors?.[0];
-        const code = (json as { code?: unknown } | undefined)?.code ?? first?.["code"] ?? first?.["error_code"] ?? first?.["type"];
+        // problem+json's code, or the code of a registry envelope's first item: read as the client reads it.
+        const code = parseErrorBody(json)?.code;
         const head = wire.method === "HEAD"; // no body to read the code from
         if (answer.status === 503 && (code === "503-01" || head) && faultsPossible) summary.injected503 += 1;
         else {
