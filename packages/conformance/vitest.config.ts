@@ -5,6 +5,6 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // Each file starts its own target (Prism, or a gateway in-process) and checks properties one by one.
     testTimeout: 120_000,
-    hookTimeout: 90_000,
+    hookTimeout: 180_000,
   },
 });

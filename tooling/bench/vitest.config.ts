@@ -4,6 +4,6 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 90_000,
-    hookTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 });
