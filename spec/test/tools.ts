@@ -134,7 +134,9 @@ export async function respectProblems(file: string, serverUrl: string): Promise<
     Object.keys(input.properties ?? {}).flatMap((name) => ["--input", `${name}=placeholder`]),
   );
   const servers = arazzo.sourceDescriptions.flatMap(({ name }) => ["-S", `${name}=${serverUrl}`]);
-  const { status, output } = await run(bin("redocly"), ["respect", arazzoFile, ...servers, ...inputs]);
+  // Prism can take long to answer on a loaded CI machine; 120 s per request bounds a hang, it is no speed target.
+  const timeout = ["--max-fetch-timeout", "120000"];
+  const { status, output } = await run(bin("redocly"), ["respect", arazzoFile, ...servers, ...inputs, ...timeout]);
   if (status === 0) return [];
   const failures = output.split("\n").filter((line) => /✗|error/i.test(line)).map((line) => line.trim());
   return failures.length > 0 ? failures : [`respect exited ${status}: ${output}`];
