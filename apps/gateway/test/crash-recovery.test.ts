@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { openSqlite } from "../src/storage/sqlite/driver.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { basic, DEMO, SANDBOX_TOKEN, submission } from "./support/gateway.js";
 import { startGatewayProcess, type GatewayProcess } from "./support/process.js";
@@ -77,13 +77,20 @@ describe("crash recovery", () => {
   it(`keeps everything it confirmed across ${RUNS} kill -9s under mixed load, and no half-written blob is visible`, async () => {
     let gateway = await startGatewayProcess(dataDir);
     await fetch(`${gateway.url}/sandbox/v1/settings`, { method: "PUT", headers: sandbox, body: JSON.stringify({ processing: "manual", duplicate_rate: 0 }) });
+    const confirmedSoFar = () => confirmed.applications.size + confirmed.acknowledged.size + confirmed.uploads.size;
     for (let run = 0; run < RUNS; run += 1) {
-      const killAt = Date.now() + 300 + Math.random() * 700;
+      let stopAt = Number.POSITIVE_INFINITY;
       const workers = Array.from({ length: 4 }, async () => {
-        while (Date.now() < killAt + 200) await step(gateway).catch(() => undefined);
+        while (Date.now() < stopAt) await step(gateway).catch(() => undefined);
       });
-      await new Promise((resolve) => setTimeout(resolve, killAt - Date.now()));
+      // Kill at a random moment once this run has confirmed something: on a loaded machine the first answers can
+      // take seconds, and a kill before any of them would test nothing.
+      const before = confirmedSoFar();
+      const patience = Date.now() + 60_000;
+      while (confirmedSoFar() === before && Date.now() < patience) await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 700));
       gateway.child.kill("SIGKILL");
+      stopAt = Date.now() + 200; // requests in flight at the kill, and a few refused ones after it
       await Promise.all(workers);
       gateway = await startGatewayProcess(dataDir);
     }
@@ -118,7 +125,7 @@ describe("crash recovery", () => {
       }
     }
     expect(readdirSync(join(blobs, "incoming"))).toEqual([]);
-    const db = new Database(join(dataDir, "gateway.sqlite"), { readonly: true });
+    const db = openSqlite(join(dataDir, "gateway.sqlite"), { readonly: true });
     try {
       expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
       for (const id of confirmed.uploads) {
@@ -130,5 +137,5 @@ describe("crash recovery", () => {
     console.log(`crash recovery: ${RUNS} kills; confirmed ${confirmed.applications.size} submissions, ${confirmed.notifications.size} emitted notifications, ${confirmed.acknowledged.size} acknowledgements, ${confirmed.uploads.size} uploads; ${confirmed.unknownOutcome.size} transitions of unknown outcome`);
     expect(confirmed.applications.size).toBeGreaterThan(0);
     expect(confirmed.acknowledged.size + confirmed.uploads.size).toBeGreaterThan(0);
-  }, 120_000);
+  }, 400_000);
 });

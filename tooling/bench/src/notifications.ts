@@ -4,7 +4,7 @@
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import Database from "better-sqlite3";
+import { openSqlite } from "@lrg/gateway/sqlite";
 import { startMock } from "@lrg/mock";
 import { compare, httpContender, type LoadResult, type Shot } from "./contenders.js";
 import { benchOptions, progress, type BenchOptions } from "./options.js";
@@ -23,7 +23,7 @@ const basic = (username: string, password: string) => `Basic ${Buffer.from(`${us
 
 /** Puts back to NEW what earlier benchmark runs acknowledged, so that every run starts from the seeded state. */
 function restoreSeededState(dataDir: string, manifest: SeedManifest): number {
-  const db = new Database(join(dataDir, "gateway.sqlite"));
+  const db = openSqlite(join(dataDir, "gateway.sqlite"));
   db.pragma("journal_mode = WAL");
   const changed = db
     .prepare("UPDATE notifications SET status = 'NEW', acknowledged_ms = NULL WHERE status = 'ACKNOWLEDGED' AND acknowledged_ms > ?")
@@ -35,7 +35,7 @@ function restoreSeededState(dataDir: string, manifest: SeedManifest): number {
 
 /** Every NEW id of the rotated units, in batches of 100 of one unit each, the units taking turns. */
 function acknowledgeBatches(dataDir: string, users: SeedManifest["users"]): AckBatch[] {
-  const db = new Database(join(dataDir, "gateway.sqlite"), { readonly: true });
+  const db = openSqlite(join(dataDir, "gateway.sqlite"), { readonly: true });
   const select = db.prepare("SELECT id FROM notifications WHERE business_unit_id = ? AND status = 'NEW' ORDER BY created_ms, seq").pluck();
   const perUnit = users.map((user) => {
     const ids = select.all(user.businessUnitId) as string[];

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import Database from "better-sqlite3";
+import { openSqlite } from "@lrg/gateway/sqlite";
 import { createServer } from "@lrg/gateway";
 import { hashPassword, notificationsFor, type ApplicationEvent, type CorrespondenceDocument } from "./gateway-internals.js";
 import { benchOptions, progress } from "./options.js";
@@ -228,7 +228,7 @@ export async function seed(plan: SeedPlan): Promise<SeedManifest> {
   const random = generator(0x1a2b3c4d);
   const users = Array.from({ length: plan.units }, (_, unit) => ({ username: `bench-${String(unit).padStart(4, "0")}`, businessUnitId: uuid(random) }));
 
-  const db = new Database(join(plan.dataDir, "gateway.sqlite"));
+  const db = openSqlite(join(plan.dataDir, "gateway.sqlite"));
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = OFF"); // a seed that crashes is simply run again
   db.pragma("cache_size = -1048576");

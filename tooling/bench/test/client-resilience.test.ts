@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import Database from "better-sqlite3";
+import { openSqlite } from "@lrg/gateway/sqlite";
 import { createGatewayClient, GatewayError, type GatewayClient, type NotificationVersion } from "@lrg/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startInProcessGateway, type InProcessGateway } from "../src/fuzz/gateway.js";
@@ -99,7 +99,7 @@ async function produce(unit: Unit, applications: number): Promise<void> {
 
 /** The unit's notifications as the gateway stores them: id and status. */
 function storedNotifications(businessUnitId: string): { id: string; status: string; v0: boolean }[] {
-  const db = new Database(join(gateway.dataDir, "gateway.sqlite"), { readonly: true });
+  const db = openSqlite(join(gateway.dataDir, "gateway.sqlite"), { readonly: true });
   try {
     return db.prepare("SELECT id, status, v0_type IS NOT NULL AS v0 FROM notifications WHERE business_unit_id = ?").all(businessUnitId) as { id: string; status: string; v0: boolean }[];
   } finally {

@@ -1,6 +1,5 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import type {
   AttachmentRow,
   ApplicationChange,
@@ -18,6 +17,7 @@ import type {
   SubmitOutcome,
   UserRow,
 } from "../storage.js";
+import { openSqlite, type SqliteDatabase, type SqliteStatement } from "./driver.js";
 import { migrations } from "./migrations.js";
 
 type Row = Record<string, unknown>;
@@ -72,10 +72,10 @@ const APPLICATION_COLUMNS: Record<keyof ApplicationChange["patch"], string> = {
  * `synchronous = FULL`, so that a committed change survives a crash of the process or the machine.
  */
 export class SqliteStorage implements Storage {
-  readonly #db: Database.Database;
-  readonly #insertNotification: Database.Statement;
+  readonly #db: SqliteDatabase;
+  readonly #insertNotification: SqliteStatement;
   /** Prepared statements by their SQL: the list query's text depends on which filters are given. */
-  readonly #statements = new Map<string, Database.Statement>();
+  readonly #statements = new Map<string, SqliteStatement>();
   readonly #pending: { work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }[] = [];
   /** The creation instant of the last notification stored (see #insert). */
   #lastCreatedMs = 0;
@@ -85,7 +85,7 @@ export class SqliteStorage implements Storage {
 
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
-    this.#db = new Database(join(dataDir, "gateway.sqlite"));
+    this.#db = openSqlite(join(dataDir, "gateway.sqlite"));
     this.#db.pragma("journal_mode = WAL");
     this.#db.pragma("synchronous = FULL");
     this.#db.pragma("foreign_keys = ON");
@@ -306,7 +306,7 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  #prepared(sql: string): Database.Statement {
+  #prepared(sql: string): SqliteStatement {
     let statement = this.#statements.get(sql);
     if (!statement) {
       statement = this.#db.prepare(sql);
