@@ -40,15 +40,20 @@ export function codeBlocks(markdown: string): CodeBlock[] {
     const line = lines[index] ?? "";
     const heading = /^#{1,6} (.+)$/.exec(line);
     if (heading?.[1] !== undefined) section = heading[1];
-    const fence = /^(`{3,})\s*([\w-]*)/.exec(line);
-    if (fence?.[1] === undefined) continue;
-    const close = lines.findIndex((candidate, at) => at > index && /^`{3,}\s*$/.test(candidate));
+    // A fence may be indented (a block inside a list item); its lines lose that indentation.
+    const fence = /^( *)(`{3,})\s*([\w-]*)/.exec(line);
+    if (fence?.[2] === undefined) continue;
+    const indent = fence[1]?.length ?? 0;
+    const close = lines.findIndex((candidate, at) => at > index && /^ *`{3,}\s*$/.test(candidate));
     if (close < 0) throw new Error(`line ${index + 1}: a code fence that is never closed`);
-    const code = lines.slice(index + 1, close).join("\n");
+    const code = lines
+      .slice(index + 1, close)
+      .map((text) => text.slice(Math.min(indent, text.length - text.trimStart().length)))
+      .join("\n");
     let before = index - 1;
     while (before >= 0 && (lines[before] ?? "").trim() === "") before -= 1;
     const notRun = NOT_RUN.exec((lines[before] ?? "").trim())?.[1];
-    const lang = (fence[2] ?? "").toLowerCase();
+    const lang = (fence[3] ?? "").toLowerCase();
     const file = TYPESCRIPT.has(lang) ? CAPTION.exec(code)?.[1] : undefined;
     blocks.push({ lang, code, line: index + 1, section, ...(notRun !== undefined && { notRun }), ...(file !== undefined && { file }) });
     index = close;
