@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blockProblems, codeBlocks, ExampleError, exchangesWithoutCurl, runPage } from "./support/examples.js";
+import { blockProblems, codeBlocks, curlsThatCannotFail, ExampleError, exchangesWithoutCurl, runPage } from "./support/examples.js";
 import { startDocsGateway, type StartedGateway } from "./support/gateway.js";
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, "fixtures", name), "utf8");
@@ -31,6 +31,11 @@ describe("codeBlocks", () => {
     expect(problems[0]).toMatch(/line 3 \(yaml\).*not-run/);
     expect(problems[1]).toMatch(/line 7 \(ts\).*\/\/ file:/);
     expect(problems[2]).toMatch(/line 11 \(json\).*does not parse/);
+  });
+
+  it("finds curl commands that would not fail on an error answer", () => {
+    const page = "# T\n\n```sh\nA=$(curl -sS --fail-with-body http://a | jq .)\ncurl -sS \\\n  http://b | jq .\n```\n\n<!-- not-run: x -->\n```sh\ncurl http://c\n```\n";
+    expect(curlsThatCannotFail(codeBlocks(page))).toEqual(["line 3: curl -sS    http://b"]);
   });
 
   it("finds a request transcript with no curl command in its section", () => {

@@ -81,6 +81,19 @@ export function blockProblems(blocks: readonly CodeBlock[]): string[] {
   return problems;
 }
 
+/** `curl` commands of runnable shell blocks that would not fail on an error answer (no `--fail-with-body`). */
+export function curlsThatCannotFail(blocks: readonly CodeBlock[]): string[] {
+  return blocks
+    .filter((block) => SHELL.has(block.lang) && block.notRun === undefined)
+    .flatMap((block) =>
+      block.code
+        .replace(/\\\n/g, " ")
+        .split(/\n|\||&&|;|\$\(/)
+        .filter((command) => /(^|\s)curl\s/.test(command) && !command.includes("--fail-with-body"))
+        .map((command) => `line ${block.line}: ${command.trim()}`),
+    );
+}
+
 /** Request lines of `http` transcripts (not responses) whose section has no runnable curl command. */
 export function exchangesWithoutCurl(blocks: readonly CodeBlock[]): string[] {
   const curlSections = new Set(blocks.filter((block) => SHELL.has(block.lang) && /\bcurl\b/.test(block.code)).map((block) => block.section));
@@ -180,7 +193,7 @@ function run(command: string, args: string[], cwd: string, env: Record<string, s
  */
 export async function runPage(markdown: string, environment: RunEnvironment): Promise<BlockRun[]> {
   const blocks = codeBlocks(markdown);
-  const problems = blockProblems(blocks);
+  const problems = [...blockProblems(blocks), ...curlsThatCannotFail(blocks).map((curl) => `${curl}: add --fail-with-body, so that an error answer fails the block`)];
   if (problems.length > 0) throw new ExampleError(problems.join("\n"), undefined);
   const runnable = blocks.filter((block) => block.notRun === undefined && (SHELL.has(block.lang) || TYPESCRIPT.has(block.lang)));
   const { workDir, substitutions } = environment;
@@ -204,8 +217,16 @@ export async function runPage(markdown: string, environment: RunEnvironment): Pr
   for (const block of runnable) {
     let result;
     if (SHELL.has(block.lang)) {
-      // `set -a` exports what a block assigns, and the state file carries it to the next block, as in one terminal.
-      const script = `set -euo pipefail -a\n[ -f .state ] && . ./.state\n${substitute(block.code, substitutions)}\nexport -p > .state\n`;
+      // The variables a block sets (arrays too) are saved after it and read before the next, as in one terminal.
+      const script = [
+        "set -euo pipefail",
+        "__lrg_before=$(compgen -v | sort)",
+        "if [ -f .state ]; then . ./.state; fi",
+        substitute(block.code, substitutions),
+        "__lrg_names=$(comm -13 <(echo \"$__lrg_before\") <(compgen -v | sort) | grep -v '^__lrg_' || true)",
+        'for __lrg_name in $__lrg_names; do declare -p "$__lrg_name"; done > .state',
+        "",
+      ].join("\n");
       result = await run("bash", ["-c", script], workDir, env, timeoutMs);
     } else if (lastBlockOf.get(block.file) === block && block.file !== undefined) {
       result = await run(process.execPath, [join(".out", block.file.replace(/\.ts$/, ".js"))], workDir, env, timeoutMs);
