@@ -81,7 +81,7 @@ export function blockProblems(blocks: readonly CodeBlock[]): string[] {
   return problems;
 }
 
-/** `curl` commands of runnable shell blocks that would not fail on an error answer (no `--fail-with-body`). */
+/** `curl` commands of runnable shell blocks that would not fail on an error answer (no `--fail-with-body`, no `-w '%{http_code}'`). */
 export function curlsThatCannotFail(blocks: readonly CodeBlock[]): string[] {
   return blocks
     .filter((block) => SHELL.has(block.lang) && block.notRun === undefined)
@@ -89,7 +89,8 @@ export function curlsThatCannotFail(blocks: readonly CodeBlock[]): string[] {
       block.code
         .replace(/\\\n/g, " ")
         .split(/\n|\||&&|;|\$\(/)
-        .filter((command) => /(^|\s)curl\s/.test(command) && !command.includes("--fail-with-body"))
+        // A command that captures the status (-w '%{http_code}') is checked by the block itself.
+        .filter((command) => /(^|\s)curl\s/.test(command) && !command.includes("--fail-with-body") && !command.includes("%{http_code}"))
         .map((command) => `line ${block.line}: ${command.trim()}`),
     );
 }
