@@ -50,9 +50,14 @@ export function codeBlocks(markdown: string): CodeBlock[] {
       .slice(index + 1, close)
       .map((text) => text.slice(Math.min(indent, text.length - text.trimStart().length)))
       .join("\n");
-    let before = index - 1;
-    while (before >= 0 && (lines[before] ?? "").trim() === "") before -= 1;
-    const notRun = NOT_RUN.exec((lines[before] ?? "").trim())?.[1];
+    // The mark is one of the HTML comments right above the fence (another may name the block's source file).
+    let notRun: string | undefined;
+    for (let before = index - 1; before >= 0; before -= 1) {
+      const text = (lines[before] ?? "").trim();
+      if (text === "") continue;
+      if (!/^<!--.*-->$/.test(text)) break;
+      notRun ??= NOT_RUN.exec(text)?.[1];
+    }
     const lang = (fence[3] ?? "").toLowerCase();
     const file = TYPESCRIPT.has(lang) ? CAPTION.exec(code)?.[1] : undefined;
     blocks.push({ lang, code, line: index + 1, section, ...(notRun !== undefined && { notRun }), ...(file !== undefined && { file }) });
