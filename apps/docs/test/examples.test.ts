@@ -21,10 +21,11 @@ const READMES = ["README.md", "packages/client/README.md", "packages/conformance
 /** The mock's documented address, replaced by a mock on a free port for a page that uses it. */
 const MOCK_DEFAULT = "http://127.0.0.1:4010";
 
-describe.each([...GUIDES, ...READMES])("%s", (path) => {
+// Pages are independent (each its own gateway, mock and scratch directory), so they run side by side.
+describe.concurrent.each([...GUIDES, ...READMES])("%s", (path) => {
   const markdown = readFileSync(join(REPO_ROOT, path), "utf8");
 
-  it("runs every example that is not marked not-run", { timeout: 240_000 }, async () => {
+  it("runs every example that is not marked not-run", { timeout: 900_000 }, async () => {
     const workDir = mkdtempSync(join(tmpdir(), "lrg-docs-page-"));
     const gateway = await startDocsGateway();
     let mock: RunningMock | undefined;

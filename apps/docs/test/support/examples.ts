@@ -1,7 +1,7 @@
 // Runs the code blocks of a guide or README as a reader would paste them: shell blocks with bash, TypeScript
 // blocks compiled with tsc against @lrg/client's types and run with node, in page order, in one scratch
 // directory per page. The rules (which blocks run, how to mark one that does not) are in apps/docs/README.md.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -203,7 +203,8 @@ export async function runPage(markdown: string, environment: RunEnvironment): Pr
   if (problems.length > 0) throw new ExampleError(problems.join("\n"), undefined);
   const runnable = blocks.filter((block) => block.notRun === undefined && (SHELL.has(block.lang) || TYPESCRIPT.has(block.lang)));
   const { workDir, substitutions } = environment;
-  const timeoutMs = environment.blockTimeoutMs ?? 90_000;
+  // Generous: CI runs every package's tests at once on two cores, and a compile then takes a minute.
+  const timeoutMs = environment.blockTimeoutMs ?? 240_000;
   const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: process.env["HOME"] ?? workDir, ...environment.env };
   prepare(workDir);
 
@@ -214,7 +215,7 @@ export async function runPage(markdown: string, environment: RunEnvironment): Pr
   }
   if (files.size > 0) {
     for (const [name, parts] of files) writeFileSync(join(workDir, name), `${parts.join("\n\n")}\n`);
-    const tsc = spawnSync(process.execPath, [join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", workDir], { cwd: workDir, encoding: "utf8" });
+    const tsc = await run(process.execPath, [join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", workDir], workDir, env, timeoutMs);
     if (tsc.status !== 0) throw new ExampleError(`TypeScript snippets do not compile:\n${tsc.stdout}${tsc.stderr}`, runnable.find((block) => block.file !== undefined));
   }
 
