@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blockProblems, codeBlocks, curlsThatCannotFail, ExampleError, exchangesWithoutCurl, runPage } from "./support/examples.js";
+import { blockProblems, codeBlocks, curlsThatCannotFail, ExampleError, exchangesWithoutCurl, REPO_ROOT, runPage } from "./support/examples.js";
 import { startDocsGateway, type StartedGateway } from "./support/gateway.js";
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, "fixtures", name), "utf8");
@@ -80,6 +80,15 @@ describe("runPage against a gateway", () => {
 
   it("fails on a snippet with a wrong member name (it does not compile against @lrg/client's types)", async () => {
     await expect(run("broken-snippet.md")).rejects.toThrow(/do not compile[\s\S]*documentTyp/);
+  });
+
+  it("fails on a real guide with one member name broken in a copy (the acknowledge body's data → date)", async () => {
+    const guide = readFileSync(join(REPO_ROOT, "apps", "docs", "guides", "consuming-notifications.md"), "utf8");
+    const broken = guide.replace(`-d '{"data":["0b9f8c1e`, `-d '{"date":["0b9f8c1e`);
+    expect(broken).not.toBe(guide);
+    const workDir = mkdtempSync(join(tmpdir(), "lrg-docs-fixture-"));
+    workDirs.push(workDir);
+    await expect(runPage(broken, { workDir, substitutions: gateway.substitutions, env: {} })).rejects.toThrow(/sh block at line \d+ failed with exit status 22[\s\S]*400-02/);
   });
 
   it("fails on a snippet that compiles but throws when it runs", async () => {
