@@ -7,5 +7,7 @@ export default defineConfig({
     // The first Chromium start on a fresh machine is slow; the pages themselves load in well under a second.
     testTimeout: 60_000,
     hookTimeout: 180_000,
+    // The example pages run side by side (test/examples.test.ts); three at a time keeps two cores busy.
+    maxConcurrency: 3,
   },
 });

@@ -1,3 +1,4 @@
+// file: attach-to-application.ts
 import { createGatewayClient, ProblemError } from "@lrg/client";
 
 const client = createGatewayClient({ baseUrl: "http://127.0.0.1:8080", username: "demo", password: "demo-password" });

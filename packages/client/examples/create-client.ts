@@ -1,3 +1,4 @@
+// file: create-client.ts
 import { readFileSync } from "node:fs";
 import { createGatewayClient } from "@lrg/client";
 

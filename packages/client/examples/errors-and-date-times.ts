@@ -1,3 +1,4 @@
+// file: errors-and-date-times.ts
 import {
   AuthenticationError,
   createGatewayClient,

@@ -1,3 +1,4 @@
+// file: notifications.ts
 import { createGatewayClient } from "@lrg/client";
 
 const client = createGatewayClient({ baseUrl: "http://127.0.0.1:8080", username: "demo", password: "demo-password" });

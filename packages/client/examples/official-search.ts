@@ -1,3 +1,4 @@
+// file: official-search.ts
 import { readFileSync } from "node:fs";
 import { createGatewayClient, DeferredResultTimeoutError, ProblemError } from "@lrg/client";
 

@@ -1,9 +1,10 @@
+// file: upload-document.ts
 import { createGatewayClient, DocumentSizeError, NetworkError, SignatureError } from "@lrg/client";
 
 const client = createGatewayClient({ baseUrl: "http://127.0.0.1:8080", username: "demo", password: "demo-password" });
 
 try {
-  const { document_id } = await client.uploadDocument("./TR1-signed.pdf", {
+  const { document_id } = await client.uploadDocument("examples/tr1-signed.pdf", {
     documentType: "TR1",
     onProgress: ({ phase, loaded, total }) => console.log(phase, loaded, "of", total),
   });

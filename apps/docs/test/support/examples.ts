@@ -1,0 +1,252 @@
+// Runs the code blocks of a guide or README as a reader would paste them: shell blocks with bash, TypeScript
+// blocks compiled with tsc against @lrg/client's types and run with node, in page order, in one scratch
+// directory per page. The rules (which blocks run, how to mark one that does not) are in apps/docs/README.md.
+import { spawn } from "node:child_process";
+import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** The repository root, seen from this file. */
+export const REPO_ROOT = join(import.meta.dirname, "..", "..", "..", "..");
+
+const SHELL = new Set(["sh", "bash", "shell"]);
+const TYPESCRIPT = new Set(["ts", "typescript"]);
+/** Transcripts of an exchange or of data, never run; the runnable form sits beside them (a curl, a snippet). */
+const TRANSCRIPT = new Set(["http", "json", "text"]);
+
+const NOT_RUN = /^<!--\s*not-run:\s*(.+?)\s*-->$/;
+const CAPTION = /^\/\/ file: ([\w.-]+\.ts)\b/;
+
+/** One fenced code block of a page. */
+export interface CodeBlock {
+  /** The info string's first word, lower case ("" when the fence has none). */
+  lang: string;
+  code: string;
+  /** 1-based line of the opening fence. */
+  line: number;
+  /** The reason given by a `<!-- not-run: reason -->` comment on the line before the fence. */
+  notRun?: string;
+  /** For TypeScript, the file named by its `// file: name.ts` caption. */
+  file?: string;
+  /** The heading the block sits under. */
+  section: string;
+}
+
+/** The fenced code blocks of a Markdown page, with their marks. */
+export function codeBlocks(markdown: string): CodeBlock[] {
+  const lines = markdown.split("\n");
+  const blocks: CodeBlock[] = [];
+  let section = "";
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index] ?? "";
+    const heading = /^#{1,6} (.+)$/.exec(line);
+    if (heading?.[1] !== undefined) section = heading[1];
+    // A fence may be indented (a block inside a list item); its lines lose that indentation.
+    const fence = /^( *)(`{3,})\s*([\w-]*)/.exec(line);
+    if (fence?.[2] === undefined) continue;
+    const indent = fence[1]?.length ?? 0;
+    const close = lines.findIndex((candidate, at) => at > index && /^ *`{3,}\s*$/.test(candidate));
+    if (close < 0) throw new Error(`line ${index + 1}: a code fence that is never closed`);
+    const code = lines
+      .slice(index + 1, close)
+      .map((text) => text.slice(Math.min(indent, text.length - text.trimStart().length)))
+      .join("\n");
+    // The mark is one of the HTML comments right above the fence (another may name the block's source file).
+    let notRun: string | undefined;
+    for (let before = index - 1; before >= 0; before -= 1) {
+      const text = (lines[before] ?? "").trim();
+      if (text === "") continue;
+      if (!/^<!--.*-->$/.test(text)) break;
+      notRun ??= NOT_RUN.exec(text)?.[1];
+    }
+    const lang = (fence[3] ?? "").toLowerCase();
+    const file = TYPESCRIPT.has(lang) ? CAPTION.exec(code)?.[1] : undefined;
+    blocks.push({ lang, code, line: index + 1, section, ...(notRun !== undefined && { notRun }), ...(file !== undefined && { file }) });
+    index = close;
+  }
+  return blocks;
+}
+
+/** What is wrong with a page's blocks before anything runs: a block that is neither runnable nor marked, a snippet with no file name. */
+export function blockProblems(blocks: readonly CodeBlock[]): string[] {
+  const problems: string[] = [];
+  for (const block of blocks) {
+    const where = `line ${block.line} (${block.lang || "no language"})`;
+    if (TYPESCRIPT.has(block.lang) && block.file === undefined) problems.push(`${where}: a TypeScript block must start with \`// file: <name>.ts\``);
+    if (!SHELL.has(block.lang) && !TYPESCRIPT.has(block.lang) && !TRANSCRIPT.has(block.lang) && block.notRun === undefined) {
+      problems.push(`${where}: not a runnable language (sh, ts) nor a transcript (http, json, text), and not marked <!-- not-run: reason -->`);
+    }
+    if (block.lang === "json" && block.notRun === undefined) {
+      try {
+        JSON.parse(block.code);
+      } catch (error) {
+        problems.push(`${where}: JSON that does not parse (${(error as Error).message}); mark it <!-- not-run: reason --> if it is deliberately partial`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** `curl` commands of runnable shell blocks that would not fail on an error answer (no `--fail-with-body`, no `-w '%{http_code}'`). */
+export function curlsThatCannotFail(blocks: readonly CodeBlock[]): string[] {
+  return blocks
+    .filter((block) => SHELL.has(block.lang) && block.notRun === undefined)
+    .flatMap((block) =>
+      block.code
+        .replace(/\\\n/g, " ")
+        .split(/\n|\||&&|;|\$\(/)
+        // A command that captures the status (-w '%{http_code}') is checked by the block itself.
+        .filter((command) => /(^|\s)curl\s/.test(command) && !command.includes("--fail-with-body") && !command.includes("%{http_code}"))
+        .map((command) => `line ${block.line}: ${command.trim()}`),
+    );
+}
+
+/** Request lines of `http` transcripts (not responses) whose section has no runnable curl command. */
+export function exchangesWithoutCurl(blocks: readonly CodeBlock[]): string[] {
+  const curlSections = new Set(blocks.filter((block) => SHELL.has(block.lang) && /\bcurl\b/.test(block.code)).map((block) => block.section));
+  return blocks
+    .filter((block) => block.lang === "http" && /^[A-Z]+ \S+ HTTP\/1\.1/.test(block.code) && !curlSections.has(block.section))
+    .map((block) => `line ${block.line} (${block.section}): ${block.code.split("\n")[0] ?? ""}`);
+}
+
+/** Where a page runs: the addresses and files of the gateway the test started, and what the blocks see. */
+export interface RunEnvironment {
+  /** Literal replacements in every runnable block: the documented default address → the test's. */
+  substitutions: readonly (readonly [string, string])[];
+  /** Environment variables of every block (added to PATH and HOME). */
+  env: Record<string, string>;
+  /** The scratch directory the blocks run in (made if missing). */
+  workDir: string;
+  /** Time a single block may take. */
+  blockTimeoutMs?: number;
+}
+
+/** One block that ran. */
+export interface BlockRun {
+  block: CodeBlock;
+  stdout: string;
+  stderr: string;
+}
+
+/** A block that failed: its page line and output are in the message. */
+export class ExampleError extends Error {
+  constructor(
+    message: string,
+    readonly block: CodeBlock | undefined,
+  ) {
+    super(message);
+    this.name = "ExampleError";
+  }
+}
+
+const substitute = (code: string, substitutions: RunEnvironment["substitutions"]): string =>
+  substitutions.reduce((text, [from, to]) => text.split(from).join(to), code);
+
+/** The workspace packages a snippet may import, installed in the scratch project by path. */
+const PACKAGES = { client: join("packages", "client"), mock: join("apps", "mock") };
+
+/** Sets up the scratch directory: a copy of examples/, and an ES module project with the packages installed. */
+function prepare(workDir: string): void {
+  mkdirSync(join(workDir, "node_modules", "@lrg"), { recursive: true });
+  cpSync(join(REPO_ROOT, "examples"), join(workDir, "examples"), { recursive: true });
+  // Each package by path, as `npm install <path to the package>` would link it.
+  for (const [name, path] of Object.entries(PACKAGES)) symlinkSync(join(REPO_ROOT, path), join(workDir, "node_modules", "@lrg", name), "dir");
+  writeFileSync(join(workDir, "package.json"), JSON.stringify({ private: true, type: "module" }, null, 2));
+  writeFileSync(
+    join(workDir, "tsconfig.json"),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          skipLibCheck: true,
+          outDir: ".out",
+          rootDir: ".",
+          types: ["node"],
+          typeRoots: [join(import.meta.dirname, "..", "..", "node_modules", "@types")],
+        },
+        include: ["*.ts"],
+      },
+      null,
+      2,
+    ),
+  );
+}
+
+function run(command: string, args: string[], cwd: string, env: Record<string, string>, timeoutMs: number): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      stderr += `\n(killed after ${timeoutMs} ms)`;
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+    }, timeoutMs);
+    child.on("error", reject);
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * Runs every runnable block of `markdown` in order and answers what each printed; throws an ExampleError naming
+ * the first block that failed (a shell command that exits non-zero, a snippet that does not compile or throws).
+ */
+export async function runPage(markdown: string, environment: RunEnvironment): Promise<BlockRun[]> {
+  const blocks = codeBlocks(markdown);
+  const problems = [...blockProblems(blocks), ...curlsThatCannotFail(blocks).map((curl) => `${curl}: add --fail-with-body, so that an error answer fails the block`)];
+  if (problems.length > 0) throw new ExampleError(problems.join("\n"), undefined);
+  const runnable = blocks.filter((block) => block.notRun === undefined && (SHELL.has(block.lang) || TYPESCRIPT.has(block.lang)));
+  const { workDir, substitutions } = environment;
+  // Generous: CI runs every package's tests at once on two cores, and a compile then takes a minute.
+  const timeoutMs = environment.blockTimeoutMs ?? 240_000;
+  const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: process.env["HOME"] ?? workDir, ...environment.env };
+  prepare(workDir);
+
+  // Each snippet file is the concatenation of its blocks (a later block with the same caption continues it).
+  const files = new Map<string, string[]>();
+  for (const block of runnable) {
+    if (block.file !== undefined) files.set(block.file, [...(files.get(block.file) ?? []), substitute(block.code, substitutions)]);
+  }
+  if (files.size > 0) {
+    for (const [name, parts] of files) writeFileSync(join(workDir, name), `${parts.join("\n\n")}\n`);
+    const tsc = await run(process.execPath, [join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", workDir], workDir, env, timeoutMs);
+    if (tsc.status !== 0) throw new ExampleError(`TypeScript snippets do not compile:\n${tsc.stdout}${tsc.stderr}`, runnable.find((block) => block.file !== undefined));
+  }
+
+  const runs: BlockRun[] = [];
+  const lastBlockOf = new Map(runnable.filter((block) => block.file !== undefined).map((block) => [block.file, block]));
+  for (const block of runnable) {
+    let result;
+    if (SHELL.has(block.lang)) {
+      // The variables a block sets (arrays too) are saved after it and read before the next, as in one terminal.
+      const script = [
+        "set -euo pipefail",
+        "__lrg_before=$(compgen -v | sort)",
+        "if [ -f .state ]; then . ./.state; fi",
+        substitute(block.code, substitutions),
+        "__lrg_names=$(comm -13 <(echo \"$__lrg_before\") <(compgen -v | sort) | grep -v '^__lrg_' || true)",
+        'for __lrg_name in $__lrg_names; do declare -p "$__lrg_name"; done > .state',
+        "",
+      ].join("\n");
+      result = await run("bash", ["-c", script], workDir, env, timeoutMs);
+    } else if (lastBlockOf.get(block.file) === block && block.file !== undefined) {
+      result = await run(process.execPath, [join(".out", block.file.replace(/\.ts$/, ".js"))], workDir, env, timeoutMs);
+    } else {
+      continue;
+    }
+    if (result.status !== 0) {
+      throw new ExampleError(
+        `the ${block.lang} block at line ${block.line}${block.file ? ` (${block.file})` : ""} failed with exit status ${result.status}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`,
+        block,
+      );
+    }
+    runs.push({ block, stdout: result.stdout, stderr: result.stderr });
+  }
+  return runs;
+}
