@@ -105,6 +105,9 @@ export function writePdf(dir: string, name: string, label?: string): string {
   return path;
 }
 
+/** What one submission with one document produces: the document's check (attachment-success) and the acceptance. */
+export const NOTIFICATIONS_PER_SUBMISSION = 2;
+
 /** Uploads a document and submits an application through the client; answers the application's id. */
 export async function submitThroughClient(client: GatewayClient, reference?: string): Promise<string> {
   const uploaded = await client.uploadDocument(smallPdf(reference), { documentType: "TR1" });
