@@ -4,6 +4,8 @@ import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { registerProfile } from "./commands/profile.js";
 import { registerNotifications } from "./commands/notifications.js";
+import { registerDocuments } from "./commands/documents.js";
+import { registerApplications } from "./commands/applications.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -13,6 +15,7 @@ Exit codes:
   1  the API refused (its problem code and detail are printed on one line)
   2  usage: a wrong flag, a missing file or profile; nothing was sent
   3  network: the gateway could not be reached
+  10, 11, 12  applications watch: the application ended VALIDATION_FAILED, CANCELLED, SYSTEM_ERROR
 
 Environment: LRG_PROFILE, LRG_BASE_URL, LRG_USERNAME, LRG_PASSWORD, LRG_CERT, LRG_KEY, LRG_CA and LRG_SANDBOX_TOKEN
 override the profile; NO_COLOR turns colour off; XDG_CONFIG_HOME and XDG_STATE_HOME move the config and state files.
@@ -35,6 +38,8 @@ export function buildProgram(): Command {
   program.enablePositionalOptions(false);
   registerProfile(program);
   registerNotifications(program);
+  registerDocuments(program);
+  registerApplications(program);
   for (const command of allCommands(program)) command.exitOverride().configureOutput({ outputError: () => undefined });
   return program;
 }
