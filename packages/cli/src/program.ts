@@ -6,6 +6,7 @@ import { registerProfile } from "./commands/profile.js";
 import { registerNotifications } from "./commands/notifications.js";
 import { registerDocuments } from "./commands/documents.js";
 import { registerApplications } from "./commands/applications.js";
+import { registerTitles } from "./commands/titles.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   registerNotifications(program);
   registerDocuments(program);
   registerApplications(program);
+  registerTitles(program);
   for (const command of allCommands(program)) command.exitOverride().configureOutput({ outputError: () => undefined });
   return program;
 }
