@@ -7,6 +7,7 @@ import { registerNotifications } from "./commands/notifications.js";
 import { registerDocuments } from "./commands/documents.js";
 import { registerApplications } from "./commands/applications.js";
 import { registerTitles } from "./commands/titles.js";
+import { registerSandbox } from "./commands/sandbox.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
   registerDocuments(program);
   registerApplications(program);
   registerTitles(program);
+  registerSandbox(program);
   for (const command of allCommands(program)) command.exitOverride().configureOutput({ outputError: () => undefined });
   return program;
 }

@@ -5,8 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { afterAll, beforeAll } from "vitest";
 import type { GatewayClient, NotificationV1 } from "@lrg/client";
-import { SANDBOX_TOKEN, smallPdf, submission, type Credentials, type RunningGateway } from "../../client/test/integration/gateway-support.js";
+import { SANDBOX_TOKEN, smallPdf, startGateway, submission, type Credentials, type RunningGateway } from "../../client/test/integration/gateway-support.js";
 
 export const LRG = join(import.meta.dirname, "..", "bin", "lrg.js");
 
@@ -123,4 +124,32 @@ export async function waitForNew(client: GatewayClient, count: number): Promise<
     if (all.length >= count) return all;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** What a test file shares: its gateway, lrg's home, one business unit's user and the environment that connects as it. */
+export interface Suite {
+  gateway: RunningGateway;
+  home: Home;
+  user: Credentials;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Starts a gateway (no duplicate deliveries), a home and a business unit before the file's tests, and removes them
+ * after. The fields are set once `beforeAll` has run.
+ */
+export function useSuite(): Suite {
+  const suite = {} as Suite;
+  beforeAll(async () => {
+    suite.gateway = await startGateway();
+    await suite.gateway.settings({ duplicate_rate: 0 });
+    suite.home = makeHome();
+    suite.user = await suite.gateway.newBusinessUnit();
+    suite.env = { ...suite.home.env, ...connectionEnv(suite.gateway, suite.user) };
+  });
+  afterAll(async () => {
+    suite.home?.remove();
+    await suite.gateway?.stop();
+  });
+  return suite;
 }
