@@ -2,12 +2,16 @@
 // after any command.
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
+import { UsageError } from "./conventions.js";
 import { registerProfile } from "./commands/profile.js";
 import { registerNotifications } from "./commands/notifications.js";
 import { registerDocuments } from "./commands/documents.js";
 import { registerApplications } from "./commands/applications.js";
 import { registerTitles } from "./commands/titles.js";
 import { registerSandbox } from "./commands/sandbox.js";
+import { registerConformance } from "./commands/conformance.js";
+import { bashCompletion, zshCompletion } from "./completion.js";
+import { subcommand } from "./runtime.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -44,6 +48,14 @@ export function buildProgram(): Command {
   registerApplications(program);
   registerTitles(program);
   registerSandbox(program);
+  registerConformance(program);
+  subcommand(program, "completion <shell>", "Print the completion script for bash or zsh", [
+    "source <(lrg completion bash)",
+    "lrg completion zsh > \"${fpath[1]}/_lrg\"",
+  ]).action((shell: string) => {
+    if (shell !== "bash" && shell !== "zsh") throw new UsageError(`completion is for bash or zsh (got ${shell})`);
+    process.stdout.write(shell === "bash" ? bashCompletion(program) : zshCompletion(program));
+  });
   for (const command of allCommands(program)) command.exitOverride().configureOutput({ outputError: () => undefined });
   return program;
 }
