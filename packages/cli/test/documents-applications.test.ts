@@ -85,6 +85,14 @@ describe("applications", () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ application_request_id: id, status: "ACCEPTED_PRIORITY_PROTECTED" });
   });
 
+  it("the README's example submits as it is (its document named by a path beside it)", async () => {
+    const example = join(import.meta.dirname, "..", "examples", "application.json");
+    const run = await lrg(["applications", "submit", example, "--json"], { env: suite.env });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ uploaded: { transfer: expect.any(String) } });
+    await waitForStatus(JSON.parse(run.stdout).application_request_id, "ACCEPTED_PRIORITY_PROTECTED");
+  });
+
   it("submit --json answers the id, the Idempotency-Key and the uploaded documents", async () => {
     writePdf(suite.home.dir, "json.pdf");
     const file = join(suite.home.dir, "json.json");

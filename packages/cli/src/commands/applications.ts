@@ -7,7 +7,7 @@ import type { ApplicationInformation, ApplicationStatus, ApplicationSubmission, 
 import { ExitWith, table, UsageError, type Output } from "../conventions.js";
 import { runtimeOf, subcommand } from "../runtime.js";
 import { checkFile, uploadWithProgress } from "./documents.js";
-import { notificationLine } from "./notifications.js";
+import { duplicateTracker, notificationLine } from "./notifications.js";
 
 /** How `applications watch` ends, by the application's final status (documented in its help and the README). */
 export const WATCH_EXIT: Readonly<Record<string, number>> = {
@@ -131,14 +131,16 @@ export function registerApplications(program: Command): void {
       if (!Number.isFinite(interval) || interval <= 0) throw new UsageError(`--interval must be a positive number of seconds (got ${flags.interval})`);
       const client = await runtime.client();
       const seen = new Set<string>();
+      const duplicateOf = duplicateTracker();
       let last: ApplicationStatus | undefined;
       for (;;) {
         // The application's notifications are shown, not acknowledged: a consumer elsewhere still gets them.
         for await (const notification of client.notifications.listAll({ subject: id })) {
           if (seen.has(notification.notification_id)) continue;
           seen.add(notification.notification_id);
-          if (out.json) out.data({ notification: notification as NotificationV1 });
-          else out.line(notificationLine(out, notification));
+          const duplicate = duplicateOf(notification);
+          if (out.json) out.data({ notification: notification as NotificationV1, duplicate_of: duplicate ?? null });
+          else out.line(notificationLine(out, notification, duplicate));
         }
         const info = await client.applications.information(id);
         if (info.status !== last) {
