@@ -50,6 +50,7 @@ export function buildProgram(): Command {
   registerSandbox(program);
   registerConformance(program);
   subcommand(program, "completion <shell>", "Print the completion script for bash or zsh", [
+    "lrg completion bash > ~/.lrg-completion.bash && echo 'source ~/.lrg-completion.bash' >> ~/.bashrc",
     "source <(lrg completion bash)",
     "lrg completion zsh > \"${fpath[1]}/_lrg\"",
   ]).action((shell: string) => {
