@@ -1,0 +1,162 @@
+// lrg notifications list|ack|tail|forward over the registry's version 1 notifications.
+import { setTimeout as sleep } from "node:timers/promises";
+import { Option, type Command } from "commander";
+import { duplicateKey, type NotificationV1 } from "@lrg/client";
+import { UsageError, type Output } from "../conventions.js";
+import { readStdin } from "../prompt.js";
+import { runtimeOf, subcommand } from "../runtime.js";
+import { forwardNotifications, type ForwardFlags } from "./forward.js";
+
+const STATUSES = ["NEW", "ACKNOWLEDGED"] as const;
+
+interface ListFlags {
+  readonly status?: (typeof STATUSES)[number];
+  readonly type?: string;
+  readonly application?: string;
+  readonly since?: string;
+  readonly filter?: string;
+}
+
+/** The list filters as flags (the same on list and tail). */
+function withFilters(command: Command): Command {
+  return command
+    .option("--type <notification_type>", "only this type, e.g. application.completed")
+    .option("--application <id>", "only notifications about this application (its application_request_id)")
+    .option("--since <date-time>", "only notifications created after this instant")
+    .option("--filter <label>", "only applications submitted with this additional_provider_filter label");
+}
+
+function filtersOf(flags: ListFlags): Record<string, string> {
+  return {
+    ...(flags.status !== undefined && { status: flags.status }),
+    ...(flags.type !== undefined && { notification_type: flags.type }),
+    ...(flags.application !== undefined && { subject: flags.application }),
+    ...(flags.since !== undefined && { since: flags.since }),
+    ...(flags.filter !== undefined && { additional_provider_filter: flags.filter }),
+  };
+}
+
+/** One line for a person: when, type, application, id, and the first delivery's id when this one is a duplicate. */
+export function notificationLine(out: Output, notification: NotificationV1, duplicateOf?: string): string {
+  const mark = duplicateOf === undefined ? "" : out.paint("yellow", ` duplicate of ${duplicateOf}`);
+  return `${out.paint("dim", notification.created_datetime)}  ${out.paint("cyan", notification.notification_type)}  ${notification.subject}  ${notification.notification_id}${mark}`;
+}
+
+/** Remembers the first delivery of each event, to mark the later ones as duplicates. */
+export function duplicateTracker(): (notification: NotificationV1) => string | undefined {
+  const first = new Map<string, string>();
+  return (notification) => {
+    const key = duplicateKey(notification);
+    const seen = first.get(key);
+    if (seen === undefined) first.set(key, notification.notification_id);
+    return seen === notification.notification_id ? undefined : seen;
+  };
+}
+
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+function positiveInteger(name: string) {
+  return (value: string): number => {
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < 1) throw new UsageError(`${name} must be a whole number of at least 1 (got ${value})`);
+    return number;
+  };
+}
+
+export function registerNotifications(program: Command): void {
+  const notifications = subcommand(program, "notifications", "List, acknowledge, follow and forward notifications (version 1)", [
+    "lrg notifications tail --ack",
+  ]);
+
+  withFilters(
+    subcommand(notifications, "list", "List notifications, oldest first (NEW ones unless --status says otherwise)", [
+      "lrg notifications list --status ACKNOWLEDGED --type application.completed",
+      "lrg notifications list --json | jq -r '.[].notification_id'",
+    ]),
+  )
+    .addOption(new Option("--status <status>", "NEW or ACKNOWLEDGED").choices(STATUSES))
+    .action(async (flags: ListFlags, command: Command) => {
+      const runtime = runtimeOf(command);
+      const client = await runtime.client();
+      const all: NotificationV1[] = [];
+      for await (const notification of client.notifications.listAll(filtersOf(flags))) all.push(notification);
+      if (runtime.out.json) return runtime.out.data(all);
+      const duplicateOf = duplicateTracker();
+      for (const notification of all) runtime.out.line(notificationLine(runtime.out, notification, duplicateOf(notification)));
+      if (all.length === 0) runtime.out.note("no notifications");
+    });
+
+  subcommand(notifications, "ack [ids...]", "Acknowledge notifications by id (ids as arguments, or one per line on stdin)", [
+    "lrg notifications ack 0b6f1c2a-4e7d-4c1e-9a53-2d8f4b6e7c10",
+    "lrg notifications list --json | jq -r '.[].notification_id' | lrg notifications ack",
+  ]).action(async (ids: string[], _flags: unknown, command: Command) => {
+    const runtime = runtimeOf(command);
+    let all = ids.filter((id) => id !== "-");
+    if (ids.length === 0 || ids.includes("-")) {
+      if (process.stdin.isTTY === true && ids.length === 0) throw new UsageError("no ids: give them as arguments or one per line on stdin");
+      all = [...all, ...(await readStdin()).split(/\s+/).filter((id) => id !== "")];
+    }
+    if (all.length === 0) throw new UsageError("no ids to acknowledge");
+    const bad = all.find((id) => !UUID.test(id));
+    if (bad !== undefined) throw new UsageError(`not a notification id: ${bad}`);
+    const client = await runtime.client();
+    const result = await client.notifications.acknowledge(all);
+    if (runtime.out.json) return runtime.out.data(result);
+    runtime.out.line(`acknowledged ${result.acknowledged.length}`);
+    for (const id of result.not_found) runtime.out.note(`not found: ${id}`);
+  });
+
+  withFilters(
+    subcommand(notifications, "tail", "Follow NEW notifications as they arrive, one line each (JSON lines with --json)", [
+      "lrg notifications tail",
+      "lrg notifications tail --ack --json > events.jsonl",
+    ]),
+  )
+    .option("--ack", "acknowledge each notification once it is printed")
+    .option("--interval <seconds>", "seconds between two polls", "2")
+    .option("--count <n>", "stop after this many notifications", positiveInteger("--count"))
+    .action(async (flags: ListFlags & { ack?: boolean; interval: string; count?: number }, command: Command) => {
+      const runtime = runtimeOf(command);
+      const interval = Number(flags.interval);
+      if (!Number.isFinite(interval) || interval <= 0) throw new UsageError(`--interval must be a positive number of seconds (got ${flags.interval})`);
+      const client = await runtime.client();
+      const seen = new Set<string>();
+      const duplicateOf = duplicateTracker();
+      let printed = 0;
+      const stop = new AbortController();
+      for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
+      while (!stop.signal.aborted) {
+        // NEW ones only: those printed before and not acknowledged are recognised by id and not printed again.
+        for await (const notification of client.notifications.listAll({ ...filtersOf(flags), status: "NEW" })) {
+          if (seen.has(notification.notification_id)) continue;
+          seen.add(notification.notification_id);
+          const duplicate = duplicateOf(notification);
+          if (runtime.out.json) runtime.out.data({ ...notification, duplicate_of: duplicate ?? null });
+          else runtime.out.line(notificationLine(runtime.out, notification, duplicate));
+          if (flags.ack === true) await client.notifications.acknowledge([notification.notification_id]);
+          printed += 1;
+          if (flags.count !== undefined && printed >= flags.count) return;
+        }
+        await sleep(interval * 1000, undefined, { signal: stop.signal }).catch(() => undefined);
+      }
+    });
+
+  withFilters(
+    subcommand(
+      notifications,
+      "forward",
+      "POST each new event to a local URL (signed), acknowledge it after a 2xx, retry with backoff otherwise; resumes after a restart",
+      ["lrg notifications forward --to http://localhost:3000/hook", "LRG_FORWARD_SECRET=s3cret lrg notifications forward --to http://localhost:3000/hook --once"],
+    ),
+  )
+    .requiredOption("--to <url>", "the local address to POST each event to")
+    .option("--interval <seconds>", "seconds between two polls", "2")
+    .option("--once", "deliver what is waiting, then stop")
+    .option("--count <n>", "stop after delivering this many events", positiveInteger("--count"))
+    .option("--max-delay <seconds>", "the longest wait between two attempts of one event", "30")
+    .action(async (flags: ForwardFlags, command: Command) => {
+      await forwardNotifications(runtimeOf(command), flags);
+    });
+}
+
+export { filtersOf, type ListFlags };

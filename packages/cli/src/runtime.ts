@@ -1,0 +1,91 @@
+// What a command's action gets: how to print, and the clients of the connection its flags and profile name.
+import { readFileSync } from "node:fs";
+import type { Command } from "commander";
+import { createGatewayClient, createSandboxClient, type GatewayClient, type Middleware, type SandboxClient } from "@lrg/client";
+import { resolveConnection, type Connection } from "./config.js";
+import { createOutput, UsageError, type Output } from "./conventions.js";
+
+/** The global flags (on `lrg` itself, valid after any command). */
+export interface GlobalFlags {
+  readonly profile?: string;
+  readonly url?: string;
+  readonly json?: boolean;
+  readonly verbose?: boolean;
+}
+
+const open: { close(): Promise<void> }[] = [];
+
+/** Closes every client a command opened (so that the process can end). */
+export async function closeAll(): Promise<void> {
+  await Promise.allSettled(open.splice(0).map((client) => client.close()));
+}
+
+/** `--verbose`: each request's method, address and answer status on stderr; headers (and so secrets) never. */
+function verboseLog(out: Output): Middleware {
+  return {
+    onRequest: ({ request }) => void out.note(out.paint("dim", `> ${request.method} ${request.url}`)),
+    onResponse: ({ request, response }) => void out.note(out.paint("dim", `< ${response.status} ${request.method} ${request.url}`)),
+  };
+}
+
+function readPem(path: string, what: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new UsageError(`cannot read the ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+export interface Runtime {
+  readonly out: Output;
+  readonly flags: GlobalFlags;
+  connection(): Connection;
+  /** A gateway client as the connection's user (asks for the password when it has to). */
+  client(): Promise<GatewayClient>;
+  /** A client of the sandbox control plane (with the connection's sandbox token). */
+  sandbox(): SandboxClient;
+}
+
+/** The runtime of the command being run (its own options are read by the action). */
+export function runtimeOf(command: Command): Runtime {
+  const flags = command.optsWithGlobals<GlobalFlags>();
+  const out = createOutput({ json: flags.json === true, verbose: flags.verbose === true });
+  let connection: Connection | undefined;
+  const connect = (): Connection => (connection ??= resolveConnection(flags));
+  return {
+    out,
+    flags,
+    connection: connect,
+    client: async () => {
+      const c = connect();
+      const username = c.username();
+      const password = await c.password();
+      const tls = c.tls();
+      const client = createGatewayClient({
+        baseUrl: c.baseUrl,
+        username,
+        password,
+        ...(tls !== undefined && {
+          tls: { cert: readPem(tls.cert, "certificate"), key: readPem(tls.key, "key"), ...(tls.ca !== undefined && { ca: readPem(tls.ca, "CA") }) },
+        }),
+        ...(out.verbose && { middleware: [verboseLog(out)] }),
+      });
+      open.push(client);
+      return client;
+    },
+    sandbox: () => {
+      const c = connect();
+      const sandbox = createSandboxClient({ baseUrl: c.baseUrl, token: c.sandboxToken() });
+      if (out.verbose) sandbox.use(verboseLog(out));
+      return sandbox;
+    },
+  };
+}
+
+/** Adds a subcommand whose help ends with an example (every command has one). */
+export function subcommand(parent: Command, spec: string, description: string, examples: readonly string[]): Command {
+  return parent
+    .command(spec)
+    .description(description)
+    .addHelpText("after", `\nExample${examples.length > 1 ? "s" : ""}:\n${examples.map((example) => `  $ ${example}`).join("\n")}\n`);
+}

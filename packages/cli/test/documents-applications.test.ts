@@ -1,0 +1,150 @@
+// lrg documents upload|download and lrg applications submit|show|watch through the built lrg.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { unwrap } from "@lrg/client";
+import { follow, lrg, submission, useSuite, writePdf } from "./support.js";
+
+const suite = useSuite();
+
+const oneLine = (text: string): void => expect(text.trimEnd().split("\n")).toHaveLength(1);
+
+/** Submits a submission file with a local document through lrg; answers the application's id. */
+async function submitWithFile(reference: string): Promise<string> {
+  writePdf(suite.home.dir, `${reference}.pdf`, reference);
+  const file = join(suite.home.dir, `${reference}.json`);
+  writeFileSync(file, JSON.stringify(submission("x", reference), (key, value) => (key === "transfer" && "document_id" in value ? { type: "TR1", file: `./${reference}.pdf` } : value)));
+  const run = await lrg(["applications", "submit", file], { env: suite.env });
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  return run.stdout.trim();
+}
+
+async function waitForStatus(id: string, status: string): Promise<void> {
+  const client = suite.gateway.client(suite.user);
+  while ((await client.applications.information(id)).status !== status) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+describe("documents", () => {
+  it("upload prints the document id, quietly in a pipe; --json answers length and checksum", async () => {
+    const path = writePdf(suite.home.dir, "upload.pdf");
+    const run = await lrg(["documents", "upload", path, "--type", "TR1"], { env: suite.env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
+    expect(run.stderr).toBe("");
+    const json = await lrg(["documents", "upload", path, "--type", "TR1", "--json"], { env: suite.env });
+    expect(JSON.parse(json.stdout)).toMatchObject({ document_id: expect.any(String), file_length: readFileSync(path).length, file_sha256: expect.any(String) });
+  });
+
+  it("a missing file or type is a usage error before any request", async () => {
+    const missing = await lrg(["documents", "upload", join(suite.home.dir, "nope.pdf"), "--type", "TR1"], { env: { ...suite.env, LRG_BASE_URL: "http://127.0.0.1:9" } });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(`lrg: usage: no such file: ${join(suite.home.dir, "nope.pdf")}\n`);
+    const untyped = await lrg(["documents", "upload", join(suite.home.dir, "upload.pdf")], { env: suite.env });
+    expect(untyped.code).toBe(2);
+    oneLine(untyped.stderr);
+  });
+
+  it("an unknown document type is refused by the API (1) with its problem code", async () => {
+    const run = await lrg(["documents", "upload", writePdf(suite.home.dir, "typed.pdf"), "--type", "NOT_A_TYPE"], { env: suite.env });
+    expect(run.code).toBe(1);
+    oneLine(run.stderr);
+    expect(run.stderr).toMatch(/^lrg: refused: 400 \S+: /);
+  });
+
+  it("download writes a correspondence document to a file, or to stdout in a pipe", async () => {
+    const id = await submitWithFile("CLI-DOWNLOAD");
+    await waitForStatus(id, "ACCEPTED_PRIORITY_PROTECTED");
+    const despatched = await unwrap(suite.gateway.sandbox.POST("/sandbox/v1/applications/{id}/correspondence", { params: { path: { id } }, body: { documents: ["RCS"] } }));
+    const downloadId = despatched.documents[0]?.download_id as string;
+    const target = join(suite.home.dir, "requisition.pdf");
+    const saved = await lrg(["documents", "download", downloadId, "-o", target], { env: suite.env });
+    expect(saved.code).toBe(0);
+    expect(readFileSync(target).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    const piped = await lrg(["documents", "download", downloadId], { env: suite.env });
+    expect(piped.code).toBe(0);
+    expect(piped.stdout.startsWith("%PDF-")).toBe(true);
+    const bad = await lrg(["documents", "download", "abc"], { env: suite.env });
+    expect(bad.code).toBe(2);
+    const unknown = await lrg(["documents", "download", "0".repeat(64)], { env: suite.env });
+    expect(unknown.code).toBe(1);
+    oneLine(unknown.stderr);
+  });
+});
+
+describe("applications", () => {
+  it("submit uploads documents named by local path first, then submits; show prints a table and --json", async () => {
+    const id = await submitWithFile("CLI-SUBMIT");
+    await waitForStatus(id, "ACCEPTED_PRIORITY_PROTECTED");
+    const shown = await lrg(["applications", "show", id], { env: suite.env });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/^Status: +ACCEPTED_PRIORITY_PROTECTED$/m);
+    expect(shown.stdout).toMatch(/^Errors \(0\)$/m);
+    expect(shown.stdout).toMatch(/^Correspondence \(0\)$/m);
+    const json = await lrg(["applications", "show", id, "--json"], { env: suite.env });
+    expect(JSON.parse(json.stdout)).toMatchObject({ application_request_id: id, status: "ACCEPTED_PRIORITY_PROTECTED" });
+  });
+
+  it("the README's example submits as it is (its document named by a path beside it)", async () => {
+    const example = join(import.meta.dirname, "..", "examples", "application.json");
+    const run = await lrg(["applications", "submit", example, "--json"], { env: suite.env });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ uploaded: { transfer: expect.any(String) } });
+    await waitForStatus(JSON.parse(run.stdout).application_request_id, "ACCEPTED_PRIORITY_PROTECTED");
+  });
+
+  it("submit --json answers the id, the Idempotency-Key and the uploaded documents", async () => {
+    writePdf(suite.home.dir, "json.pdf");
+    const file = join(suite.home.dir, "json.json");
+    const body = submission("x", "CLI-JSON");
+    writeFileSync(file, JSON.stringify({ ...body, documents: { transfer: { type: "TR1", file: "json.pdf" } } }));
+    const run = await lrg(["applications", "submit", file, "--json", "--idempotency-key", "cli-json-key-1"], { env: suite.env });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ application_request_id: expect.any(String), idempotency_key: "cli-json-key-1", uploaded: { transfer: expect.any(String) } });
+  });
+
+  it("bad submission files: missing, not JSON, a missing local document (2); a refused submission (1)", async () => {
+    const offline = { ...suite.env, LRG_BASE_URL: "http://127.0.0.1:9" };
+    expect((await lrg(["applications", "submit", join(suite.home.dir, "none.json")], { env: offline })).code).toBe(2);
+    const notJson = join(suite.home.dir, "bad.json");
+    writeFileSync(notJson, "{ nope");
+    const parsed = await lrg(["applications", "submit", notJson], { env: offline });
+    expect(parsed.code).toBe(2);
+    oneLine(parsed.stderr);
+    const dangling = join(suite.home.dir, "dangling.json");
+    writeFileSync(dangling, JSON.stringify({ ...submission("x"), documents: { transfer: { type: "TR1", file: "./missing.pdf" } } }));
+    const missing = await lrg(["applications", "submit", dangling], { env: offline });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(`lrg: usage: no such file: ${join(suite.home.dir, "missing.pdf")}\n`);
+    const invalid = join(suite.home.dir, "invalid.json");
+    writeFileSync(invalid, JSON.stringify({ type: "REGISTER_UPDATE" }));
+    const refused = await lrg(["applications", "submit", invalid], { env: suite.env });
+    expect(refused.code).toBe(1);
+    oneLine(refused.stderr);
+    expect(refused.stderr).toMatch(/^lrg: refused: 400 /);
+  });
+
+  it("watch follows an application to COMPLETED (exit 0) and to CANCELLED (exit 11)", async () => {
+    for (const [to, code] of [
+      ["COMPLETED", 0],
+      ["CANCELLED", 11],
+    ] as const) {
+      const id = await submitWithFile(`CLI-WATCH-${to}`);
+      const watch = follow(["applications", "watch", id, "--interval", "0.2"], suite.env);
+      await waitForStatus(id, "ACCEPTED_PRIORITY_PROTECTED");
+      while (!watch.lines.includes("status ACCEPTED_PRIORITY_PROTECTED")) await new Promise((resolve) => setTimeout(resolve, 50));
+      const body = to === "COMPLETED" ? { to, early_completion: false } : { to };
+      await unwrap(suite.gateway.sandbox.POST("/sandbox/v1/applications/{id}/transitions", { params: { path: { id } }, body }));
+      expect(await watch.exited).toBe(code);
+      expect(watch.lines.at(-1)).toBe(`status ${to}`);
+      expect(watch.lines.some((line) => line.includes(`application.${to.toLowerCase()}`))).toBe(true);
+    }
+  });
+
+  it("show of an unknown application is refused (1); a malformed id is a usage error (2)", async () => {
+    const unknown = await lrg(["applications", "show", "00000000-0000-4000-8000-000000000000"], { env: suite.env });
+    expect(unknown.code).toBe(1);
+    oneLine(unknown.stderr);
+    expect((await lrg(["applications", "show", "x"], { env: suite.env })).code).toBe(2);
+  });
+});
