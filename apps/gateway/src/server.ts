@@ -21,6 +21,7 @@ import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
 import { openapi, sandbox } from "./spec/openapi.js";
 import { BlobStore } from "./storage/blob-store.js";
 import { SqliteStorage } from "./storage/sqlite/sqlite-storage.js";
+import type { Storage } from "./storage/storage.js";
 import { titleEnquiries } from "./title-enquiries/routes.js";
 import { ensureDemoCertificates, type DemoCertificates } from "./tls/demo-certificates.js";
 import { documentHandlers } from "./documents/routes.js";
@@ -36,7 +37,8 @@ export type { GatewayConfig } from "./config.js";
 /** What the gateway exposes beside its HTTP interface, for `main.ts` and for tests. */
 export interface Gateway {
   app: FastifyInstance;
-  storage: SqliteStorage;
+  /** The store behind the gateway, as its interface (the backend is chosen at start). */
+  storage: Storage;
   clock: Clock;
   /** Operations of the spec that this build does not answer yet. */
   unimplemented: string[];

@@ -1,15 +1,15 @@
 import { createHash, randomInt, randomUUID } from "node:crypto";
 import type { Principal } from "../auth/basic-auth.js";
 import { isoMillis } from "../clock.js";
-import type { components } from "../generated/openapi.js";
+import type { components } from "../operation-types.js";
 import { Problem } from "../problems.js";
 import type { Answer } from "../routing.js";
 import { applyBusinessRules, isRefusal, type Clearance } from "./business-rules.js";
 import { issueCertificate } from "./certificate.js";
 import type { TitleEnquiryDeps } from "./deps.js";
-import { dateInWords, londonDate, minutes, nextOpening, withinServiceHours } from "./london-time.js";
-import { findTitle, type RegisterTitle } from "./register.js";
-import { priorityExpiryDate } from "./working-days.js";
+import { dateInWords, londonDate, minutes, nextOpening, withinServiceHours } from "../registry/london-time.js";
+import { findTitle, type RegisterTitle } from "../registry/register.js";
+import { priorityExpiryDate } from "../registry/working-days.js";
 
 type Schemas = components["schemas"];
 type SearchRequest = Schemas["OfficialSearchRequest"];

@@ -2,10 +2,10 @@ import type { components, RegistryOperations } from "../operation-types.js";
 import { Problem } from "../problems.js";
 import type { HandlerContext, RegistryHandlers } from "../routing.js";
 import type { TitleEnquiryDeps } from "./deps.js";
-import { nextOpening, withinServiceHours } from "./london-time.js";
+import { nextOpening, withinServiceHours } from "../registry/london-time.js";
 import { OfficialSearchService } from "./official-search.js";
 import { perMinute, TokenBuckets, type BucketLimit } from "./rate-limit.js";
-import { findTitle, type RegisterTitle } from "./register.js";
+import { findTitle, type RegisterTitle } from "../registry/register.js";
 
 type Schemas = components["schemas"];
 type TitleOperation = "officialSearchOfWhole" | "getPollRequest" | "getOfficialCopiesAvailability" | "getRegisteredProprietorNames";
@@ -29,7 +29,7 @@ export interface TitleEnquiries {
 /**
  * Handlers of the title enquiry services and the Poll Request Service: the official search of whole with priority
  * (`officialSearchOfWhole`), its deferred results (`getPollRequest`), official copy availability and registered
- * proprietor names, over the simulated register of `data/register.json`.
+ * proprietor names, over the simulated register of `registry/data/register.json`.
  */
 export function titleEnquiries(deps: TitleEnquiryDeps): TitleEnquiries {
   const searches = new OfficialSearchService(deps);
