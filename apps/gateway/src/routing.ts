@@ -9,9 +9,12 @@ import { Problem } from "./problems.js";
 import { operationsOf, type OperationSpec, type SpecNode } from "./spec/openapi.js";
 import { compileRequestValidator, type ValidatedRequest } from "./spec/validation.js";
 
-/** What a handler answers; the registrar writes it. */
-export interface Answer {
-  status: number;
+/** The statuses an operation documents (the keys of its generated `responses`). */
+export type StatusOf<Op> = Op extends { responses: infer Responses } ? Extract<keyof Responses, number> : number;
+
+/** What a handler answers (an operation's handler: in a status it documents); the registrar writes it. */
+export interface Answer<Status extends number = number> {
+  status: Status;
   body?: unknown;
   headers?: Record<string, string>;
 }
@@ -51,7 +54,7 @@ export interface HandlerContext<Op extends OperationShape> {
 }
 
 /** The handler of one operation. Answers undefined when it wrote the reply itself (streams). */
-export type Handler<Op extends OperationShape> = (context: HandlerContext<Op>) => Promise<Answer | undefined>;
+export type Handler<Op extends OperationShape> = (context: HandlerContext<Op>) => Promise<Answer<StatusOf<Op>> | undefined>;
 
 /** One handler for each operation `K` of a document's generated `operations`: a missing or misspelt one is a type error. */
 export type HandlersOf<Ops extends Record<keyof Ops, OperationShape>, K extends keyof Ops = keyof Ops> = { [P in K]: Handler<Ops[P]> };

@@ -34,7 +34,7 @@ export async function createBusinessUnit(storage: Storage, name: string, credent
 /** Handlers of the sandbox control plane (spec/sandbox.yaml). */
 export function sandboxHandlers(deps: SandboxDeps): SandboxHandlers {
   const { storage, clock, state, applications } = deps;
-  const clockAnswer = () => ({ status: 200, body: { now: isoMillis(clock.nowMs()) } });
+  const clockAnswer = () => ({ status: 200 as const, body: { now: isoMillis(clock.nowMs()) } });
   return {
     createBusinessUnit: async ({ body }) => ({
       status: 201,

@@ -81,7 +81,7 @@ export class OfficialSearchService {
   }
 
   /** Makes a search: 201 with the result, 202 when deferred; throws the 400, 409 and 422 problems of the spec. */
-  async search(principal: Principal, request: SearchRequest, baseUrl: string): Promise<Answer> {
+  async search(principal: Principal, request: SearchRequest, baseUrl: string): Promise<Answer<201 | 202>> {
     const titleNumber = request.title_number.toUpperCase();
     const title = findTitle(titleNumber);
     const details = request.official_search_of_whole_with_priority;
@@ -147,7 +147,7 @@ export class OfficialSearchService {
   }
 
   /** The Poll Request Service: 200 with the result once ready, 202 while pending, 404 for another user's or an unknown `message_id`. */
-  async poll(principal: Principal, messageId: string): Promise<Answer> {
+  async poll(principal: Principal, messageId: string): Promise<Answer<200 | 202>> {
     const search = await this.#deps.storage.findOfficialSearch(principal.businessUnitId, principal.username, messageId);
     if (!search) throw new Problem("404-01", `no official search with message_id ${messageId} for this user`);
     if (search.deferred !== null && this.#deps.clock.nowMs() < search.readyMs) {
