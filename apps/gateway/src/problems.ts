@@ -1,7 +1,7 @@
+import type { ProblemCode } from "./operation-types.js";
 import { problemCatalogue } from "./spec/openapi.js";
 
-/** The stable problem codes of the spec's catalogue (`x-lrg-problem-codes`). */
-export type ProblemCode = keyof typeof problemCatalogue & string;
+export type { ProblemCode } from "./operation-types.js";
 
 /** One member of a request that failed validation. */
 export interface ValidationIssue {
@@ -15,14 +15,14 @@ export interface ValidationIssue {
  * title come from the catalogue, so a code means the same everywhere.
  */
 export class Problem extends Error {
-  readonly code: string;
+  readonly code: ProblemCode;
   readonly status: number;
   readonly title: string;
   readonly errors: ValidationIssue[] | undefined;
   readonly rule: string | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(code: string, detail: string, extra: { errors?: ValidationIssue[]; rule?: string; headers?: Record<string, string> } = {}) {
+  constructor(code: ProblemCode, detail: string, extra: { errors?: ValidationIssue[]; rule?: string; headers?: Record<string, string> } = {}) {
     super(detail);
     const entry = problemCatalogue[code];
     if (!entry) throw new Error(`problem code ${code} is not in the spec's catalogue`);

@@ -1,20 +1,51 @@
+import type { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { BasicAuthenticator, Principal } from "./auth/basic-auth.js";
 import { checkBearer } from "./auth/basic-auth.js";
 import { errorEnvelopeOf, renderEnvelope, type ErrorEnvelope } from "./error-envelopes.js";
+import type { RegistryOperations, SandboxOperations } from "./operation-types.js";
+import type { PolicyHook } from "./policies.js";
 import { Problem } from "./problems.js";
 import { operationsOf, type OperationSpec, type SpecNode } from "./spec/openapi.js";
 import { compileRequestValidator, type ValidatedRequest } from "./spec/validation.js";
 
-/** What a handler answers; the registrar writes it. */
-export interface Answer {
-  status: number;
+/** The statuses an operation documents (the keys of its generated `responses`). */
+export type StatusOf<Op> = Op extends { responses: infer Responses } ? Extract<keyof Responses, number> : number;
+
+/** What a handler answers (an operation's handler: in a status it documents); the registrar writes it. */
+export interface Answer<Status extends number = number> {
+  status: Status;
   body?: unknown;
   headers?: Record<string, string>;
 }
 
-/** What a handler is given: the caller (when the operation needs one) and the validated request. */
-export interface HandlerContext extends ValidatedRequest {
+/** The shape every operation of the generated `operations` types has. */
+interface OperationShape {
+  parameters: { query?: unknown; path?: unknown };
+  requestBody?: { content: Record<string, unknown> } | undefined;
+}
+
+/** An empty parameter list (`never` in the generated types) as an empty record. */
+type Members<T> = [NonNullable<T>] extends [never] ? Record<string, never> : NonNullable<T>;
+
+/** A JSON body as its schema types it; any other content (an upload) as the raw request stream. */
+type ContentBody<Content> = Content extends { "application/json": infer Json } ? Json : Readable;
+
+/** The body an operation's handler receives: undefined when the operation takes none or it was not sent. */
+export type RequestBodyOf<Op extends OperationShape> = Op extends { requestBody: { content: infer Content } }
+  ? ContentBody<Content>
+  : Op extends { requestBody?: { content: infer Content } }
+    ? ContentBody<Content> | undefined
+    : undefined;
+
+/**
+ * What the handler of operation `Op` is given: the caller (when the operation needs one) and the request, validated
+ * against the spec and typed by the generated `operations` (path and query parameters coerced, defaults filled in).
+ */
+export interface HandlerContext<Op extends OperationShape> {
+  params: Members<Op["parameters"]["path"]>;
+  query: Members<Op["parameters"]["query"]>;
+  body: RequestBodyOf<Op>;
   principal: Principal;
   request: FastifyRequest;
   reply: FastifyReply;
@@ -22,7 +53,20 @@ export interface HandlerContext extends ValidatedRequest {
   headers: Record<string, string | string[] | undefined>;
 }
 
-export type Handler = (context: HandlerContext) => Promise<Answer | undefined>;
+/** The handler of one operation. Answers undefined when it wrote the reply itself (streams). */
+export type Handler<Op extends OperationShape> = (context: HandlerContext<Op>) => Promise<Answer<StatusOf<Op>> | undefined>;
+
+/** One handler for each operation `K` of a document's generated `operations`: a missing or misspelt one is a type error. */
+export type HandlersOf<Ops extends Record<keyof Ops, OperationShape>, K extends keyof Ops = keyof Ops> = { [P in K]: Handler<Ops[P]> };
+
+/** The context as the registrar builds it, before it is handed to the operation's handler as that operation's. */
+type RegistrarContext = Omit<HandlerContext<OperationShape>, "params" | "query" | "body"> & ValidatedRequest;
+
+/** Handlers of the registry document (`spec/openapi.yaml`); with `K`, of those operations only. */
+export type RegistryHandlers<K extends keyof RegistryOperations = keyof RegistryOperations> = HandlersOf<RegistryOperations, K>;
+
+/** Handlers of the sandbox control plane (`spec/sandbox.yaml`). */
+export type SandboxHandlers = HandlersOf<SandboxOperations>;
 
 type Security = "basic" | "bearer" | "none";
 
@@ -37,8 +81,8 @@ function securityOf(document: SpecNode, operation: SpecNode): Security {
 export interface RegistrarOptions {
   authenticator: BasicAuthenticator;
   sandboxToken: string;
-  /** Runs before each handler of the registry's operations (latency and fault injection). */
-  beforeHandler?: (spec: OperationSpec, request: FastifyRequest) => Promise<void>;
+  /** Policies run before the handlers, by operation tag (see `policies.ts`); with it, every tag must have an entry. */
+  policies?: Record<string, PolicyHook[]>;
   /** Extra prefixes under which an operation also answers (e.g. `/api` for notifications). */
   aliases?: (spec: OperationSpec) => string[];
 }
@@ -48,16 +92,19 @@ export interface RegistrarOptions {
  * `security`, request validation compiled from its schemas. Handlers stay thin: they get a validated request
  * and answer a status and body. Answers the operations left without a handler.
  */
-export function registerOperations(app: FastifyInstance, document: SpecNode, handlers: Record<string, Handler>, options: RegistrarOptions): string[] {
+export function registerOperations<Ops extends Record<keyof Ops, OperationShape>>(app: FastifyInstance, document: SpecNode, handlers: HandlersOf<Ops>, options: RegistrarOptions): string[] {
   const missing: string[] = [];
   const anonymous = { username: "", businessUnitId: "" };
   for (const spec of operationsOf(document)) {
-    const handler = handlers[spec.operationId];
+    // The one typed adaptation: the request validated against this operation's schemas is what its generated type
+    // says, so the context is handed over as that operation's.
+    const handler = (handlers as unknown as Partial<Record<string, (context: RegistrarContext) => Promise<Answer | undefined>>>)[spec.operationId];
     if (!handler) {
       missing.push(spec.operationId);
       continue;
     }
     const validate = compileRequestValidator(spec);
+    const policies = policiesOf(spec, options.policies);
     // Every error of this operation, whatever raised it (validation, credentials, body parsing), is rendered in
     // the registry's envelope when the spec names one (see errorAnswer).
     const config: RouteErrorConfig = { errorEnvelope: errorEnvelopeOf(spec.operation) };
@@ -74,7 +121,7 @@ export function registerOperations(app: FastifyInstance, document: SpecNode, han
       let principal: Principal = anonymous;
       // A refused upload is answered before its body is read: end the connection rather than wait for the rest.
       if (rawBody) reply.header("connection", "close");
-      await options.beforeHandler?.(spec, request);
+      for (const policy of policies) await policy(request);
       if (security === "basic") principal = await options.authenticator.authenticate(authorization);
       if (security === "bearer") checkBearer(authorization, options.sandboxToken);
       const validated = signedAddress
@@ -103,6 +150,16 @@ export function registerOperations(app: FastifyInstance, document: SpecNode, han
     }
   }
   return missing;
+}
+
+/** The policies of an operation: those of each of its tags, in the order declared. */
+function policiesOf(spec: OperationSpec, byTag: Record<string, PolicyHook[]> | undefined): PolicyHook[] {
+  if (!byTag) return [];
+  return ((spec.operation["tags"] ?? []) as string[]).flatMap((tag) => {
+    const declared = byTag[tag];
+    if (!declared) throw new Error(`operation ${spec.operationId}: no policies are declared for its tag ${tag} (policies.ts)`);
+    return declared;
+  });
 }
 
 /** What a route of the spec carries for the error handler. */

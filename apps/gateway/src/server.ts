@@ -14,11 +14,14 @@ import { Metrics } from "./operations/metrics.js";
 import { registerOperationsRoutes } from "./operations/routes.js";
 import { Problem } from "./problems.js";
 import { SandboxState } from "./registry/sandbox-state.js";
-import { errorAnswer, noOperation, registerOperations } from "./routing.js";
+import type { RegistryOperations, SandboxOperations } from "./operation-types.js";
+import { registryPolicies } from "./policies.js";
+import { errorAnswer, noOperation, registerOperations, type RegistryHandlers } from "./routing.js";
 import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
 import { openapi, sandbox } from "./spec/openapi.js";
 import { BlobStore } from "./storage/blob-store.js";
 import { SqliteStorage } from "./storage/sqlite/sqlite-storage.js";
+import type { Storage } from "./storage/storage.js";
 import { titleEnquiries } from "./title-enquiries/routes.js";
 import { ensureDemoCertificates, type DemoCertificates } from "./tls/demo-certificates.js";
 import { documentHandlers } from "./documents/routes.js";
@@ -27,7 +30,6 @@ import { AddressSigner } from "./documents/signing.js";
 import { readFileSync } from "node:fs";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import type { TLSSocket } from "node:tls";
 import { constants as tlsConstants } from "node:crypto";
 
 export type { GatewayConfig } from "./config.js";
@@ -35,7 +37,8 @@ export type { GatewayConfig } from "./config.js";
 /** What the gateway exposes beside its HTTP interface, for `main.ts` and for tests. */
 export interface Gateway {
   app: FastifyInstance;
-  storage: SqliteStorage;
+  /** The store behind the gateway, as its interface (the backend is chosen at start). */
+  storage: Storage;
   clock: Clock;
   /** Operations of the spec that this build does not answer yet. */
   unimplemented: string[];
@@ -152,33 +155,17 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
 
   const titles = titleEnquiries({ storage, clock, blobs, settings: () => state.settings, ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) });
   const schemaBase = (request: FastifyRequest) => config.publicUrl ?? `${request.protocol}://${request.host}`;
-  const registryHandlers = {
+  const registryHandlers: RegistryHandlers = {
     ...applicationHandlers(applications, attachments),
     ...notificationHandlers(notifications, schemaBase),
     ...documentHandlers(documents, schemaBase),
     ...titles.handlers,
   };
-  const unimplemented = registerOperations(app, openapi, registryHandlers, {
+  const unimplemented = registerOperations<RegistryOperations>(app, openapi, registryHandlers, {
     authenticator,
     sandboxToken: config.sandboxToken,
     aliases: (spec) => (spec.path.includes("/notifications") ? ["/api"] : []),
-    beforeHandler: async (spec, request) => {
-      if ((spec.operation["tags"] as string[]).includes("title-enquiries")) {
-        // Mutual TLS, as the registry has it: a certificate that the listener's client CA signed, unless the sandbox
-        // setting lets title enquiries through without one (plain HTTP included).
-        const socket = request.socket as Partial<TLSSocket>;
-        const certified = socket.encrypted === true && socket.authorized === true && Object.keys(socket.getPeerCertificate?.() ?? {}).length > 0;
-        if (state.settings.require_client_certificate && !certified) {
-          throw new Problem("403-03", "title enquiries need a client certificate signed by the gateway's client CA (mutual TLS)", { rule: "BG40005" });
-        }
-        return; // fault injection of the sandbox applies to the lifecycle and notification services only
-      }
-      const { latency_ms: latency, error_rate: errorRate } = state.settings;
-      if (latency > 0) await sleep(latency);
-      if (errorRate > 0 && Math.random() < errorRate) {
-        throw new Problem("503-01", "the service is unavailable (sandbox fault injection); retry later", { headers: { "retry-after": "1" } });
-      }
-    },
+    policies: registryPolicies(() => state.settings),
   });
   const afterClockChange = async () => {
     notifications.forgetPages();
@@ -189,7 +176,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     titles.reset();
     await ensureDemoUser();
   };
-  registerOperations(app, sandbox, sandboxHandlers({ storage, clock, state, applications, authenticator, afterClockChange, afterReset }), {
+  registerOperations<SandboxOperations>(app, sandbox, sandboxHandlers({ storage, clock, state, applications, authenticator, afterClockChange, afterReset }), {
     authenticator,
     sandboxToken: config.sandboxToken,
   });

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { basic, DEMO, idempotencyKey, SANDBOX_TOKEN, submission } from "./support/gateway.js";
 import { startGatewayProcess } from "./support/process.js";
-import { createServer } from "../src/server.js";
+import { startTestGateway } from "../src/testing.js";
 
 const dataDir = mkdtempSync(join(tmpdir(), "lrg-kill9-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -58,16 +58,16 @@ describe("the demo login", () => {
   it("works with the password of the latest start, even when the data directory is older", async () => {
     const directory = mkdtempSync(join(tmpdir(), "lrg-demo-"));
     try {
-      const first = await createServer({ dataDir: directory, sandboxToken: "t", signingSecret: "s", demoUser: { username: "demo", password: "first-password" }, decisionDelayMs: 50, logger: false });
-      await first.app.close();
-      const second = await createServer({ dataDir: directory, sandboxToken: "t", signingSecret: "s", demoUser: { username: "demo", password: "second-password" }, decisionDelayMs: 50, logger: false });
-      const url = await second.app.listen({ port: 0, host: "127.0.0.1" });
+      const first = await startTestGateway({ dataDir: directory, demoUser: { username: "demo", password: "first-password" } });
+      await first.stop();
+      const second = await startTestGateway({ dataDir: directory, demoUser: { username: "demo", password: "second-password" } });
+      const url = second.url;
       try {
         const as = (password: string) => fetch(`${url}/v1/notifications`, { headers: { authorization: basic({ username: "demo", password }) } });
         expect((await as("second-password")).status).toBe(200);
         expect((await as("first-password")).status).toBe(401);
       } finally {
-        await second.app.close();
+        await second.stop();
       }
     } finally {
       rmSync(directory, { recursive: true, force: true });

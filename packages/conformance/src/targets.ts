@@ -1,10 +1,6 @@
 // Opening a session with each kind of target: Prism (started here unless an address is given), the gateway
 // (started in this process on a free port with a temporary data directory unless an address is given), or a
 // remote environment described by the environment variables of the registry's test environment.
-import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { HttpClient, type TlsFiles } from "./http.js";
 import { Session, type Capability, type Credentials, type TargetName } from "./session.js";
 
@@ -78,15 +74,10 @@ export async function openGateway(options: GatewayTargetOptions = {}): Promise<S
   let sandboxToken = options.sandboxToken ?? process.env["LRG_SANDBOX_TOKEN"];
   let stop = async () => {};
   if (url === undefined) {
-    const { createServer } = await loadTarget("gateway", "@lrg/gateway", () => import("@lrg/gateway"));
-    const dataDir = await mkdtemp(join(tmpdir(), "lrg-conformance-"));
-    sandboxToken = randomBytes(18).toString("base64url");
-    const gateway = await createServer({ dataDir, sandboxToken, signingSecret: randomBytes(18).toString("base64url"), decisionDelayMs: 50, logger: false });
-    url = await gateway.app.listen({ port: 0, host: "127.0.0.1" });
-    stop = async () => {
-      await gateway.app.close();
-      await rm(dataDir, { recursive: true, force: true });
-    };
+    const { startTestGateway } = await loadTarget("gateway", "@lrg/gateway", () => import("@lrg/gateway/testing"));
+    const gateway = await startTestGateway();
+    ({ url, sandboxToken } = gateway);
+    stop = () => gateway.stop();
   } else if (sandboxToken === undefined) {
     throw new Error("the gateway target at --url needs the control plane's bearer token in LRG_SANDBOX_TOKEN");
   }

@@ -1,30 +1,24 @@
 // Deliberately breaking the gateway (through a proxy that flips one rule) makes the matching property fail,
 // and fast-check shrinks the failure to the smallest counterexample.
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createServer, type Gateway } from "@lrg/gateway";
+import { startTestGateway, type TestGateway } from "@lrg/gateway/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allProperties } from "../src/properties/index.js";
 import { runProperty, type PropertyResult } from "../src/runner.js";
 import { openGateway } from "../src/targets.js";
 import { startBreakingProxy, type BrokenRule } from "./support/breaking-proxy.js";
 
-let gateway: Gateway;
+let gateway: TestGateway;
 let url: string;
-let dataDir: string;
 const sandboxToken = randomBytes(18).toString("base64url");
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), "lrg-breaking-"));
-  gateway = await createServer({ dataDir, sandboxToken, signingSecret: "breaking-proxy-test", decisionDelayMs: 50, logger: false });
-  url = await gateway.app.listen({ port: 0, host: "127.0.0.1" });
+  gateway = await startTestGateway({ sandboxToken });
+  url = gateway.url;
 });
 
 afterAll(async () => {
-  await gateway?.app.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await gateway?.stop();
 });
 
 /** Runs one property through a proxy that breaks `rule`; answers its result. */

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { createServer, type Gateway } from "@lrg/gateway";
+import { startTestGateway, type TestGateway } from "@lrg/gateway/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBreakingProxy } from "./support/breaking-proxy.js";
 
@@ -32,19 +32,19 @@ async function lrgConformance(args: string[], env: Record<string, string> = {}, 
   }
 }
 
-let gateway: Gateway;
+let gateway: TestGateway;
 let url: string;
 let dir: string;
 const sandboxToken = randomBytes(18).toString("base64url");
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "lrg-cli-"));
-  gateway = await createServer({ dataDir: join(dir, "data"), sandboxToken, signingSecret: "cli-test", decisionDelayMs: 50, logger: false });
-  url = await gateway.app.listen({ port: 0, host: "127.0.0.1" });
+  gateway = await startTestGateway({ sandboxToken });
+  url = gateway.url;
 });
 
 afterAll(async () => {
-  await gateway?.app.close();
+  await gateway?.stop();
   await rm(dir, { recursive: true, force: true });
 });
 

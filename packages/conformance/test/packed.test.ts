@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createServer, type Gateway } from "@lrg/gateway";
+import { startTestGateway, type TestGateway } from "@lrg/gateway/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
@@ -41,18 +41,18 @@ function run(command: string, args: string[], cwd: string, env: Record<string, s
 const sandboxToken = randomBytes(18).toString("base64url");
 let work: string;
 let project: string;
-let gateway: Gateway;
+let gateway: TestGateway;
 let url: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "lrg-conformance-packed-"));
   project = join(work, "project");
-  gateway = await createServer({ dataDir: join(work, "data"), sandboxToken, signingSecret: "packed-test", decisionDelayMs: 50, logger: false });
-  url = await gateway.app.listen({ port: 0, host: "127.0.0.1" });
+  gateway = await startTestGateway({ sandboxToken });
+  url = gateway.url;
 });
 
 afterAll(async () => {
-  await gateway?.app.close();
+  await gateway?.stop();
   await rm(work, { recursive: true, force: true });
 });
 

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { openSqlite } from "@lrg/gateway/sqlite";
-import { createServer } from "@lrg/gateway";
+import { startTestGateway } from "@lrg/gateway/testing";
 import { hashPassword, notificationsFor, type ApplicationEvent, type CorrespondenceDocument } from "./gateway-internals.js";
 import { benchOptions, progress } from "./options.js";
 import { seededRandom } from "./random.js";
@@ -206,22 +206,16 @@ export function readManifest(dataDir: string): SeedManifest | undefined {
 }
 
 /**
- * Seeds `plan.dataDir` from scratch: the gateway migrates it once (through createServer), then units, users,
+ * Seeds `plan.dataDir` from scratch: the gateway migrates it once (started by startTestGateway), then units, users,
  * applications and notifications are bulk-inserted with prepared statements in large transactions.
  */
 export async function seed(plan: SeedPlan): Promise<SeedManifest> {
   const started = Date.now();
   rmSync(plan.dataDir, { recursive: true, force: true });
   progress(`seed: migrating a new data directory ${plan.dataDir}`);
-  const gateway = await createServer({
-    dataDir: plan.dataDir,
-    sandboxToken: randomBytes(24).toString("base64url"),
-    signingSecret: randomBytes(24).toString("base64url"),
-    decisionDelayMs: 2000,
-    logger: false,
-  });
-  const nowMs = gateway.clock.nowMs();
-  await gateway.app.close();
+  const migrating = await startTestGateway({ dataDir: plan.dataDir, demoUser: null, decisionDelayMs: 2000 });
+  const nowMs = migrating.gateway.clock.nowMs();
+  await migrating.stop();
 
   const password = randomBytes(18).toString("base64url");
   const passwordHash = await hashPassword(password);

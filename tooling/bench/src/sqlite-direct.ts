@@ -1,5 +1,4 @@
-import { randomBytes } from "node:crypto";
-import { createServer } from "@lrg/gateway";
+import { startTestGateway } from "@lrg/gateway/testing";
 import type { Contender, Slice } from "./contenders.js";
 
 /** One acknowledge request's worth of ids, all of one business unit. */
@@ -11,18 +10,12 @@ export interface AckBatch {
 
 /**
  * Acknowledging straight on SQLite, as a contender: batches of 100 ids go through the gateway's own storage
- * (`createServer(...).storage.acknowledgeNotifications`) in this process, without HTTP, one after another. The
+ * (`startTestGateway(...).gateway.storage.acknowledgeNotifications`) in this process, without HTTP, one after another. The
  * same statements, pragmas and transaction as POST /v1/notifications/acknowledge runs, whatever they become;
  * minus routing, authentication, validation, serialisation and the 32-way concurrency. The floor under it.
  */
 export async function directAcknowledger(dataDir: string, next: () => AckBatch | undefined): Promise<{ contender: Contender; close(): Promise<void> }> {
-  const gateway = await createServer({
-    dataDir,
-    sandboxToken: randomBytes(24).toString("base64url"),
-    signingSecret: randomBytes(24).toString("base64url"),
-    decisionDelayMs: 2000,
-    logger: false,
-  });
+  const { gateway, stop } = await startTestGateway({ dataDir, demoUser: null, decisionDelayMs: 2000 });
   const contender: Contender = {
     name: "SQLite direct",
     run: async (seconds): Promise<Slice> => {
@@ -43,5 +36,5 @@ export async function directAcknowledger(dataDir: string, next: () => AckBatch |
       return { requests: samples.length, seconds: (performance.now() - started) / 1000, bytes: 0, non2xx: 0, errors: 0, timeouts: 0, samples, exhausted };
     },
   };
-  return { contender, close: () => gateway.app.close() };
+  return { contender, close: stop };
 }

@@ -1,14 +1,16 @@
-import type { Handler } from "../routing.js";
-import type { AttachmentService, DocumentAttachment } from "./attachments.js";
+import type { RegistryHandlers } from "../routing.js";
+import type { AttachmentService } from "./attachments.js";
 import type { ApplicationService } from "./service.js";
-import type { Submission } from "./validation-rules.js";
 
 /** Handlers of submit-an-application, application information, and Attach a document or a message. */
-export function applicationHandlers(applications: ApplicationService, attachments: AttachmentService): Record<string, Handler> {
+export function applicationHandlers(
+  applications: ApplicationService,
+  attachments: AttachmentService,
+): RegistryHandlers<"submitApplication" | "getApplicationInformation" | "attachDocument" | "attachMessage"> {
   return {
     submitApplication: async ({ principal, body, headers }) => {
       const key = String(headers["idempotency-key"]);
-      const { applicationId } = await applications.submit(principal, body as Submission, key);
+      const { applicationId } = await applications.submit(principal, body, key);
       return {
         status: 202,
         headers: { location: `/v0/applications/${applicationId}/information` },
@@ -17,14 +19,14 @@ export function applicationHandlers(applications: ApplicationService, attachment
     },
     getApplicationInformation: async ({ principal, params }) => ({
       status: 200,
-      body: { data: await applications.information(principal, String(params["id"])) },
+      body: { data: await applications.information(principal, params.id) },
     }),
     attachDocument: async ({ principal, params, body }) => {
-      await attachments.attachDocument(principal, String(params["id"]), (body as { data: DocumentAttachment }).data);
+      await attachments.attachDocument(principal, params.id, body.data);
       return { status: 202 };
     },
     attachMessage: async ({ principal, params, body }) => {
-      await attachments.attachMessage(principal, String(params["id"]), (body as { data: { message_text: string } }).data.message_text);
+      await attachments.attachMessage(principal, params.id, body.data.message_text);
       return { status: 202 };
     },
   };

@@ -1,15 +1,16 @@
 import { createHash, randomInt, randomUUID } from "node:crypto";
 import type { Principal } from "../auth/basic-auth.js";
-import type { components as SandboxComponents } from "../generated/sandbox.js";
+import type { SandboxComponents } from "../operation-types.js";
 import { isoMillis, type Clock } from "../clock.js";
 import { notificationsFor, type ApplicationEvent, type CorrespondenceDocument } from "../notifications/events.js";
 import { Problem } from "../problems.js";
 import { generateDocuments } from "../registry/correspondence.js";
+import { decide } from "../registry/decisions.js";
 import type { SandboxState } from "../registry/sandbox-state.js";
 import type { BlobStore } from "../storage/blob-store.js";
 import type { ApplicationRow, NotificationRow, Storage } from "../storage/storage.js";
 import { transitionBetween } from "./state-machine.js";
-import { londonDate } from "../title-enquiries/london-time.js";
+import { londonDate } from "../registry/london-time.js";
 import { futureDates, validateSubmission, type Submission } from "./validation-rules.js";
 
 /** What the control plane may ask for when it moves an application (the union of SandboxTransitionRequest). */
@@ -242,15 +243,14 @@ export class ApplicationService {
     const due = await storage.applicationsDue(clock.nowMs(), 100);
     let decided = 0;
     for (const application of due) {
-      const verdict = await validateSubmission(storage, application);
-      if (verdict.kind === "pending") {
+      const decision = decide(await validateSubmission(storage, application), state.dayListOpen);
+      if (!decision) {
         // A document's checks are still running: look again shortly.
         await storage.changeApplication({ applicationId: application.id, fromStatus: "VALIDATING", patch: { decideAtMs: clock.nowMs() + 1000 }, updatedMs: clock.nowMs(), notifications: [] });
         continue;
       }
-      const to = verdict.kind === "failed" ? "VALIDATION_FAILED" : state.dayListOpen ? "ACCEPTED_PRIORITY_PROTECTED" : "ACCEPTED_AWAITING_PRIORITY";
       try {
-        await this.#apply(application, { to, ...(verdict.kind === "failed" ? { errors: verdict.errors } : {}) });
+        await this.#apply(application, decision);
         decided += 1;
       } catch (error) {
         // Moved by the control plane meanwhile: nothing to decide.

@@ -1,6 +1,6 @@
-import type { components } from "../generated/openapi.js";
+import type { components } from "../operation-types.js";
 import type { ApplicationRow, DocumentRow, Storage } from "../storage/storage.js";
-import { detailsTypeOf, territories, transactionDocuments, type RequiredDocuments } from "./registry-data.js";
+import { detailsTypeOf, territories, transactionDocuments, type RequiredDocuments } from "../registry/code-lists.js";
 
 /** The submission as the spec's ApplicationSubmission schema admits it (already validated). */
 export type Submission = components["schemas"]["ApplicationSubmission"];

@@ -1,33 +1,35 @@
-import type { Readable } from "node:stream";
 import type { FastifyRequest } from "fastify";
-import type { Handler } from "../routing.js";
+import type { RegistryHandlers } from "../routing.js";
 import type { DocumentService } from "./service.js";
 
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(",") : value);
 
 /** Handlers of Send a document (two calls) and Download a document (redirect, then the signed address). */
-export function documentHandlers(documents: DocumentService, baseUrl: (request: FastifyRequest) => string): Record<string, Handler> {
+export function documentHandlers(
+  documents: DocumentService,
+  baseUrl: (request: FastifyRequest) => string,
+): RegistryHandlers<"createUploadUrl" | "uploadDocument" | "downloadDocument" | "fetchDocumentContent"> {
   return {
     createUploadUrl: async ({ principal, body, request }) => ({
       status: 200,
-      body: { data: await documents.createUploadUrl(principal, (body as { data: Parameters<DocumentService["createUploadUrl"]>[1] }).data, baseUrl(request)) },
+      body: { data: await documents.createUploadUrl(principal, body.data, baseUrl(request)) },
     }),
     uploadDocument: async ({ params, query, headers, body }) => {
       await documents.receiveUpload({
-        documentId: String(params["document_id"]),
+        documentId: params.document_id,
         query,
         contentLength: header(headers["content-length"]),
         checksum: header(headers["x-provider-checksum-sha256"]),
-        body: body as Readable,
+        body,
       });
       return { status: 200 };
     },
     downloadDocument: async ({ principal, params, request }) => ({
       status: 302,
-      headers: { location: await documents.downloadAddress(principal, String(params["download_id"]), baseUrl(request)) },
+      headers: { location: await documents.downloadAddress(principal, params.download_id, baseUrl(request)) },
     }),
     fetchDocumentContent: async ({ params, query, reply }) => {
-      const { document, body } = await documents.openDownload(String(params["download_id"]), query);
+      const { document, body } = await documents.openDownload(params.download_id, query);
       await reply
         .code(200)
         .type(document.contentType)

@@ -1,14 +1,19 @@
-import type { Handler } from "../routing.js";
+import type { FastifyRequest } from "fastify";
+import type { RegistryOperations } from "../operation-types.js";
+import type { Handler, RegistryHandlers } from "../routing.js";
 import type { NotificationService, Version } from "./service.js";
 
 /** Handlers of the four notification operations (v0 and v1, list and acknowledge). */
-export function notificationHandlers(notifications: NotificationService, schemaBase: (request: Parameters<Handler>[0]["request"]) => string): Record<string, Handler> {
-  const list = (version: Version): Handler => async ({ principal, query, request }) => {
+export function notificationHandlers(
+  notifications: NotificationService,
+  schemaBase: (request: FastifyRequest) => string,
+): RegistryHandlers<"listNotificationsV0" | "listNotificationsV1" | "acknowledgeNotificationsV0" | "acknowledgeNotificationsV1"> {
+  const list = (version: Version): Handler<RegistryOperations["listNotificationsV0" | "listNotificationsV1"]> => async ({ principal, query, request }) => {
     const page = await notifications.page(version, principal, query, schemaBase(request));
     return { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: page };
   };
-  const acknowledge = (version: Version): Handler => async ({ principal, body }) => {
-    const { acknowledged, notFound } = await notifications.acknowledge(principal, (body as { data: string[] }).data);
+  const acknowledge = (version: Version): Handler<RegistryOperations["acknowledgeNotificationsV0" | "acknowledgeNotificationsV1"]> => async ({ principal, body }) => {
+    const { acknowledged, notFound } = await notifications.acknowledge(principal, body.data);
     return { status: 200, body: { data: version === "v0" ? { acknowledged, not_found: notFound } : { acknowledged } } };
   };
   return {

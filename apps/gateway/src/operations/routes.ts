@@ -49,8 +49,8 @@ export function registerOperationsRoutes(app: FastifyInstance, storage: Storage,
   app.get("/sandbox.json", async (_request, reply) => reply.type("application/json").send(sandboxBundle));
 
   const payloads = payloadSchemas();
-  app.get("/schemas/*", async (request, reply) => {
-    const path = (request.params as { "*": string })["*"];
+  app.get<{ Params: { "*": string } }>("/schemas/*", async (request, reply) => {
+    const path = request.params["*"];
     const schema = path.endsWith(".json") ? payloads.get(path.slice(0, -".json".length)) : undefined;
     if (!schema) throw new Problem("404-01", "no such payload schema");
     const base = `${request.protocol}://${request.host}`;
@@ -60,8 +60,8 @@ export function registerOperationsRoutes(app: FastifyInstance, storage: Storage,
   const docs = docsDirectory();
   if (docs) {
     app.get("/docs", async (_request, reply) => reply.redirect("/docs/"));
-    app.get("/docs/*", async (request, reply) => {
-      const relative = (request.params as { "*": string })["*"] || "index.html";
+    app.get<{ Params: { "*": string } }>("/docs/*", async (request, reply) => {
+      const relative = request.params["*"] || "index.html";
       if (relative.split("/").some((segment) => segment === ".." || segment.startsWith("."))) throw new Problem("404-01", "no such page");
       const file = join(docs, relative);
       if (!existsSync(file)) throw new Problem("404-01", "no such page");

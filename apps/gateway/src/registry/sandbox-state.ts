@@ -1,5 +1,5 @@
 import type { Clock } from "../clock.js";
-import type { components } from "../generated/sandbox.js";
+import type { SandboxComponents as components } from "../operation-types.js";
 import type { Storage } from "../storage/storage.js";
 import { componentSchema, sandbox, type SpecNode } from "../spec/openapi.js";
 import { seededRandom } from "./seeded-random.js";

@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { ApplicationService, TransitionRequest } from "../applications/service.js";
+import type { ApplicationService } from "../applications/service.js";
 import type { BasicAuthenticator } from "../auth/basic-auth.js";
 import { hashPassword } from "../auth/passwords.js";
 import { isoMillis, type Clock } from "../clock.js";
 import { parseDateTimeFilter } from "../date-time.js";
 import { Problem } from "../problems.js";
-import type { SandboxSettings, SandboxState } from "../registry/sandbox-state.js";
-import type { Handler } from "../routing.js";
+import type { SandboxState } from "../registry/sandbox-state.js";
+import type { SandboxHandlers } from "../routing.js";
 import type { Storage } from "../storage/storage.js";
 
 export interface SandboxDeps {
@@ -32,17 +32,17 @@ export async function createBusinessUnit(storage: Storage, name: string, credent
 }
 
 /** Handlers of the sandbox control plane (spec/sandbox.yaml). */
-export function sandboxHandlers(deps: SandboxDeps): Record<string, Handler> {
+export function sandboxHandlers(deps: SandboxDeps): SandboxHandlers {
   const { storage, clock, state, applications } = deps;
-  const clockAnswer = () => ({ status: 200, body: { now: isoMillis(clock.nowMs()) } });
+  const clockAnswer = () => ({ status: 200 as const, body: { now: isoMillis(clock.nowMs()) } });
   return {
     createBusinessUnit: async ({ body }) => ({
       status: 201,
-      body: await createBusinessUnit(storage, (body as { name?: string } | undefined)?.name ?? "Sandbox business unit"),
+      body: await createBusinessUnit(storage, body?.name ?? "Sandbox business unit"),
     }),
     getClock: async () => clockAnswer(),
     setClock: async ({ body }) => {
-      const target = parseDateTimeFilter((body as { now: string }).now);
+      const target = parseDateTimeFilter(body.now);
       if (target === undefined) {
         throw new Problem("400-02", "request does not match the schema", { errors: [{ type: "format", detail: "now is not a valid date-time", pointer: "/body/now" }] });
       }
@@ -52,29 +52,28 @@ export function sandboxHandlers(deps: SandboxDeps): Record<string, Handler> {
       return clockAnswer();
     },
     advanceClock: async ({ body }) => {
-      clock.advance((body as { seconds: number }).seconds * 1000);
+      clock.advance(body.seconds * 1000);
       await state.saveClock();
       await deps.afterClockChange();
       return clockAnswer();
     },
     getDayList: async () => ({ status: 200, body: await applications.dayList() }),
-    setDayList: async ({ body }) => ({ status: 200, body: await applications.setDayList((body as { open: boolean }).open) }),
+    setDayList: async ({ body }) => ({ status: 200, body: await applications.setDayList(body.open) }),
     transitionApplication: async ({ params, body }) => ({
       status: 200,
-      body: await applications.transition(String(params["id"]), body as TransitionRequest),
+      body: await applications.transition(params.id, body),
     }),
     despatchCorrespondence: async ({ params, body }) => ({
       status: 201,
-      body: await applications.despatchCorrespondence(String(params["id"]), (body as { documents: string[] }).documents),
+      body: await applications.despatchCorrespondence(params.id, body.documents),
     }),
     scheduleSystemErrors: async ({ body }) => {
-      const request = (body ?? {}) as { business_unit_id?: string; count?: number };
-      const unit = request.business_unit_id ?? null;
+      const unit = body?.business_unit_id ?? null;
       if (unit !== null && !(await storage.findBusinessUnit(unit))) throw new Problem("404-01", `no business unit ${unit}`);
-      return { status: 200, body: { business_unit_id: unit, pending: await state.scheduleSystemErrors(unit, request.count ?? 1) } };
+      return { status: 200, body: { business_unit_id: unit, pending: await state.scheduleSystemErrors(unit, body?.count ?? 1) } };
     },
     getSettings: async () => ({ status: 200, body: state.settings }),
-    updateSettings: async ({ body }) => ({ status: 200, body: await state.updateSettings(body as Partial<SandboxSettings>) }),
+    updateSettings: async ({ body }) => ({ status: 200, body: await state.updateSettings(body) }),
     resetSandbox: async () => {
       await storage.reset();
       await state.reset();

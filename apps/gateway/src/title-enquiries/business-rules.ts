@@ -1,5 +1,5 @@
-import type { components } from "../generated/openapi.js";
-import { STANDARD_SEARCH_FEE_GBP, type RegisterTitle } from "./register.js";
+import type { components } from "../operation-types.js";
+import { STANDARD_SEARCH_FEE_GBP, type RegisterTitle } from "../registry/register.js";
 
 type SearchRequest = components["schemas"]["OfficialSearchRequest"];
 type AdvisoryEntry = components["schemas"]["OfficialSearchAdvisoryEntry"];

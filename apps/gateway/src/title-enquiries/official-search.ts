@@ -1,15 +1,15 @@
 import { createHash, randomInt, randomUUID } from "node:crypto";
 import type { Principal } from "../auth/basic-auth.js";
 import { isoMillis } from "../clock.js";
-import type { components } from "../generated/openapi.js";
+import type { components } from "../operation-types.js";
 import { Problem } from "../problems.js";
 import type { Answer } from "../routing.js";
 import { applyBusinessRules, isRefusal, type Clearance } from "./business-rules.js";
 import { issueCertificate } from "./certificate.js";
 import type { TitleEnquiryDeps } from "./deps.js";
-import { dateInWords, londonDate, minutes, nextOpening, withinServiceHours } from "./london-time.js";
-import { findTitle, type RegisterTitle } from "./register.js";
-import { priorityExpiryDate } from "./working-days.js";
+import { dateInWords, londonDate, minutes, nextOpening, withinServiceHours } from "../registry/london-time.js";
+import { findTitle, type RegisterTitle } from "../registry/register.js";
+import { priorityExpiryDate } from "../registry/working-days.js";
 
 type Schemas = components["schemas"];
 type SearchRequest = Schemas["OfficialSearchRequest"];
@@ -81,7 +81,7 @@ export class OfficialSearchService {
   }
 
   /** Makes a search: 201 with the result, 202 when deferred; throws the 400, 409 and 422 problems of the spec. */
-  async search(principal: Principal, request: SearchRequest, baseUrl: string): Promise<Answer> {
+  async search(principal: Principal, request: SearchRequest, baseUrl: string): Promise<Answer<201 | 202>> {
     const titleNumber = request.title_number.toUpperCase();
     const title = findTitle(titleNumber);
     const details = request.official_search_of_whole_with_priority;
@@ -147,7 +147,7 @@ export class OfficialSearchService {
   }
 
   /** The Poll Request Service: 200 with the result once ready, 202 while pending, 404 for another user's or an unknown `message_id`. */
-  async poll(principal: Principal, messageId: string): Promise<Answer> {
+  async poll(principal: Principal, messageId: string): Promise<Answer<200 | 202>> {
     const search = await this.#deps.storage.findOfficialSearch(principal.businessUnitId, principal.username, messageId);
     if (!search) throw new Problem("404-01", `no official search with message_id ${messageId} for this user`);
     if (search.deferred !== null && this.#deps.clock.nowMs() < search.readyMs) {

@@ -1,13 +1,14 @@
-import type { components } from "../generated/openapi.js";
+import type { components, RegistryOperations } from "../operation-types.js";
 import { Problem } from "../problems.js";
-import type { Handler, HandlerContext } from "../routing.js";
+import type { HandlerContext, RegistryHandlers } from "../routing.js";
 import type { TitleEnquiryDeps } from "./deps.js";
-import { nextOpening, withinServiceHours } from "./london-time.js";
+import { nextOpening, withinServiceHours } from "../registry/london-time.js";
 import { OfficialSearchService } from "./official-search.js";
 import { perMinute, TokenBuckets, type BucketLimit } from "./rate-limit.js";
-import { findTitle, type RegisterTitle } from "./register.js";
+import { findTitle, type RegisterTitle } from "../registry/register.js";
 
 type Schemas = components["schemas"];
+type TitleOperation = "officialSearchOfWhole" | "getPollRequest" | "getOfficialCopiesAvailability" | "getRegisteredProprietorNames";
 
 /**
  * The registry's rate limits of the title look-ups (FACTS "Other REST services"): registered proprietor names 6
@@ -20,7 +21,7 @@ export const TITLE_RATE_LIMITS = {
 
 /** The title enquiry services: their handlers, and the forgetting of their rate-limit windows on a sandbox reset. */
 export interface TitleEnquiries {
-  handlers: Record<string, Handler>;
+  handlers: RegistryHandlers<TitleOperation>;
   /** Clears what lives outside the store (the rate-limit windows); the store itself is cleared by `Storage.reset`. */
   reset(): void;
 }
@@ -28,13 +29,13 @@ export interface TitleEnquiries {
 /**
  * Handlers of the title enquiry services and the Poll Request Service: the official search of whole with priority
  * (`officialSearchOfWhole`), its deferred results (`getPollRequest`), official copy availability and registered
- * proprietor names, over the simulated register of `data/register.json`.
+ * proprietor names, over the simulated register of `registry/data/register.json`.
  */
 export function titleEnquiries(deps: TitleEnquiryDeps): TitleEnquiries {
   const searches = new OfficialSearchService(deps);
   const names = new TokenBuckets(TITLE_RATE_LIMITS.registeredProprietorNames);
   const availability = new TokenBuckets(TITLE_RATE_LIMITS.officialCopiesAvailability);
-  const baseUrl = ({ request }: HandlerContext) => deps.publicUrl ?? `${request.protocol}://${request.host}`;
+  const baseUrl = ({ request }: HandlerContext<RegistryOperations["officialSearchOfWhole"]>) => deps.publicUrl ?? `${request.protocol}://${request.host}`;
 
   /** Takes a request's tokens from the caller's bucket: 429 (the registry's BG40006) when it is short of them. */
   const throttle = (buckets: TokenBuckets, caller: string) => {
@@ -49,8 +50,8 @@ export function titleEnquiries(deps: TitleEnquiryDeps): TitleEnquiries {
   };
 
   /** The title of the request's path: 404 when it is not on the register. */
-  const titleOf = ({ params }: HandlerContext): RegisterTitle => {
-    const titleNumber = String(params["title_number"]);
+  const titleOf = ({ params }: HandlerContext<RegistryOperations["getOfficialCopiesAvailability" | "getRegisteredProprietorNames"]>): RegisterTitle => {
+    const titleNumber = params.title_number;
     const title = findTitle(titleNumber);
     if (!title) throw new Problem("404-01", `no title ${titleNumber} on the register`);
     return title;
@@ -62,8 +63,8 @@ export function titleEnquiries(deps: TitleEnquiryDeps): TitleEnquiries {
       availability.clear();
     },
     handlers: {
-      officialSearchOfWhole: async (context) => searches.search(context.principal, context.body as Schemas["OfficialSearchRequest"], baseUrl(context)),
-      getPollRequest: async ({ principal, params }) => searches.poll(principal, String(params["message_id"])),
+      officialSearchOfWhole: async (context) => searches.search(context.principal, context.body, baseUrl(context)),
+      getPollRequest: async ({ principal, params }) => searches.poll(principal, params.message_id),
       getOfficialCopiesAvailability: async (context) => {
         // Available around the clock; limited per business unit, and the bucket's state is in every 200.
         const decision = throttle(availability, context.principal.businessUnitId);

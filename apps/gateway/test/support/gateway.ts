@@ -1,7 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createServer, type Gateway } from "../../src/server.js";
+import type { Gateway } from "../../src/server.js";
+import { startTestGateway } from "../../src/testing.js";
 import { expectConformant } from "./conformance.js";
 
 export const SANDBOX_TOKEN = "test-sandbox-token";
@@ -48,16 +46,8 @@ export function basic(credentials: Credentials): string {
 
 /** Starts a gateway; `dataDir` reuses a directory (restart tests). */
 export async function startGateway(options: { dataDir?: string; decisionDelayMs?: number } = {}): Promise<TestGateway> {
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "lrg-gateway-"));
-  const gateway = await createServer({
-    dataDir,
-    sandboxToken: SANDBOX_TOKEN,
-    signingSecret: "test-signing-secret",
-    demoUser: DEMO,
-    decisionDelayMs: options.decisionDelayMs ?? 50,
-    logger: false,
-  });
-  const url = await gateway.app.listen({ port: 0, host: "127.0.0.1" });
+  const started = await startTestGateway({ ...options, sandboxToken: SANDBOX_TOKEN, signingSecret: "test-signing-secret", demoUser: DEMO });
+  const { url, gateway, dataDir } = started;
 
   const send = async (method: string, path: string, authorization: string | undefined, options: CallOptions): Promise<Answer> => {
     const headers: Record<string, string> = { ...(authorization ? { authorization } : {}), ...options.headers };
@@ -87,10 +77,7 @@ export async function startGateway(options: { dataDir?: string; decisionDelayMs?
       const answer = await self.sandbox("POST", "/sandbox/v1/business-units", { name: "Test unit" });
       return answer.body as Credentials;
     },
-    stop: async () => {
-      await gateway.app.close();
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
-    },
+    stop: () => started.stop(),
   };
   return self;
 }

@@ -4,7 +4,7 @@ import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServer, type Gateway } from "../../src/server.js";
+import { startTestGateway, type TestGateway } from "../../src/testing.js";
 import { errorCodeOf, expectConformant } from "../support/conformance.js";
 import { basic, DEMO, SANDBOX_TOKEN } from "../support/gateway.js";
 import { expectDocumentedHeaders, searchRequest, SEARCH } from "./support.js";
@@ -13,9 +13,7 @@ const makeCerts = join(import.meta.dirname, "..", "..", "..", "..", "tooling", "
 const certDir = mkdtempSync(join(tmpdir(), "lrg-certs-"));
 const pem = (name: string) => readFileSync(join(certDir, name));
 
-interface TlsGateway {
-  gateway: Gateway;
-  dataDir: string;
+interface TlsGateway extends TestGateway {
   port: number;
 }
 
@@ -75,26 +73,17 @@ function send(target: TlsGateway, identity: Identity, method: string, path: stri
 }
 
 async function start(requireClientCertificate: boolean): Promise<TlsGateway> {
-  const dataDir = mkdtempSync(join(tmpdir(), "lrg-tls-"));
-  const gateway = await createServer({
-    dataDir,
+  const started = await startTestGateway({
     sandboxToken: SANDBOX_TOKEN,
-    signingSecret: "test-signing-secret",
     demoUser: DEMO,
-    decisionDelayMs: 50,
-    logger: false,
     tls: { cert: join(certDir, "server.crt"), key: join(certDir, "server.key"), clientCa: join(certDir, "ca.crt"), requireClientCertificate },
   });
-  await gateway.app.listen({ port: 0, host: "127.0.0.1" });
-  const address = gateway.app.server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  return { gateway, dataDir, port };
+  return { ...started, port: Number(new URL(started.url).port) };
 }
 
 async function stop(target: TlsGateway | undefined): Promise<void> {
   if (!target) return;
-  await target.gateway.app.close();
-  rmSync(target.dataDir, { recursive: true, force: true });
+  await target.stop();
 }
 
 let optional: TlsGateway | undefined;

@@ -2,7 +2,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { componentSchema, openapi, operationsOf } from "../../src/spec/openapi.js";
-import { allTitles, findTitle } from "../../src/title-enquiries/register.js";
+import { allTitles, findTitle } from "../../src/registry/register.js";
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { allTitles } from "../../src/title-enquiries/register.js";
+import { allTitles } from "../../src/registry/register.js";
 import { TITLE_RATE_LIMITS } from "../../src/title-enquiries/routes.js";
 import { errorCodeOf } from "../support/conformance.js";
 import type { Answer, CallOptions, Credentials } from "../support/gateway.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addDays, dateInWords, dayOfWeek, londonDate, londonInstant, nextOpening, withinServiceHours } from "../../src/title-enquiries/london-time.js";
+import { addDays, dateInWords, dayOfWeek, londonDate, londonInstant, nextOpening, withinServiceHours } from "../../src/registry/london-time.js";
 import {
   addWorkingDays,
   BANK_HOLIDAY_COVERAGE,
@@ -10,7 +10,7 @@ import {
   isWorkingDay,
   priorityExpiryDate,
   standingBankHolidays,
-} from "../../src/title-enquiries/working-days.js";
+} from "../../src/registry/working-days.js";
 
 const years = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 /** Calendar dates from 1990 to 2060. */

@@ -5,7 +5,8 @@ import { createHash, randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServer, type Gateway } from "@lrg/gateway";
+import type { Gateway } from "@lrg/gateway";
+import { startTestGateway } from "@lrg/gateway/testing";
 import { Agent, fetch as undiciFetch } from "undici";
 import {
   createGatewayClient,
@@ -121,27 +122,16 @@ export interface StartOptions {
 
 /** Starts a gateway on 127.0.0.1 and a free port, over a new temporary data directory. */
 export async function startGateway(options: StartOptions = {}): Promise<RunningGateway> {
-  const dataDir = mkdtempSync(join(tmpdir(), "lrg-client-gateway-"));
   const demo: Credentials = { username: "demo", password: `demo-${randomUUID()}` };
-  let gateway: Gateway;
-  let url: string;
-  try {
-    gateway = await createServer({
-      dataDir,
-      sandboxToken: SANDBOX_TOKEN,
-      signingSecret: `signing-${randomUUID()}`,
-      demoUser: demo,
-      decisionDelayMs: options.decisionDelayMs ?? 50,
-      logger: false,
-      ...(options.tls !== undefined && {
-        tls: { cert: options.tls.path("server.crt"), key: options.tls.path("server.key"), clientCa: options.tls.path("ca.crt") },
-      }),
-    });
-    url = await gateway.app.listen({ port: 0, host: "127.0.0.1" });
-  } catch (error) {
-    rmSync(dataDir, { recursive: true, force: true });
-    throw error;
-  }
+  const started = await startTestGateway({
+    sandboxToken: SANDBOX_TOKEN,
+    demoUser: demo,
+    ...(options.decisionDelayMs !== undefined && { decisionDelayMs: options.decisionDelayMs }),
+    ...(options.tls !== undefined && {
+      tls: { cert: options.tls.path("server.crt"), key: options.tls.path("server.key"), clientCa: options.tls.path("ca.crt") },
+    }),
+  });
+  const { url, gateway, dataDir } = started;
 
   const agent = options.tls === undefined ? undefined : new Agent({ connect: { ca: options.tls.read("ca.crt") } });
   const fetch: Fetch = agent === undefined ? (request) => globalThis.fetch(request) : fetchWithDispatcher(agent);
@@ -183,9 +173,8 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
       try {
         await Promise.all(clients.map((client) => client.close()));
         await agent?.close();
-        await gateway.app.close();
       } finally {
-        rmSync(dataDir, { recursive: true, force: true });
+        await started.stop();
       }
     },
   };

@@ -106,7 +106,7 @@ const headerSafe = (text: string) => text.replace(/[^\x20-\x7E\t]/g, "?");
 /** The titles of the simulated register (from the gateway's build), for title enquiries that find something. */
 function registerTitles(): string[] {
   const require = createRequire(import.meta.url);
-  const registerFile = join(dirname(require.resolve("@lrg/gateway")), "title-enquiries", "data", "register.json");
+  const registerFile = join(dirname(require.resolve("@lrg/gateway")), "registry", "data", "register.json");
   return Object.keys((JSON.parse(readFileSync(registerFile, "utf8")) as { titles: Record<string, unknown> }).titles);
 }
 

@@ -1,0 +1,50 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { TLSSocket } from "node:tls";
+import type { FastifyRequest } from "fastify";
+import { Problem } from "./problems.js";
+import type { SandboxSettings } from "./registry/sandbox-state.js";
+
+/** A policy run before the handler of an operation: it throws a Problem to refuse the request. */
+export type PolicyHook = (request: FastifyRequest) => Promise<void>;
+
+/**
+ * Mutual TLS, as the registry has it for its title enquiries: a certificate that the listener's client CA signed,
+ * unless the sandbox setting lets title enquiries through without one (plain HTTP included).
+ */
+export function requireClientCertificate(settings: () => SandboxSettings): PolicyHook {
+  return async (request) => {
+    if (!settings().require_client_certificate) return;
+    const socket = request.socket as Partial<TLSSocket>;
+    const certified = socket.encrypted === true && socket.authorized === true && Object.keys(socket.getPeerCertificate?.() ?? {}).length > 0;
+    if (!certified) {
+      throw new Problem("403-03", "title enquiries need a client certificate signed by the gateway's client CA (mutual TLS)", { rule: "BG40005" });
+    }
+  };
+}
+
+/** The sandbox's latency and fault injection (settings `latency_ms` and `error_rate`). */
+export function injectFaults(settings: () => SandboxSettings): PolicyHook {
+  return async () => {
+    const { latency_ms: latency, error_rate: errorRate } = settings();
+    if (latency > 0) await sleep(latency);
+    if (errorRate > 0 && Math.random() < errorRate) {
+      throw new Problem("503-01", "the service is unavailable (sandbox fault injection); retry later", { headers: { "retry-after": "1" } });
+    }
+  };
+}
+
+/**
+ * The policies of the registry document's operations, by the spec tag of the operation: the one place they are
+ * declared. Every tag of the document must appear (the registrar refuses to start otherwise), so a new service
+ * decides its policies when it is added. Fault injection applies to the lifecycle, notification and document
+ * services; the title enquiries have mutual TLS instead.
+ */
+export function registryPolicies(settings: () => SandboxSettings): Record<string, PolicyHook[]> {
+  const faults = injectFaults(settings);
+  return {
+    "title-enquiries": [requireClientCertificate(settings)],
+    applications: [faults],
+    notifications: [faults],
+    documents: [faults],
+  };
+}
