@@ -1,0 +1,1205 @@
+// Generated from spec/dist/sandbox.json (sha256 068d7a9d2c016caec3fd2bd1f3ec910b2c61f18f5df68db621fbf39a8d609e64) by openapi-typescript. Do not edit.
+
+export interface paths {
+    "/sandbox/v1/business-units": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a business unit and its user
+         * @description Creates a business unit with one active user and answers the user's credentials, generated at random.
+         *     The password is shown only in this answer. Use the credentials as HTTP Basic on the registry interface:
+         *     the applications, documents and notifications of this business unit are visible only to them, so two
+         *     business units make a test of isolation. Each call creates a new business unit; the body is optional.
+         */
+        post: operations["createBusinessUnit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the gateway's clock
+         * @description Answers the time on the gateway's clock. This clock, not the host's, decides upload address expiry (ten
+         *     minutes), notification retention (one month), priority periods, business hours of the title enquiries, and
+         *     every date-time the gateway writes. After a reset it shows real time.
+         */
+        get: operations["getClock"];
+        /**
+         * Set the gateway's clock
+         * @description Sets the gateway's clock to the given time, forwards or backwards, and answers it. The clock keeps running
+         *     at real speed from there (the gateway keeps an offset from real time) until the next change or a reset.
+         *     Records already written keep their date-times, so a test that needs notifications in time order sets the
+         *     clock before it creates them. Deadlines that the new time has passed (upload addresses, retention,
+         *     automatic decisions) count as passed from this request on.
+         */
+        put: operations["setClock"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move the gateway's clock forward
+         * @description Adds whole seconds to the gateway's clock and answers its new time. Whatever falls due meanwhile is due
+         *     from this request on: an upload address older than ten minutes is refused, notifications older than one
+         *     month are gone, and (with `processing: automatic`) applications waiting for their automatic decision get
+         *     it. Zero seconds is allowed and changes nothing.
+         */
+        post: operations["advanceClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/day-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the state of the day list
+         * @description Answers whether the simulated registry's day list is open and how many applications wait for it. The day
+         *     list is opened and closed only through this control plane; the gateway's clock does not close it. It is
+         *     open after a reset.
+         */
+        get: operations["getDayList"];
+        /**
+         * Open or close the day list
+         * @description Closes or opens the day list and answers its state.
+         *
+         *     - While it is closed, an application that passes validation becomes `ACCEPTED_AWAITING_PRIORITY`
+         *       (notification `application.accepted-priority-pending`, version 0 `APPLICATION_ACCEPTED_QUEUED_FOR_DAY_LIST`)
+         *       instead of `ACCEPTED_PRIORITY_PROTECTED`.
+         *     - `open: true` gives priority to every application that is `ACCEPTED_AWAITING_PRIORITY`, in the order they
+         *       were accepted: each becomes `ACCEPTED_PRIORITY_PROTECTED` with a registry reference and a priority
+         *       timestamp from the gateway's clock, and emits `application.accepted-priority-protected` (version 0
+         *       `APPLICATION_ACCEPTED_ON_DAY_LIST`). `promoted` counts them. This happens even when the day list was
+         *       already open, so applications queued by a transition request can be released the same way.
+         *     - `open: false` on a closed day list changes nothing.
+         */
+        put: operations["setDayList"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/applications/{id}/transitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `application_request_id` answered when the application was submitted, in any business unit. */
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an application to another status
+         * @description Makes the simulated registry's decision on an application now: moves it to the status named by `to`, emits
+         *     the matching notification to the business unit that submitted it, and answers the new status with the
+         *     notifications emitted. Meant for `processing: manual`, but allowed in `automatic` too (an application
+         *     decided here is no longer decided automatically). The day list's state does not restrict a requested
+         *     transition. Every notification's `event_datetime` is the gateway's clock at this request.
+         *
+         *     Legal transitions and the notification each emits (version 1 type, version 0 type):
+         *
+         *     | From | `to` | Version 1 | Version 0 |
+         *     |---|---|---|---|
+         *     | `VALIDATING` | `VALIDATION_FAILED` | `application.validation-failed` | `APPLICATION_VALIDATION_FAILED` |
+         *     | `VALIDATING` | `SYSTEM_ERROR` | `application.error` | `SYSTEM_ERROR` |
+         *     | `VALIDATING` | `ACCEPTED_AWAITING_PRIORITY` | `application.accepted-priority-pending` | `APPLICATION_ACCEPTED_QUEUED_FOR_DAY_LIST` |
+         *     | `VALIDATING` or `ACCEPTED_AWAITING_PRIORITY` | `ACCEPTED_PRIORITY_PROTECTED` | `application.accepted-priority-protected` | `APPLICATION_ACCEPTED_ON_DAY_LIST` |
+         *     | `ACCEPTED_PRIORITY_PROTECTED` | `COMPLETED` | `application.completed` | `APPLICATION_COMPLETED` |
+         *     | `ACCEPTED_PRIORITY_PROTECTED` | `CANCELLED` | `application.cancelled` | `APPLICATION_CANCELLED` |
+         *
+         *     Any other move, including one to the status the application already has, is refused with 409 (code
+         *     `409-03`) and changes nothing; `VALIDATION_FAILED`, `SYSTEM_ERROR`, `COMPLETED` and `CANCELLED` are final.
+         *
+         *     What each target does besides:
+         *     - `VALIDATION_FAILED`: `errors` become the application information's `errors`.
+         *     - `ACCEPTED_PRIORITY_PROTECTED`: the application gets a registry reference (`registry_reference`, or a fresh
+         *       one from the gateway) and a priority timestamp from the gateway's clock.
+         *     - `COMPLETED` and `CANCELLED`: the simulated registry generates the documents (PDFs), adds them to the
+         *       application's correspondence and to the notification; `early_completion` becomes the notification's
+         *       `was_subject_to_early_completion`.
+         *
+         *     With a `duplicate_rate` above zero, a notification may be emitted twice; both are listed.
+         */
+        post: operations["transitionApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/applications/{id}/correspondence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `application_request_id` answered when the application was submitted, in any business unit. */
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Raise correspondence on an application
+         * @description Makes the simulated registry despatch correspondence (a requisition, a letter, official copies ...) on an
+         *     application, without changing its status. The registry generates one PDF per code in `documents`, adds
+         *     them as one record to the application information's `correspondence`, and emits
+         *     `application.correspondence-despatched` (version 0 `APPLICATION_CORRESPONDENCE_DESPATCHED`) to the business
+         *     unit that submitted it. The documents can be downloaded with that business unit's credentials.
+         *
+         *     Only an application that has a registry reference (`ACCEPTED_PRIORITY_PROTECTED`, `COMPLETED` or
+         *     `CANCELLED`) can receive correspondence; any other is refused with 409 (code `409-03`). To give the early
+         *     completion documents after completion, send `["ECM", "ECR"]` for a completed application.
+         */
+        post: operations["despatchCorrespondence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the sandbox settings
+         * @description Answers every setting of the simulated registry. After a reset each has its default.
+         */
+        get: operations["getSettings"];
+        /**
+         * Change sandbox settings
+         * @description Changes the settings the body names and keeps the others; answers every setting. The change applies from
+         *     the next request on.
+         *
+         *     - `processing`: `automatic` (the default) lets the simulated registry validate and decide each submitted
+         *       application by itself after a short delay; `manual` leaves applications `VALIDATING` until a transition
+         *       is requested, so a test controls every outcome.
+         *     - `duplicate_rate`: the probability that a notification is delivered twice (same `event_datetime` and
+         *       `notification_type`, new `notification_id`). 0.1 by default, since delivery is at least once; set 0 in a
+         *       test that counts notifications exactly.
+         *     - `duplicate_seed`: with an integer, which notifications are duplicated is reproducible (same seed, same
+         *       actions, same duplicates); `null` (the default) draws at random.
+         *     - `latency_ms`: a delay added to every response of the registry interface, not to this control plane.
+         *     - `error_rate`: the share of application lifecycle, document and notification requests answered 503
+         *       (code `503-01`) instead, for fault testing.
+         *     - `strict_date_times`: when true, the notification lists refuse (400-02) a date-time parameter in any shape
+         *       but the requirement's example, zone-less UTC (`2020-01-01T00:00:00`, fractional seconds allowed).
+         *     - `service_hours`: `enforced` (the default) or `always-open`: whether registered proprietor names answer 423
+         *       outside 06:30 to 23:00 London time, as the registry does.
+         *     - `require_client_certificate`: `true` (the default) or `false`: whether title enquiries need a client
+         *       certificate (mutual TLS), as the registry's do, or are also answered over plain HTTP.
+         */
+        put: operations["updateSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/system-errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the next submissions end in SYSTEM_ERROR
+         * @description The registry ends an application in SYSTEM_ERROR when it fails internally, and the requirement says the
+         *     client then retries the submission. This makes the next `count` submissions (of one business unit, or of
+         *     any when `business_unit_id` is omitted) end that way, whatever the `processing` setting: each is answered
+         *     202 as usual, then moves at once from VALIDATING to SYSTEM_ERROR and emits `application.error` (version 0
+         *     `SYSTEM_ERROR`). A replayed submission (same `Idempotency-Key`, same body) is not a new submission and does
+         *     not use one up. Calls add up; a reset clears them. To fail one application already submitted, use a
+         *     transition to SYSTEM_ERROR instead.
+         *
+         *     The failed application's `Idempotency-Key` is then released (see submitApplication), so the client's retry
+         *     with the same key creates a new application.
+         */
+        post: operations["scheduleSystemErrors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset the sandbox
+         * @description Deletes every record the gateway holds: business units and their users, applications, upload addresses
+         *     and uploaded documents, generated documents, notifications, title enquiry results and used `message_id`s,
+         *     and idempotency keys. The clock returns to real time, every setting to its default, and the day list
+         *     opens. The register of fictional titles is fixed reference data and stays. A demo business unit that the
+         *     gateway was configured to create at start-up is created again with the same credentials. No body is read.
+         */
+        post: operations["resetSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description Optional details of the business unit to create. The body may be omitted altogether. */
+        SandboxBusinessUnitRequest: {
+            /**
+             * @description A display name for the business unit, without control characters. When omitted the gateway makes one up.
+             * @example Harbour Conveyancing LLP
+             */
+            name?: string;
+        };
+        /**
+         * Format: uuid
+         * @description A UUID in its 36-character textual form.
+         * @example 6f1c2a4e-0b7d-4c1e-9a53-2d8f4b6e7c10
+         */
+        Uuid: string;
+        /**
+         * @description A business unit just created, with its one user. The password is shown only in this answer; the gateway
+         *     keeps only a hash of it. Use the username and password as HTTP Basic credentials on the registry interface.
+         */
+        SandboxBusinessUnit: {
+            business_unit_id: components["schemas"]["Uuid"];
+            /**
+             * @description The user's name, generated by the gateway and unique across business units. Never contains a colon.
+             * @example bu-5d0e7a3c
+             */
+            username: string;
+            /**
+             * @description The user's password, generated at random (printable ASCII without spaces).
+             * @example q7Vw2LmZ9xRt4KpB8sNe3HcY
+             */
+            password: string;
+        };
+        /** @description One member of a request that failed validation. */
+        ValidationError: {
+            /** @description The kind of failure (the JSON Schema keyword that failed, e.g. `pattern`, `maxLength`, `required`; or `date-not-in-future` for a submitted charge or transfer date after today, a rule the registry checks with its schema). */
+            type: string;
+            /** @description What is wrong, for a human. */
+            detail: string;
+            /** @description JSON pointer to the failing member, prefixed by where it is (`/body/...`, `/query/...`, `/path/...`, `/headers/...`); null when not tied to one member. */
+            pointer: string | null;
+        };
+        /**
+         * @description An error, as `application/problem+json` (RFC 9457) with the registry's `code` member. Used for every error
+         *     the gateway answers on the notifications, the submission, Send a document and its own operations (the title
+         *     enquiry services and the attach operations answer the registry's envelopes instead, see
+         *     `x-lrg-error-envelope`). `code` is stable; the catalogue is `x-lrg-problem-codes` at the document root.
+         *     The registry's own stubs for submission and Send a document send `status` as a string ("400"), leave out
+         *     `instance` and `code`, and list `errors[]` of `{type, detail, pointer}` (no `pointer` on Send a document);
+         *     the gateway sends the integer and every member, and its `errors[]` items have the same three members.
+         */
+        Problem: {
+            /**
+             * Format: uri-reference
+             * @description URI of the problem kind.
+             * @example https://land-registration-gateway.example/problems/400-01
+             */
+            type: string;
+            /**
+             * @description Short summary of the problem kind, the HTTP reason phrase.
+             * @example Bad Request
+             */
+            title: string;
+            /**
+             * @description The HTTP status code.
+             * @example 400
+             */
+            status: number;
+            /**
+             * @description What went wrong with this request, for a human.
+             * @example created_after cannot be after created_before
+             */
+            detail: string;
+            /**
+             * @description The request path.
+             * @example /v1/notifications
+             */
+            instance: string;
+            /**
+             * @description Stable problem code, `<status>-<nn>`. See `x-lrg-problem-codes`.
+             * @example 400-01
+             */
+            code: string;
+            /** @description The registry's own code for this error, where it has one (for example `bg.title.closed` with 422-01, `BG50003` with 423-01, `BG40006` with 429-01). The registry's envelopes carry it in place of `code`. */
+            rule?: string;
+            /** @description For code 400-02, each member that failed validation. */
+            errors?: components["schemas"]["ValidationError"][];
+        };
+        /**
+         * @description A date-time in UTC with exactly three fractional digits and a trailing `Z`.
+         * @example 2025-02-20T09:06:29.040Z
+         */
+        MillisecondDateTime: string;
+        /** @description The gateway's clock, as it reads at the moment of the answer. */
+        SandboxClock: {
+            now: components["schemas"]["MillisecondDateTime"];
+        };
+        /**
+         * Format: date-time
+         * @description A date-time given to the sandbox: date, `T`, time with seconds, optional fractional seconds (up to nine
+         *     digits, kept to the millisecond), and a zone, `Z` or `±hh:mm`. A value without a zone is refused, so a test
+         *     never depends on the gateway's local time.
+         * @example 2025-03-03T09:00:00Z
+         */
+        SandboxDateTime: string;
+        /** @description The time to set the gateway's clock to. */
+        SandboxClockSetRequest: {
+            now: components["schemas"]["SandboxDateTime"];
+        };
+        /** @description How far to move the gateway's clock forward. */
+        SandboxClockAdvanceRequest: {
+            /**
+             * @description Whole seconds to add to the clock, at most 31622400 (366 days). Zero leaves it as it is.
+             * @example 601
+             */
+            seconds: number;
+        };
+        /** @description The state of the simulated registry's day list. */
+        SandboxDayList: {
+            /**
+             * @description Whether the day list is open. When closed, applications accepted meanwhile wait for priority.
+             * @example true
+             */
+            open: boolean;
+            /**
+             * @description How many applications, across all business units, are `ACCEPTED_AWAITING_PRIORITY` now.
+             * @example 0
+             */
+            awaiting_priority: number;
+            /**
+             * @description Only in the answer to a change: how many applications this request moved from
+             *     `ACCEPTED_AWAITING_PRIORITY` to `ACCEPTED_PRIORITY_PROTECTED`. Always 0 when closing.
+             * @example 2
+             */
+            promoted?: number;
+        };
+        /** @description Open or close the day list. */
+        SandboxDayListRequest: {
+            /**
+             * @description `true` opens the day list (and gives priority to every application waiting for it); `false` closes it.
+             * @example false
+             */
+            open: boolean;
+        };
+        /**
+         * @description One validation error to record on an application that fails validation. It appears as given in the
+         *     `errors` of the application's information.
+         */
+        SandboxApplicationError: {
+            /**
+             * @description The rule that failed, as application information gives it (see ApplicationError; for example a registry rule name of spec/registry-data/validation-errors.json).
+             * @example unknown-title-number
+             */
+            type: string;
+            /**
+             * @description What is wrong, for a human.
+             * @example The title number does not exist in the registry.
+             */
+            detail: string;
+            /**
+             * @description JSON pointer into the submitted application, or null (the default) when the error is not tied to one member.
+             * @example /titles/0/title_number
+             */
+            pointer?: string | null;
+        };
+        /** @description Fail validation. The application is not added to the day list. */
+        SandboxTransitionToValidationFailed: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            to: "VALIDATION_FAILED";
+            /**
+             * @description The validation errors to record, in this order. When omitted, the gateway records one error of its own,
+             *     type `sandbox-validation-failure` (pointer null), so that application information never shows a failure
+             *     without a reason.
+             */
+            errors?: components["schemas"]["SandboxApplicationError"][];
+        };
+        /** @description Fail with a system error. The application is not added to the day list; the client is expected to resubmit. */
+        SandboxTransitionToSystemError: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            to: "SYSTEM_ERROR";
+        };
+        /**
+         * @description Accept the application and queue it for the day list, whether or not the day list is closed. It gets priority
+         *     at the next `PUT /sandbox/v1/day-list` with `open: true`, or by a transition to `ACCEPTED_PRIORITY_PROTECTED`.
+         */
+        SandboxTransitionToAcceptedAwaitingPriority: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            to: "ACCEPTED_AWAITING_PRIORITY";
+        };
+        /**
+         * @description The registry's reference for an application on the day list, 7 characters from A-Z and 0-9.
+         * @example A7K2Q9B
+         */
+        RegistryReference: string;
+        /**
+         * @description Accept the application onto the day list, whether or not the day list is open. Its priority timestamp is the
+         *     gateway's clock at this request.
+         */
+        SandboxTransitionToAcceptedPriorityProtected: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            to: "ACCEPTED_PRIORITY_PROTECTED";
+            /**
+             * @description The registry reference to give the application. Omit it to let the gateway assign a fresh one (the usual
+             *     case). A reference already held by another application is refused (409).
+             */
+            registry_reference?: components["schemas"]["RegistryReference"];
+        };
+        /**
+         * @description Code of a document the registry generates, as it appears in notifications and application information:
+         *     ATP Attached Plan; CAN Cancellation Letter; CMT Completion of Transaction Notification; CRD Combined
+         *     Registration Document; DSR Data Synchronisation Enquiries Result; ECM Early Completion Letter; ECR Early
+         *     Completion Official Copy of the Register; EC6 Early Completion 6 Month Reminder; LRP Land Registry Notice
+         *     Plan/Illustrative Plan; LTR Letter; OCD Official Copy of a Document; OCP Official Copy of the Title Plan;
+         *     OCR Official Copy of the Register; PCD Postal Cancellation Document; RCS Registration Completion Sheet;
+         *     REG Copy of Updated Register; ROA Result of Application; TID Title Information Document.
+         * @example LTR
+         * @enum {string}
+         */
+        CorrespondenceDocumentTypeCode: "ATP" | "CAN" | "CMT" | "CRD" | "DSR" | "ECM" | "ECR" | "EC6" | "LRP" | "LTR" | "OCD" | "OCP" | "OCR" | "PCD" | "RCS" | "REG" | "ROA" | "TID";
+        /**
+         * @description Codes of the documents the simulated registry generates, one PDF per entry, in this order.
+         * @example [
+         *       "LTR"
+         *     ]
+         */
+        SandboxDocumentCodes: components["schemas"]["CorrespondenceDocumentTypeCode"][];
+        /** @description Complete the application. The simulated registry generates the completion documents. */
+        SandboxTransitionToCompleted: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            to: "COMPLETED";
+            /**
+             * @description Whether the application was subject to early completion; given as `was_subject_to_early_completion` in the notification.
+             * @default false
+             */
+            early_completion: boolean;
+            /** @description The documents to generate. When omitted, `CMT` and `REG`. */
+            documents?: components["schemas"]["SandboxDocumentCodes"];
+        };
+        /** @description Cancel the application. The simulated registry generates the cancellation documents. */
+        SandboxTransitionToCancelled: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            to: "CANCELLED";
+            /** @description The documents to generate. When omitted, `CAN`. */
+            documents?: components["schemas"]["SandboxDocumentCodes"];
+        };
+        /**
+         * @description The status to move an application to, chosen by `to`, with the details of that outcome. Each target has its
+         *     own members; a member of another target is refused (400).
+         */
+        SandboxTransitionRequest: components["schemas"]["SandboxTransitionToValidationFailed"] | components["schemas"]["SandboxTransitionToSystemError"] | components["schemas"]["SandboxTransitionToAcceptedAwaitingPriority"] | components["schemas"]["SandboxTransitionToAcceptedPriorityProtected"] | components["schemas"]["SandboxTransitionToCompleted"] | components["schemas"]["SandboxTransitionToCancelled"];
+        /**
+         * @description VALIDATING: still being processed, not yet on the day list. VALIDATION_FAILED: not added to the day list
+         *     because of validation errors (see `errors`). ACCEPTED_AWAITING_PRIORITY: passed validation, queued because the
+         *     day list is closed. ACCEPTED_PRIORITY_PROTECTED: on the day list with priority. SYSTEM_ERROR: not added because
+         *     of a system error; retry or contact support. COMPLETED and CANCELLED: the outcome of a protected application.
+         * @enum {string}
+         */
+        ApplicationStatus: "VALIDATING" | "VALIDATION_FAILED" | "ACCEPTED_AWAITING_PRIORITY" | "ACCEPTED_PRIORITY_PROTECTED" | "SYSTEM_ERROR" | "COMPLETED" | "CANCELLED";
+        /**
+         * @description A date-time as the registry emits it on notifications: ISO 8601 in UTC with optional fractional seconds and
+         *     an optional trailing `Z`. The gateway emits milliseconds and `Z` (`2025-02-20T09:06:29.040Z`).
+         * @example 2025-02-20T09:06:29.040Z
+         */
+        RegistryDateTime: string;
+        /**
+         * @description The identifier of a document generated by the registry, the lower-case hex SHA-256 of its bytes.
+         * @example 3b4c1f0e9d2a7c6b5e8f1a2d3c4b5a6f7e8d9c0b1a2f3e4d5c6b7a8f9e0d1c2b
+         */
+        DownloadId: string;
+        /** @description A document generated by the registry, downloadable by its `download_id`. */
+        CorrespondenceDocument: {
+            type: {
+                code: components["schemas"]["CorrespondenceDocumentTypeCode"];
+                /**
+                 * @description Human-readable name of the document type, upper case.
+                 * @example LETTER
+                 */
+                name: string;
+            };
+            created_at: components["schemas"]["RegistryDateTime"];
+            download_id: components["schemas"]["DownloadId"];
+        };
+        /** @description Documents generated by the registry for one event. */
+        CorrespondenceDocuments: components["schemas"]["CorrespondenceDocument"][];
+        /**
+         * @description The version 1 notification types (dotted).
+         * @enum {string}
+         */
+        NotificationTypeV1: "application.accepted-priority-protected" | "application.accepted-priority-pending" | "application.validation-failed" | "application.error" | "application.correspondence-despatched" | "application.attachment-success" | "application.attachment-failed" | "application.message-success" | "application.message-failed" | "application.cancelled" | "application.completed";
+        /**
+         * @description The version 0 notification types (upper case). APPLICATION_CORRESPONDENCE_DESPATCHED is our name for the
+         *     version 0 view of correspondence, whose payload schema the requirement gives without naming its type.
+         * @enum {string}
+         */
+        NotificationTypeV0: "APPLICATION_ACCEPTED_ON_DAY_LIST" | "APPLICATION_ACCEPTED_QUEUED_FOR_DAY_LIST" | "APPLICATION_VALIDATION_FAILED" | "SYSTEM_ERROR" | "APPLICATION_CANCELLED" | "APPLICATION_COMPLETED" | "APPLICATION_CORRESPONDENCE_DESPATCHED";
+        /**
+         * @description A notification that a sandbox request caused. It is one notification, listed by `/v1/notifications` under
+         *     `notification_type` and by `/v0/notifications` under `v0_notification_type`, with the same
+         *     `notification_id`; it goes to the business unit that submitted the application. Leaving VALIDATING, an
+         *     application first reports each document of its submission (application.attachment-success or
+         *     application.attachment-failed, version 1 only), each at its own instant.
+         */
+        SandboxEmittedNotification: {
+            notification_id: components["schemas"]["Uuid"];
+            notification_type: components["schemas"]["NotificationTypeV1"];
+            /** @description Null for attachment results, which version 0 does not list. */
+            v0_notification_type: components["schemas"]["NotificationTypeV0"] | null;
+            /**
+             * @description True for an extra delivery of the same event made because of the `duplicate_rate` setting: same
+             *     `event_datetime` and `notification_type` as the first, a new `notification_id`.
+             */
+            duplicate: boolean;
+        };
+        /** @description The notifications a request emitted, in the order they were created; duplicates follow the notification they repeat. At most 202 (an attachment result for each of up to 100 documents and the status notification, each possibly delivered twice). */
+        SandboxEmittedNotifications: components["schemas"]["SandboxEmittedNotification"][];
+        /** @description The application after the transition, and the notifications the transition emitted. */
+        SandboxTransitionResult: {
+            application_request_id: components["schemas"]["Uuid"];
+            previous_status: components["schemas"]["ApplicationStatus"];
+            status: components["schemas"]["ApplicationStatus"];
+            /** @description Present once the application is on the day list (`ACCEPTED_PRIORITY_PROTECTED`, `COMPLETED`, `CANCELLED`). */
+            registry_reference?: components["schemas"]["RegistryReference"];
+            /** @description Present once the application is on the day list; when it got priority, on the gateway's clock. */
+            priority_timestamp?: components["schemas"]["MillisecondDateTime"];
+            /** @description For `COMPLETED` and `CANCELLED`, the documents generated, downloadable with the business unit's credentials. */
+            documents?: components["schemas"]["CorrespondenceDocuments"];
+            notifications: components["schemas"]["SandboxEmittedNotifications"];
+        };
+        /** @description The documents of a piece of correspondence (a requisition, a letter, official copies ...) to raise on an application. */
+        SandboxCorrespondenceRequest: {
+            documents: components["schemas"]["SandboxDocumentCodes"];
+        };
+        /** @description The correspondence raised, its generated documents, and the notification that announces it. */
+        SandboxCorrespondenceResult: {
+            application_request_id: components["schemas"]["Uuid"];
+            registry_reference: components["schemas"]["RegistryReference"];
+            /**
+             * @description The identifier of this correspondence in the `correspondence` of application information.
+             * @example 8c2d6e1f-4a3b-4c5d-9e7f-0a1b2c3d4e5f
+             */
+            record_id: string;
+            documents: components["schemas"]["CorrespondenceDocuments"];
+            notifications: components["schemas"]["SandboxEmittedNotifications"];
+        };
+        /**
+         * @description Who decides submitted applications. `automatic` (the default): the simulated registry validates and decides
+         *     each application by itself a short delay after submission, measured on the gateway's clock, as the real
+         *     registry would. `manual`: applications stay `VALIDATING` until a transition is requested, so a test decides
+         *     every outcome. The setting applies to applications still `VALIDATING` when it changes. In either mode a
+         *     requested transition is applied at once.
+         * @default automatic
+         * @example manual
+         * @enum {string}
+         */
+        SandboxProcessing: "automatic" | "manual";
+        /**
+         * @description The probability that a notification is delivered twice, to exercise at-least-once handling. The second
+         *     delivery has the same `event_datetime` and `notification_type` and a new `notification_id`. The default, 0.1,
+         *     delivers about one event in ten twice: the registry's delivery is at least once, and a client that never
+         *     sees a duplicate in the sandbox never learns to handle one. 0 never duplicates (for tests that count
+         *     notifications exactly); 1 always does.
+         * @default 0.1
+         * @example 0.25
+         */
+        SandboxDuplicateRate: number;
+        /**
+         * @description Milliseconds of delay added to every response of the registry interface (not to this control plane nor to
+         *     the health, metrics and docs routes), to exercise client timeouts. At most 60000.
+         * @default 0
+         * @example 250
+         */
+        SandboxLatency: number;
+        /**
+         * @description The share of application lifecycle, document and notification requests answered with a fault instead:
+         *     503 with problem code `503-01` and `Retry-After`, nothing changed. Each request is drawn independently. Title
+         *     enquiries and this control plane are never affected. 0 (the default) injects no fault.
+         * @default 0
+         * @example 0.1
+         */
+        SandboxErrorRate: number;
+        /**
+         * @description Makes duplicate delivery reproducible. With a seed, which events are delivered twice follows a pseudo-random
+         *     sequence started from it: the same seed and the same actions (in the same order, at the same
+         *     `duplicate_rate`) give the same duplicates. Setting it, even to its current value, restarts the sequence; so
+         *     does a restart of the gateway. `null` (the default) draws at random.
+         * @default null
+         * @example 42
+         */
+        SandboxDuplicateSeed: number | null;
+        /**
+         * @description When true, the date-time query parameters of the notification lists (`created_after`, `created_before`,
+         *     `occurred_*`, `occured_*`) accept only the shape of the requirement's example: a UTC date and time without a
+         *     zone, with seconds and optional fractional seconds (`2020-01-01T00:00:00`, `2020-01-01T00:00:00.123`). Any
+         *     other shape (a `Z`, an offset, no seconds, a lower-case `t`) is refused with 400 (code 400-02, the parameter
+         *     named in `errors`). The registry publishes no rule for the zone of these parameters, so this is the one
+         *     shape that is safe against it; turn this on to prove a client sends it. False (the default) accepts every
+         *     shape of QueryDateTime.
+         * @default false
+         * @example true
+         */
+        SandboxStrictDateTimes: boolean;
+        /**
+         * @description Whether the registered proprietor names service keeps the registry's service hours. `enforced` (the default, as
+         *     the registry behaves): from 23:00 to 06:30 London time, by the gateway's clock, it answers 423 (problem code
+         *     `423-01`, the registry's `BG50003`) with `Retry-After` up to the next opening. `always-open`: it answers at any
+         *     hour. The default is the registry's behaviour so that code which never met a 423 in the sandbox does not meet
+         *     its first one in production; move the clock (`PUT /sandbox/v1/clock`) to work at a fixed hour instead.
+         *
+         *     The official search of whole is not affected: out of hours the registry accepts it and defers the result
+         *     (`202`, `BG20002`), and so does the gateway whatever this setting. Official copy availability is served around
+         *     the clock.
+         * @default enforced
+         * @example always-open
+         * @enum {string}
+         */
+        SandboxServiceHours: "enforced" | "always-open";
+        /**
+         * @description Whether title enquiries need a client certificate (mutual TLS), as the registry's do. `true` (the default): a
+         *     title enquiry that reaches the gateway over plain HTTP, or over HTTPS without a certificate signed by the
+         *     gateway's client CA, answers 403 (problem code `403-03`). `npm start` serves HTTPS with mutual TLS beside plain
+         *     HTTP and prints a demo client certificate to use. `false`: title enquiries are also answered over plain HTTP,
+         *     for tools that cannot present a certificate.
+         * @default true
+         * @example false
+         */
+        SandboxRequireClientCertificate: boolean;
+        /** @description How the simulated registry behaves. After a reset every setting has its default. */
+        SandboxSettings: {
+            processing: components["schemas"]["SandboxProcessing"];
+            duplicate_rate: components["schemas"]["SandboxDuplicateRate"];
+            latency_ms: components["schemas"]["SandboxLatency"];
+            error_rate: components["schemas"]["SandboxErrorRate"];
+            duplicate_seed: components["schemas"]["SandboxDuplicateSeed"];
+            strict_date_times: components["schemas"]["SandboxStrictDateTimes"];
+            service_hours: components["schemas"]["SandboxServiceHours"];
+            require_client_certificate: components["schemas"]["SandboxRequireClientCertificate"];
+        };
+        /** @description The settings to change; settings not named keep their value. */
+        SandboxSettingsUpdate: {
+            processing?: components["schemas"]["SandboxProcessing"];
+            duplicate_rate?: components["schemas"]["SandboxDuplicateRate"];
+            latency_ms?: components["schemas"]["SandboxLatency"];
+            error_rate?: components["schemas"]["SandboxErrorRate"];
+            duplicate_seed?: components["schemas"]["SandboxDuplicateSeed"];
+            strict_date_times?: components["schemas"]["SandboxStrictDateTimes"];
+            service_hours?: components["schemas"]["SandboxServiceHours"];
+            require_client_certificate?: components["schemas"]["SandboxRequireClientCertificate"];
+        };
+        /** @description Which submissions end in SYSTEM_ERROR. The body may be omitted (the next submission of any business unit). */
+        SandboxSystemErrorRequest: {
+            /** @description Only submissions of this business unit. When omitted, the next submissions of any business unit. */
+            business_unit_id?: components["schemas"]["Uuid"];
+            /**
+             * @description How many of the next submissions end in SYSTEM_ERROR.
+             * @default 1
+             */
+            count: number;
+        };
+        /** @description The submissions still due to end in SYSTEM_ERROR, for the business unit named (or for any business unit). */
+        SandboxSystemErrors: {
+            /** @description The business unit the count applies to, or null for submissions of any business unit. */
+            business_unit_id: components["schemas"]["Uuid"] | null;
+            /** @description How many of its next submissions will end in SYSTEM_ERROR. */
+            pending: number;
+        };
+    };
+    responses: {
+        /**
+         * @description The request does not match the operation's contract: a value fails its schema (`400-02`, with `errors`),
+         *     the body is not well-formed JSON (`400-03`), or an undefined query parameter was sent (`400-04`).
+         *     Nothing was changed.
+         */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Credentials are missing, malformed or wrong. Nothing was changed. */
+        Unauthorized: {
+            headers: {
+                /**
+                 * @description The authentication scheme expected (Basic on the registry's operations, Bearer on the sandbox control plane).
+                 * @example Basic realm="land-registration-gateway"
+                 */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request body is larger than the operation allows. Nothing was changed. */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request body's Content-Type is not `application/json`. Nothing was changed. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description No such resource for the caller's business unit (another unit's resources are reported the same way). */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /**
+         * @description The gateway's identifier of this request, also in its logs. Quote it when reporting a problem.
+         * @example req-1a2b3c
+         */
+        RequestId: string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    createBusinessUnit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SandboxBusinessUnitRequest"];
+            };
+        };
+        responses: {
+            /** @description The business unit and its user were created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxBusinessUnit"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The time on the gateway's clock. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    setClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxClockSetRequest"];
+            };
+        };
+        responses: {
+            /** @description The clock was set; the answer is its new time. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    advanceClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxClockAdvanceRequest"];
+            };
+        };
+        responses: {
+            /** @description The clock moved forward; the answer is its new time. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getDayList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state of the day list. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxDayList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    setDayList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxDayListRequest"];
+            };
+        };
+        responses: {
+            /** @description The day list's state after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxDayList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    transitionApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `application_request_id` answered when the application was submitted, in any business unit. */
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxTransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description The transition was applied; the answer is the application's new status and the notifications emitted. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxTransitionResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /**
+             * @description The transition is not allowed from the application's current status, or the requested
+             *     `registry_reference` is held by another application (code `409-03`). Nothing was changed.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    despatchCorrespondence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `application_request_id` answered when the application was submitted, in any business unit. */
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxCorrespondenceRequest"];
+            };
+        };
+        responses: {
+            /** @description The correspondence was despatched; the answer lists its documents and the notifications emitted. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxCorrespondenceResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description The application has no registry reference yet, or will never have one (code `409-03`). Nothing was changed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current settings. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    updateSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The settings after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    scheduleSystemErrors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SandboxSystemErrorRequest"];
+            };
+        };
+        responses: {
+            /** @description The submissions now due to end in SYSTEM_ERROR. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxSystemErrors"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    resetSandbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sandbox was reset. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+}
