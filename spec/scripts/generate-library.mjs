@@ -30,8 +30,8 @@ const sandbox = json("sandbox.dereferenced.json");
 const schemas = registry.components.schemas;
 
 /** A bound of a component schema, by property path; fails loudly when the schema moves. */
-function bound(schema, path, keyword) {
-  let node = schemas[schema];
+function bound(schema, path, keyword, document = registry) {
+  let node = document.components.schemas[schema];
   for (const name of path) node = node?.properties?.[name];
   const value = node?.[keyword];
   if (typeof value !== "number") throw new Error(`${schema}.${path.join(".")} has no numeric ${keyword}`);
@@ -89,6 +89,7 @@ files["constants.ts"] = [
   constant("Longest message to a pending application (AttachMessageRequest `data.message_text` maxLength).", "MAX_MESSAGE_LENGTH", bound("AttachMessageRequest", ["data", "message_text"], "maxLength")),
   constant("Most notifications one page lists (NotificationListV1 `data` maxItems).", "NOTIFICATION_PAGE_SIZE", bound("NotificationListV1", ["data"], "maxItems")),
   constant("Most notification ids one acknowledge call takes (AcknowledgeRequest `data` maxItems).", "MAX_ACKNOWLEDGE_IDS", bound("AcknowledgeRequest", ["data"], "maxItems")),
+  constant("Most system errors that may wait for one key (sandbox SandboxSystemErrors `pending` maximum).", "MAX_PENDING_SYSTEM_ERRORS", bound("SandboxSystemErrors", ["pending"], "maximum", sandbox)),
   constant("The string enums of the component schemas of both documents, by schema name.", "enums", enums),
   constant("Every application status, in the spec's order.", "APPLICATION_STATUSES", statusSchema.enum),
   "/** An application status. */\nexport type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];\n",

@@ -74,9 +74,14 @@ export interface Answer {
   body: Uint8Array;
 }
 
-/** How strictly answers are checked: `registry` also accepts what the registry's own services are known to answer. */
+/** How answers are checked. */
 export interface CheckOptions {
+  /** Also accept what the registry's own services are known to answer (see registryTolerates). */
   registry?: boolean;
+  /** Check the documented headers (default true; false when the caller kept only the content type). */
+  headers?: boolean;
+  /** Check the content type and body (default true; false to check the headers alone). */
+  body?: boolean;
 }
 
 /** A response outside what the spec documents. */
@@ -130,14 +135,14 @@ function problemAnswerViolations(answer: Answer, code: string | undefined, head:
 }
 
 /** The violations of an answer against one operation's documented responses (empty when it conforms). */
-export function responseViolations(operation: Operation, answer: Answer, head = false): string[] {
+export function responseViolations(operation: Operation, answer: Answer, head = false, options: CheckOptions = {}): string[] {
   const response = operation.responses.get(answer.status);
   if (response === undefined) {
     const code = mediaTypeOf(answer.headers["content-type"]).includes("json") ? (parseJson(answer.body) as { value?: { code?: unknown } }).value?.code : undefined;
     return [`status ${answer.status}${code === undefined ? "" : ` (${String(code)})`} is not documented for ${operation.operationId} (documented: ${[...operation.responses.keys()].join(", ")})`];
   }
   const found: string[] = [];
-  for (const [name, header] of response.headers) {
+  for (const [name, header] of options.headers === false ? [] : response.headers) {
     const raw = answer.headers[name];
     const value = Array.isArray(raw) ? raw[0] : raw;
     if (value === undefined) {
@@ -147,6 +152,7 @@ export function responseViolations(operation: Operation, answer: Answer, head = 
       if (!validate({ value })) found.push(`header ${name}: ${JSON.stringify(value)} ${validate.errors?.[0]?.message ?? "is invalid"}`);
     }
   }
+  if (options.body === false) return found;
   const mediaType = mediaTypeOf(answer.headers["content-type"]);
   if (response.content.size === 0) {
     if (answer.body.length > 0 && !head) found.push(`${answer.status} has a body of ${answer.body.length} bytes where the spec documents none (${mediaType || "no content type"})`);
@@ -217,7 +223,7 @@ export function violationsOf(asked: Asked, answer: Answer, options: CheckOptions
     return problemAnswerViolations(answer, answer.status === 404 ? "404-02" : undefined, head);
   }
   if (asked.pathMayMiss === true && answer.status === 404 && !operation.responses.has(404)) return problemAnswerViolations(answer, "404-02", head);
-  const violations = responseViolations(operation, answer, head);
+  const violations = responseViolations(operation, answer, head, options);
   if (violations.length > 0 && options.registry === true && registryTolerates(operation, answer)) return [];
   return violations;
 }

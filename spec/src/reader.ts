@@ -56,7 +56,7 @@ export interface Operation {
   /** Extra prefixes under which the operation also answers (`/api` for the notification services). */
   aliases: readonly string[];
   /** The operation object as the spec writes it (for `x-lrg-*` extensions and descriptions). */
-  spec: SpecNode;
+  operation: SpecNode;
 }
 
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;
@@ -133,7 +133,7 @@ function operationsOfDocument(name: DocumentName): Operation[] {
               },
         responses: new Map(Object.entries(own["responses"] as Record<string, SpecNode>).map(([status, response]) => [Number(status), responseOf(response)])),
         aliases: pathAliases[path] ?? [],
-        spec: own,
+        operation: own,
       };
     }),
   );
@@ -178,7 +178,7 @@ export function componentSchema(name: string, document: DocumentName = "openapi"
 
 /** The registry's error envelope an operation answers its errors in (`x-lrg-error-envelope`), if any. */
 export function errorEnvelopeOf(operation: Operation): { schema: string; codes: Record<string, string> } | undefined {
-  const envelope = operation.spec["x-lrg-error-envelope"] as { schema: string; codes?: Record<string, string> } | undefined;
+  const envelope = operation.operation["x-lrg-error-envelope"] as { schema: string; codes?: Record<string, string> } | undefined;
   return envelope && { schema: envelope.schema, codes: envelope.codes ?? {} };
 }
 

@@ -25,7 +25,7 @@ function examplesOf(document: DocumentName): ExampleCase[] {
       }
     }
   };
-  for (const { path, method, spec } of operationsOf(document)) {
+  for (const { path, method, operation: spec } of operationsOf(document)) {
     const operation = spec as JsonObject;
     const at = `${document} ${method.toUpperCase()} ${path}`;
     for (const parameter of (operation["parameters"] ?? []) as JsonObject[]) {

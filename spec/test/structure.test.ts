@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { documents as specDocuments, operations as specOperations, type Json, type JsonObject } from "../src/index.js";
 
 const documents = specDocuments as Record<"openapi" | "sandbox", JsonObject>;
-const operations = specOperations.map(({ document, path, method, spec }) => ({ document, path, method, operation: spec as JsonObject }));
+const operations = specOperations.map(({ document, path, method, operation }) => ({ document, path, method, operation: operation as JsonObject }));
 
 /** Walks a JSON value depth first, calling `visit` with each object. */
 function walk(value: Json, visit: (node: JsonObject) => void): void {

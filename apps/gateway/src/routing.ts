@@ -3,7 +3,7 @@ import type { BasicAuthenticator, Principal } from "./auth/basic-auth.js";
 import { checkBearer } from "./auth/basic-auth.js";
 import { errorEnvelopeOf, renderEnvelope, type ErrorEnvelope } from "./error-envelopes.js";
 import { Problem } from "./problems.js";
-import { operationsOf, type OperationSpec, type SpecNode } from "./spec/openapi.js";
+import { operationsOf, type DocumentName, type Operation as OperationSpec, type SpecNode } from "@lrg/spec";
 import { compileRequestValidator, type ValidatedRequest } from "./spec/validation.js";
 
 /** What a handler answers; the registrar writes it. */
@@ -24,23 +24,11 @@ export interface HandlerContext extends ValidatedRequest {
 
 export type Handler = (context: HandlerContext) => Promise<Answer | undefined>;
 
-type Security = "basic" | "bearer" | "none";
-
-function securityOf(document: SpecNode, operation: SpecNode): Security {
-  const requirements = (operation["security"] ?? document["security"] ?? []) as Record<string, unknown>[];
-  const schemes = requirements.flatMap((requirement) => Object.keys(requirement));
-  if (schemes.includes("basicAuth")) return "basic";
-  if (schemes.includes("sandboxToken")) return "bearer";
-  return "none";
-}
-
 export interface RegistrarOptions {
   authenticator: BasicAuthenticator;
   sandboxToken: string;
   /** Runs before each handler of the registry's operations (latency and fault injection). */
   beforeHandler?: (spec: OperationSpec, request: FastifyRequest) => Promise<void>;
-  /** Extra prefixes under which an operation also answers (e.g. `/api` for notifications). */
-  aliases?: (spec: OperationSpec) => string[];
 }
 
 /**
@@ -48,7 +36,7 @@ export interface RegistrarOptions {
  * `security`, request validation compiled from its schemas. Handlers stay thin: they get a validated request
  * and answer a status and body. Answers the operations left without a handler.
  */
-export function registerOperations(app: FastifyInstance, document: SpecNode, handlers: Record<string, Handler>, options: RegistrarOptions): string[] {
+export function registerOperations(app: FastifyInstance, document: DocumentName, handlers: Record<string, Handler>, options: RegistrarOptions): string[] {
   const missing: string[] = [];
   const anonymous = { username: "", businessUnitId: "" };
   for (const spec of operationsOf(document)) {
@@ -61,7 +49,7 @@ export function registerOperations(app: FastifyInstance, document: SpecNode, han
     // Every error of this operation, whatever raised it (validation, credentials, body parsing), is rendered in
     // the registry's envelope when the spec names one (see errorAnswer).
     const config: RouteErrorConfig = { errorEnvelope: errorEnvelopeOf(spec.operation) };
-    const security = securityOf(document, spec.operation);
+    const security = spec.security;
     const url = spec.path.replace(/\{(\w+)\}/g, ":$1");
     const content = ((spec.operation["requestBody"] as SpecNode | undefined)?.["content"] ?? {}) as Record<string, unknown>;
     // A body that is not JSON (an upload) reaches the handler as the raw request stream, never buffered.
@@ -86,8 +74,9 @@ export function registerOperations(app: FastifyInstance, document: SpecNode, han
       for (const [name, value] of Object.entries(answer.headers ?? {})) reply.header(name, value);
       return answer.body === undefined ? reply.send() : reply.send(answer.body);
     };
-    for (const prefix of ["", ...(options.aliases?.(spec) ?? [])]) {
-      const route = { method: spec.method.toUpperCase() as "GET", url: `${prefix}${url}`, handler: run, config };
+    // The spec's aliases: the notification services also answer under /api.
+    for (const prefix of ["", ...spec.aliases]) {
+      const route = { method: spec.method as "GET", url: `${prefix}${url}`, handler: run, config };
       if (config.errorEnvelope) rememberEnvelope(app, route.method, `${prefix}${spec.path}`, config.errorEnvelope);
       void app.register(async (scope) => {
         if (rawBody) {

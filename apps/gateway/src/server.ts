@@ -16,7 +16,6 @@ import { Problem } from "./problems.js";
 import { SandboxState } from "./registry/sandbox-state.js";
 import { errorAnswer, noOperation, registerOperations } from "./routing.js";
 import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
-import { openapi, sandbox } from "./spec/openapi.js";
 import { BlobStore } from "./storage/blob-store.js";
 import { SqliteStorage } from "./storage/sqlite/sqlite-storage.js";
 import { titleEnquiries } from "./title-enquiries/routes.js";
@@ -158,10 +157,9 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     ...documentHandlers(documents, schemaBase),
     ...titles.handlers,
   };
-  const unimplemented = registerOperations(app, openapi, registryHandlers, {
+  const unimplemented = registerOperations(app, "openapi", registryHandlers, {
     authenticator,
     sandboxToken: config.sandboxToken,
-    aliases: (spec) => (spec.path.includes("/notifications") ? ["/api"] : []),
     beforeHandler: async (spec, request) => {
       if ((spec.operation["tags"] as string[]).includes("title-enquiries")) {
         // Mutual TLS, as the registry has it: a certificate that the listener's client CA signed, unless the sandbox
@@ -189,7 +187,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     titles.reset();
     await ensureDemoUser();
   };
-  registerOperations(app, sandbox, sandboxHandlers({ storage, clock, state, applications, authenticator, afterClockChange, afterReset }), {
+  registerOperations(app, "sandbox", sandboxHandlers({ storage, clock, state, applications, authenticator, afterClockChange, afterReset }), {
     authenticator,
     sandboxToken: config.sandboxToken,
   });

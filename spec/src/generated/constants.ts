@@ -12,6 +12,9 @@ export const NOTIFICATION_PAGE_SIZE = 100 as const;
 /** Most notification ids one acknowledge call takes (AcknowledgeRequest `data` maxItems). */
 export const MAX_ACKNOWLEDGE_IDS = 100 as const;
 
+/** Most system errors that may wait for one key (sandbox SandboxSystemErrors `pending` maximum). */
+export const MAX_PENDING_SYSTEM_ERRORS = 1000000 as const;
+
 /** The string enums of the component schemas of both documents, by schema name. */
 export const enums = {
   "OfficialCopiesAvailabilityCode": [

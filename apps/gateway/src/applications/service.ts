@@ -1,6 +1,6 @@
 import { createHash, randomInt, randomUUID } from "node:crypto";
 import type { Principal } from "../auth/basic-auth.js";
-import type { components as SandboxComponents } from "../generated/sandbox.js";
+import type { components as SandboxComponents } from "@lrg/spec/types/sandbox";
 import { isoMillis, type Clock } from "../clock.js";
 import { notificationsFor, type ApplicationEvent, type CorrespondenceDocument } from "../notifications/events.js";
 import { Problem } from "../problems.js";

@@ -1,4 +1,4 @@
-import type { components } from "../generated/openapi.js";
+import type { components } from "@lrg/spec/types/openapi";
 import type { ApplicationRow, DocumentRow, Storage } from "../storage/storage.js";
 import { detailsTypeOf, territories, transactionDocuments, type RequiredDocuments } from "./registry-data.js";
 

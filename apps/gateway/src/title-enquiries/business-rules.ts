@@ -1,4 +1,4 @@
-import type { components } from "../generated/openapi.js";
+import type { components } from "@lrg/spec/types/openapi";
 import { STANDARD_SEARCH_FEE_GBP, type RegisterTitle } from "./register.js";
 
 type SearchRequest = components["schemas"]["OfficialSearchRequest"];

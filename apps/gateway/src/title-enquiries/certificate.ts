@@ -1,5 +1,5 @@
 import { isoMillis } from "../clock.js";
-import type { components } from "../generated/openapi.js";
+import type { components } from "@lrg/spec/types/openapi";
 import { renderPdf } from "../registry/pdf.js";
 import type { TitleEnquiryDeps } from "./deps.js";
 

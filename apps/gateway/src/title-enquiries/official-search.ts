@@ -1,7 +1,7 @@
 import { createHash, randomInt, randomUUID } from "node:crypto";
 import type { Principal } from "../auth/basic-auth.js";
 import { isoMillis } from "../clock.js";
-import type { components } from "../generated/openapi.js";
+import type { components } from "@lrg/spec/types/openapi";
 import { Problem } from "../problems.js";
 import type { Answer } from "../routing.js";
 import { applyBusinessRules, isRefusal, type Clearance } from "./business-rules.js";

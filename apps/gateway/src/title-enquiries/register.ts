@@ -1,4 +1,4 @@
-import type { components } from "../generated/openapi.js";
+import type { components } from "@lrg/spec/types/openapi";
 import registerData from "./data/register.json" with { type: "json" };
 
 type Schemas = components["schemas"];

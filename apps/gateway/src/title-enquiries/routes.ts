@@ -1,4 +1,4 @@
-import type { components } from "../generated/openapi.js";
+import type { components } from "@lrg/spec/types/openapi";
 import { Problem } from "../problems.js";
 import type { Handler, HandlerContext } from "../routing.js";
 import type { TitleEnquiryDeps } from "./deps.js";
