@@ -65,7 +65,7 @@ while (pending.length > 0) {
 }
 if (copied.has("documents")) {
   for (const name of ["openapi", "sandbox"]) {
-    for (const file of [`${name}.dereferenced.json`, `${name}.json`, `${name}.yaml`]) copyFileSync(join(specDir, "dist", file), join(targetDir, file));
+    copyFileSync(join(specDir, "dist", `${name}.dereferenced.json`), join(targetDir, `${name}.dereferenced.json`));
   }
 }
 console.log(copied.size === 0 ? "no @lrg/spec import to inline" : `inlined @lrg/spec (${[...copied].sort().join(", ")}) into ${relative(process.cwd(), targetDir) || "."}`);

@@ -76,6 +76,7 @@ const transitions = statusSchema["x-lrg-transitions"].map((t) => ({
 }));
 for (const [index, t] of transitions.entries()) {
   for (const end of [t.from, t.to]) if (!statusSchema.enum.includes(end)) throw new Error(`x-lrg-transitions[${index}] names ${end}, not an ApplicationStatus`);
+  for (const version of ["v1", "v0"]) if (typeof t.notifications?.[version] !== "string") throw new Error(`x-lrg-transitions[${index}] has no ${version} notification type`);
 }
 // The notification services also answer under /api, the base of the registry's own test stubs (design).
 const pathAliases = Object.fromEntries(
@@ -102,7 +103,7 @@ files["constants.ts"] = [
     "  to: ApplicationStatus;",
     "  trigger: string;",
     "  source: string;",
-    "  notifications: { v1: string; v0?: string };",
+    "  notifications: { v1: string; v0: string };",
     "}\n",
   ].join("\n"),
   constant("The application state machine's transitions, in the spec's order.", "transitions", transitions, ": readonly Transition[]").replace(" as const;", ";"),

@@ -12,7 +12,7 @@ export type JsonObject = { [key: string]: Json };
 export type SpecNode = Record<string, unknown>;
 
 /** The two documents: the registry interface and the sandbox control plane. */
-export type DocumentName = "openapi" | "sandbox";
+export type DocumentName = "registry" | "sandbox";
 
 /** A bundled file: beside the built library's folder, or in dist/ when the sources run directly (the spec's tests). */
 function bundled(file: string): string {
@@ -20,15 +20,15 @@ function bundled(file: string): string {
   return existsSync(built) ? built : fileURLToPath(new URL(`../dist/${file}`, import.meta.url));
 }
 
-const load = (name: DocumentName): SpecNode => JSON.parse(readFileSync(bundled(`${name}.dereferenced.json`), "utf8")) as SpecNode;
+const load = (file: string): SpecNode => JSON.parse(readFileSync(bundled(file), "utf8")) as SpecNode;
 
 /** The registry interface (`openapi.dereferenced.json`). */
-export const openapi: SpecNode = load("openapi");
+export const openapi: SpecNode = load("openapi.dereferenced.json");
 /** The sandbox control plane (`sandbox.dereferenced.json`). */
-export const sandbox: SpecNode = load("sandbox");
+export const sandbox: SpecNode = load("sandbox.dereferenced.json");
 
 /** A document by name. */
-export const documents: Readonly<Record<DocumentName, SpecNode>> = { openapi, sandbox };
+export const documents: Readonly<Record<DocumentName, SpecNode>> = { registry: openapi, sandbox };
 
 /** A bundled artifact a consumer serves or hands to a tool (Prism, Redoc, a download). */
 export type Artifact = "openapi.json" | "openapi.yaml" | "sandbox.json" | "sandbox.yaml";

@@ -1,6 +1,6 @@
 // The typed reader of the bundled documents: each operation with its method, path, security kind, parameters
 // (the path item's merged in), request body and responses; component schemas. Every consumer reads the spec here.
-import { pathAliases } from "./generated/constants.js";
+import { pathAliases, problemCatalogue, type ProblemCode } from "./generated/constants.js";
 import { documents, openapi, type DocumentName, type SpecNode } from "./documents.js";
 
 /** An HTTP method as sent on the wire. */
@@ -140,7 +140,7 @@ function operationsOfDocument(name: DocumentName): Operation[] {
 }
 
 /** Every operation of both documents, the registry interface first, in document order. */
-export const operations: readonly Operation[] = [...operationsOfDocument("openapi"), ...operationsOfDocument("sandbox")];
+export const operations: readonly Operation[] = [...operationsOfDocument("registry"), ...operationsOfDocument("sandbox")];
 
 /** The operations of one document. */
 export function operationsOf(document: DocumentName): Operation[] {
@@ -170,7 +170,7 @@ export function operationFor(method: string, path: string): Operation | undefine
 }
 
 /** A component schema by name (of the registry interface unless another document is named). */
-export function componentSchema(name: string, document: DocumentName = "openapi"): SpecNode {
+export function componentSchema(name: string, document: DocumentName = "registry"): SpecNode {
   const schema = (documents[document]["components"] as { schemas: Record<string, SpecNode> }).schemas[name];
   if (schema === undefined) throw new Error(`the spec has no component schema ${name} in ${document}`);
   return schema;
@@ -180,6 +180,21 @@ export function componentSchema(name: string, document: DocumentName = "openapi"
 export function errorEnvelopeOf(operation: Operation): { schema: string; codes: Record<string, string> } | undefined {
   const envelope = operation.operation["x-lrg-error-envelope"] as { schema: string; codes?: Record<string, string> } | undefined;
   return envelope && { schema: envelope.schema, codes: envelope.codes ?? {} };
+}
+
+/** The code an operation writes for one of the catalogue's problem codes: the registry's, where its envelope maps one. */
+export function errorCodeFor(operation: Operation, problemCode: string): string {
+  return errorEnvelopeOf(operation)?.codes[problemCode] ?? problemCode;
+}
+
+/** The catalogue's problem codes an operation may mean by a code it wrote (a registry code maps back to several). */
+export function problemCodesFor(operation: Operation, code: string): ProblemCode[] {
+  const catalogued = (candidate: string): candidate is ProblemCode => candidate in problemCatalogue;
+  const mapped = Object.entries(errorEnvelopeOf(operation)?.codes ?? {})
+    .filter(([, registry]) => registry === code)
+    .map(([problem]) => problem)
+    .filter(catalogued);
+  return catalogued(code) ? [code, ...mapped] : mapped;
 }
 
 /** The version of the registry interface (`info.version`). */

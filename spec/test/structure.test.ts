@@ -6,8 +6,9 @@ import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { documents as specDocuments, operations as specOperations, type Json, type JsonObject } from "../src/index.js";
 
-const documents = specDocuments as Record<"openapi" | "sandbox", JsonObject>;
-const operations = specOperations.map(({ document, path, method, operation }) => ({ document, path, method, operation: operation as JsonObject }));
+// Named by their files (openapi.yaml, sandbox.yaml), as the tests' names have them.
+const documents = { openapi: specDocuments.registry as JsonObject, sandbox: specDocuments.sandbox as JsonObject };
+const operations = specOperations.map(({ document, path, method, operation }) => ({ document: document === "registry" ? "openapi" : document, path, method, operation: operation as JsonObject }));
 
 /** Walks a JSON value depth first, calling `visit` with each object. */
 function walk(value: Json, visit: (node: JsonObject) => void): void {

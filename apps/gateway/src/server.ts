@@ -157,7 +157,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     ...documentHandlers(documents, schemaBase),
     ...titles.handlers,
   };
-  const unimplemented = registerOperations(app, "openapi", registryHandlers, {
+  const unimplemented = registerOperations(app, "registry", registryHandlers, {
     authenticator,
     sandboxToken: config.sandboxToken,
     beforeHandler: async (spec, request) => {

@@ -15,7 +15,7 @@ afterAll(async () => {
 
 const SAMPLE_ID = "6f1c2a4e-0b7d-4c1e-9a53-2d8f4b6e7c10";
 const concrete = (path: string) => path.replace(/\{[^}]+\}/g, SAMPLE_ID);
-const protectedOperations = operationsOf("openapi").filter((o) => !Array.isArray(o.operation["security"]) || (o.operation["security"] as unknown[]).length > 0);
+const protectedOperations = operationsOf("registry").filter((o) => !Array.isArray(o.operation["security"]) || (o.operation["security"] as unknown[]).length > 0);
 
 describe("authentication", () => {
   it.each(protectedOperations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))("%s answers 401 in its documented error shape without or with wrong credentials", async (_name, o) => {

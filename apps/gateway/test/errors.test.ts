@@ -39,7 +39,7 @@ function documentedCodes(): Set<string> {
  */
 function envelopeDocumentedCodes(): Set<string> {
   const codes = new Set<string>();
-  for (const { operation } of operationsOf("openapi")) {
+  for (const { operation } of operationsOf("registry")) {
     const envelope = operation["x-lrg-error-envelope"] as { codes?: Record<string, string> } | undefined;
     if (!envelope) continue;
     const shown = new Set<string>();

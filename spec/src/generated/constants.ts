@@ -568,7 +568,7 @@ export interface Transition {
   to: ApplicationStatus;
   trigger: string;
   source: string;
-  notifications: { v1: string; v0?: string };
+  notifications: { v1: string; v0: string };
 }
 
 /** The application state machine's transitions, in the spec's order. */
