@@ -83,6 +83,17 @@ const pathAliases = Object.fromEntries(
   [registry, sandbox].flatMap((document) => Object.keys(document.paths)).filter((path) => path.includes("/notifications")).map((path) => [path, ["/api"]]),
 );
 
+const rateLimits = Object.fromEntries(
+  Object.values(registry.paths)
+    .flatMap((item) => Object.values(item))
+    .filter((operation) => operation?.["x-lrg-rate-limit"] !== undefined)
+    .map((operation) => {
+      const { requests_per_minute: requestsPerMinute, per } = operation["x-lrg-rate-limit"];
+      if (!Number.isInteger(requestsPerMinute) || !["user", "business-unit"].includes(per)) throw new Error(`${operation.operationId}: x-lrg-rate-limit needs requests_per_minute and per (user or business-unit)`);
+      return [operation.operationId, { requestsPerMinute, per }];
+    }),
+);
+
 const constant = (doc, name, value, type = "") => `/** ${doc} */\nexport const ${name}${type} = ${JSON.stringify(value, null, 2)} as const;\n`;
 files["constants.ts"] = [
   "// Generated from spec/dist/*.dereferenced.json by spec/scripts/generate-library.mjs. Do not edit.\n",
@@ -108,6 +119,7 @@ files["constants.ts"] = [
   ].join("\n"),
   constant("The application state machine's transitions, in the spec's order.", "transitions", transitions, ": readonly Transition[]").replace(" as const;", ";"),
   constant("Extra prefixes under which a path also answers: the notification services under /api, as the registry's test stubs.", "pathAliases", pathAliases, ": Readonly<Record<string, readonly string[]>>").replace(" as const;", ";"),
+  constant("The registry's rate limits (`x-lrg-rate-limit`), by operationId: requests a minute, counted per user or per business unit.", "rateLimits", rateLimits),
   constant("The Markdown table of scenario titles of the simulated register (officialSearchOfWhole's description).", "SCENARIO_TITLES_TABLE", scenarioTitlesTable()),
 ].join("\n");
 
