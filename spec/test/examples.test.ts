@@ -1,7 +1,8 @@
 // Every example of both documents validates against its schema (JSON Schema 2020-12), and every problem
 // example agrees with the response it illustrates and with the catalogue of problem codes.
 import { describe, expect, it } from "vitest";
-import { createValidator, loadBundle, operationsOf, type Json, type JsonObject } from "./load-spec.js";
+import { createValidator } from "../src/check.js";
+import { documents, operationsOf, problemCatalogue, type Json, type JsonObject } from "../src/index.js";
 
 interface ExampleCase {
   where: string;
@@ -11,8 +12,8 @@ interface ExampleCase {
   mediaType: string;
 }
 
-function examplesOf(document: string): ExampleCase[] {
-  const spec = loadBundle(`${document}.dereferenced.json`);
+/** The examples of one document, named by its file (openapi, sandbox). */
+function examplesOf(document: "openapi" | "sandbox"): ExampleCase[] {
   const cases: ExampleCase[] = [];
   const fromMedia = (where: string, content: JsonObject | undefined, status?: string) => {
     for (const [mediaType, media] of Object.entries(content ?? {}) as [string, JsonObject][]) {
@@ -25,7 +26,8 @@ function examplesOf(document: string): ExampleCase[] {
       }
     }
   };
-  for (const { path, method, operation } of operationsOf(document, spec)) {
+  for (const { path, method, operation: spec } of operationsOf(document === "openapi" ? "registry" : document)) {
+    const operation = spec as JsonObject;
     const at = `${document} ${method.toUpperCase()} ${path}`;
     for (const parameter of (operation["parameters"] ?? []) as JsonObject[]) {
       const where = `${at} parameter ${String(parameter["name"])}`;
@@ -47,9 +49,9 @@ function examplesOf(document: string): ExampleCase[] {
   return cases;
 }
 
-const problemCodes = loadBundle("openapi.json")["x-lrg-problem-codes"] as Record<string, { status: number }>;
+const problemCodes: Record<string, { status: number }> = problemCatalogue;
 
-describe.each(["openapi", "sandbox"])("examples of %s", (document) => {
+describe.each(["openapi", "sandbox"] as const)("examples of %s", (document) => {
   const cases = examplesOf(document);
   const ajv = createValidator();
 
@@ -76,7 +78,7 @@ describe.each(["openapi", "sandbox"])("examples of %s", (document) => {
 
 describe("component schema examples", () => {
   const ajv = createValidator();
-  const spec = loadBundle("openapi.dereferenced.json");
+  const spec = documents.registry as JsonObject;
   const schemas = (spec["components"] as JsonObject)["schemas"] as Record<string, JsonObject>;
   const withExample = Object.entries(schemas).filter(([, schema]) => schema["example"] !== undefined);
   it.each(withExample)("%s example validates", (_name, schema) => {

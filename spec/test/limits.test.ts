@@ -2,9 +2,9 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { loadBundle, type JsonObject } from "./load-spec.js";
+import { openapi, type JsonObject } from "../src/index.js";
 
-const spec = loadBundle("openapi.dereferenced.json");
+const spec = openapi as JsonObject;
 const components = spec["components"] as JsonObject;
 const schemas = components["schemas"] as Record<string, JsonObject>;
 const schema = (name: string): JsonObject => {

@@ -4,10 +4,20 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
-import { loadBundle, operationsOf, walk, type JsonObject } from "./load-spec.js";
+import { documents as specDocuments, operations as specOperations, type Json, type JsonObject } from "../src/index.js";
 
-const documents = { openapi: loadBundle("openapi.dereferenced.json"), sandbox: loadBundle("sandbox.dereferenced.json") };
-const operations = Object.entries(documents).flatMap(([name, spec]) => operationsOf(name, spec));
+// Named by their files (openapi.yaml, sandbox.yaml), as the tests' names have them.
+const documents = { openapi: specDocuments.registry as JsonObject, sandbox: specDocuments.sandbox as JsonObject };
+const operations = specOperations.map(({ document, path, method, operation }) => ({ document: document === "registry" ? "openapi" : document, path, method, operation: operation as JsonObject }));
+
+/** Walks a JSON value depth first, calling `visit` with each object. */
+function walk(value: Json, visit: (node: JsonObject) => void): void {
+  if (Array.isArray(value)) value.forEach((item) => walk(item, visit));
+  else if (value !== null && typeof value === "object") {
+    visit(value);
+    Object.values(value).forEach((child) => walk(child, visit));
+  }
+}
 const SOURCES = ["seed", "public-reference", "design"];
 
 /** The registry's error envelope an operation answers in (`x-lrg-error-envelope`), if any. */

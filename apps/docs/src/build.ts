@@ -7,18 +7,13 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { escapeHtml, markdownTitle, renderFragment, renderMarkdown } from "./markdown.js";
 import { renderPage, type NavEntry } from "./page.js";
-import {
-  loadSpecJson,
-  operationsOf,
-  problemCodesOf,
-  referenceAnchor,
-  scenarioTitlesTable,
-  specArtifact,
-  stateMachineOf,
-  type JsonObject,
-  type StateMachine,
-} from "./spec.js";
-import { renderStateMachineSvg } from "./state-machine.js";
+import { artifactPath, operationsOf, problemCatalogue, SCENARIO_TITLES_TABLE, specVersion, type DocumentName } from "@lrg/spec";
+import { renderStateMachineSvg, specStateMachine, type StateMachine } from "./state-machine.js";
+
+/** Where Redoc (3, hash routing) shows an operation, relative to the reference page. */
+export function referenceAnchor(operation: { operationId: string; tags: readonly string[] }): string {
+  return `#/${operation.tags[0] ?? "default"}/${operation.operationId.toLowerCase()}`;
+}
 
 /** The guides, in reading order: file `guides/<slug>.md` becomes `dist/<slug>.html`. */
 export const GUIDES = [
@@ -74,11 +69,11 @@ function table(head: string[], rows: string[][]): string {
 
 const code = (text: string): string => `<code>${escapeHtml(text)}</code>`;
 
-function operationTable(spec: JsonObject, reference: string): string {
+function operationTable(document: DocumentName, reference: string): string {
   return table(
     ["Operation", "Method and path", "operationId"],
-    operationsOf(spec).map((operation) => [
-      `<a href="${reference}${referenceAnchor(operation)}">${escapeHtml(operation.summary)}</a>`,
+    operationsOf(document).map((operation) => [
+      `<a href="${reference}${referenceAnchor(operation)}">${escapeHtml(String(operation.operation["summary"] ?? ""))}</a>`,
       code(`${operation.method} ${operation.path}`),
       code(operation.operationId),
     ]),
@@ -127,21 +122,19 @@ export function build(dist: string = join(packageDir, "dist")): { pages: string[
   mkdirSync(join(dist, "assets"), { recursive: true });
   mkdirSync(join(dist, "spec"), { recursive: true });
 
-  const openapi = loadSpecJson("openapi.json");
-  const sandbox = loadSpecJson("sandbox.json");
-  const machine = stateMachineOf(openapi);
-  const specHash = createHash("sha256").update(readFileSync(specArtifact("openapi.json"))).digest("hex");
-  const version = String((openapi["info"] as JsonObject)["version"]);
+  const machine = specStateMachine;
+  const specHash = createHash("sha256").update(readFileSync(artifactPath("openapi.json"))).digest("hex");
+  const version = specVersion;
 
-  for (const name of ["openapi.yaml", "openapi.json", "sandbox.yaml", "sandbox.json"]) {
-    copyFileSync(specArtifact(name), join(dist, "spec", name));
+  for (const name of ["openapi.yaml", "openapi.json", "sandbox.yaml", "sandbox.json"] as const) {
+    copyFileSync(artifactPath(name), join(dist, "spec", name));
   }
   for (const name of readdirSync(join(packageDir, "assets"))) copyFileSync(join(packageDir, "assets", name), join(dist, "assets", name));
 
   const pages = new Map<string, string>();
   for (const reference of REFERENCES) {
     const out = join(dist, reference.file);
-    redocly(["build-docs", specArtifact(reference.spec), "-o", out, "--title", reference.title, "--inlineBundle"]);
+    redocly(["build-docs", artifactPath(reference.spec), "-o", out, "--title", reference.title, "--inlineBundle"]);
     const html = adaptReference(readFileSync(out, "utf8"));
     writeFileSync(out, html);
     pages.set(reference.file, html);
@@ -162,12 +155,14 @@ export function build(dist: string = join(packageDir, "dist")): { pages: string[
     "state-machine": `<figure class="diagram" id="state-machine-picture">\n${svg}\n<figcaption>Drawn when the docs are built from <code>x-lrg-transitions</code> on the <code>ApplicationStatus</code> schema of the spec, the same list the gateway enforces. <a href="state-machine.svg">Open the picture on its own</a>.</figcaption>\n</figure>`,
     "transitions-table": transitionsTable(machine),
     "statuses-list": `<ul>${machine.statuses.map((status) => `<li>${code(status)}</li>`).join("")}</ul>`,
-    "scenario-titles": renderFragment(scenarioTitlesTable(openapi)),
-    operations: operationTable(openapi, "reference.html"),
-    "sandbox-operations": operationTable(sandbox, "sandbox-reference.html"),
+    "scenario-titles": renderFragment(SCENARIO_TITLES_TABLE),
+    operations: operationTable("registry", "reference.html"),
+    "sandbox-operations": operationTable("sandbox", "sandbox-reference.html"),
     "problem-codes": table(
       ["Code", "Status", "Title", "When"],
-      problemCodesOf(openapi).map((entry) => [code(entry.code), String(entry.status), escapeHtml(entry.title), escapeHtml(entry.when)]),
+      Object.entries(problemCatalogue)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([entry, { status, title, when }]) => [code(entry), String(status), escapeHtml(title), escapeHtml(when)]),
     ),
     "guide-list": `<ul class="cards">${GUIDES.map(
       (guide) =>

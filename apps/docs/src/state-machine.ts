@@ -1,6 +1,18 @@
 // Draws the application state machine as SVG from the spec's `x-lrg-transitions`: a layered layout, top to
 // bottom, computed here so the picture always matches the list the gateway enforces.
-import type { StateMachine, Transition } from "./spec.js";
+import { APPLICATION_STATUSES, transitions, type Transition as SpecTransition } from "@lrg/spec";
+
+/** A transition as the picture draws it: the spec's, or one of a machine the list may grow into (tests). */
+export type Transition = Omit<SpecTransition, "from" | "to" | "notifications"> & { from: string; to: string; notifications: Pick<SpecTransition["notifications"], "v1"> & Partial<SpecTransition["notifications"]> };
+
+/** A state machine to draw: its statuses in order and the transitions between them. */
+export interface StateMachine {
+  statuses: readonly string[];
+  transitions: readonly Transition[];
+}
+
+/** The spec's application state machine (ApplicationStatus and its `x-lrg-transitions`). */
+export const specStateMachine: StateMachine = { statuses: APPLICATION_STATUSES, transitions };
 
 const MARGIN = 24;
 const START_SPACE = 64; // room above the first row for the start dot and its arrow

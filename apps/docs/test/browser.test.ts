@@ -4,15 +4,16 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GUIDES } from "../src/build.js";
-import { loadSpecJson, operationsOf, referenceAnchor, stateMachineOf } from "../src/spec.js";
+import { operationsOf, type Operation } from "@lrg/spec";
+import { GUIDES, referenceAnchor } from "../src/build.js";
+import { specStateMachine } from "../src/state-machine.js";
 import { launchChromium, type TestBrowser } from "./support/chromium.js";
 import { serveDirectory, type StaticServer } from "./support/static-server.js";
 
 const packageDir = join(import.meta.dirname, "..");
 const outputDir = join(packageDir, "test-output");
-const openapi = loadSpecJson("openapi.json");
-const sandbox = loadSpecJson("sandbox.json");
+/** An operation as the reference shows it: its first tag and its summary. */
+const shown = (operation: Operation) => ({ ...operation, tag: operation.tags[0] ?? "default", summary: String(operation.operation["summary"] ?? "") });
 
 let server: StaticServer;
 let browser: TestBrowser;
@@ -100,8 +101,8 @@ describe("guide pages", () => {
 
 describe("the API reference", () => {
   const documents = [
-    { file: "reference.html", spec: openapi },
-    { file: "sandbox-reference.html", spec: sandbox },
+    { file: "reference.html", spec: "registry" as const },
+    { file: "sandbox-reference.html", spec: "sandbox" as const },
   ];
 
   it.each(documents.map((entry) => [entry.file, entry] as const))(
@@ -109,7 +110,7 @@ describe("the API reference", () => {
     async (file, entry) => {
       const { page, pageErrors, consoleErrors } = await visit(file);
       try {
-        const operations = operationsOf(entry.spec);
+        const operations = operationsOf(entry.spec).map(shown);
         const tags = [...new Set(operations.map((operation) => operation.tag))];
         for (const tag of tags) {
           // Redoc 3 shows one tag at a time, routed by the hash.
@@ -141,7 +142,7 @@ describe("the API reference", () => {
 
 describe("links from the guides into the reference", () => {
   it("open the operation they name", async () => {
-    const upload = operationsOf(openapi).find((operation) => operation.operationId === "createUploadUrl");
+    const upload = operationsOf("registry").map(shown).find((operation) => operation.operationId === "createUploadUrl");
     if (upload === undefined) throw new Error("createUploadUrl is missing from the spec");
     const { page, pageErrors } = await visit(`reference.html${referenceAnchor(upload)}`);
     try {
@@ -156,7 +157,7 @@ describe("links from the guides into the reference", () => {
 
 describe("the state machine picture", () => {
   it("renders a box per status and a labelled arrow per transition", async () => {
-    const machine = stateMachineOf(openapi);
+    const machine = specStateMachine;
     const { page } = await visit("application-state-machine.html");
     try {
       const svg = page.locator("figure.diagram svg.state-machine");
@@ -206,7 +207,7 @@ describe("the state machine picture", () => {
   it("is also served on its own as an SVG file", async () => {
     const { page, consoleErrors } = await visit("state-machine.svg");
     try {
-      expect(await page.locator("svg g.sm-node").count()).toBe(stateMachineOf(openapi).statuses.length);
+      expect(await page.locator("svg g.sm-node").count()).toBe(specStateMachine.statuses.length);
       expect(consoleErrors).toEqual([]);
     } finally {
       await page.close();

@@ -1,8 +1,7 @@
 // The state machine picture as geometry: every status placed once, every transition drawn and labelled, and no
 // label over a box or another label, for the spec's machine and for machines it may grow into.
 import { describe, expect, it } from "vitest";
-import { loadSpecJson, stateMachineOf, type StateMachine } from "../src/spec.js";
-import { layoutStateMachine, renderStateMachineSvg, wrap, type StateMachineLayout } from "../src/state-machine.js";
+import { layoutStateMachine, renderStateMachineSvg, specStateMachine, wrap, type StateMachine, type StateMachineLayout } from "../src/state-machine.js";
 
 interface Box {
   x: number;
@@ -36,7 +35,7 @@ function expectReadable(machine: StateMachine, layout: StateMachineLayout): void
 }
 
 describe("the spec's state machine", () => {
-  const machine = stateMachineOf(loadSpecJson("openapi.json"));
+  const machine = specStateMachine;
   const layout = layoutStateMachine(machine);
 
   it("places every status and draws every transition without overlaps", () => {

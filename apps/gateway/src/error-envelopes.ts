@@ -1,6 +1,6 @@
 import { isoMillisNoZone } from "./clock.js";
 import type { Problem, ValidationIssue } from "./problems.js";
-import type { SpecNode } from "./spec/openapi.js";
+import type { SpecNode } from "@lrg/spec";
 
 /** The registry's error envelope of an operation, as its `x-lrg-error-envelope` names it. */
 export interface ErrorEnvelope {

@@ -1,7 +1,6 @@
-import type { ProblemCode } from "./operation-types.js";
-import { problemCatalogue } from "./spec/openapi.js";
+import { problemCatalogue, type ProblemCode } from "@lrg/spec";
 
-export type { ProblemCode } from "./operation-types.js";
+export type { ProblemCode };
 
 /** One member of a request that failed validation. */
 export interface ValidationIssue {
@@ -24,7 +23,8 @@ export class Problem extends Error {
 
   constructor(code: ProblemCode, detail: string, extra: { errors?: ValidationIssue[]; rule?: string; headers?: Record<string, string> } = {}) {
     super(detail);
-    const entry = problemCatalogue[code];
+    // The type admits catalogued codes only; a code computed at run time is checked all the same.
+    const entry = (problemCatalogue as Partial<Record<string, { status: number; title: string }>>)[code];
     if (!entry) throw new Error(`problem code ${code} is not in the spec's catalogue`);
     this.code = code;
     this.status = entry.status;

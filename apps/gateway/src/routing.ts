@@ -6,7 +6,7 @@ import { errorEnvelopeOf, renderEnvelope, type ErrorEnvelope } from "./error-env
 import type { RegistryOperations, SandboxOperations } from "./operation-types.js";
 import type { PolicyHook } from "./policies.js";
 import { Problem } from "./problems.js";
-import { operationsOf, type OperationSpec, type SpecNode } from "./spec/openapi.js";
+import { operationsOf, type DocumentName, type Operation as OperationSpec, type SpecNode } from "@lrg/spec";
 import { compileRequestValidator, type ValidatedRequest } from "./spec/validation.js";
 
 /** The statuses an operation documents (the keys of its generated `responses`). */
@@ -68,23 +68,11 @@ export type RegistryHandlers<K extends keyof RegistryOperations = keyof Registry
 /** Handlers of the sandbox control plane (`spec/sandbox.yaml`). */
 export type SandboxHandlers = HandlersOf<SandboxOperations>;
 
-type Security = "basic" | "bearer" | "none";
-
-function securityOf(document: SpecNode, operation: SpecNode): Security {
-  const requirements = (operation["security"] ?? document["security"] ?? []) as Record<string, unknown>[];
-  const schemes = requirements.flatMap((requirement) => Object.keys(requirement));
-  if (schemes.includes("basicAuth")) return "basic";
-  if (schemes.includes("sandboxToken")) return "bearer";
-  return "none";
-}
-
 export interface RegistrarOptions {
   authenticator: BasicAuthenticator;
   sandboxToken: string;
   /** Policies run before the handlers, by operation tag (see `policies.ts`); with it, every tag must have an entry. */
   policies?: Record<string, PolicyHook[]>;
-  /** Extra prefixes under which an operation also answers (e.g. `/api` for notifications). */
-  aliases?: (spec: OperationSpec) => string[];
 }
 
 /**
@@ -92,7 +80,7 @@ export interface RegistrarOptions {
  * `security`, request validation compiled from its schemas. Handlers stay thin: they get a validated request
  * and answer a status and body. Answers the operations left without a handler.
  */
-export function registerOperations<Ops extends Record<keyof Ops, OperationShape>>(app: FastifyInstance, document: SpecNode, handlers: HandlersOf<Ops>, options: RegistrarOptions): string[] {
+export function registerOperations<Ops extends Record<keyof Ops, OperationShape>>(app: FastifyInstance, document: DocumentName, handlers: HandlersOf<Ops>, options: RegistrarOptions): string[] {
   const missing: string[] = [];
   const anonymous = { username: "", businessUnitId: "" };
   for (const spec of operationsOf(document)) {
@@ -108,7 +96,7 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
     // Every error of this operation, whatever raised it (validation, credentials, body parsing), is rendered in
     // the registry's envelope when the spec names one (see errorAnswer).
     const config: RouteErrorConfig = { errorEnvelope: errorEnvelopeOf(spec.operation) };
-    const security = securityOf(document, spec.operation);
+    const security = spec.security;
     const url = spec.path.replace(/\{(\w+)\}/g, ":$1");
     const content = ((spec.operation["requestBody"] as SpecNode | undefined)?.["content"] ?? {}) as Record<string, unknown>;
     // A body that is not JSON (an upload) reaches the handler as the raw request stream, never buffered.
@@ -133,8 +121,9 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
       for (const [name, value] of Object.entries(answer.headers ?? {})) reply.header(name, value);
       return answer.body === undefined ? reply.send() : reply.send(answer.body);
     };
-    for (const prefix of ["", ...(options.aliases?.(spec) ?? [])]) {
-      const route = { method: spec.method.toUpperCase() as "GET", url: `${prefix}${url}`, handler: run, config };
+    // The spec's aliases: the notification services also answer under /api.
+    for (const prefix of ["", ...spec.aliases]) {
+      const route = { method: spec.method as "GET", url: `${prefix}${url}`, handler: run, config };
       if (config.errorEnvelope) rememberEnvelope(app, route.method, `${prefix}${spec.path}`, config.errorEnvelope);
       void app.register(async (scope) => {
         if (rawBody) {

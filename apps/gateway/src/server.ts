@@ -18,7 +18,6 @@ import type { RegistryOperations, SandboxOperations } from "./operation-types.js
 import { registryPolicies } from "./policies.js";
 import { errorAnswer, noOperation, registerOperations, type RegistryHandlers } from "./routing.js";
 import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
-import { openapi, sandbox } from "./spec/openapi.js";
 import { BlobStore } from "./storage/blob-store.js";
 import { SqliteStorage } from "./storage/sqlite/sqlite-storage.js";
 import type { Storage } from "./storage/storage.js";
@@ -161,10 +160,9 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     ...documentHandlers(documents, schemaBase),
     ...titles.handlers,
   };
-  const unimplemented = registerOperations<RegistryOperations>(app, openapi, registryHandlers, {
+  const unimplemented = registerOperations<RegistryOperations>(app, "registry", registryHandlers, {
     authenticator,
     sandboxToken: config.sandboxToken,
-    aliases: (spec) => (spec.path.includes("/notifications") ? ["/api"] : []),
     policies: registryPolicies(() => state.settings),
   });
   const afterClockChange = async () => {
@@ -176,7 +174,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     titles.reset();
     await ensureDemoUser();
   };
-  registerOperations<SandboxOperations>(app, sandbox, sandboxHandlers({ storage, clock, state, applications, authenticator, afterClockChange, afterReset }), {
+  registerOperations<SandboxOperations>(app, "sandbox", sandboxHandlers({ storage, clock, state, applications, authenticator, afterClockChange, afterReset }), {
     authenticator,
     sandboxToken: config.sandboxToken,
   });

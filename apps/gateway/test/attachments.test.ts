@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openapi, type SpecNode } from "../src/spec/openapi.js";
+import { enums } from "@lrg/spec";
 import { idempotencyKey, startGateway, submission, type Credentials, type TestGateway } from "./support/gateway.js";
 import { checksumOf, rawPut, SAMPLES } from "./support/upload.js";
 
@@ -182,7 +182,7 @@ describe("both attach operations", () => {
 
 describe("every notification type of the requirement", () => {
   it("can occur through the API (submission, attach operations and the control plane)", async () => {
-    const types = ((openapi["components"] as { schemas: Record<string, SpecNode> }).schemas["NotificationTypeV1"]?.["enum"] ?? []) as string[];
+    const types = enums.NotificationTypeV1;
     expect(types.length).toBe(11);
     const seen = new Set<string>();
     const collect = async (id: string) => (await notificationsOf(id)).forEach((n) => seen.add(n.notification_type));

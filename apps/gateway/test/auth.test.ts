@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openapi, operationsOf, sandbox } from "../src/spec/openapi.js";
+import { operationsOf } from "@lrg/spec";
 import { startGateway, type TestGateway } from "./support/gateway.js";
 import { errorCodeOf } from "./support/conformance.js";
 
@@ -15,12 +15,12 @@ afterAll(async () => {
 
 const SAMPLE_ID = "6f1c2a4e-0b7d-4c1e-9a53-2d8f4b6e7c10";
 const concrete = (path: string) => path.replace(/\{[^}]+\}/g, SAMPLE_ID);
-const protectedOperations = operationsOf(openapi).filter((o) => !Array.isArray(o.operation["security"]) || (o.operation["security"] as unknown[]).length > 0);
+const protectedOperations = operationsOf("registry").filter((o) => !Array.isArray(o.operation["security"]) || (o.operation["security"] as unknown[]).length > 0);
 
 describe("authentication", () => {
   it.each(protectedOperations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))("%s answers 401 in its documented error shape without or with wrong credentials", async (_name, o) => {
     for (const as of [null, { username: "demo", password: "wrong" }, { username: "nobody", password: "x" }]) {
-      const answer = await gw.call(o.method.toUpperCase(), concrete(o.path), { as, unchecked: false, ...(o.method === "post" ? { body: {} } : {}) });
+      const answer = await gw.call(o.method.toUpperCase(), concrete(o.path), { as, unchecked: false, ...(o.method === "POST" ? { body: {} } : {}) });
       expect(answer.status).toBe(401);
       expect(answer.headers.get("www-authenticate")).toMatch(/^Basic/);
       // The registry's code for 401 where the operation's envelope maps it (BG40004 on the title enquiries).
@@ -29,7 +29,7 @@ describe("authentication", () => {
     }
   });
 
-  it.each(operationsOf(sandbox).map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))("sandbox %s refuses a missing or wrong bearer token", async (_name, o) => {
+  it.each(operationsOf("sandbox").map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))("sandbox %s refuses a missing or wrong bearer token", async (_name, o) => {
     for (const authorization of [undefined, "Bearer wrong", "Basic ZGVtbzpkZW1v"]) {
       const response = await fetch(`${gw.url}${concrete(o.path)}`, { method: o.method.toUpperCase(), headers: authorization ? { authorization } : {} });
       expect(response.status).toBe(401);

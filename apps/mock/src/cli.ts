@@ -10,7 +10,7 @@ const USAGE = `Usage: lrg-mock [--dynamic] [--port N] [--spec FILE]
 Serves the bundled Land Registration Gateway spec with Prism on http://${MOCK_HOST}:${DEFAULT_PORT}.
   --dynamic     generate responses from the schemas instead of the documented examples (or MOCK_DYNAMIC=1)
   --port N      port to listen on (or PORT=N; default ${DEFAULT_PORT})
-  --spec FILE   another OpenAPI document to serve (default: spec/dist/openapi.yaml)
+  --spec FILE   another OpenAPI document to serve (default: the bundled openapi.yaml of @lrg/spec)
 `;
 
 function truthy(value: string | undefined): boolean {

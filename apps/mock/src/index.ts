@@ -13,7 +13,7 @@ export interface MockOptions {
   port?: number;
   /** Generate responses from the schemas (json-schema-faker) instead of answering the documented examples. */
   dynamic?: boolean;
-  /** OpenAPI document to serve; the bundled spec/dist/openapi.yaml when absent. */
+  /** OpenAPI document to serve; the bundled openapi.yaml of @lrg/spec when absent. */
   spec?: string;
 }
 

@@ -1,6 +1,7 @@
 // Where Prism and the bundled spec live, and the command line that starts Prism on them.
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { artifactPath } from "@lrg/spec/artifacts";
 
 const require = createRequire(import.meta.url);
 
@@ -17,9 +18,9 @@ export function prismBin(): string {
   return join(dirname(manifestPath), manifest.bin.prism);
 }
 
-/** Absolute path of the bundled spec that the mock serves by default (spec/dist/openapi.yaml). */
+/** Absolute path of the bundled spec that the mock serves by default (@lrg/spec's openapi.yaml). */
 export function defaultSpec(): string {
-  return require.resolve("@lrg/spec/openapi.yaml");
+  return artifactPath("openapi.yaml");
 }
 
 /** What one Prism process serves and how. */

@@ -2,18 +2,10 @@
 // example by default, and any other documented answer (every 2xx, 4xx and 5xx example) on request.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../src/index.js";
-import {
-  documentedAnswers,
-  loadSpec,
-  needsBasicAuth,
-  operationsOf,
-  prismViolations,
-  validRequest,
-  type DocumentedAnswer,
-} from "./operations.js";
+import { operationsOf } from "@lrg/spec";
+import { documentedAnswers, prismViolations, validRequest, type DocumentedAnswer } from "./operations.js";
 
-const spec = loadSpec();
-const operations = operationsOf(spec);
+const operations = operationsOf("registry");
 const byId = new Map(operations.map((op) => [op.operationId, op]));
 
 let mock: RunningMock;
@@ -35,7 +27,7 @@ function label(answer: DocumentedAnswer): string {
 async function ask(operationId: string, answer?: DocumentedAnswer): Promise<Response> {
   const op = byId.get(operationId);
   if (op === undefined) throw new Error(`no operation ${operationId}`);
-  const { url, init } = validRequest(spec, op, mock.url);
+  const { url, init } = validRequest(op, mock.url);
   if (answer !== undefined) {
     const prefer = [`code=${answer.status}`];
     if (answer.exampleName !== undefined) prefer.push(`example=${answer.exampleName}`);
@@ -66,7 +58,7 @@ async function expectAnswer(response: Response, answer: DocumentedAnswer): Promi
   else expect(body.length).toBeGreaterThan(0);
 }
 
-const answers = operations.flatMap((op) => documentedAnswers(spec, op));
+const answers = operations.flatMap((op) => documentedAnswers(op));
 const successes = answers.filter((answer) => answer.status < 300);
 const redirects = answers.filter((answer) => answer.status >= 300 && answer.status < 400);
 const errors = answers.filter((answer) => answer.status >= 400);
@@ -120,16 +112,16 @@ describe("documented errors, asked for with Prefer", () => {
 describe("security", () => {
   const mutualTls = (op: (typeof operations)[number]): boolean =>
     ((op.operation["security"] ?? []) as Record<string, unknown>[]).some((requirement) => "mutualTLS" in requirement);
-  const basicOnly = operations.filter((op) => needsBasicAuth(spec, op) && !mutualTls(op));
+  const basicOnly = operations.filter((op) => op.security === "basic" && !mutualTls(op));
   const titleEnquiries = operations.filter(mutualTls);
-  const open = operations.filter((op) => !needsBasicAuth(spec, op));
+  const open = operations.filter((op) => op.security !== "basic");
 
   it("leaves only the pre-signed addresses without credentials", () => {
     expect(open.map((op) => op.operationId).sort()).toEqual(["fetchDocumentContent", "uploadDocument"]);
   });
 
   it.each(basicOnly.map((op) => [op.operationId, op] as const))("%s without credentials is 401", async (_, op) => {
-    const { url, init } = validRequest(spec, op, mock.url, { credentials: false });
+    const { url, init } = validRequest(op, mock.url, { credentials: false });
     const response = await fetch(url, init);
     expect(response.status).toBe(401);
     // problem+json, or the registry's envelope (application/json) on an operation that answers in one.
@@ -143,7 +135,7 @@ describe("security", () => {
   it.each(titleEnquiries.map((op) => [op.operationId, op] as const))(
     "%s (mutual TLS + Basic) is not checked by the mock",
     async (_, op) => {
-      const { url, init } = validRequest(spec, op, mock.url, { credentials: false });
+      const { url, init } = validRequest(op, mock.url, { credentials: false });
       const response = await fetch(url, init);
       expect(response.status).toBeLessThan(300);
       expect(prismViolations(response).map((violation) => violation.message).join()).toMatch(/mutualTLS/);

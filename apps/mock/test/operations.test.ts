@@ -1,6 +1,7 @@
 // The helpers that build requests from the spec: a wrong helper would make the example tests pass vacuously.
 import { describe, expect, it } from "vitest";
-import { deref, loadSpec, operationsOf, sampleFromPattern, validRequest, type JsonObject } from "./operations.js";
+import { componentSchema, operationsOf } from "@lrg/spec";
+import { sampleFromPattern, validRequest, type JsonObject } from "./operations.js";
 
 describe("sampleFromPattern", () => {
   it.each([
@@ -18,13 +19,12 @@ describe("sampleFromPattern", () => {
 });
 
 describe("validRequest", () => {
-  const spec = loadSpec();
-  const ops = new Map(operationsOf(spec).map((op) => [op.operationId, op]));
+  const ops = new Map(operationsOf("registry").map((op) => [op.operationId, op]));
 
   it("fills every path parameter and sends Basic credentials", () => {
     const op = ops.get("downloadDocument");
     if (op === undefined) throw new Error("downloadDocument missing");
-    const { url, init } = validRequest(spec, op, "http://mock");
+    const { url, init } = validRequest(op, "http://mock");
     expect(url).toMatch(/^http:\/\/mock\/v1\/documents\/[0-9a-f]{64}$/);
     expect(init.headers["authorization"]).toMatch(/^Basic /);
   });
@@ -32,7 +32,7 @@ describe("validRequest", () => {
   it("sends the upload without credentials, with its checksum header and raw bytes", () => {
     const op = ops.get("uploadDocument");
     if (op === undefined) throw new Error("uploadDocument missing");
-    const { init } = validRequest(spec, op, "http://mock");
+    const { init } = validRequest(op, "http://mock");
     expect(init.headers["authorization"]).toBeUndefined();
     expect(init.headers["x-provider-checksum-sha256"]).toHaveLength(44);
     expect(init.headers["content-type"]).toBe("application/octet-stream");
@@ -42,15 +42,15 @@ describe("validRequest", () => {
   it("sends the required Idempotency-Key and the submission example", () => {
     const op = ops.get("submitApplication");
     if (op === undefined) throw new Error("submitApplication missing");
-    const { init } = validRequest(spec, op, "http://mock");
+    const { init } = validRequest(op, "http://mock");
     expect(init.headers["idempotency-key"]).toBeTruthy();
     const example = (op.operation["requestBody"] as { content: { "application/json": { examples: { transferWithCharge: unknown } } } })
       .content["application/json"].examples.transferWithCharge;
-    expect(JSON.parse(String(init.body))).toEqual((deref(spec, example as JsonObject) as JsonObject)["value"]);
+    expect(JSON.parse(String(init.body))).toEqual((example as JsonObject)["value"]);
   });
 
-  it("resolves references inside the bundle", () => {
-    const schema = deref(spec, { $ref: "#/components/schemas/DownloadId" }) as JsonObject;
+  it("reads the schemas of the bundle with every reference resolved", () => {
+    const schema = componentSchema("DownloadId");
     expect(schema["pattern"]).toBe("^[0-9a-f]{64}$");
   });
 });

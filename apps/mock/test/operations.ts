@@ -1,71 +1,10 @@
-// Reads the bundled spec and turns each operation into valid requests and the answers it documents.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+// Turns each operation of the bundled spec (read through @lrg/spec) into valid requests and the answers it documents.
+import type { Json, JsonObject, Operation, Parameter } from "@lrg/spec";
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+export type { Json, JsonObject };
 
-const HTTP_METHODS = ["get", "put", "post", "delete", "patch"] as const;
-
-/** spec/dist/openapi.json, parsed. */
-export function loadSpec(): JsonObject {
-  const require = createRequire(import.meta.url);
-  return JSON.parse(readFileSync(require.resolve("@lrg/spec/openapi.json"), "utf8")) as JsonObject;
-}
-
-function isObject(value: Json | undefined): value is JsonObject {
+function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Follows local `$ref`s (`#/components/...`) until a value that is not a reference. */
-export function deref(spec: JsonObject, value: Json | undefined): Json | undefined {
-  let current = value;
-  for (let hops = 0; isObject(current) && typeof current["$ref"] === "string"; hops += 1) {
-    if (hops > 20) throw new Error(`reference cycle at ${current["$ref"]}`);
-    const ref = current["$ref"];
-    if (!ref.startsWith("#/")) throw new Error(`only local references are expected in the bundle: ${ref}`);
-    current = ref
-      .slice(2)
-      .split("/")
-      .map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"))
-      .reduce<Json | undefined>((node, token) => (isObject(node) ? node[token] : undefined), spec);
-    if (current === undefined) throw new Error(`unresolved reference ${ref}`);
-  }
-  return current;
-}
-
-function derefObject(spec: JsonObject, value: Json | undefined): JsonObject {
-  const resolved = deref(spec, value);
-  return isObject(resolved) ? resolved : {};
-}
-
-/** One operation of the spec and where it sits. */
-export interface Operation {
-  operationId: string;
-  method: string;
-  path: string;
-  operation: JsonObject;
-  /** Path-level parameters followed by the operation's own, dereferenced. */
-  parameters: JsonObject[];
-}
-
-/** Every operation of the document, in document order. */
-export function operationsOf(spec: JsonObject): Operation[] {
-  const paths = spec["paths"] as Record<string, JsonObject>;
-  return Object.entries(paths).flatMap(([path, item]) =>
-    HTTP_METHODS.filter((method) => isObject(item[method])).map((method) => {
-      const operation = item[method] as JsonObject;
-      const shared = (item["parameters"] as Json[] | undefined) ?? [];
-      const own = (operation["parameters"] as Json[] | undefined) ?? [];
-      return {
-        operationId: String(operation["operationId"]),
-        method: method.toUpperCase(),
-        path,
-        operation,
-        parameters: [...shared, ...own].map((parameter) => derefObject(spec, parameter)),
-      };
-    }),
-  );
 }
 
 /**
@@ -92,13 +31,13 @@ export function sampleFromPattern(pattern: string): string | undefined {
   return out;
 }
 
-function firstExampleOf(spec: JsonObject, holder: JsonObject): Json | undefined {
+function firstExampleOf(holder: JsonObject): Json | undefined {
   if (holder["example"] !== undefined) return holder["example"];
   const examples = holder["examples"];
   if (Array.isArray(examples)) return examples[0];
   if (isObject(examples)) {
     const first = Object.values(examples)[0];
-    return first === undefined ? undefined : derefObject(spec, first)["value"];
+    return isObject(first) ? first["value"] : undefined;
   }
   return undefined;
 }
@@ -112,35 +51,28 @@ function fromType(schema: JsonObject): Json | undefined {
 }
 
 /** A value for a parameter: its example, its schema's example, default or first enum value, one made from the pattern, or one of its type. */
-export function sampleParameter(spec: JsonObject, parameter: JsonObject): string {
-  const schema = derefObject(spec, parameter["schema"]);
+export function sampleParameter(parameter: Parameter): string {
+  const schema = parameter.schema as JsonObject;
   const candidates = [
-    firstExampleOf(spec, parameter),
-    firstExampleOf(spec, schema),
+    firstExampleOf(parameter.spec as JsonObject),
+    firstExampleOf(schema),
     schema["default"],
     Array.isArray(schema["enum"]) ? schema["enum"][0] : undefined,
     typeof schema["pattern"] === "string" ? sampleFromPattern(schema["pattern"]) : undefined,
   ];
   const value = candidates.find((candidate) => candidate !== undefined && candidate !== null) ?? fromType(schema);
-  if (value === undefined) throw new Error(`no example, default, enum or simple pattern for parameter ${String(parameter["name"])}`);
+  if (value === undefined) throw new Error(`no example, default, enum or simple pattern for parameter ${parameter.name}`);
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
 /** Credentials the mock accepts (Prism checks that Basic credentials are present, not what they are). */
 export const BASIC_AUTHORIZATION = `Basic ${Buffer.from("conveyancer:correct-horse").toString("base64")}`;
 
-/** Whether the operation asks for HTTP Basic (the pre-signed upload and download addresses do not). */
-export function needsBasicAuth(spec: JsonObject, op: Operation): boolean {
-  const security = (op.operation["security"] ?? spec["security"] ?? []) as JsonObject[];
-  return security.some((requirement) => "basicAuth" in requirement);
-}
-
 /** Bytes that stand for an uploaded file. */
 const SAMPLE_FILE = Buffer.from("%PDF-1.7\n% a tiny stand-in for a scanned deed\n%%EOF\n");
 
 /** A request that the operation accepts: path, required query and header parameters, a body from its examples, credentials. */
 export function validRequest(
-  spec: JsonObject,
   op: Operation,
   baseUrl: string,
   options: { credentials?: boolean } = {},
@@ -149,32 +81,25 @@ export function validRequest(
   const query = new URLSearchParams();
   const headers: Record<string, string> = {};
   for (const parameter of op.parameters) {
-    const name = String(parameter["name"]);
-    const required = parameter["required"] === true;
-    const where = parameter["in"];
-    if (where === "path") path = path.replace(`{${name}}`, encodeURIComponent(sampleParameter(spec, parameter)));
-    else if (where === "query" && required) query.set(name, sampleParameter(spec, parameter));
-    else if (where === "header" && (required || firstExampleOf(spec, parameter) !== undefined)) {
-      headers[name.toLowerCase()] = sampleParameter(spec, parameter);
+    if (parameter.in === "path") path = path.replace(`{${parameter.name}}`, encodeURIComponent(sampleParameter(parameter)));
+    else if (parameter.in === "query" && parameter.required) query.set(parameter.name, sampleParameter(parameter));
+    else if (parameter.in === "header" && (parameter.required || firstExampleOf(parameter.spec as JsonObject) !== undefined)) {
+      headers[parameter.name.toLowerCase()] = sampleParameter(parameter);
     }
   }
   let body: string | Buffer | undefined;
-  const requestBody = derefObject(spec, op.operation["requestBody"]);
-  const content = requestBody["content"];
-  if (isObject(content)) {
-    const [mediaType, media] = Object.entries(content)[0] ?? [];
-    if (mediaType !== undefined) {
-      headers["content-type"] = mediaType;
-      if (mediaType.endsWith("json")) {
-        const example = firstExampleOf(spec, derefObject(spec, media));
-        if (example === undefined) throw new Error(`${op.operationId}: no request body example`);
-        body = JSON.stringify(example);
-      } else {
-        body = SAMPLE_FILE;
-      }
+  const [mediaType] = op.requestBody?.content.keys() ?? [];
+  if (mediaType !== undefined) {
+    headers["content-type"] = mediaType;
+    if (mediaType.endsWith("json")) {
+      const example = op.requestBody?.examples[0];
+      if (example === undefined) throw new Error(`${op.operationId}: no request body example`);
+      body = JSON.stringify(example);
+    } else {
+      body = SAMPLE_FILE;
     }
   }
-  if ((options.credentials ?? true) && needsBasicAuth(spec, op)) headers["authorization"] = BASIC_AUTHORIZATION;
+  if ((options.credentials ?? true) && op.security === "basic") headers["authorization"] = BASIC_AUTHORIZATION;
   const search = query.size > 0 ? `?${query.toString()}` : "";
   const init: RequestInit & { headers: Record<string, string> } = { method: op.method, headers, redirect: "manual" };
   if (body !== undefined) init.body = body;
@@ -195,28 +120,26 @@ export interface DocumentedAnswer {
 }
 
 /** Every (status, media type, example) the operation documents, in document order. */
-export function documentedAnswers(spec: JsonObject, op: Operation): DocumentedAnswer[] {
-  const responses = op.operation["responses"] as JsonObject;
-  return Object.entries(responses).flatMap(([status, raw]) => {
-    const response = derefObject(spec, raw);
+export function documentedAnswers(op: Operation): DocumentedAnswer[] {
+  return [...op.responses].flatMap(([status, response]) => {
     const headerExamples: Record<string, string> = {};
-    for (const [name, header] of Object.entries(derefObject(spec, response["headers"]))) {
-      const example = firstExampleOf(spec, derefObject(spec, header));
+    for (const [name, header] of Object.entries((response.spec["headers"] ?? {}) as Record<string, JsonObject>)) {
+      const example = firstExampleOf(header);
       if (example !== undefined) headerExamples[name.toLowerCase()] = String(example);
     }
-    const base = { operationId: op.operationId, status: Number(status), headerExamples };
-    const content = derefObject(spec, response["content"]);
+    const base = { operationId: op.operationId, status, headerExamples };
+    const content = (response.spec["content"] ?? {}) as Record<string, JsonObject>;
     if (Object.keys(content).length === 0) {
       return [{ ...base, mediaType: undefined, exampleName: undefined, example: undefined, alternativeMediaType: false }];
     }
-    return Object.entries(content).flatMap(([mediaType, rawMedia], index): DocumentedAnswer[] => {
-      const examples = derefObject(spec, derefObject(spec, rawMedia)["examples"]);
+    return Object.entries(content).flatMap(([mediaType, media], index): DocumentedAnswer[] => {
+      const examples = (media["examples"] ?? {}) as Record<string, JsonObject>;
       const named = Object.entries(examples).map(([exampleName, example]) => ({
         ...base,
         alternativeMediaType: index > 0,
         mediaType,
         exampleName,
-        example: derefObject(spec, example)["value"],
+        example: example["value"],
       }));
       return named.length > 0
         ? named

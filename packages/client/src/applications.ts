@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { WorkflowContext } from "./context.js";
 import { unwrap } from "./errors.js";
-import type { components } from "./generated/openapi.js";
+import type { components } from "@lrg/spec/types/openapi";
 
 /** A submission as the spec's ApplicationSubmission schema gives it. */
 export type ApplicationSubmission = components["schemas"]["ApplicationSubmission"];

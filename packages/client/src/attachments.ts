@@ -1,13 +1,14 @@
 import type { WorkflowContext } from "./context.js";
 import { uploadDocument, type DocumentSource, type UploadDocumentOptions, type UploadedDocument } from "./documents/upload.js";
 import { errorFromResponse } from "./errors.js";
-import type { components } from "./generated/openapi.js";
+import { MAX_MESSAGE_LENGTH } from "@lrg/spec/constants";
+import type { components } from "@lrg/spec/types/openapi";
 
 /** How an attached document is certified: `CERTIFIED`, `CERTIFIED_BY_ANOTHER` or `NOT_CERTIFIED`. */
 export type CertificationStatementType = components["schemas"]["AttachDocumentRequest"]["data"]["certification_statement_type"];
 
-/** The longest message Attach a message takes, in characters. */
-export const MAX_MESSAGE_LENGTH = 4034;
+/** The longest message Attach a message takes, in characters (the spec's bound). */
+export { MAX_MESSAGE_LENGTH };
 
 /** The document to attach: one already sent with Send a document, or one to send first. */
 export type AttachableDocument = { readonly documentId: string } | ({ readonly source: DocumentSource } & UploadDocumentOptions);

@@ -25,7 +25,7 @@ import {
   type DownloadedDocumentStream,
 } from "./documents/download.js";
 import { uploadDocument, type DocumentSource, type UploadDocumentOptions, type UploadedDocument } from "./documents/upload.js";
-import type { paths } from "./generated/openapi.js";
+import type { paths } from "@lrg/spec/types/openapi";
 import {
   acknowledgeNotifications,
   consumeNotifications,

@@ -1,5 +1,5 @@
 import type { Client } from "openapi-fetch";
-import type { paths } from "./generated/openapi.js";
+import type { paths } from "@lrg/spec/types/openapi";
 import type { Fetch } from "./transport.js";
 
 /** The openapi-fetch client over the registry interface, typed from the spec. */

@@ -1,4 +1,4 @@
-import type { components } from "./generated/openapi.js";
+import type { components } from "@lrg/spec/types/openapi";
 
 /** An error answered as `application/problem+json`, as the spec's `Problem` schema describes it. */
 export type Problem = components["schemas"]["Problem"];

@@ -72,12 +72,12 @@ export {
   type Problem,
   type RegistryErrors,
 } from "./errors.js";
-export type { components, operations, paths } from "./generated/openapi.js";
+export type { components, operations, paths } from "@lrg/spec/types/openapi";
 export type {
   components as SandboxComponents,
   operations as SandboxOperations,
   paths as SandboxPaths,
-} from "./generated/sandbox.js";
+} from "@lrg/spec/types/sandbox";
 export {
   ACKNOWLEDGE_CHUNK_SIZE,
   duplicateKey,

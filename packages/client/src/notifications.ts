@@ -1,7 +1,8 @@
 import type { WorkflowContext } from "./context.js";
 import { formatQueryDateTime, tryParseRegistryDateTime } from "./date-time.js";
 import { GatewayError, errorFromResponse } from "./errors.js";
-import type { components, operations } from "./generated/openapi.js";
+import { MAX_ACKNOWLEDGE_IDS, NOTIFICATION_PAGE_SIZE } from "@lrg/spec/constants";
+import type { components, operations } from "@lrg/spec/types/openapi";
 
 /** The registry's two notification interfaces: `v0` (upper-case types, `occured_*`) and `v1` (dotted types). */
 export type NotificationVersion = "v0" | "v1";
@@ -65,9 +66,10 @@ export interface ConsumeSummary {
   readonly acknowledged: number;
 }
 
-/** The registry answers at most 100 notifications a page and acknowledges at most 100 ids a call. */
-export const NOTIFICATION_PAGE_SIZE = 100;
-export const ACKNOWLEDGE_CHUNK_SIZE = 100;
+/** The most notifications the registry answers a page (the spec's bound). */
+export { NOTIFICATION_PAGE_SIZE };
+/** The most ids the registry acknowledges a call (the spec's bound). */
+export const ACKNOWLEDGE_CHUNK_SIZE = MAX_ACKNOWLEDGE_IDS;
 
 /** How many handled events a consume run remembers to recognise a duplicate delivered on a later page. */
 const REMEMBERED_EVENTS = 10_000;

@@ -1,5 +1,5 @@
 import createClient, { type Client } from "openapi-fetch";
-import type { paths as sandboxPaths } from "./generated/sandbox.js";
+import type { paths as sandboxPaths } from "@lrg/spec/types/sandbox";
 import { createRetryingFetch, type Fetch } from "./transport.js";
 
 /** The openapi-fetch client over the gateway's sandbox control plane, typed from `spec/sandbox.yaml`. */

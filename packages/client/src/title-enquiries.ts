@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { WorkflowContext } from "./context.js";
 import { GatewayError, errorFromResponse, parseRetryAfter } from "./errors.js";
-import type { components } from "./generated/openapi.js";
+import type { components } from "@lrg/spec/types/openapi";
 
 export type OfficialSearchRequest = components["schemas"]["OfficialSearchRequest"];
 export type OfficialSearchResult = components["schemas"]["OfficialSearchResult"];

@@ -1,6 +1,7 @@
 // @lrg/conformance: the properties of the Land Registration Gateway interface, the targets they run against,
 // the runner, and the reports. The CLI (`lrg-conformance`) is built from the same pieces.
-export { assertConformant, ConformanceError, violationsOf, type CheckedAnswer } from "./conformance.js";
+export { assertConformant, ConformanceError, violationsOf } from "@lrg/spec/check";
+export type { CheckedAnswer } from "./session.js";
 export { HttpClient, type TlsFiles } from "./http.js";
 export { allProperties } from "./properties/index.js";
 export { propertyName, PropertyContext, PropertyFailure, type Property, type RunOptions } from "./property.js";

@@ -1,6 +1,6 @@
 // A session with one target: every call goes through the shared conformance checker, so no property can forget it.
 import { randomUUID } from "node:crypto";
-import { assertConformant, mediaTypeOf, type CheckedAnswer } from "./conformance.js";
+import { assertConformant, mediaTypeOf } from "@lrg/spec/check";
 import type { HttpClient } from "./http.js";
 
 /** The kinds of target the suite runs against. */
@@ -31,6 +31,16 @@ export interface CallOptions {
   /** A body sent byte for byte. */
   body?: Buffer | string;
   headers?: Record<string, string>;
+}
+
+/** An answer as the checker saw it. */
+export interface CheckedAnswer {
+  status: number;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  /** The parsed JSON body, or the text of another body, or undefined when there is none. */
+  body: unknown;
+  bytes: Buffer;
 }
 
 /** An answer, already checked against the spec. */
@@ -172,7 +182,7 @@ export class Session {
     const answer: Answer = { status: response.status, headers: response.headers, body: parsed, bytes: response.bytes, text };
     // A remote target may be the registry itself: its known departures (stub problem bodies, a 429 without a
     // body) are not reported as failures there.
-    assertConformant(method, this.http.resolve(url).pathname, answer, { registry: this.target === "remote" });
+    assertConformant({ method, pathname: this.http.resolve(url).pathname }, { status: answer.status, headers: answer.headers, body: answer.bytes }, { registry: this.target === "remote" });
     return answer;
   }
 }

@@ -2,7 +2,7 @@
 // once. Installed from a tarball (@lrg/spec is not published): the copy the build put in dist/spec/
 // (scripts/copy-spec.mjs), so the suite checks the spec it was built with.
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
@@ -12,8 +12,6 @@ export const bundledSpecDir = fileURLToPath(new URL("../dist/spec/", import.meta
 
 /** Every spec file the suite reads, as @lrg/spec exports it: the build copies exactly these. */
 export const SPEC_FILES = [
-  "openapi.dereferenced.json",
-  "sandbox.dereferenced.json",
   "TRACEABILITY.md",
   "registry-data/application-types.json",
   "registry-data/document-types.json",
@@ -28,8 +26,7 @@ export type SpecFileName = (typeof SPEC_FILES)[number];
 /** The file as @lrg/spec has it, or undefined when @lrg/spec is not installed beside the suite. */
 export function workspaceSpecFile(name: SpecFileName): string | undefined {
   try {
-    // TRACEABILITY.md is not among @lrg/spec's exports; it sits beside the bundle's folder.
-    return name === "TRACEABILITY.md" ? join(dirname(require.resolve("@lrg/spec/openapi.json")), "..", name) : require.resolve(`@lrg/spec/${name}`);
+    return require.resolve(`@lrg/spec/${name}`);
   } catch {
     return undefined;
   }
@@ -43,4 +40,9 @@ export function specFile(name: SpecFileName): string {
 /** A JSON file of the spec, parsed. */
 export function specJson<T>(name: SpecFileName): T {
   return require(specFile(name)) as T;
+}
+
+/** The traceability table of the spec package (`spec/TRACEABILITY.md`; installed from a tarball, the build's copy). */
+export function traceabilityFile(): string {
+  return specFile("TRACEABILITY.md");
 }

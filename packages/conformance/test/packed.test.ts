@@ -77,7 +77,7 @@ describe("the packed conformance suite", () => {
     expect(Object.keys(peerDependencies).sort()).toEqual(["@lrg/gateway", "@lrg/mock"]);
     for (const peer of Object.keys(peerDependencies)) expect(peerDependenciesMeta[peer]?.optional).toBe(true);
     const files = (await run("tar", ["-tzf", tarball], work)).stdout.split("\n");
-    expect(files).toContain("package/dist/spec/openapi.dereferenced.json");
+    expect(files).toContain("package/dist/lrg-spec/openapi.dereferenced.json");
     expect(files).toContain("package/dist/spec/registry-data/transaction-documents.json");
     expect(files).toContain("package/bin/lrg-conformance.js");
   }, 300_000);

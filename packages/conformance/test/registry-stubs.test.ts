@@ -6,7 +6,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConformanceError } from "../src/conformance.js";
+import { ConformanceError } from "@lrg/spec/check";
 import { HttpClient } from "../src/http.js";
 import { Session, type TargetName } from "../src/session.js";
 

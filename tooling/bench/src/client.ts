@@ -12,7 +12,7 @@ import { median, mbPerSecond, sha256sumSeconds, writeDocument } from "./files.js
 import { createUnit } from "./gateway-api.js";
 import { MiB } from "./memory.js";
 import { BENCH_ROOT, progress } from "./options.js";
-import { openapi } from "./spec.js";
+import { openapi } from "@lrg/spec";
 import { SERVE_ENV, SERVE_FLAGS, startBareServer, startGatewayMain } from "./servers/processes.js";
 
 /** Requests per second of one way of sending the GETs. */

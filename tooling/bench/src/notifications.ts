@@ -144,7 +144,7 @@ export async function notificationBenchmarks(options: BenchOptions, notes: strin
     progress(`captured a list page of ${page} notifications (${listBytes.length.toLocaleString("en")} bytes) and an acknowledge answer`);
     if (page !== BATCH) notes.push(`The captured list page held ${page} notifications, not ${BATCH}.`);
 
-    progress("starting Prism on spec/dist/openapi.yaml and a bare node:http server on the captured answers");
+    progress("starting Prism on the bundled openapi.yaml and a bare node:http server on the captured answers");
     const prism = await startMock({ port: 0 });
     stops.push(() => prism.close());
     await capture(`${prism.url}${LIST_PATH}`, { headers: { authorization: listHeaders[0] as string } });

@@ -2,7 +2,7 @@
 // values that break it in one place (`brokenValue`). Only the keywords the spec uses are understood; where a
 // generated string cannot meet every constraint (a pattern and a length at once), the schema's example stands in.
 import fc from "fast-check";
-import type { Schema } from "./spec.js";
+import type { SpecNode as Schema } from "@lrg/spec";
 
 type Arb = fc.Arbitrary<unknown>;
 

@@ -3,16 +3,15 @@
 // `npm run seed` (in this package) seeds the benchmark's default data directory; see README.md.
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { openSqlite } from "@lrg/gateway/sqlite";
 import { startTestGateway } from "@lrg/gateway/testing";
+import { openapi } from "@lrg/spec";
 import { hashPassword, notificationsFor, type ApplicationEvent, type CorrespondenceDocument } from "./gateway-internals.js";
 import { benchOptions, progress } from "./options.js";
 import { seededRandom } from "./random.js";
 
-const require = createRequire(import.meta.url);
 
 /** What to seed. */
 export interface SeedPlan {
@@ -57,7 +56,7 @@ const uuid = (random: Random) => `${hex(random, 8)}-${hex(random, 4)}-4${hex(ran
 interface SpecDocument {
   components: { schemas: Record<string, Record<string, unknown>>; examples: Record<string, { value: unknown }> };
 }
-const spec = require("@lrg/spec/openapi.json") as SpecDocument;
+const spec = openapi as unknown as SpecDocument;
 const DOCUMENT_NAMES = spec.components.schemas["CorrespondenceDocumentTypeCode"]?.["x-lrg-code-names"] as Record<string, string>;
 const SUBMISSION_EXAMPLE = spec.components.examples["application-submission"]?.value as Record<string, unknown>;
 const LETTERS = ["LTR", "ROA", "OCR", "LRP"];

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startInProcessGateway, type InProcessGateway } from "../src/fuzz/gateway.js";
 import { describeFuzz, runFuzz, type FuzzSummary } from "../src/fuzz/runner.js";
-import { operations } from "../src/spec.js";
+import { operations } from "@lrg/spec";
 
 const REQUESTS = Number(process.env["FUZZ_TEST_REQUESTS"] ?? 3000);
 const SEED = Number(process.env["FUZZ_SEED"] ?? 20261121);

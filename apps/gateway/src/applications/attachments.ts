@@ -4,7 +4,7 @@ import { notificationsFor, type ApplicationEvent } from "../notifications/events
 import { Problem } from "../problems.js";
 import type { SandboxState } from "../registry/sandbox-state.js";
 import type { ApplicationRow, AttachmentRow, Storage } from "../storage/storage.js";
-import { transitions } from "./state-machine.js";
+import { transitions } from "@lrg/spec";
 
 export interface AttachmentServiceDeps {
   storage: Storage;
@@ -23,7 +23,7 @@ export interface DocumentAttachment {
  * COMPLETED and CANCELLED (the registry's OC036), and VALIDATION_FAILED and SYSTEM_ERROR (never on the day list;
  * submitted again instead) have none.
  */
-const PENDING_STATUSES = new Set(transitions.map((transition) => transition.from));
+const PENDING_STATUSES: ReadonlySet<string> = new Set(transitions.map((transition) => transition.from));
 
 /**
  * Attach a document and Attach a message: each request is recorded PENDING and answered 202; its outcome is

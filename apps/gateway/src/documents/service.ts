@@ -7,17 +7,12 @@ import { pipeline } from "node:stream/promises";
 import type { Principal } from "../auth/basic-auth.js";
 import type { Clock } from "../clock.js";
 import { Problem } from "../problems.js";
-import { componentSchema } from "../spec/openapi.js";
+import { MAX_DOCUMENT_BYTES } from "@lrg/spec";
 import type { BlobStore } from "../storage/blob-store.js";
 import type { RegistryDocumentRow, Storage } from "../storage/storage.js";
 import { checkFile } from "./file-type.js";
 import type { AddressSigner } from "./signing.js";
 
-type SchemaNode = { properties: Record<string, SchemaNode>; maximum?: number };
-/** The largest document the registry takes (40 MiB): the spec's bound on `file_length`. */
-export const MAX_DOCUMENT_BYTES = Number(
-  (componentSchema("UploadUrlRequest") as unknown as SchemaNode).properties["data"]?.properties["file_length"]?.maximum,
-);
 const UPLOAD_WINDOW_MS = 10 * 60 * 1000;
 const DOWNLOAD_WINDOW_MS = 5 * 60 * 1000;
 /** An upload that sends nothing for this long is given up (a slow one that keeps sending is never cut off). */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { isoMillis, isoMillisNoZone } from "../clock.js";
-import { componentSchema, type SpecNode } from "../spec/openapi.js";
+import { componentSchema, type SpecNode } from "@lrg/spec";
 import type { ApplicationRow, NotificationRow } from "../storage/storage.js";
 
 /** A correspondence document as notifications and application information carry it. */

@@ -2,7 +2,7 @@ import type { Principal } from "../auth/basic-auth.js";
 import { isoMillis, type Clock } from "../clock.js";
 import { oneMonthAfter, oneMonthBefore, parseDateTimeFilter } from "../date-time.js";
 import { Problem } from "../problems.js";
-import { componentSchema } from "../spec/openapi.js";
+import { NOTIFICATION_PAGE_SIZE } from "@lrg/spec";
 import type { NotificationListing, NotificationQuery, Storage } from "../storage/storage.js";
 
 export type Version = "v0" | "v1";
@@ -11,7 +11,7 @@ export type Version = "v0" | "v1";
 export type ListQuery = Record<string, unknown>;
 
 /** The most notifications one list answer holds: the spec's bound on the list (100). */
-const MAX_PAGE = Number((componentSchema("NotificationListV1") as { properties: { data: { maxItems: number } } }).properties.data.maxItems);
+const MAX_PAGE = NOTIFICATION_PAGE_SIZE;
 /**
  * The shape of the requirement's example date-time (`2020-01-01T00:00:00`): UTC without a zone, with seconds and
  * optional fractional seconds. The only shape the sandbox's `strict_date_times` admits.

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { Problem } from "../problems.js";
-import { openapi, type SpecNode } from "../spec/openapi.js";
+import { artifactPath, openapi, type SpecNode } from "@lrg/spec";
 import type { Storage } from "../storage/storage.js";
 import type { Metrics } from "./metrics.js";
 
@@ -27,7 +27,7 @@ function docsDirectory(): string | undefined {
   } catch {
     // the docs app is not built: fall back to the spec's reference
   }
-  candidates.push(join(dirname(require.resolve("@lrg/spec/openapi.json")), "docs"));
+  candidates.push(join(dirname(artifactPath("openapi.json")), "docs"));
   return candidates.find((directory) => existsSync(join(directory, "index.html")));
 }
 
@@ -43,8 +43,8 @@ export function registerOperationsRoutes(app: FastifyInstance, storage: Storage,
   });
   app.get("/metrics", async (_request, reply) => reply.type("text/plain; version=0.0.4").send(metrics.render()));
 
-  const bundle = readFileSync(require.resolve("@lrg/spec/openapi.json"), "utf8");
-  const sandboxBundle = readFileSync(require.resolve("@lrg/spec/sandbox.json"), "utf8");
+  const bundle = readFileSync(artifactPath("openapi.json"), "utf8");
+  const sandboxBundle = readFileSync(artifactPath("sandbox.json"), "utf8");
   app.get("/openapi.json", async (_request, reply) => reply.type("application/json").send(bundle));
   app.get("/sandbox.json", async (_request, reply) => reply.type("application/json").send(sandboxBundle));
 

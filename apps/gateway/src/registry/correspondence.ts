@@ -1,5 +1,5 @@
 import { isoMillis } from "../clock.js";
-import { componentSchema } from "../spec/openapi.js";
+import { componentSchema } from "@lrg/spec";
 import type { BlobStore } from "../storage/blob-store.js";
 import type { ApplicationRow, Storage } from "../storage/storage.js";
 import type { CorrespondenceDocument } from "../notifications/events.js";

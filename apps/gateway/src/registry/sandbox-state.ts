@@ -1,13 +1,13 @@
 import type { Clock } from "../clock.js";
 import type { SandboxComponents as components } from "../operation-types.js";
 import type { Storage } from "../storage/storage.js";
-import { componentSchema, sandbox, type SpecNode } from "../spec/openapi.js";
+import { componentSchema, MAX_PENDING_SYSTEM_ERRORS, type SpecNode } from "@lrg/spec";
 import { seededRandom } from "./seeded-random.js";
 
 /** The sandbox settings of the control plane (`SandboxSettings` in spec/sandbox.yaml). */
 export type SandboxSettings = components["schemas"]["SandboxSettings"];
 
-const settingsSchema = componentSchema("SandboxSettings", sandbox) as { required: string[]; properties: Record<string, SpecNode> };
+const settingsSchema = componentSchema("SandboxSettings", "sandbox") as { required: string[]; properties: Record<string, SpecNode> };
 
 /**
  * Every setting's default, read from the spec's `default` of each member of SandboxSettings (so the contract and
@@ -23,10 +23,6 @@ export const DEFAULT_SETTINGS = Object.fromEntries(
 
 const KEYS = { settings: "sandbox.settings", clock: "sandbox.clock_offset_ms", dayList: "registry.day_list_open", systemErrors: "registry.system_errors" } as const;
 
-/** The most system errors that may wait for one key: the spec's bound of `pending` in SandboxSystemErrors. */
-const MAX_PENDING_SYSTEM_ERRORS = Number(
-  (componentSchema("SandboxSystemErrors", sandbox) as { properties: Record<string, SpecNode> }).properties["pending"]?.["maximum"],
-);
 /** Scheduled system errors are kept by business unit id; this key holds those for any business unit. */
 const ANY_UNIT = "*";
 

@@ -1,20 +1,13 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { Problem, type ValidationIssue } from "../problems.js";
-import type { OperationSpec, SpecNode } from "./openapi.js";
+import type { Operation as OperationSpec, Parameter, SpecNode } from "@lrg/spec";
 
 /** What a route receives once its request has passed the spec's schemas (query coerced to declared types). */
 export interface ValidatedRequest {
   params: Record<string, unknown>;
   query: Record<string, unknown>;
   body: unknown;
-}
-
-interface Parameter {
-  name: string;
-  in: "path" | "query" | "header";
-  required?: boolean;
-  schema: SpecNode;
 }
 
 function createAjv(coerceTypes: boolean): Ajv2020 {
@@ -55,7 +48,7 @@ function objectSchema(parameters: Parameter[], lowerCaseNames: boolean): SpecNod
  * parameter) listing every failing member, or answers the validated, coerced request.
  */
 export function compileRequestValidator(spec: OperationSpec): (request: { params: unknown; query: unknown; headers: unknown; body: unknown }) => ValidatedRequest {
-  const parameters = (spec.operation["parameters"] ?? []) as Parameter[];
+  const parameters = spec.parameters;
   const byLocation = (location: Parameter["in"]) => parameters.filter((p) => p.in === location);
   const known = new Set(byLocation("query").map((p) => p.name));
   const validatePath = parameterAjv.compile(objectSchema(byLocation("path"), false));

@@ -1,3 +1,4 @@
+import { rateLimits } from "@lrg/spec";
 import type { components, RegistryOperations } from "../operation-types.js";
 import { Problem } from "../problems.js";
 import type { HandlerContext, RegistryHandlers } from "../routing.js";
@@ -10,13 +11,10 @@ import { findTitle, type RegisterTitle } from "../registry/register.js";
 type Schemas = components["schemas"];
 type TitleOperation = "officialSearchOfWhole" | "getPollRequest" | "getOfficialCopiesAvailability" | "getRegisteredProprietorNames";
 
-/**
- * The registry's rate limits of the title look-ups (FACTS "Other REST services"): registered proprietor names 6
- * requests a minute per user, official copy availability 75 a minute per customer (business unit).
- */
+/** The registry's rate limits of the title look-ups, as the spec states them (`x-lrg-rate-limit`). */
 export const TITLE_RATE_LIMITS = {
-  registeredProprietorNames: { ...perMinute(6), scope: "user" },
-  officialCopiesAvailability: { ...perMinute(75), scope: "business-unit" },
+  registeredProprietorNames: { ...perMinute(rateLimits.getRegisteredProprietorNames.requestsPerMinute), scope: rateLimits.getRegisteredProprietorNames.per },
+  officialCopiesAvailability: { ...perMinute(rateLimits.getOfficialCopiesAvailability.requestsPerMinute), scope: rateLimits.getOfficialCopiesAvailability.per },
 } as const satisfies Record<string, BucketLimit & { scope: "user" | "business-unit" }>;
 
 /** The title enquiry services: their handlers, and the forgetting of their rate-limit windows on a sandbox reset. */

@@ -1,47 +1,24 @@
 import { expect } from "vitest";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
-import { openapi, operationsOf, sandbox, type OperationSpec, type SpecNode } from "../../src/spec/openapi.js";
-
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats.default(ajv);
-const compiled = new Map<SpecNode, ValidateFunction>();
-
-const operations: (OperationSpec & { pattern: RegExp })[] = [openapi, sandbox].flatMap((document) =>
-  operationsOf(document).map((spec) => ({ ...spec, pattern: new RegExp(`^(/api)?${spec.path.replace(/\{\w+\}/g, "[^/]+")}$`) })),
-);
-
-/** The spec operation that a request addresses. */
-export function operationFor(method: string, url: string): OperationSpec | undefined {
-  const path = new URL(url, "http://x").pathname;
-  return operations.find((o) => o.method === method.toLowerCase() && o.pattern.test(path));
-}
+import { violationsOf, type Answer, type CheckOptions } from "@lrg/spec/check";
 
 /**
- * Asserts that an answer is one the spec documents for this operation: the status is listed, the content type
- * is one of the status's media types, and the body validates against its schema.
+ * Asserts that an answer is one the spec documents for this request (@lrg/spec's checker): the status is
+ * listed, the content type is one of the status's media types, and the body validates against its schema; with
+ * the headers given, the documented headers too.
  */
-export function expectConformant(method: string, url: string, status: number, contentType: string | null, body: unknown): void {
-  const spec = operationFor(method, url);
-  expect(spec, `${method} ${url} is an operation of the spec`).toBeDefined();
-  const responses = spec?.operation["responses"] as Record<string, SpecNode>;
-  const response = responses[String(status)];
-  expect(response, `${method} ${url}: status ${status} is documented (has ${Object.keys(responses).join(", ")})`).toBeDefined();
-  const content = response?.["content"] as Record<string, SpecNode> | undefined;
-  if (!content) return;
-  const mediaType = (contentType ?? "").split(";")[0]?.trim() ?? "";
-  const media = content[mediaType];
-  expect(media, `${method} ${url} ${status}: content type ${mediaType} is documented (${Object.keys(content).join(", ")})`).toBeDefined();
-  const schema = media?.["schema"] as SpecNode | undefined;
-  if (!schema || !mediaType.includes("json")) return;
-  let validate = compiled.get(schema);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    compiled.set(schema, validate);
-  }
-  const valid = validate(body);
-  expect(validate.errors ?? [], `${method} ${url} ${status} body: ${JSON.stringify(body).slice(0, 500)}`).toEqual([]);
-  expect(valid).toBe(true);
+export function expectConformant(method: string, url: string, status: number, contentType: string | null, body: unknown, headers?: Headers): void {
+  const pathname = new URL(url, "http://x").pathname;
+  const bytes = body === undefined || body === "" ? new Uint8Array() : Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
+  const answered: Answer["headers"] = headers ? Object.fromEntries(headers) : {};
+  if (contentType !== null) answered["content-type"] = contentType;
+  const options: CheckOptions = headers ? {} : { headers: false };
+  expect(violationsOf({ method, pathname }, { status, headers: answered, body: bytes }, options), `${method} ${url} → ${status}: ${JSON.stringify(body).slice(0, 500)}`).toEqual([]);
+}
+
+/** Asserts that the headers of an answer are those the spec documents for its status (required present, all valid). */
+export function expectDocumentedHeaders(method: string, url: string, status: number, headers: Headers): void {
+  const pathname = new URL(url, "http://x").pathname;
+  expect(violationsOf({ method, pathname }, { status, headers: Object.fromEntries(headers), body: new Uint8Array() }, { body: false }), `${method} ${url} → ${status} headers`).toEqual([]);
 }
 
 /**

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Problem } from "../../src/problems.js";
 import { DEFAULT_SETTINGS } from "../../src/registry/sandbox-state.js";
-import { openapi, operationsOf } from "../../src/spec/openapi.js";
+import { errorEnvelopeOf, operationById } from "@lrg/spec";
 import { BlobStore } from "../../src/storage/blob-store.js";
 import { OfficialSearchService } from "../../src/title-enquiries/official-search.js";
 import type { Answer, Credentials } from "../support/gateway.js";
@@ -30,7 +30,7 @@ beforeEach(async () => {
 
 const result = (answer: Answer) => dataOf<Data>(answer);
 /** The registry's code for each problem code on the search and the poll (their `x-lrg-error-envelope`). */
-const registryCodes = (operationsOf(openapi).find((o) => o.operationId === "officialSearchOfWhole")?.operation["x-lrg-error-envelope"] as { codes: Record<string, string> }).codes;
+const registryCodes = errorEnvelopeOf(operationById("officialSearchOfWhole"))?.codes ?? {};
 /** An error in the official search's envelope: the rule's code, else the registry's code for the problem code. */
 const expectProblem = (answer: Answer, status: number, code: string, rule?: string) => {
   expect(answer.status, JSON.stringify(answer.body)).toBe(status);

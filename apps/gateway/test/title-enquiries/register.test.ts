@@ -1,13 +1,10 @@
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { componentSchema, openapi, operationsOf } from "../../src/spec/openapi.js";
+import { componentSchema, operationById } from "@lrg/spec";
+import { validatorOf } from "@lrg/spec/check";
 import { allTitles, findTitle } from "../../src/registry/register.js";
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats.default(ajv);
-const validator = (name: string) => ajv.compile(componentSchema(name));
-const descriptionOf = (operationId: string) => String(operationsOf(openapi).find((o) => o.operationId === operationId)?.operation["description"]);
+const validator = (name: string) => validatorOf(componentSchema(name));
+const descriptionOf = (operationId: string) => String(operationById(operationId).operation["description"]);
 
 describe("the seeded register", () => {
   const titles = allTitles();

@@ -1,31 +1,10 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import { expect } from "vitest";
-import type { SpecNode } from "../../src/spec/openapi.js";
-import { operationFor } from "../support/conformance.js";
+import { expectDocumentedHeaders } from "../support/conformance.js";
 import { startGateway, type Answer, type CallOptions, type Credentials, type TestGateway } from "../support/gateway.js";
 
-const ajv = new Ajv2020({ strict: false, coerceTypes: true });
-addFormats.default(ajv);
-
-/**
- * Asserts that the headers of an answer are those the spec documents for its status: every required header is
- * present, and every documented header that is present matches its schema (integers coerced from the text).
- */
-export function expectDocumentedHeaders(method: string, path: string, status: number, headers: Headers): void {
-  const responses = operationFor(method, path)?.operation["responses"] as Record<string, SpecNode> | undefined;
-  const documented = (responses?.[String(status)]?.["headers"] ?? {}) as Record<string, SpecNode>;
-  for (const [name, header] of Object.entries(documented)) {
-    const value = headers.get(name);
-    if (header["required"] === true) expect(value, `${method} ${path} ${status}: header ${name} is required`).not.toBeNull();
-    if (value === null) continue;
-    const holder = { value };
-    const valid = ajv.validate({ type: "object", properties: { value: header["schema"] as SpecNode } }, holder);
-    expect(valid, `${method} ${path} ${status}: header ${name}: ${value} ${JSON.stringify(ajv.errors)}`).toBe(true);
-  }
-}
+export { expectDocumentedHeaders };
 
 /** A gateway for title enquiry tests: every answer checked against the spec, body and headers. */
 export interface TitleGateway extends TestGateway {

@@ -3,11 +3,12 @@ import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import type { WorkflowContext } from "../context.js";
 import { DocumentSizeError, GatewayError, errorFromFetchResponse, errorFromResponse } from "../errors.js";
-import type { components } from "../generated/openapi.js";
+import { MAX_DOCUMENT_BYTES } from "@lrg/spec/constants";
+import type { components } from "@lrg/spec/types/openapi";
 import { networkErrorOf } from "../transport.js";
 
-/** The largest document the registry accepts: 41943040 bytes (40 MiB). */
-export const MAX_DOCUMENT_BYTES = 41_943_040;
+/** The largest document the registry accepts, in bytes (the spec's bound: 40 MiB). */
+export { MAX_DOCUMENT_BYTES };
 
 /** Hash in 1 MiB reads into one reused buffer: fast, and no garbage for a 40 MiB file. */
 const HASH_CHUNK_BYTES = 1 << 20;

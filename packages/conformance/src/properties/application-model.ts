@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { expectStatus, expectThat, list, requestTransition, sameJson, submission, submit, type TransitionResult } from "../driver.js";
 import type { Property } from "../property.js";
 import type { Credentials, Session } from "../session.js";
-import { enumOf, transitions } from "../spec.js";
+import { enums, transitions } from "@lrg/spec";
 
 interface ApplicationError {
   type: string;
@@ -41,7 +41,7 @@ interface Real {
 
 type Command = fc.AsyncCommand<Model, Real>;
 
-const TARGETS = enumOf("ApplicationStatus").filter((s) => s !== "VALIDATING");
+const TARGETS = [...enums.ApplicationStatus].filter((s) => s !== "VALIDATING");
 const legal = (from: string, to: string) => transitions.some((t) => t.from === from && t.to === to);
 
 const fresh = (id: string, key: string, body: Record<string, unknown>): ModelApplication => ({
@@ -249,7 +249,7 @@ const commands = [
   fc.boolean().map((open) => new DayList(open)),
   fc.nat(9).map((pick) => new Information(pick)),
   fc.constant(new UnknownInformation()),
-  fc.tuple(fc.nat(9), fc.array(fc.constantFrom(...enumOf("CorrespondenceDocumentTypeCode")), { minLength: 1, maxLength: 2 })).map(([pick, codes]) => new Correspondence(pick, codes)),
+  fc.tuple(fc.nat(9), fc.array(fc.constantFrom(...[...enums.CorrespondenceDocumentTypeCode]), { minLength: 1, maxLength: 2 })).map(([pick, codes]) => new Correspondence(pick, codes)),
 ];
 
 const registryReferences: Property = {

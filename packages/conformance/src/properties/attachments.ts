@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { errorOf, expectStatus, expectThat, list, submission, submit, transition, upload, type Notification } from "../driver.js";
 import type { Property } from "../property.js";
 import type { Answer, Credentials, Session } from "../session.js";
-import { componentSchema, errorCodeFor, errorEnvelopeOf, operations, type OperationInfo, type SpecNode } from "../spec.js";
+import { componentSchema, errorCodeFor, errorEnvelopeOf, operations, type Operation as OperationInfo, type SpecNode } from "@lrg/spec";
 import { SAMPLES } from "./registry-processing.js";
 
 /** The longest message Attach a message takes: the spec's bound on `message_text`. */

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { acknowledge, errorOf, expectStatus, expectThat, list, submission, submit, transition } from "../driver.js";
 import type { Property } from "../property.js";
 import { basic, type Session } from "../session.js";
-import { errorCodeFor, operations, type OperationInfo, type SpecNode } from "../spec.js";
+import { errorCodeFor, operations, type Operation as OperationInfo, type SpecNode } from "@lrg/spec";
 
 /** A request of an operation built from the spec's examples (path parameters and the first body example). */
 function exampleRequest(operation: OperationInfo): { path: string; body: unknown; headers: Record<string, string> } {
@@ -60,7 +60,7 @@ const missingCredentials: Property = {
   async check(context) {
     const { session } = context;
     // Observing a remote target: send only what reads. Prism does not check a requirement that includes mutual TLS.
-    const candidates = (session.has("writes") ? basicOperations : basicOperations.filter((o) => o.method === "get")).filter((o) => session.has("semantics") || !withMutualTls(o));
+    const candidates = (session.has("writes") ? basicOperations : basicOperations.filter((o) => o.method === "GET")).filter((o) => session.has("semantics") || !withMutualTls(o));
     await context.assert(
       fc.asyncProperty(named(candidates), refusedCredentials(session.has("semantics")), async (operation, credential) => {
         const status = await send(session, operation, credential.kind === "none" ? undefined : credential.value);

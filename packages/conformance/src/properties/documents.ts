@@ -4,12 +4,12 @@ import fc from "fast-check";
 import { acknowledge, advanceClock, expectStatus, expectThat, list, submission, submit, transition } from "../driver.js";
 import type { Property } from "../property.js";
 import type { Answer, Session } from "../session.js";
-import { componentSchema, enumOf } from "../spec.js";
+import { componentSchema, enums } from "@lrg/spec";
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes);
 const checksumOf = (bytes: Buffer) => sha256(bytes).digest("base64");
 const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const documentTypes = enumOf("DocumentTypeCode");
+const documentTypes = [...enums.DocumentTypeCode];
 
 /** Asks for an upload address. */
 function uploadUrl(session: Session, data: Record<string, unknown>): Promise<Answer> {
@@ -180,7 +180,7 @@ const download: Property = {
     const { session } = context;
     const credentials = session.credentials;
     await context.assert(
-      fc.asyncProperty(fc.array(fc.constantFrom(...enumOf("CorrespondenceDocumentTypeCode")), { minLength: 1, maxLength: 3 }), async (codes) => {
+      fc.asyncProperty(fc.array(fc.constantFrom(...[...enums.CorrespondenceDocumentTypeCode]), { minLength: 1, maxLength: 3 }), async (codes) => {
         const id = await submit(session, credentials, submission());
         const accepted = await transition(session, id, { to: "ACCEPTED_PRIORITY_PROTECTED" });
         const despatched = await session.sandbox("POST", `/sandbox/v1/applications/${id}/correspondence`, { documents: codes });

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { expectThat } from "../driver.js";
 import type { Property } from "../property.js";
-import { operations, type OperationInfo, type SpecNode } from "../spec.js";
+import { operations, type Operation as OperationInfo, type SpecNode } from "@lrg/spec";
 
 interface ExampleRequest {
   name: string;
@@ -43,7 +43,7 @@ const exampleRequestsAnswered: Property = {
     const { session } = context;
     // Observing a remote target: only what reads. A mock answers a download with a placeholder that is no PDF.
     const requests = operations
-      .filter((o) => o.document === "registry" && !SIGNED.has(o.operationId) && (session.has("writes") || o.method === "get"))
+      .filter((o) => o.document === "registry" && !SIGNED.has(o.operationId) && (session.has("writes") || o.method === "GET"))
       .filter((o) => session.has("semantics") || o.operationId !== "downloadDocument")
       .flatMap(exampleRequests);
     await context.once(async () => {

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { errorOf, expectThat } from "../driver.js";
 import type { Property } from "../property.js";
 import type { Answer, Session } from "../session.js";
-import { errorEnvelopeOf, operations, problemCodes, problemCodesFor, type OperationInfo, type SpecNode } from "../spec.js";
+import { errorEnvelopeOf, operations, problemCatalogue as problemCodes, problemCodesFor, type Operation as OperationInfo, type SpecNode } from "@lrg/spec";
 
 const ajv = new Ajv2020({ strict: false, allErrors: false });
 addFormats.default(ajv);

@@ -20,7 +20,7 @@ import {
 } from "../driver.js";
 import type { Property } from "../property.js";
 import type { Credentials, Session } from "../session.js";
-import { enumOf, transitions } from "../spec.js";
+import { enums, transitions } from "@lrg/spec";
 
 interface ModelNotification {
   id: string;
@@ -62,7 +62,7 @@ const EPOCH_SECONDS = 60;
 /** A pivot this far from an epoch's start falls between epochs, whatever the requests' own durations. */
 const PIVOT_MS = 30_000;
 const LABELS = ["branch-leeds", "branch-york"];
-const TYPES: Record<Version, string[]> = { v1: enumOf("NotificationTypeV1"), v0: enumOf("NotificationTypeV0") };
+const TYPES: Record<Version, string[]> = { v1: [...enums.NotificationTypeV1], v0: [...enums.NotificationTypeV0] };
 
 const movable = (m: Model) => m.applications.filter((a) => transitions.some((t) => t.from === a.status));
 
@@ -113,7 +113,7 @@ class RefuseIllegal implements Command {
   check = (m: Readonly<Model>) => m.applications.length > 0;
   async run(m: Model, r: Real) {
     const application = m.applications[this.pick % m.applications.length] as ModelApplication;
-    const illegal = enumOf("ApplicationStatus").filter((s) => s !== "VALIDATING" && !transitions.some((t) => t.from === application.status && t.to === s));
+    const illegal = [...enums.ApplicationStatus].filter((s) => s !== "VALIDATING" && !transitions.some((t) => t.from === application.status && t.to === s));
     const to = illegal[this.target % illegal.length] as string;
     this.resolved = `${application.status}→${to}`;
     const answer = await requestTransition(r.session, application.id, { to });

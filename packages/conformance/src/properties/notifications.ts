@@ -20,7 +20,7 @@ import {
 import { busyUnit } from "../fixtures.js";
 import type { Property } from "../property.js";
 import type { Credentials, Session } from "../session.js";
-import { transitions } from "../spec.js";
+import { transitions } from "@lrg/spec";
 
 const versions = fc.constantFrom<Version>("v0", "v1");
 const shapes = fc.constantFrom(...QUERY_SHAPES);

@@ -21,7 +21,7 @@ import {
 } from "../driver.js";
 import type { Property } from "../property.js";
 import type { Answer, Credentials, Session } from "../session.js";
-import { operations, type OperationInfo } from "../spec.js";
+import { operations, type Operation as OperationInfo } from "@lrg/spec";
 
 const versions = fc.constantFrom<Version>("v0", "v1");
 /** The problem code, or the code of a registry envelope's first item (title enquiries, attach). */

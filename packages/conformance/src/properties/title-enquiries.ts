@@ -6,7 +6,7 @@ import { advanceClock, errorOf, expectStatus, expectThat, fail, readClock } from
 import type { Property } from "../property.js";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Answer, Credentials, Session } from "../session.js";
-import { componentSchema, errorCodeFor, operationById, type SpecNode } from "../spec.js";
+import { componentSchema, errorCodeFor, operationById, type SpecNode } from "@lrg/spec";
 
 /** The title numbers the lookups take in their path (upper case only). */
 const TITLE_PATTERN = new RegExp(String(componentSchema("TitleNumberUpperCase")["pattern"]));

@@ -6,7 +6,7 @@
 // routes no operation answers.
 import fc from "fast-check";
 import { brokenValue, junkText, setValueOverrides, validValue } from "../schema-values.js";
-import { operations, type Operation, type Parameter, type Schema } from "../spec.js";
+import { operations, type Operation, type Parameter, type SpecNode as Schema } from "@lrg/spec";
 import { Ref, type PoolName } from "./context.js";
 
 /** Who the request claims to be. */

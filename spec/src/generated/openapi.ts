@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 a710c432c67204a046d5afc47604a3bb05668b0d6ea4dc74f4561ba627b23194) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 a234b659dd8520bc5c00674511134b5bc14bea2a252cf72c3b9cca09f0ee997b) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {

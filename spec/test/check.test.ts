@@ -1,6 +1,6 @@
-// The fuzzer's oracle must catch what it is there to catch: answers outside the spec.
+// The response checker (the fuzzer's and the conformance suite's oracle) must catch answers outside the spec.
 import { describe, expect, it } from "vitest";
-import { violationsOf, type Answer } from "../src/conformance.js";
+import { violationsOf, type Answer } from "../src/check.js";
 
 const problem = (status: number, code: string, instance = "/v1/notifications") =>
   Buffer.from(JSON.stringify({ type: `https://land-registration-gateway.example/problems/${code}`, title: "Bad Request", status, detail: "x", instance, code }));

@@ -1,0 +1,201 @@
+// The typed reader of the bundled documents: each operation with its method, path, security kind, parameters
+// (the path item's merged in), request body and responses; component schemas. Every consumer reads the spec here.
+import { pathAliases, problemCatalogue, type ProblemCode } from "./generated/constants.js";
+import { documents, openapi, type DocumentName, type SpecNode } from "./documents.js";
+
+/** An HTTP method as sent on the wire. */
+export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "PATCH";
+
+/** A parameter of an operation. */
+export interface Parameter {
+  name: string;
+  in: "path" | "query" | "header" | "cookie";
+  required: boolean;
+  schema: SpecNode;
+  example?: unknown;
+  /** The parameter object as the spec writes it. */
+  spec: SpecNode;
+}
+
+/** What the spec documents for one response status of an operation. */
+export interface ResponseSpec {
+  /** Media type → schema (undefined when the media type has none, e.g. application/pdf). */
+  content: Map<string, SpecNode | undefined>;
+  /** Header name (lower case) → whether required and its schema. */
+  headers: Map<string, { required: boolean; schema: SpecNode | undefined }>;
+  /** Header names (lower case) the spec marks `required`. */
+  requiredHeaders: string[];
+  /** The response object as the spec writes it. */
+  spec: SpecNode;
+}
+
+/** The request body of an operation. */
+export interface RequestBodySpec {
+  required: boolean;
+  /** Media type → schema. */
+  content: Map<string, SpecNode | undefined>;
+  /** Every example of every media type (`example` and the values of `examples`). */
+  examples: unknown[];
+}
+
+/** How an operation authenticates: HTTP Basic, the sandbox bearer token, or nothing (signed addresses). */
+export type SecurityKind = "basic" | "bearer" | "none";
+
+/** One operation of one of the two documents. */
+export interface Operation {
+  document: DocumentName;
+  operationId: string;
+  method: HttpMethod;
+  /** The path template, e.g. `/v0/applications/{id}/information`. */
+  path: string;
+  tags: string[];
+  security: SecurityKind;
+  parameters: Parameter[];
+  requestBody: RequestBodySpec | undefined;
+  responses: Map<number, ResponseSpec>;
+  /** Extra prefixes under which the operation also answers (`/api` for the notification services). */
+  aliases: readonly string[];
+  /** The operation object as the spec writes it (for `x-lrg-*` extensions and descriptions). */
+  operation: SpecNode;
+}
+
+const METHODS = ["get", "put", "post", "delete", "patch"] as const;
+
+/** The security kind of an operation: the spec's scheme names mapped once, here. */
+export function securityOf(document: SpecNode, operation: SpecNode): SecurityKind {
+  const requirements = (operation["security"] ?? document["security"] ?? []) as Record<string, unknown>[];
+  const schemes = requirements.flatMap((requirement) => Object.keys(requirement));
+  if (schemes.includes("basicAuth")) return "basic";
+  if (schemes.includes("sandboxToken")) return "bearer";
+  return "none";
+}
+
+function examplesOf(media: SpecNode): unknown[] {
+  const named = Object.values((media["examples"] ?? {}) as Record<string, { value?: unknown }>).map((example) => example.value);
+  return [...(media["example"] !== undefined ? [media["example"]] : []), ...named].filter((value) => value !== undefined);
+}
+
+const contentOf = (holder: SpecNode | undefined) =>
+  new Map(Object.entries((holder?.["content"] ?? {}) as Record<string, SpecNode>).map(([type, media]) => [type, media["schema"] as SpecNode | undefined]));
+
+function responseOf(response: SpecNode): ResponseSpec {
+  const headers = new Map(
+    Object.entries((response["headers"] ?? {}) as Record<string, SpecNode>).map(([name, header]) => [
+      name.toLowerCase(),
+      { required: header["required"] === true, schema: header["schema"] as SpecNode | undefined },
+    ]),
+  );
+  return {
+    content: contentOf(response),
+    headers,
+    requiredHeaders: [...headers].filter(([, header]) => header.required).map(([name]) => name),
+    spec: response,
+  };
+}
+
+function parameterOf(p: SpecNode): Parameter {
+  return {
+    name: String(p["name"]),
+    in: p["in"] as Parameter["in"],
+    required: p["required"] === true,
+    schema: (p["schema"] ?? {}) as SpecNode,
+    ...(p["example"] !== undefined ? { example: p["example"] } : {}),
+    spec: p,
+  };
+}
+
+function operationsOfDocument(name: DocumentName): Operation[] {
+  const document = documents[name];
+  return Object.entries(document["paths"] as Record<string, SpecNode>).flatMap(([path, item]) =>
+    METHODS.filter((method) => item[method] !== undefined).map((method): Operation => {
+      const own = item[method] as SpecNode;
+      // Parameters of the path item apply to each of its operations; an operation's own win (same name and place).
+      const ownParameters = (own["parameters"] ?? []) as SpecNode[];
+      const key = (p: SpecNode) => `${String(p["in"])}:${String(p["name"])}`;
+      const overridden = new Set(ownParameters.map(key));
+      const shared = ((item["parameters"] ?? []) as SpecNode[]).filter((p) => !overridden.has(key(p)));
+      const body = own["requestBody"] as SpecNode | undefined;
+      return {
+        document: name,
+        operationId: String(own["operationId"]),
+        method: method.toUpperCase() as HttpMethod,
+        path,
+        tags: (own["tags"] ?? []) as string[],
+        security: securityOf(document, own),
+        parameters: [...shared, ...ownParameters].map(parameterOf),
+        requestBody:
+          body === undefined
+            ? undefined
+            : {
+                required: body["required"] === true,
+                content: contentOf(body),
+                examples: Object.values((body["content"] ?? {}) as Record<string, SpecNode>).flatMap(examplesOf),
+              },
+        responses: new Map(Object.entries(own["responses"] as Record<string, SpecNode>).map(([status, response]) => [Number(status), responseOf(response)])),
+        aliases: pathAliases[path] ?? [],
+        operation: own,
+      };
+    }),
+  );
+}
+
+/** Every operation of both documents, the registry interface first, in document order. */
+export const operations: readonly Operation[] = [...operationsOfDocument("registry"), ...operationsOfDocument("sandbox")];
+
+/** The operations of one document. */
+export function operationsOf(document: DocumentName): Operation[] {
+  return operations.filter((operation) => operation.document === document);
+}
+
+/** The operation with this operationId (throws when the spec has none: a caller's bug). */
+export function operationById(operationId: string): Operation {
+  const found = operations.find((operation) => operation.operationId === operationId);
+  if (found === undefined) throw new Error(`the spec has no operation ${operationId}`);
+  return found;
+}
+
+const matchers = operations.flatMap((operation) =>
+  ["", ...operation.aliases].map((prefix) => ({
+    operation,
+    // An empty segment still reaches the operation (a router takes it as an empty parameter).
+    pattern: new RegExp(`^${prefix}${operation.path.replace(/\{\w+\}/g, "[^/]*")}$`),
+  })),
+);
+
+/** The operation a request addresses (HEAD addresses the GET of its path; a query is ignored), or undefined. */
+export function operationFor(method: string, path: string): Operation | undefined {
+  const wanted = method.toUpperCase() === "HEAD" ? "GET" : method.toUpperCase();
+  const pathname = path.split("?")[0] ?? "";
+  return matchers.find((m) => m.operation.method === wanted && m.pattern.test(pathname))?.operation;
+}
+
+/** A component schema by name (of the registry interface unless another document is named). */
+export function componentSchema(name: string, document: DocumentName = "registry"): SpecNode {
+  const schema = (documents[document]["components"] as { schemas: Record<string, SpecNode> }).schemas[name];
+  if (schema === undefined) throw new Error(`the spec has no component schema ${name} in ${document}`);
+  return schema;
+}
+
+/** The registry's error envelope an operation answers its errors in (`x-lrg-error-envelope`), if any. */
+export function errorEnvelopeOf(operation: Operation): { schema: string; codes: Record<string, string> } | undefined {
+  const envelope = operation.operation["x-lrg-error-envelope"] as { schema: string; codes?: Record<string, string> } | undefined;
+  return envelope && { schema: envelope.schema, codes: envelope.codes ?? {} };
+}
+
+/** The code an operation writes for one of the catalogue's problem codes: the registry's, where its envelope maps one. */
+export function errorCodeFor(operation: Operation, problemCode: string): string {
+  return errorEnvelopeOf(operation)?.codes[problemCode] ?? problemCode;
+}
+
+/** The catalogue's problem codes an operation may mean by a code it wrote (a registry code maps back to several). */
+export function problemCodesFor(operation: Operation, code: string): ProblemCode[] {
+  const catalogued = (candidate: string): candidate is ProblemCode => candidate in problemCatalogue;
+  const mapped = Object.entries(errorEnvelopeOf(operation)?.codes ?? {})
+    .filter(([, registry]) => registry === code)
+    .map(([problem]) => problem)
+    .filter(catalogued);
+  return catalogued(code) ? [code, ...mapped] : mapped;
+}
+
+/** The version of the registry interface (`info.version`). */
+export const specVersion = String((openapi["info"] as SpecNode)["version"]);
