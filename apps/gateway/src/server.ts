@@ -18,7 +18,8 @@ import { errorAnswer, noOperation, registerOperations } from "./routing.js";
 import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
 import { openapi, sandbox } from "./spec/openapi.js";
 import { BlobStore } from "./storage/blob-store.js";
-import { SqliteStorage } from "./storage/sqlite/sqlite-storage.js";
+import { openStorage } from "./storage/open-storage.js";
+import type { Storage } from "./storage/storage.js";
 import { titleEnquiries } from "./title-enquiries/routes.js";
 import { ensureDemoCertificates, type DemoCertificates } from "./tls/demo-certificates.js";
 import { documentHandlers } from "./documents/routes.js";
@@ -35,7 +36,7 @@ export type { GatewayConfig } from "./config.js";
 /** What the gateway exposes beside its HTTP interface, for `main.ts` and for tests. */
 export interface Gateway {
   app: FastifyInstance;
-  storage: SqliteStorage;
+  storage: Storage;
   clock: Clock;
   /** Operations of the spec that this build does not answer yet. */
   unimplemented: string[];
@@ -78,13 +79,19 @@ const RETENTION_INTERVAL_MS = 60_000;
  * `app.close()` finishes in-flight requests, stops the registry's background work and closes the store.
  */
 export async function createServer(config: GatewayConfig): Promise<Gateway> {
-  const storage = new SqliteStorage(config.dataDir);
-  const blobs = new BlobStore(config.dataDir);
-  await blobs.sweepIncoming();
+  const storage = await openStorage(config);
+  const blobs = new BlobStore(config.dataDir, config.blobDir);
+  // A blob directory shared by instances keeps other instances' writes in progress (an hour is past any upload).
+  await blobs.sweepIncoming(config.databaseUrl ? 60 * 60_000 : 0);
   const clock = new Clock();
   const state = new SandboxState(storage, clock);
   await state.load();
   const authenticator = new BasicAuthenticator(storage);
+  // Another instance on the same store changed the sandbox state or a password: read it again, forget what was derived.
+  storage.onStateChanged(() => {
+    authenticator.forget();
+    state.load().then(() => notifications.forgetPages(), (error: unknown) => app.log.error({ err: error }, "reloading the sandbox state failed"));
+  });
   const applications = new ApplicationService({ storage, clock, blobs, state, decisionDelayMs: config.decisionDelayMs });
   const attachments = new AttachmentService({ storage, clock, state });
   const notifications = new NotificationService(storage, clock, () => state.settings.strict_date_times);
@@ -200,12 +207,13 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   const processing = setInterval(() => {
     if (deciding || closing) return;
     deciding = true;
-    Promise.all([applications.decideDue(), attachments.resolvePending()])
+    storage
+      .exclusively("processing", async () => void (await Promise.all([applications.decideDue(), attachments.resolvePending()])))
       .catch((error: unknown) => app.log.error({ err: error }, "automatic processing failed"))
       .finally(() => (deciding = false));
   }, PROCESSING_INTERVAL_MS);
   const retention = setInterval(() => {
-    notifications.purgeExpired().catch((error: unknown) => app.log.error({ err: error }, "retention failed"));
+    storage.exclusively("retention", async () => void (await notifications.purgeExpired())).catch((error: unknown) => app.log.error({ err: error }, "retention failed"));
   }, RETENTION_INTERVAL_MS);
   processing.unref();
   await documents.resumeChecks();

@@ -66,6 +66,16 @@ export interface Storage {
    * what was derived from them can be dropped.
    */
   onNotificationsChanged(listener: (businessUnitId: string | null) => void): void;
+  /**
+   * Hears, after another instance commits a change of the sandbox state (settings, clock, day list, scheduled
+   * faults) or of a password, so that this one reads the state again and forgets the credentials it remembers.
+   */
+  onStateChanged(listener: () => void): void;
+  /**
+   * Runs a background job (`processing`: decisions and attachments; `retention`: the purge) unless another instance
+   * on the same store is running it; answers whether it ran.
+   */
+  exclusively(job: "processing" | "retention", work: () => Promise<void>): Promise<boolean>;
   /** Answers when the store can serve requests. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -47,7 +47,7 @@ export function basic(credentials: Credentials): string {
 }
 
 /** Starts a gateway; `dataDir` reuses a directory (restart tests). */
-export async function startGateway(options: { dataDir?: string; decisionDelayMs?: number } = {}): Promise<TestGateway> {
+export async function startGateway(options: { dataDir?: string; decisionDelayMs?: number; databaseUrl?: string } = {}): Promise<TestGateway> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "lrg-gateway-"));
   const gateway = await createServer({
     dataDir,
@@ -56,6 +56,7 @@ export async function startGateway(options: { dataDir?: string; decisionDelayMs?
     demoUser: DEMO,
     decisionDelayMs: options.decisionDelayMs ?? 50,
     logger: false,
+    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
   });
   const url = await gateway.app.listen({ port: 0, host: "127.0.0.1" });
 
