@@ -87,11 +87,6 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   const state = new SandboxState(storage, clock);
   await state.load();
   const authenticator = new BasicAuthenticator(storage);
-  // Another instance on the same store changed the sandbox state or a password: read it again, forget what was derived.
-  storage.onStateChanged(() => {
-    authenticator.forget();
-    state.load().then(() => notifications.forgetPages(), (error: unknown) => app.log.error({ err: error }, "reloading the sandbox state failed"));
-  });
   const applications = new ApplicationService({ storage, clock, blobs, state, decisionDelayMs: config.decisionDelayMs });
   const attachments = new AttachmentService({ storage, clock, state });
   const notifications = new NotificationService(storage, clock, () => state.settings.strict_date_times);
@@ -109,7 +104,10 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   const ensureDemoUser = async () => {
     if (!config.demoUser) return;
     const existing = await storage.findUser(config.demoUser.username);
-    if (!existing) await createBusinessUnit(storage, "Demo business unit", config.demoUser);
+    // Instances starting together on one database race to create it: the loser finds the winner's.
+    if (!existing) await createBusinessUnit(storage, "Demo business unit", config.demoUser).catch(async (error: unknown) => {
+      if (!(await storage.findUser(config.demoUser!.username))) throw error;
+    });
     else if (!(await verifyPassword(config.demoUser.password, existing.passwordHash))) {
       await storage.setPasswordHash(existing.username, await hashPassword(config.demoUser.password));
     }
@@ -138,6 +136,11 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     ...(config.tls ? { https: tlsOptions(config.tls) } : {}),
   });
 
+  // Another instance on the same store changed the sandbox state or a password: read it again, forget what was derived.
+  storage.onStateChanged(() => {
+    authenticator.forget();
+    state.load().then(() => notifications.forgetPages(), (error: unknown) => app.log.error({ err: error }, "reloading the sandbox state failed"));
+  });
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { startPostgres } from "./support/postgres.js";
+import { startPostgres } from "../src/testing/postgres.js";
 
 describe("the tests' own PostgreSQL server", () => {
   it("starts on a free port in a temporary directory, serves a fresh database and stops", async () => {

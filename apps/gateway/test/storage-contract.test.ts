@@ -7,7 +7,7 @@ import { PostgresStorage } from "../src/storage/postgres/postgres-storage.js";
 import { SqliteStorage } from "../src/storage/sqlite/sqlite-storage.js";
 import type { ApplicationRow, NotificationRow, Storage } from "../src/storage/storage.js";
 import { idempotencyKey, startGateway, submission, type TestGateway } from "./support/gateway.js";
-import { startPostgres, type TestPostgres } from "./support/postgres.js";
+import { startPostgres, type TestPostgres } from "../src/testing/postgres.js";
 
 /**
  * One contract, two stores: every test below runs against the embedded SQLite store and against PostgreSQL (a
