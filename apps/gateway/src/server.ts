@@ -137,11 +137,12 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   });
 
   // Another instance on the same store changed the sandbox state or a password: read it again, forget what was derived.
-  storage.onStateChanged(() => {
+  storage.onStateChanged(async () => {
     authenticator.forget();
-    state.load().then(() => notifications.forgetPages(), (error: unknown) => app.log.error({ err: error }, "reloading the sandbox state failed"));
+    await state.load().then(() => notifications.forgetPages(), (error: unknown) => app.log.error({ err: error }, "reloading the sandbox state failed"));
   });
   app.addHook("onRequest", async (request, reply) => {
+    await storage.sync();
     reply.header("x-request-id", request.id);
   });
   app.addHook("onSend", async (_request, reply) => {

@@ -9,7 +9,8 @@ import { basic, idempotencyKey, startGateway, submission, type Credentials, type
 
 /**
  * Two gateway instances on one PostgreSQL database and one blob directory: whatever one commits, the other
- * answers from. Changes reach the other instance by NOTIFY, so its effects are awaited with `expect.poll`.
+ * answers from at once. Changes reach the other instance by NOTIFY, and each request first waits for those
+ * committed before it arrived (`Storage.sync`), so nothing here polls.
  */
 let server: TestPostgres;
 let a: TestGateway;
@@ -58,17 +59,17 @@ describe("two instances on one database", () => {
     expect(listed.length).toBeGreaterThan(0);
     expect(await newIds(b, unit)).toEqual(listed); // now a cached page on b
     expect((await a.call("POST", "/v1/notifications/acknowledge", { as: unit, body: { data: listed } })).status).toBe(200);
-    await expect.poll(() => newIds(b, unit)).toEqual([]);
+    expect(await newIds(b, unit)).toEqual([]);
   });
 
   it("share the sandbox settings, the clock and the day list", async () => {
     await a.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0.25 });
-    await expect.poll(async () => ((await b.sandbox("GET", "/sandbox/v1/settings")).body as { duplicate_rate: number }).duplicate_rate).toBe(0.25);
+    expect(((await b.sandbox("GET", "/sandbox/v1/settings")).body as { duplicate_rate: number }).duplicate_rate).toBe(0.25);
     const before = Date.parse(((await b.sandbox("GET", "/sandbox/v1/clock")).body as { now: string }).now);
     await a.sandbox("POST", "/sandbox/v1/clock/advance", { seconds: 7200 });
-    await expect.poll(async () => Date.parse(((await b.sandbox("GET", "/sandbox/v1/clock")).body as { now: string }).now) - before).toBeGreaterThanOrEqual(7_200_000);
+    expect(Date.parse(((await b.sandbox("GET", "/sandbox/v1/clock")).body as { now: string }).now) - before).toBeGreaterThanOrEqual(7_200_000);
     await a.sandbox("PUT", "/sandbox/v1/day-list", { open: false });
-    await expect.poll(async () => ((await b.sandbox("GET", "/sandbox/v1/day-list")).body as { open: boolean }).open).toBe(false);
+    expect(((await b.sandbox("GET", "/sandbox/v1/day-list")).body as { open: boolean }).open).toBe(false);
     await a.sandbox("PUT", "/sandbox/v1/day-list", { open: true });
     await a.sandbox("PUT", "/sandbox/v1/settings", { duplicate_rate: 0 });
   });
@@ -77,7 +78,7 @@ describe("two instances on one database", () => {
     const unit = await a.newBusinessUnit();
     expect((await b.call("GET", "/v1/notifications", { as: unit })).status).toBe(200); // remembered by b now
     await a.sandbox("POST", "/sandbox/v1/reset");
-    await expect.poll(async () => (await fetch(`${b.url}/v1/notifications`, { headers: { authorization: basic(unit) } })).status).toBe(401);
+    expect((await fetch(`${b.url}/v1/notifications`, { headers: { authorization: basic(unit) } })).status).toBe(401);
   });
 
   it("give notifications creation instants in commit order: a reader paging with created_after on the other instance misses none", async () => {
@@ -156,10 +157,11 @@ describe("background work across instances", () => {
     try {
       const heardByOne: string[] = [];
       const heardByTwo: string[] = [];
-      one.onStateChanged(() => heardByOne.push("state"));
-      two.onStateChanged(() => heardByTwo.push("state"));
+      one.onStateChanged(async () => void heardByOne.push("state"));
+      two.onStateChanged(async () => void heardByTwo.push("state"));
       await one.putSetting(`key-${randomUUID()}`, 1);
-      await expect.poll(() => heardByTwo.length).toBe(1);
+      await two.sync();
+      expect(heardByTwo).toEqual(["state"]);
       expect(heardByOne).toEqual([]);
     } finally {
       await Promise.all([one.close(), two.close()]);

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { isConstraintViolation } from "../src/storage/errors.js";
 import { PostgresStorage } from "../src/storage/postgres/postgres-storage.js";
 import { SqliteStorage } from "../src/storage/sqlite/sqlite-storage.js";
 import type { ApplicationRow, NotificationRow, Storage } from "../src/storage/storage.js";
@@ -143,6 +144,17 @@ describe.each(backends)("the storage contract on $name", (backend) => {
     expect((await storage.applicationsWithStatus("COMPLETED")).map((a) => a.id)).toContain(row.id);
     expect(await storage.correspondenceOf(row.id)).toEqual([change.correspondence]);
     expect(await storage.listNotifications({ businessUnitId: unit, version: "v1", additionalProviderFilter: null, limit: 10 })).toHaveLength(1);
+  });
+
+  it("refuses a registry reference held by another application with a constraint violation, changing nothing", async () => {
+    const reference = `R-${randomUUID()}`;
+    const [first, second] = [application(unit), application(unit)];
+    for (const row of [first, second]) await storage.submitApplication(row, { key: randomUUID(), requestHash: "h" });
+    await storage.changeApplication({ applicationId: first.id, fromStatus: "VALIDATING", patch: { registryReference: reference }, updatedMs: NOW, notifications: [] });
+    const refused = storage.changeApplication({ applicationId: second.id, fromStatus: "VALIDATING", patch: { registryReference: reference }, updatedMs: NOW, notifications: [notification(unit, second.id)] });
+    await expect(refused.then(() => "applied", (error: unknown) => isConstraintViolation(error))).resolves.toBe(true);
+    expect((await storage.findApplication(second.id))?.registryReference).toBeNull();
+    expect(await storage.listNotifications({ businessUnitId: unit, version: "v1", additionalProviderFilter: null, limit: 10 })).toEqual([]);
   });
 
   it("lists notifications oldest first with every filter, each version its own view", async () => {

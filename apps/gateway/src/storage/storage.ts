@@ -58,6 +58,11 @@ export interface Storage {
 
   getSetting<T>(key: string): Promise<T | undefined>;
   putSetting(key: string, value: unknown): Promise<void>;
+  /**
+   * Reads, changes and writes one setting atomically, even against other instances on the same store (counters
+   * such as rate-limit buckets and scheduled faults); answers what `change` answered. Announces nothing.
+   */
+  updateSetting<T, R>(key: string, change: (current: T | undefined) => { value: T; answer: R }): Promise<R>;
 
   /** Deletes every business unit, application, notification, document, official search and setting. */
   reset(): Promise<void>;
@@ -70,7 +75,12 @@ export interface Storage {
    * Hears, after another instance commits a change of the sandbox state (settings, clock, day list, scheduled
    * faults) or of a password, so that this one reads the state again and forgets the credentials it remembers.
    */
-  onStateChanged(listener: () => void): void;
+  onStateChanged(listener: () => Promise<void>): void;
+  /**
+   * Waits until every change another instance committed before this call has reached this instance's listeners
+   * and their reloads finished: after it, a request sees whatever an earlier answered request changed anywhere.
+   */
+  sync(): Promise<void>;
   /**
    * Runs a background job (`processing`: decisions and attachments; `retention`: the purge) unless another instance
    * on the same store is running it; answers whether it ran.

@@ -65,7 +65,12 @@ export interface PoolFigures {
 export class PostgresStorage implements Storage {
   readonly #pool: pg.Pool;
   readonly #notificationListeners: ((businessUnitId: string | null) => void)[] = [];
-  readonly #stateListeners: (() => void)[] = [];
+  readonly #stateListeners: (() => Promise<void>)[] = [];
+  /** Reloads started by announced changes and not finished yet: `sync` waits for them. */
+  readonly #reloading = new Set<Promise<void>>();
+  /** The barrier query on the listening connection that the next `sync` callers share (see `sync`). */
+  #barrier: Promise<void> | undefined;
+  #nextBarrier: Promise<void> | undefined;
   #listener: pg.Client | undefined;
   /** Names this instance in what it announces, so that it does not hear its own changes twice. */
   readonly #instance = randomUUID();
@@ -126,8 +131,38 @@ export class PostgresStorage implements Storage {
   }
 
   #announce(message: ChangeMessage): void {
-    if (message.kind === "state") for (const listener of this.#stateListeners) listener();
-    else for (const listener of this.#notificationListeners) listener(message.businessUnitId);
+    if (message.kind === "notifications") {
+      for (const listener of this.#notificationListeners) listener(message.businessUnitId);
+      return;
+    }
+    for (const listener of this.#stateListeners) {
+      const reload = listener().catch(() => undefined);
+      this.#reloading.add(reload);
+      void reload.finally(() => this.#reloading.delete(reload));
+    }
+  }
+
+  /**
+   * Waits until every change that any instance committed before this call has been heard and applied here. A
+   * committing backend signals the listening one before its COMMIT returns, and PostgreSQL sends a session's pending
+   * notifications before it answers its next query: so one round trip on the listening connection is a barrier.
+   * Callers arriving while a barrier is in flight share the next one (one query for a crowd, not one each).
+   */
+  async sync(): Promise<void> {
+    const listener = this.#listener;
+    if (listener) {
+      if (!this.#barrier) {
+        this.#barrier = listener.query("SELECT 1").then(() => undefined, () => undefined).finally(() => (this.#barrier = undefined));
+        await this.#barrier;
+      } else {
+        this.#nextBarrier ??= this.#barrier.then(() => {
+          this.#nextBarrier = undefined;
+          return this.sync();
+        });
+        await this.#nextBarrier;
+      }
+    }
+    while (this.#reloading.size > 0) await Promise.all([...this.#reloading]);
   }
 
   async #query<R extends pg.QueryResultRow = Row>(sql: string, values: unknown[] = [], client?: pg.PoolClient): Promise<pg.QueryResult<R>> {
@@ -296,8 +331,7 @@ export class PostgresStorage implements Storage {
     this.#notificationListeners.push(listener);
   }
 
-  /** Hears, after any instance commits a change of the sandbox state (settings, clock, day list), to read it again. */
-  onStateChanged(listener: () => void): void {
+  onStateChanged(listener: () => Promise<void>): void {
     this.#stateListeners.push(listener);
   }
 
@@ -519,6 +553,18 @@ export class PostgresStorage implements Storage {
     await this.#transaction(async (client, changed) => {
       changed.push({ kind: "state" });
       await this.#query("INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [key, json(value)], client);
+    });
+  }
+
+  async updateSetting<T, R>(key: string, change: (current: T | undefined) => { value: T; answer: R }): Promise<R> {
+    return this.#transaction(async (client) => {
+      // The row exists before it is locked, so that two instances creating it at once still take turns.
+      await this.#query("INSERT INTO settings (key, value) VALUES ($1, 'null') ON CONFLICT (key) DO NOTHING", [key], client);
+      const row = (await this.#query<{ value: string }>("SELECT value FROM settings WHERE key = $1 FOR UPDATE", [key], client)).rows[0];
+      const current = row === undefined ? undefined : (parse<T | null>(row.value) ?? undefined);
+      const { value, answer } = change(current);
+      await this.#query("UPDATE settings SET value = $2 WHERE key = $1", [key, json(value)], client);
+      return answer;
     });
   }
 

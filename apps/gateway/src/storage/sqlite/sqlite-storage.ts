@@ -453,6 +453,16 @@ export class SqliteStorage implements Storage {
     });
   }
 
+  async updateSetting<T, R>(key: string, change: (current: T | undefined) => { value: T; answer: R }): Promise<R> {
+    // Inside the write queue nothing else runs between the read and the write: that is the atomicity.
+    return this.#write((): R => {
+      const stored = this.#db.prepare("SELECT value FROM settings WHERE key = ?").pluck().get(key);
+      const { value, answer } = change(stored === undefined ? undefined : parse<T>(stored));
+      this.#db.prepare("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, json(value));
+      return answer;
+    });
+  }
+
   async reset(): Promise<void> {
     return this.#write((): void => {
       this.#db.transaction(() => {
@@ -465,7 +475,10 @@ export class SqliteStorage implements Storage {
   }
 
   /** One process owns an SQLite file: nothing else changes the state behind its back. */
-  onStateChanged(_listener: () => void): void {}
+  onStateChanged(_listener: () => Promise<void>): void {}
+
+  /** One process owns an SQLite file: there is nothing to wait for. */
+  async sync(): Promise<void> {}
 
   /** One process owns an SQLite file: its jobs need no lock. */
   async exclusively(_job: "processing" | "retention", work: () => Promise<void>): Promise<boolean> {
