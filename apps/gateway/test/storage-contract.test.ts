@@ -31,10 +31,11 @@ function temporaryDirectory(): string {
   return directory;
 }
 
-const backends: { name: string; open: () => Promise<Storage>; gatewayOptions: () => Promise<{ databaseUrl?: string }> }[] = [
-  { name: "SQLite", open: async () => new SqliteStorage(temporaryDirectory()), gatewayOptions: async () => ({}) },
+const backends: { name: string; kind: "sqlite" | "postgresql"; open: () => Promise<Storage>; gatewayOptions: () => Promise<{ databaseUrl?: string }> }[] = [
+  { name: "SQLite", kind: "sqlite", open: async () => new SqliteStorage(temporaryDirectory()), gatewayOptions: async () => ({}) },
   {
     name: "PostgreSQL",
+    kind: "postgresql",
     open: async () => PostgresStorage.open(await server.createDatabase()),
     gatewayOptions: async () => ({ databaseUrl: await server.createDatabase() }),
   },
@@ -332,5 +333,15 @@ describe.each(backends)("the gateway's HTTP interface on $name", (backend) => {
     const storage = gw.gateway.storage;
     expect(await storage.getSetting("sandbox.clock_offset_ms")).toBeGreaterThanOrEqual(3_599_000);
     expect(await storage.getSetting("sandbox.settings")).toMatchObject({ processing: "manual", duplicate_rate: 0 });
+  });
+
+  it("reports the database in /readyz and its figures in /metrics", async () => {
+    const ready = await fetch(`${gw.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: "ready", database: { kind: backend.kind, reachable: true } });
+    const metrics = await (await fetch(`${gw.url}/metrics`)).text();
+    const figure = backend.kind === "postgresql" ? "lrg_db_queries_total" : "lrg_db_pending_writes";
+    expect(metrics).toMatch(new RegExp(`^${figure}\\{database="${backend.kind}"\\} \\d+$`, "m"));
+    if (backend.kind === "postgresql") expect(metrics).toMatch(/^lrg_db_pool_connections\{database="postgresql"\} [1-9]\d*$/m);
   });
 });

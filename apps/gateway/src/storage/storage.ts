@@ -86,9 +86,17 @@ export interface Storage {
    * on the same store is running it; answers whether it ran.
    */
   exclusively(job: "processing" | "retention", work: () => Promise<void>): Promise<boolean>;
+  /** Which store this is, and its connection and query figures (for `/readyz` and `/metrics`). */
+  describe(): StoreFigures;
   /** Answers when the store can serve requests. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** What `/readyz` and `/metrics` say of the store: its kind and figures named for Prometheus (`lrg_db_` + name). */
+export interface StoreFigures {
+  database: "sqlite" | "postgresql";
+  figures: { name: string; help: string; type: "gauge" | "counter"; value: number }[];
 }
 
 export interface BusinessUnitRow {

@@ -15,6 +15,7 @@ import type {
   PrioritySearch,
   RegistryDocumentRow,
   Storage,
+  StoreFigures,
   SubmitOutcome,
   UserRow,
 } from "../storage.js";
@@ -47,15 +48,6 @@ const types = {
  * sandbox state (settings, clock, day list, scheduled faults, credentials).
  */
 export type ChangeMessage = { kind: "notifications"; businessUnitId: string | null } | { kind: "state" };
-
-/** Pool and query figures for `/metrics`. */
-export interface PoolFigures {
-  total: number;
-  idle: number;
-  waiting: number;
-  queries: number;
-  queryErrors: number;
-}
 
 /**
  * The store for many gateway instances on one PostgreSQL database (`LRG_DATABASE_URL`), through node-postgres'
@@ -601,9 +593,19 @@ export class PostgresStorage implements Storage {
     }
   }
 
-  /** Pool and query figures, for `/metrics`. */
-  figures(): PoolFigures {
-    return { total: this.#pool.totalCount, idle: this.#pool.idleCount, waiting: this.#pool.waitingCount, queries: this.#queries, queryErrors: this.#queryErrors };
+  describe(): StoreFigures {
+    const pool = this.#pool;
+    return {
+      database: "postgresql",
+      figures: [
+        { name: "pool_connections", help: "Connections the pool holds.", type: "gauge", value: pool.totalCount },
+        { name: "pool_idle_connections", help: "Connections of the pool waiting for work.", type: "gauge", value: pool.idleCount },
+        { name: "pool_waiting_requests", help: "Queries waiting for a connection of the pool.", type: "gauge", value: pool.waitingCount },
+        { name: "queries_total", help: "Queries sent to PostgreSQL.", type: "counter", value: this.#queries },
+        { name: "query_errors_total", help: "Queries PostgreSQL refused or that failed.", type: "counter", value: this.#queryErrors },
+        { name: "listening", help: "1 while the connection hearing other instances' changes is open.", type: "gauge", value: this.#listener ? 1 : 0 },
+      ],
+    };
   }
 
   async ping(): Promise<boolean> {

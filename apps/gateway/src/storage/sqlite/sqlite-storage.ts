@@ -15,6 +15,7 @@ import type {
   PrioritySearch,
   RegistryDocumentRow,
   Storage,
+  StoreFigures,
   SubmitOutcome,
   UserRow,
 } from "../storage.js";
@@ -484,6 +485,10 @@ export class SqliteStorage implements Storage {
   async exclusively(_job: "processing" | "retention", work: () => Promise<void>): Promise<boolean> {
     await work();
     return true;
+  }
+
+  describe(): StoreFigures {
+    return { database: "sqlite", figures: [{ name: "pending_writes", help: "Writes waiting for the next group commit.", type: "gauge", value: this.#pending.length }] };
   }
 
   async ping(): Promise<boolean> {
