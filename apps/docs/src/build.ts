@@ -24,6 +24,7 @@ export const GUIDES = [
   { slug: "title-enquiries", summary: "Official searches, deferred results fetched by message_id, copies and proprietors." },
   { slug: "sandbox", summary: "The gateway's control plane: business units, clock, day list, decisions, scenario titles." },
   { slug: "command-line", summary: "lrg: notifications tail and forward, uploads, submit and watch, the sandbox from a shell." },
+  { slug: "many-teams", summary: "One machine on SQLite or many instances on PostgreSQL: variables, consistency, moving the data." },
   { slug: "sandbox-differences", summary: "Where the sandbox behaves as the registry does, where we chose, and what it does not simulate." },
 ] as const;
 

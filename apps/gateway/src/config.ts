@@ -4,6 +4,15 @@ import { randomBytes } from "node:crypto";
 export interface GatewayConfig {
   /** Directory of the SQLite file and the blob store. */
   dataDir: string;
+  /**
+   * A `postgres://` URL: the store is that PostgreSQL database, shared by every instance given it (blobs then go
+   * in `blobDir`, which those instances must share too). Absent: the embedded SQLite file in `dataDir`.
+   */
+  databaseUrl?: string;
+  /** Most connections one instance opens to PostgreSQL (default 10). */
+  databasePoolSize?: number;
+  /** Directory of the content-addressed blobs (default `dataDir`/blobs). */
+  blobDir?: string;
   /** Bearer token of the sandbox control plane. */
   sandboxToken: string;
   /** Secret for signing upload and download addresses. */
@@ -40,6 +49,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConf
     // The second listener, HTTPS with mutual TLS on the demo certificates of the data directory; `off` removes it.
     httpsPort: env["LRG_HTTPS_PORT"] === "off" ? null : Number(env["LRG_HTTPS_PORT"] ?? 8443),
     dataDir: env["LRG_DATA_DIR"] ?? "./.data",
+    ...(env["LRG_DATABASE_URL"] ? { databaseUrl: env["LRG_DATABASE_URL"] } : {}),
+    ...(env["LRG_DATABASE_POOL_SIZE"] ? { databasePoolSize: Number(env["LRG_DATABASE_POOL_SIZE"]) } : {}),
+    ...(env["LRG_BLOB_DIR"] ? { blobDir: env["LRG_BLOB_DIR"] } : {}),
     sandboxToken: secret("LRG_SANDBOX_TOKEN"),
     signingSecret: secret("LRG_SIGNING_SECRET"),
     ...(env["LRG_PUBLIC_URL"] ? { publicUrl: env["LRG_PUBLIC_URL"] } : {}),

@@ -19,7 +19,7 @@ import { registryPolicies } from "./policies.js";
 import { errorAnswer, noOperation, registerOperations, type RegistryHandlers } from "./routing.js";
 import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
 import { BlobStore } from "./storage/blob-store.js";
-import { SqliteStorage } from "./storage/sqlite/sqlite-storage.js";
+import { openStorage } from "./storage/open-storage.js";
 import type { Storage } from "./storage/storage.js";
 import { titleEnquiries } from "./title-enquiries/routes.js";
 import { ensureDemoCertificates, type DemoCertificates } from "./tls/demo-certificates.js";
@@ -80,9 +80,10 @@ const RETENTION_INTERVAL_MS = 60_000;
  * `app.close()` finishes in-flight requests, stops the registry's background work and closes the store.
  */
 export async function createServer(config: GatewayConfig): Promise<Gateway> {
-  const storage = new SqliteStorage(config.dataDir);
-  const blobs = new BlobStore(config.dataDir);
-  await blobs.sweepIncoming();
+  const storage = await openStorage(config);
+  const blobs = new BlobStore(config.dataDir, config.blobDir);
+  // A blob directory shared by instances keeps other instances' writes in progress (an hour is past any upload).
+  await blobs.sweepIncoming(config.databaseUrl ? 60 * 60_000 : 0);
   const clock = new Clock();
   const state = new SandboxState(storage, clock);
   await state.load();
@@ -104,7 +105,10 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   const ensureDemoUser = async () => {
     if (!config.demoUser) return;
     const existing = await storage.findUser(config.demoUser.username);
-    if (!existing) await createBusinessUnit(storage, "Demo business unit", config.demoUser);
+    // Instances starting together on one database race to create it: the loser finds the winner's.
+    if (!existing) await createBusinessUnit(storage, "Demo business unit", config.demoUser).catch(async (error: unknown) => {
+      if (!(await storage.findUser(config.demoUser!.username))) throw error;
+    });
     else if (!(await verifyPassword(config.demoUser.password, existing.passwordHash))) {
       await storage.setPasswordHash(existing.username, await hashPassword(config.demoUser.password));
     }
@@ -133,7 +137,13 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     ...(config.tls ? { https: tlsOptions(config.tls) } : {}),
   });
 
+  // Another instance on the same store changed the sandbox state or a password: read it again, forget what was derived.
+  storage.onStateChanged(async () => {
+    authenticator.forget();
+    await state.load().then(() => notifications.forgetPages(), (error: unknown) => app.log.error({ err: error }, "reloading the sandbox state failed"));
+  });
   app.addHook("onRequest", async (request, reply) => {
+    await storage.sync();
     reply.header("x-request-id", request.id);
   });
   app.addHook("onSend", async (_request, reply) => {
@@ -185,12 +195,13 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   const processing = setInterval(() => {
     if (deciding || closing) return;
     deciding = true;
-    Promise.all([applications.decideDue(), attachments.resolvePending()])
+    storage
+      .exclusively("processing", async () => void (await Promise.all([applications.decideDue(), attachments.resolvePending()])))
       .catch((error: unknown) => app.log.error({ err: error }, "automatic processing failed"))
       .finally(() => (deciding = false));
   }, PROCESSING_INTERVAL_MS);
   const retention = setInterval(() => {
-    notifications.purgeExpired().catch((error: unknown) => app.log.error({ err: error }, "retention failed"));
+    storage.exclusively("retention", async () => void (await notifications.purgeExpired())).catch((error: unknown) => app.log.error({ err: error }, "retention failed"));
   }, RETENTION_INTERVAL_MS);
   processing.unref();
   await documents.resumeChecks();

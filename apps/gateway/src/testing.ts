@@ -13,6 +13,8 @@ export { notificationsFor, type ApplicationEvent, type CorrespondenceDocument } 
 export { allTitles } from "./registry/register.js";
 export { seededRandom } from "./registry/seeded-random.js";
 export type { NotificationRow } from "./storage/storage.js";
+export { postgresBinDir, startPostgres, type TestPostgres } from "./testing/postgres.js";
+export { startRoundRobin, type RoundRobin } from "./testing/round-robin.js";
 
 /** How to start a test gateway; every member has a default fit for a test. */
 export interface TestGatewayOptions {
@@ -34,6 +36,10 @@ export interface TestGatewayOptions {
   /** Default 0: a free port. */
   port?: number;
   logger?: boolean;
+  /** A PostgreSQL database (see `startPostgres`) instead of the embedded SQLite file. */
+  databaseUrl?: string;
+  /** Where blobs live when instances share them. Default: inside the data directory. */
+  blobDir?: string;
 }
 
 /** A gateway listening for a test. */
@@ -68,6 +74,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       ...(demo ? { demoUser: demo } : {}),
       ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
       ...(options.tls ? { tls: options.tls } : {}),
+      ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
+      ...(options.blobDir ? { blobDir: options.blobDir } : {}),
     });
     if (options.settings) {
       // Through the control plane in process, so that the settings are checked as any caller's are.

@@ -8,6 +8,7 @@ import { generateDocuments } from "../registry/correspondence.js";
 import { decide } from "../registry/decisions.js";
 import type { SandboxState } from "../registry/sandbox-state.js";
 import type { BlobStore } from "../storage/blob-store.js";
+import { isConstraintViolation } from "../storage/errors.js";
 import type { ApplicationRow, NotificationRow, Storage } from "../storage/storage.js";
 import { transitionBetween } from "./state-machine.js";
 import { londonDate } from "../registry/london-time.js";
@@ -190,7 +191,7 @@ export class ApplicationService {
         ...(documents ? { correspondence: { recordId: randomUUID(), applicationId: application.id, documents, createdMs: now } } : {}),
       });
     } catch (error) {
-      if (String((error as { code?: string }).code).startsWith("SQLITE_CONSTRAINT")) {
+      if (isConstraintViolation(error)) {
         throw new Problem("409-03", `registry reference ${String(patch.registryReference)} is held by another application`);
       }
       throw error;

@@ -34,14 +34,23 @@ function docsDirectory(): string | undefined {
 // YAML as plain text, so that a browser shows the bundled spec instead of downloading it.
 const CONTENT_TYPES: Record<string, string> = { html: "text/html; charset=utf-8", svg: "image/svg+xml", css: "text/css", js: "text/javascript", json: "application/json", png: "image/png", yaml: "text/plain; charset=utf-8" };
 
+/** The store's figures in the Prometheus text format, labelled with the kind of database. */
+function storeMetrics(storage: Storage): string {
+  const { database, figures } = storage.describe();
+  return figures
+    .flatMap(({ name, help, type, value }) => [`# HELP lrg_db_${name} ${help}`, `# TYPE lrg_db_${name} ${type}`, `lrg_db_${name}{database="${database}"} ${value}`, ""])
+    .join("\n");
+}
+
 /** Health, readiness, metrics, the bundled spec, the payload schemas and the docs. */
 export function registerOperationsRoutes(app: FastifyInstance, storage: Storage, metrics: Metrics, isClosing: () => boolean): void {
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_request, reply) => {
-    const ready = !isClosing() && (await storage.ping().catch(() => false));
-    return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "not ready" });
+    const reachable = await storage.ping().catch(() => false);
+    const ready = !isClosing() && reachable;
+    return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "not ready", database: { kind: storage.describe().database, reachable } });
   });
-  app.get("/metrics", async (_request, reply) => reply.type("text/plain; version=0.0.4").send(metrics.render()));
+  app.get("/metrics", async (_request, reply) => reply.type("text/plain; version=0.0.4").send(metrics.render() + storeMetrics(storage)));
 
   const bundle = readFileSync(artifactPath("openapi.json"), "utf8");
   const sandboxBundle = readFileSync(artifactPath("sandbox.json"), "utf8");

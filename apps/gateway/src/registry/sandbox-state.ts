@@ -28,8 +28,9 @@ const ANY_UNIT = "*";
 
 /**
  * The state the control plane drives: settings, the clock's offset, whether the day list is open and the
- * submissions due to end in SYSTEM_ERROR. Held in memory for speed and written through to the store, so a
- * restart keeps it (the duplicate draws restart from their seed).
+ * submissions due to end in SYSTEM_ERROR. Settings, clock and day list are held in memory for speed and written
+ * through to the store, so a restart keeps them (the duplicate draws restart from their seed), and read again when
+ * another instance changes them; the scheduled system errors are counted in the store alone.
  */
 export class SandboxState {
   settings: SandboxSettings = { ...DEFAULT_SETTINGS };
@@ -37,7 +38,6 @@ export class SandboxState {
   readonly #storage: Storage;
   readonly #clock: Clock;
   #draw: () => number = Math.random;
-  #systemErrors = new Map<string, number>();
 
   constructor(storage: Storage, clock: Clock) {
     this.#storage = storage;
@@ -47,7 +47,6 @@ export class SandboxState {
   async load(): Promise<void> {
     this.settings = { ...DEFAULT_SETTINGS, ...((await this.#storage.getSetting<SandboxSettings>(KEYS.settings)) ?? {}) };
     this.dayListOpen = (await this.#storage.getSetting<boolean>(KEYS.dayList)) ?? true;
-    this.#systemErrors = new Map(Object.entries((await this.#storage.getSetting<Record<string, number>>(KEYS.systemErrors)) ?? {}));
     this.#clock.restore((await this.#storage.getSetting<number>(KEYS.clock)) ?? 0);
     this.#reseed();
   }
@@ -73,7 +72,6 @@ export class SandboxState {
   async reset(): Promise<void> {
     this.settings = { ...DEFAULT_SETTINGS };
     this.dayListOpen = true;
-    this.#systemErrors.clear();
     this.#clock.restore(0);
     this.#reseed();
   }
@@ -89,25 +87,20 @@ export class SandboxState {
   /** Makes the next `count` submissions of a business unit (of any, when null) end in SYSTEM_ERROR; answers how many are due. */
   async scheduleSystemErrors(businessUnitId: string | null, count: number): Promise<number> {
     const key = businessUnitId ?? ANY_UNIT;
-    const pending = Math.min((this.#systemErrors.get(key) ?? 0) + count, MAX_PENDING_SYSTEM_ERRORS);
-    this.#systemErrors.set(key, pending);
-    await this.#saveSystemErrors();
-    return pending;
+    return this.#storage.updateSetting<Record<string, number>, number>(KEYS.systemErrors, (stored = {}) => {
+      const pending = Math.min((stored[key] ?? 0) + count, MAX_PENDING_SYSTEM_ERRORS);
+      return { value: { ...stored, [key]: pending }, answer: pending };
+    });
   }
 
   /** Uses up one scheduled system error for a new submission of this business unit; false when none is due. */
   async takeSystemError(businessUnitId: string): Promise<boolean> {
-    // Decided synchronously, so that two submissions arriving together never both use the last one.
-    const key = [businessUnitId, ANY_UNIT].find((candidate) => (this.#systemErrors.get(candidate) ?? 0) > 0);
-    if (key === undefined) return false;
-    const left = (this.#systemErrors.get(key) ?? 0) - 1;
-    if (left > 0) this.#systemErrors.set(key, left);
-    else this.#systemErrors.delete(key);
-    await this.#saveSystemErrors();
-    return true;
-  }
-
-  async #saveSystemErrors(): Promise<void> {
-    await this.#storage.putSetting(KEYS.systemErrors, Object.fromEntries(this.#systemErrors));
+    // One atomic change in the store, so that two submissions arriving together, on any instance, never both use the last one.
+    return this.#storage.updateSetting<Record<string, number>, boolean>(KEYS.systemErrors, (stored = {}) => {
+      const key = [businessUnitId, ANY_UNIT].find((candidate) => (stored[candidate] ?? 0) > 0);
+      if (key === undefined) return { value: stored, answer: false };
+      const { [key]: pending = 0, ...others } = stored;
+      return { value: pending > 1 ? { ...others, [key]: pending - 1 } : others, answer: true };
+    });
   }
 }

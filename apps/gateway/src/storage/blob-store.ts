@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream, mkdirSync, type ReadStream } from "node:fs";
-import { open, rename, rm, stat } from "node:fs/promises";
+import { open, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 
 /**
@@ -11,9 +11,10 @@ export class BlobStore {
   readonly #root: string;
   readonly #incoming: string;
 
-  constructor(dataDir: string) {
-    this.#root = join(dataDir, "blobs");
-    this.#incoming = join(dataDir, "blobs", "incoming");
+  /** `root`: the blobs' own directory, `dataDir`/blobs by default (several instances may share one). */
+  constructor(dataDir: string, root = join(dataDir, "blobs")) {
+    this.#root = root;
+    this.#incoming = join(root, "incoming");
     mkdirSync(this.#incoming, { recursive: true });
   }
 
@@ -62,9 +63,20 @@ export class BlobStore {
     return createReadStream(this.pathOf(sha256Hex));
   }
 
-  /** Removes leftovers of writes that never completed (at start, after a crash). */
-  async sweepIncoming(): Promise<void> {
-    await rm(this.#incoming, { recursive: true, force: true });
-    mkdirSync(this.#incoming, { recursive: true });
+  /**
+   * Removes leftovers of writes that never completed (at start, after a crash). In a directory shared with other
+   * running instances only those untouched for `olderThanMs` go, so that no write in progress elsewhere is lost.
+   */
+  async sweepIncoming(olderThanMs = 0): Promise<void> {
+    if (olderThanMs === 0) {
+      await rm(this.#incoming, { recursive: true, force: true });
+      mkdirSync(this.#incoming, { recursive: true });
+      return;
+    }
+    for (const name of await readdir(this.#incoming)) {
+      const path = join(this.#incoming, name);
+      const info = await stat(path).catch(() => undefined);
+      if (info && Date.now() - info.mtimeMs > olderThanMs) await rm(path, { force: true });
+    }
   }
 }

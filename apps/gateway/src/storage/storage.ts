@@ -58,6 +58,11 @@ export interface Storage {
 
   getSetting<T>(key: string): Promise<T | undefined>;
   putSetting(key: string, value: unknown): Promise<void>;
+  /**
+   * Reads, changes and writes one setting atomically, even against other instances on the same store (counters
+   * such as rate-limit buckets and scheduled faults); answers what `change` answered. Announces nothing.
+   */
+  updateSetting<T, R>(key: string, change: (current: T | undefined) => { value: T; answer: R }): Promise<R>;
 
   /** Deletes every business unit, application, notification, document, official search and setting. */
   reset(): Promise<void>;
@@ -66,9 +71,32 @@ export interface Storage {
    * what was derived from them can be dropped.
    */
   onNotificationsChanged(listener: (businessUnitId: string | null) => void): void;
+  /**
+   * Hears, after another instance commits a change of the sandbox state (settings, clock, day list, scheduled
+   * faults) or of a password, so that this one reads the state again and forgets the credentials it remembers.
+   */
+  onStateChanged(listener: () => Promise<void>): void;
+  /**
+   * Waits until every change another instance committed before this call has reached this instance's listeners
+   * and their reloads finished: after it, a request sees whatever an earlier answered request changed anywhere.
+   */
+  sync(): Promise<void>;
+  /**
+   * Runs a background job (`processing`: decisions and attachments; `retention`: the purge) unless another instance
+   * on the same store is running it; answers whether it ran.
+   */
+  exclusively(job: "processing" | "retention", work: () => Promise<void>): Promise<boolean>;
+  /** Which store this is, and its connection and query figures (for `/readyz` and `/metrics`). */
+  describe(): StoreFigures;
   /** Answers when the store can serve requests. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** What `/readyz` and `/metrics` say of the store: its kind and figures named for Prometheus (`lrg_db_` + name). */
+export interface StoreFigures {
+  database: "sqlite" | "postgresql";
+  figures: { name: string; help: string; type: "gauge" | "counter"; value: number }[];
 }
 
 export interface BusinessUnitRow {

@@ -22,35 +22,46 @@ export interface RateLimitDecision {
   retryAfterSeconds: number;
 }
 
+/** A bucket's state: the tokens it held at an instant of the gateway's clock. */
+interface Bucket {
+  tokens: number;
+  atMs: number;
+}
+
+/** Something that changes one named value atomically (the store's `updateSetting`). */
+export type AtomicUpdate = <T, R>(key: string, change: (current: T | undefined) => { value: T; answer: R }) => Promise<R>;
+
 /**
- * A token bucket per caller (a user or a business unit, as the limit's scope says). Time is the gateway's clock,
- * so that advancing the sandbox clock refills the buckets; a jump backwards only restarts the count.
+ * A token bucket per caller (a user or a business unit, as the limit's scope says), kept in the store so that
+ * every gateway instance on it takes from the same bucket. Time is the gateway's clock, so that advancing the
+ * sandbox clock refills the buckets; a jump backwards only restarts the count. A sandbox reset empties the store,
+ * and with it the buckets.
  */
 export class TokenBuckets {
   readonly limit: BucketLimit;
-  readonly #buckets = new Map<string, { tokens: number; atMs: number }>();
+  readonly #name: string;
+  readonly #update: AtomicUpdate;
 
-  constructor(limit: BucketLimit) {
+  constructor(name: string, limit: BucketLimit, update: AtomicUpdate) {
+    this.#name = name;
     this.limit = limit;
+    this.#update = update;
   }
 
   /** Takes a request's tokens from the caller's bucket if it holds them. */
-  take(caller: string, nowMs: number): RateLimitDecision {
+  take(caller: string, nowMs: number): Promise<RateLimitDecision> {
     const { burstCapacity, replenishRate, requestedTokens } = this.limit;
-    const bucket = this.#buckets.get(caller) ?? { tokens: burstCapacity, atMs: nowMs };
-    const elapsedMs = Math.max(0, nowMs - bucket.atMs);
-    bucket.tokens = Math.min(burstCapacity, bucket.tokens + (elapsedMs / 1000) * replenishRate);
-    bucket.atMs = nowMs;
-    this.#buckets.set(caller, bucket);
-    if (bucket.tokens < requestedTokens) {
-      return { allowed: false, remaining: Math.floor(bucket.tokens), retryAfterSeconds: Math.max(1, Math.ceil((requestedTokens - bucket.tokens) / replenishRate)) };
-    }
-    bucket.tokens -= requestedTokens;
-    return { allowed: true, remaining: Math.floor(bucket.tokens), retryAfterSeconds: 0 };
-  }
-
-  /** Forgets every bucket (a sandbox reset). */
-  clear(): void {
-    this.#buckets.clear();
+    return this.#update<Bucket, RateLimitDecision>(`rate_limit.${this.#name}.${caller}`, (stored) => {
+      const bucket = stored ?? { tokens: burstCapacity, atMs: nowMs };
+      const elapsedMs = Math.max(0, nowMs - bucket.atMs);
+      const tokens = Math.min(burstCapacity, bucket.tokens + (elapsedMs / 1000) * replenishRate);
+      if (tokens < requestedTokens) {
+        return {
+          value: { tokens, atMs: nowMs },
+          answer: { allowed: false, remaining: Math.floor(tokens), retryAfterSeconds: Math.max(1, Math.ceil((requestedTokens - tokens) / replenishRate)) },
+        };
+      }
+      return { value: { tokens: tokens - requestedTokens, atMs: nowMs }, answer: { allowed: true, remaining: Math.floor(tokens - requestedTokens), retryAfterSeconds: 0 } };
+    });
   }
 }

@@ -31,13 +31,14 @@ export interface TitleEnquiries {
  */
 export function titleEnquiries(deps: TitleEnquiryDeps): TitleEnquiries {
   const searches = new OfficialSearchService(deps);
-  const names = new TokenBuckets(TITLE_RATE_LIMITS.registeredProprietorNames);
-  const availability = new TokenBuckets(TITLE_RATE_LIMITS.officialCopiesAvailability);
+  const update = deps.storage.updateSetting.bind(deps.storage);
+  const names = new TokenBuckets("registered_proprietor_names", TITLE_RATE_LIMITS.registeredProprietorNames, update);
+  const availability = new TokenBuckets("official_copies_availability", TITLE_RATE_LIMITS.officialCopiesAvailability, update);
   const baseUrl = ({ request }: HandlerContext<RegistryOperations["officialSearchOfWhole"]>) => deps.publicUrl ?? `${request.protocol}://${request.host}`;
 
   /** Takes a request's tokens from the caller's bucket: 429 (the registry's BG40006) when it is short of them. */
-  const throttle = (buckets: TokenBuckets, caller: string) => {
-    const decision = buckets.take(caller, deps.clock.nowMs());
+  const throttle = async (buckets: TokenBuckets, caller: string) => {
+    const decision = await buckets.take(caller, deps.clock.nowMs());
     if (!decision.allowed) {
       throw new Problem("429-01", `rate limit exceeded; retry after ${decision.retryAfterSeconds} seconds`, {
         rule: "BG40006",
@@ -56,16 +57,14 @@ export function titleEnquiries(deps: TitleEnquiryDeps): TitleEnquiries {
   };
 
   return {
-    reset: () => {
-      names.clear();
-      availability.clear();
-    },
+    // The buckets are in the store, which the reset empties.
+    reset: () => undefined,
     handlers: {
       officialSearchOfWhole: async (context) => searches.search(context.principal, context.body, baseUrl(context)),
       getPollRequest: async ({ principal, params }) => searches.poll(principal, params.message_id),
       getOfficialCopiesAvailability: async (context) => {
         // Available around the clock; limited per business unit, and the bucket's state is in every 200.
-        const decision = throttle(availability, context.principal.businessUnitId);
+        const decision = await throttle(availability, context.principal.businessUnitId);
         const title = titleOf(context);
         const body: Schemas["OfficialCopiesAvailability"] = { data: { title_number: title.title_number, ...title.official_copies } };
         const { burstCapacity, replenishRate, requestedTokens } = availability.limit;
@@ -78,7 +77,7 @@ export function titleEnquiries(deps: TitleEnquiryDeps): TitleEnquiries {
         return { status: 200, body, headers };
       },
       getRegisteredProprietorNames: async (context) => {
-        throttle(names, `${context.principal.businessUnitId}\n${context.principal.username}`);
+        await throttle(names, `${context.principal.businessUnitId}\n${context.principal.username}`);
         const nowMs = deps.clock.nowMs();
         if (deps.settings().service_hours === "enforced" && !withinServiceHours(nowMs)) {
           const seconds = Math.max(1, Math.ceil((nextOpening(nowMs) - nowMs) / 1000));

@@ -45,7 +45,7 @@ export function basic(credentials: Credentials): string {
 }
 
 /** Starts a gateway; `dataDir` reuses a directory (restart tests). */
-export async function startGateway(options: { dataDir?: string; decisionDelayMs?: number } = {}): Promise<TestGateway> {
+export async function startGateway(options: { dataDir?: string; decisionDelayMs?: number; databaseUrl?: string } = {}): Promise<TestGateway> {
   const started = await startTestGateway({ ...options, sandboxToken: SANDBOX_TOKEN, signingSecret: "test-signing-secret", demoUser: DEMO });
   const { url, gateway, dataDir } = started;
 

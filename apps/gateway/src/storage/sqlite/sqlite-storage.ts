@@ -14,48 +14,13 @@ import type {
   PrioritySearch,
   RegistryDocumentRow,
   Storage,
+  StoreFigures,
   SubmitOutcome,
   UserRow,
 } from "../storage.js";
 import { openSqlite, type SqliteDatabase, type SqliteStatement } from "./driver.js";
 import { migrations } from "./migrations.js";
-
-type Row = Record<string, unknown>;
-
-const json = (value: unknown): string => JSON.stringify(value);
-const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
-
-function toApplication(row: Row): ApplicationRow {
-  return {
-    id: String(row["id"]),
-    businessUnitId: String(row["business_unit_id"]),
-    status: String(row["status"]),
-    registryReference: (row["registry_reference"] as string | null) ?? null,
-    priorityMs: (row["priority_ms"] as number | null) ?? null,
-    additionalProviderFilter: (row["additional_provider_filter"] as string | null) ?? null,
-    submission: parse(row["submission"]),
-    errors: parse(row["errors"]),
-    warnings: parse(row["warnings"]),
-    earlyCompletion: row["early_completion"] === 1,
-    createdMs: Number(row["created_ms"]),
-    updatedMs: Number(row["updated_ms"]),
-    decideAtMs: (row["decide_at_ms"] as number | null) ?? null,
-  };
-}
-
-function toDocument(row: Row): DocumentRow {
-  return {
-    id: String(row["id"]),
-    businessUnitId: String(row["business_unit_id"]),
-    documentType: String(row["document_type"]),
-    fileLength: Number(row["file_length"]),
-    fileSha256: String(row["file_sha256"]),
-    status: row["status"] as DocumentRow["status"],
-    failureReason: (row["failure_reason"] as string | null) ?? null,
-    createdMs: Number(row["created_ms"]),
-    expiresMs: Number(row["expires_ms"]),
-  };
-}
+import { json, parse, toApplication, toAttachment, toCorrespondence, toDocument, toOfficialSearch, toPrioritySearch, toRegistryDocument, type Row } from "../rows.js";
 
 const APPLICATION_COLUMNS: Record<keyof ApplicationChange["patch"], string> = {
   status: "status",
@@ -257,12 +222,7 @@ export class SqliteStorage implements Storage {
 
   async correspondenceOf(applicationId: string): Promise<CorrespondenceRow[]> {
     const rows = this.#db.prepare("SELECT * FROM correspondence WHERE application_id = ? ORDER BY created_ms, rowid").all(applicationId) as Row[];
-    return rows.map((row) => ({
-      recordId: String(row["record_id"]),
-      applicationId: String(row["application_id"]),
-      documents: parse(row["documents"]),
-      createdMs: Number(row["created_ms"]),
-    }));
+    return rows.map(toCorrespondence);
   }
 
   /**
@@ -423,16 +383,7 @@ export class SqliteStorage implements Storage {
 
   async findRegistryDocument(downloadId: string): Promise<RegistryDocumentRow | undefined> {
     const row = this.#db.prepare("SELECT * FROM registry_documents WHERE download_id = ?").get(downloadId) as Row | undefined;
-    return row && {
-      downloadId: String(row["download_id"]),
-      businessUnitId: String(row["business_unit_id"]),
-      applicationId: (row["application_id"] as string | null) ?? null,
-      code: String(row["code"]),
-      name: String(row["name"]),
-      contentType: String(row["content_type"]),
-      size: Number(row["size"]),
-      createdMs: Number(row["created_ms"]),
-    };
+    return row && toRegistryDocument(row);
   }
 
   async insertOfficialSearch(search: OfficialSearchRow): Promise<boolean> {
@@ -452,21 +403,7 @@ export class SqliteStorage implements Storage {
     const row = this.#prepared("SELECT * FROM official_searches WHERE business_unit_id = ? AND username = ? AND message_id = ?").get(businessUnitId, username, messageId) as
       | Row
       | undefined;
-    return row && {
-      id: String(row["id"]),
-      businessUnitId: String(row["business_unit_id"]),
-      username: String(row["username"]),
-      messageId: String(row["message_id"]),
-      titleNumber: String(row["title_number"]),
-      priorityType: String(row["priority_type"]),
-      applicant: String(row["applicant"]),
-      receivedMs: Number(row["received_ms"]),
-      readyMs: Number(row["ready_ms"]),
-      certificateMs: Number(row["certificate_ms"]),
-      priorityExpiryDate: String(row["priority_expiry_date"]),
-      deferred: row["deferred"] === null ? null : parse(row["deferred"]),
-      result: parse(row["result"]),
-    };
+    return row && toOfficialSearch(row);
   }
 
   async searchesWithPriority(businessUnitId: string, titleNumber: string, beforeMs: number, onDate: string, limit: number): Promise<PrioritySearch[]> {
@@ -475,7 +412,7 @@ export class SqliteStorage implements Storage {
        WHERE business_unit_id = ? AND title_number = ? AND certificate_ms < ? AND priority_expiry_date >= ?
        ORDER BY certificate_ms LIMIT ?`,
     ).all(businessUnitId, titleNumber, beforeMs, onDate, limit) as Row[];
-    return rows.map((row) => ({ certificateMs: Number(row["certificate_ms"]), priorityType: String(row["priority_type"]), applicant: String(row["applicant"]) }));
+    return rows.map(toPrioritySearch);
   }
 
   async insertAttachment(attachment: Omit<AttachmentRow, "id" | "status" | "failureReason">): Promise<number> {
@@ -492,18 +429,7 @@ export class SqliteStorage implements Storage {
 
   async pendingAttachments(limit: number): Promise<AttachmentRow[]> {
     const rows = this.#db.prepare("SELECT * FROM attachments WHERE status = 'PENDING' ORDER BY id LIMIT ?").all(limit) as Row[];
-    return rows.map((row) => ({
-      id: Number(row["id"]),
-      applicationId: String(row["application_id"]),
-      businessUnitId: String(row["business_unit_id"]),
-      kind: row["kind"] as AttachmentRow["kind"],
-      documentId: (row["document_id"] as string | null) ?? null,
-      certificationStatementType: (row["certification_statement_type"] as string | null) ?? null,
-      messageText: (row["message_text"] as string | null) ?? null,
-      status: row["status"] as AttachmentRow["status"],
-      failureReason: (row["failure_reason"] as string | null) ?? null,
-      createdMs: Number(row["created_ms"]),
-    }));
+    return rows.map(toAttachment);
   }
 
   async resolveAttachment(id: number, outcome: { status: "ATTACHED" | "FAILED"; failureReason: string | null }, notifications: NotificationRow[]): Promise<boolean> {
@@ -528,6 +454,16 @@ export class SqliteStorage implements Storage {
     });
   }
 
+  async updateSetting<T, R>(key: string, change: (current: T | undefined) => { value: T; answer: R }): Promise<R> {
+    // Inside the write queue nothing else runs between the read and the write: that is the atomicity.
+    return this.#write((): R => {
+      const stored = this.#db.prepare("SELECT value FROM settings WHERE key = ?").pluck().get(key);
+      const { value, answer } = change(stored === undefined ? undefined : parse<T>(stored));
+      this.#db.prepare("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, json(value));
+      return answer;
+    });
+  }
+
   async reset(): Promise<void> {
     return this.#write((): void => {
       this.#db.transaction(() => {
@@ -537,6 +473,22 @@ export class SqliteStorage implements Storage {
         }
       })();
     });
+  }
+
+  /** One process owns an SQLite file: nothing else changes the state behind its back. */
+  onStateChanged(_listener: () => Promise<void>): void {}
+
+  /** One process owns an SQLite file: there is nothing to wait for. */
+  async sync(): Promise<void> {}
+
+  /** One process owns an SQLite file: its jobs need no lock. */
+  async exclusively(_job: "processing" | "retention", work: () => Promise<void>): Promise<boolean> {
+    await work();
+    return true;
+  }
+
+  describe(): StoreFigures {
+    return { database: "sqlite", figures: [{ name: "pending_writes", help: "Writes waiting for the next group commit.", type: "gauge", value: this.#pending.length }] };
   }
 
   async ping(): Promise<boolean> {

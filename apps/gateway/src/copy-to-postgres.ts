@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { openSqlite } from "./storage/sqlite/driver.js";
+import pg from "pg";
+import { PostgresStorage } from "./storage/postgres/postgres-storage.js";
+import { SqliteStorage } from "./storage/sqlite/sqlite-storage.js";
+
+/** Tables in the order their references allow, with the columns both stores share. */
+const TABLES = [
+  "business_units",
+  "users",
+  "applications",
+  "idempotency_keys",
+  "notifications",
+  "correspondence",
+  "documents",
+  "registry_documents",
+  "settings",
+  "official_searches",
+  "attachments",
+] as const;
+const BATCH = 500;
+
+/**
+ * Copies every row of an embedded gateway's SQLite file (`dataDir`/gateway.sqlite, migrated first) into an empty
+ * PostgreSQL database (migrated first), in one transaction: either all of it arrives or nothing does. Blobs are
+ * files: point `LRG_BLOB_DIR` of the new instances at `dataDir`/blobs, or copy that directory. Answers the rows
+ * copied per table.
+ */
+export async function copyToPostgres(dataDir: string, databaseUrl: string): Promise<Record<string, number>> {
+  const file = join(dataDir, "gateway.sqlite");
+  if (!existsSync(file)) throw new Error(`no gateway.sqlite in ${dataDir}`);
+  // Opening the store brings an older file up to the current schema before it is read.
+  await new SqliteStorage(dataDir).close();
+  await (await PostgresStorage.open(databaseUrl)).close();
+
+  const source = openSqlite(file, { readonly: true });
+  const target = new pg.Client({ connectionString: databaseUrl });
+  await target.connect();
+  const copied: Record<string, number> = {};
+  try {
+    await target.query("BEGIN");
+    const { rows } = await target.query<{ count: string }>("SELECT COUNT(*) AS count FROM business_units");
+    if (Number(rows[0]?.count) > 0) throw new Error("the PostgreSQL database already holds business units: copy into an empty one");
+    for (const table of TABLES) {
+      const targetColumns = new Set((await target.query<{ column_name: string }>("SELECT column_name FROM information_schema.columns WHERE table_name = $1", [table])).rows.map((row) => row.column_name));
+      const columns = (source.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]).filter((name) => targetColumns.has(name));
+      const all = source.prepare(`SELECT ${columns.join(", ")} FROM ${table}`).raw().all() as unknown[][];
+      for (let start = 0; start < all.length; start += BATCH) {
+        const batch = all.slice(start, start + BATCH);
+        const placeholders = batch.map((_, row) => `(${columns.map((__, column) => `$${row * columns.length + column + 1}`).join(", ")})`);
+        await target.query(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${placeholders.join(", ")}`, batch.flat());
+      }
+      copied[table] = all.length;
+    }
+    // The serial keys and the notification clock go on from the copied rows.
+    await target.query("SELECT setval(pg_get_serial_sequence('notifications', 'seq'), GREATEST((SELECT MAX(seq) FROM notifications), 1))");
+    await target.query("SELECT setval(pg_get_serial_sequence('attachments', 'id'), GREATEST((SELECT MAX(id) FROM attachments), 1))");
+    await target.query("UPDATE notification_clock SET last_ms = GREATEST(last_ms, COALESCE((SELECT MAX(created_ms) FROM notifications), 0))");
+    await target.query("COMMIT");
+  } catch (error) {
+    await target.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    source.close();
+    await target.end();
+  }
+  return copied;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { "data-dir": { type: "string" }, "database-url": { type: "string" } } });
+  const dataDir = values["data-dir"] ?? process.env["LRG_DATA_DIR"] ?? "./.data";
+  const databaseUrl = values["database-url"] ?? process.env["LRG_DATABASE_URL"];
+  if (!databaseUrl) {
+    process.stderr.write("usage: lrg-gateway-copy-to-postgres --data-dir DIR --database-url postgres://... (or LRG_DATA_DIR, LRG_DATABASE_URL)\n");
+    process.exit(2);
+  }
+  const copied = await copyToPostgres(dataDir, databaseUrl);
+  for (const [table, count] of Object.entries(copied)) process.stdout.write(`${table}: ${count}\n`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,629 @@
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { json, parse, toApplication, toAttachment, toCorrespondence, toDocument, toOfficialSearch, toPrioritySearch, toRegistryDocument, type Row } from "../rows.js";
+import type {
+  AttachmentRow,
+  ApplicationChange,
+  ApplicationRow,
+  BusinessUnitRow,
+  CorrespondenceRow,
+  DocumentRow,
+  NotificationListing,
+  NotificationQuery,
+  NotificationRow,
+  OfficialSearchRow,
+  PrioritySearch,
+  RegistryDocumentRow,
+  Storage,
+  StoreFigures,
+  SubmitOutcome,
+  UserRow,
+} from "../storage.js";
+import { postgresMigrations } from "./migrations.js";
+
+/** The channel on which every instance announces committed changes to the others (see `#listen`). */
+const CHANNEL = "lrg_changes";
+/** Advisory lock keys: schema migrations, and the first of the background jobs' (see `exclusively`). */
+const MIGRATION_LOCK = 0x4c52_4700;
+const JOB_LOCKS: Record<string, number> = { processing: 0x4c52_4701, retention: 0x4c52_4702 };
+
+const APPLICATION_COLUMNS: Record<keyof ApplicationChange["patch"], string> = {
+  status: "status",
+  registryReference: "registry_reference",
+  priorityMs: "priority_ms",
+  errors: "errors",
+  warnings: "warnings",
+  earlyCompletion: "early_completion",
+  decideAtMs: "decide_at_ms",
+};
+
+/** BIGINT columns hold milliseconds, well inside a double's exact range: read them as numbers, not strings. */
+const types = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === pg.types.builtins.INT8 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/**
+ * What a change announced on the channel says: notifications of a unit (of every unit: null) changed, or the
+ * sandbox state (settings, clock, day list, scheduled faults, credentials).
+ */
+export type ChangeMessage = { kind: "notifications"; businessUnitId: string | null } | { kind: "state" };
+
+/**
+ * The store for many gateway instances on one PostgreSQL database (`LRG_DATABASE_URL`), through node-postgres'
+ * pool. Every multi-row change is one transaction; each commit that touches notifications or the sandbox state is
+ * announced with NOTIFY, so every instance drops what it derived from them.
+ */
+export class PostgresStorage implements Storage {
+  readonly #pool: pg.Pool;
+  readonly #notificationListeners: ((businessUnitId: string | null) => void)[] = [];
+  readonly #stateListeners: (() => Promise<void>)[] = [];
+  /** Reloads started by announced changes and not finished yet: `sync` waits for them. */
+  readonly #reloading = new Set<Promise<void>>();
+  /** The barrier query on the listening connection that the next `sync` callers share (see `sync`). */
+  #barrier: Promise<void> | undefined;
+  #nextBarrier: Promise<void> | undefined;
+  #listener: pg.Client | undefined;
+  /** Names this instance in what it announces, so that it does not hear its own changes twice. */
+  readonly #instance = randomUUID();
+  #queries = 0;
+  #queryErrors = 0;
+  #closed = false;
+
+  private constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  /** Connects, applies the migrations not yet applied, and starts hearing the other instances' changes. */
+  static async open(url: string, options: { poolSize?: number } = {}): Promise<PostgresStorage> {
+    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types, idleTimeoutMillis: 30_000 });
+    // An idle client losing its connection (a database restart) must not end the process; the next query reconnects.
+    pool.on("error", () => undefined);
+    const storage = new PostgresStorage(pool);
+    await storage.#migrate();
+    await storage.#listen(url);
+    return storage;
+  }
+
+  async #migrate(): Promise<void> {
+    await this.#transaction(async (client) => {
+      await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+      await client.query("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_ms BIGINT NOT NULL)");
+      const applied = new Set((await client.query<{ version: number }>("SELECT version FROM schema_migrations")).rows.map((row) => row.version));
+      for (const migration of postgresMigrations.filter((m) => !applied.has(m.version))) {
+        await client.query(migration.sql);
+        await client.query("INSERT INTO schema_migrations (version, name, applied_ms) VALUES ($1, $2, $3)", [migration.version, migration.name, Date.now()]);
+      }
+    });
+  }
+
+  /** One connection outside the pool LISTENs; a lost one is opened again, and meanwhile every cached page is dropped. */
+  async #listen(url: string): Promise<void> {
+    const client = new pg.Client({ connectionString: url, types });
+    client.on("notification", (message) => {
+      if (!message.payload) return;
+      const { from, ...change } = JSON.parse(message.payload) as ChangeMessage & { from: string };
+      if (from !== this.#instance) this.#announce(change as ChangeMessage);
+    });
+    const everythingChanged = (): void => {
+      this.#announce({ kind: "notifications", businessUnitId: null });
+      this.#announce({ kind: "state" });
+    };
+    const reconnect = (): void => {
+      if (this.#closed) return;
+      // Changes announced while no connection listened are lost: drop everything derived, now and once back.
+      this.#listener = undefined;
+      everythingChanged();
+      setTimeout(() => void this.#listen(url).then(everythingChanged, reconnect), 1000).unref();
+    };
+    client.on("error", reconnect);
+    await client.connect();
+    await client.query(`LISTEN ${CHANNEL}`);
+    this.#listener = client;
+  }
+
+  #announce(message: ChangeMessage): void {
+    if (message.kind === "notifications") {
+      for (const listener of this.#notificationListeners) listener(message.businessUnitId);
+      return;
+    }
+    for (const listener of this.#stateListeners) {
+      const reload = listener().catch(() => undefined);
+      this.#reloading.add(reload);
+      void reload.finally(() => this.#reloading.delete(reload));
+    }
+  }
+
+  /**
+   * Waits until every change that any instance committed before this call has been heard and applied here. A
+   * committing backend signals the listening one before its COMMIT returns, and PostgreSQL sends a session's pending
+   * notifications before it answers its next query: so one round trip on the listening connection is a barrier.
+   * Callers arriving while a barrier is in flight share the next one (one query for a crowd, not one each).
+   */
+  async sync(): Promise<void> {
+    const listener = this.#listener;
+    if (listener) {
+      if (!this.#barrier) {
+        this.#barrier = listener.query("SELECT 1").then(() => undefined, () => undefined).finally(() => (this.#barrier = undefined));
+        await this.#barrier;
+      } else {
+        this.#nextBarrier ??= this.#barrier.then(() => {
+          this.#nextBarrier = undefined;
+          return this.sync();
+        });
+        await this.#nextBarrier;
+      }
+    }
+    while (this.#reloading.size > 0) await Promise.all([...this.#reloading]);
+  }
+
+  async #query<R extends pg.QueryResultRow = Row>(sql: string, values: unknown[] = [], client?: pg.PoolClient): Promise<pg.QueryResult<R>> {
+    this.#queries += 1;
+    try {
+      return await (client ?? this.#pool).query<R>(sql, values);
+    } catch (error) {
+      this.#queryErrors += 1;
+      throw error;
+    }
+  }
+
+  /**
+   * Runs `work` in one transaction; the changes it reports are announced to this instance's listeners once it is
+   * committed (before the caller hears of it) and to the other instances by NOTIFY, which PostgreSQL delivers at commit.
+   */
+  async #transaction<T>(work: (client: pg.PoolClient, changed: ChangeMessage[]) => Promise<T>): Promise<T> {
+    const client = await this.#pool.connect();
+    const changed: ChangeMessage[] = [];
+    try {
+      await client.query("BEGIN");
+      const result = await work(client, changed);
+      for (const message of dedupe(changed)) await this.#query("SELECT pg_notify($1, $2)", [CHANNEL, JSON.stringify({ ...message, from: this.#instance })], client);
+      await client.query("COMMIT");
+      // This instance's own state is changed in memory already; only what it derived from notifications is dropped.
+      for (const message of dedupe(changed)) if (message.kind === "notifications") this.#announce(message);
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async createBusinessUnit(unit: BusinessUnitRow, user: UserRow): Promise<void> {
+    await this.#transaction(async (client) => {
+      await this.#query("INSERT INTO business_units (id, name, created_ms) VALUES ($1, $2, $3)", [unit.id, unit.name, unit.createdMs], client);
+      await this.#query(
+        "INSERT INTO users (username, business_unit_id, password_hash, created_ms) VALUES ($1, $2, $3, $4)",
+        [user.username, user.businessUnitId, user.passwordHash, user.createdMs],
+        client,
+      );
+    });
+  }
+
+  async findBusinessUnit(id: string): Promise<BusinessUnitRow | undefined> {
+    const row = (await this.#query("SELECT id, name, created_ms FROM business_units WHERE id = $1", [id])).rows[0];
+    return row && { id: String(row["id"]), name: String(row["name"]), createdMs: Number(row["created_ms"]) };
+  }
+
+  async findUser(username: string): Promise<UserRow | undefined> {
+    const row = (await this.#query("SELECT * FROM users WHERE username = $1", [username])).rows[0];
+    return row && {
+      username: String(row["username"]),
+      businessUnitId: String(row["business_unit_id"]),
+      passwordHash: String(row["password_hash"]),
+      createdMs: Number(row["created_ms"]),
+    };
+  }
+
+  async setPasswordHash(username: string, passwordHash: string): Promise<void> {
+    await this.#transaction(async (client, changed) => {
+      // Other instances drop the credentials they remember, so that the old password stops working there too.
+      changed.push({ kind: "state" });
+      await this.#query("UPDATE users SET password_hash = $1 WHERE username = $2", [passwordHash, username], client);
+    });
+  }
+
+  async submitApplication(application: ApplicationRow, idempotency: { key: string; requestHash: string }): Promise<SubmitOutcome> {
+    return this.#transaction(async (client): Promise<SubmitOutcome> => {
+      // Two instances given the same key at once: the second waits on the first's key row lock, then sees it.
+      await this.#query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [application.businessUnitId, idempotency.key], client);
+      const seen = (
+        await this.#query(
+          `SELECT k.request_hash, k.application_id, a.status FROM idempotency_keys k JOIN applications a ON a.id = k.application_id
+           WHERE k.business_unit_id = $1 AND k.key = $2`,
+          [application.businessUnitId, idempotency.key],
+          client,
+        )
+      ).rows[0];
+      // As in SQLite: the key of an application that ended in SYSTEM_ERROR is released and names the new one.
+      const released = seen?.["status"] === "SYSTEM_ERROR";
+      if (seen && !released) {
+        return seen["request_hash"] === idempotency.requestHash ? { kind: "replayed", applicationId: String(seen["application_id"]) } : { kind: "conflict" };
+      }
+      if (released) await this.#query("DELETE FROM idempotency_keys WHERE business_unit_id = $1 AND key = $2", [application.businessUnitId, idempotency.key], client);
+      await this.#query(
+        `INSERT INTO applications (id, business_unit_id, status, registry_reference, priority_ms, additional_provider_filter, submission, errors, warnings, early_completion, created_ms, updated_ms, decide_at_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+        [
+          application.id,
+          application.businessUnitId,
+          application.status,
+          application.registryReference,
+          application.priorityMs,
+          application.additionalProviderFilter,
+          json(application.submission),
+          json(application.errors),
+          json(application.warnings),
+          application.earlyCompletion ? 1 : 0,
+          application.createdMs,
+          application.updatedMs,
+          application.decideAtMs,
+        ],
+        client,
+      );
+      await this.#query(
+        "INSERT INTO idempotency_keys (business_unit_id, key, request_hash, application_id) VALUES ($1, $2, $3, $4)",
+        [application.businessUnitId, idempotency.key, idempotency.requestHash, application.id],
+        client,
+      );
+      return { kind: "created", applicationId: application.id };
+    });
+  }
+
+  async findApplication(id: string, businessUnitId?: string): Promise<ApplicationRow | undefined> {
+    const row = (
+      businessUnitId === undefined
+        ? await this.#query("SELECT * FROM applications WHERE id = $1", [id])
+        : await this.#query("SELECT * FROM applications WHERE id = $1 AND business_unit_id = $2", [id, businessUnitId])
+    ).rows[0];
+    return row && toApplication(row);
+  }
+
+  async applicationsDue(nowMs: number, limit: number): Promise<ApplicationRow[]> {
+    const { rows } = await this.#query(
+      "SELECT * FROM applications WHERE status = 'VALIDATING' AND decide_at_ms IS NOT NULL AND decide_at_ms <= $1 ORDER BY decide_at_ms LIMIT $2",
+      [nowMs, limit],
+    );
+    return rows.map(toApplication);
+  }
+
+  async applicationsWithStatus(status: string): Promise<ApplicationRow[]> {
+    return (await this.#query("SELECT * FROM applications WHERE status = $1 ORDER BY created_ms", [status])).rows.map(toApplication);
+  }
+
+  async changeApplication(change: ApplicationChange): Promise<boolean> {
+    const entries = Object.entries(change.patch) as [keyof ApplicationChange["patch"], unknown][];
+    const values: unknown[] = [change.applicationId, change.fromStatus, change.updatedMs];
+    const assignments = entries.map(([key, value]) => {
+      values.push(key === "errors" || key === "warnings" ? json(value) : key === "earlyCompletion" ? (value ? 1 : 0) : value);
+      return `${APPLICATION_COLUMNS[key]} = $${values.length}`;
+    });
+    return this.#transaction(async (client, changed) => {
+      const updated = await this.#query(
+        `UPDATE applications SET ${[...assignments, "updated_ms = $3"].join(", ")} WHERE id = $1 AND status = $2`,
+        values,
+        client,
+      );
+      if (updated.rowCount !== 1) return false;
+      if (change.correspondence) {
+        const record = change.correspondence;
+        await this.#query(
+          "INSERT INTO correspondence (record_id, application_id, documents, created_ms) VALUES ($1, $2, $3, $4)",
+          [record.recordId, record.applicationId, json(record.documents), record.createdMs],
+          client,
+        );
+      }
+      await this.#insertNotifications(client, change.notifications, changed);
+      return true;
+    });
+  }
+
+  onNotificationsChanged(listener: (businessUnitId: string | null) => void): void {
+    this.#notificationListeners.push(listener);
+  }
+
+  onStateChanged(listener: () => Promise<void>): void {
+    this.#stateListeners.push(listener);
+  }
+
+  /**
+   * Inserts notifications with creation instants that increase in commit order across every instance: the one
+   * clock row is locked until this transaction commits, so the next writer reads the instant this one took. A
+   * sandbox clock moved backwards (more than a second) restarts the sequence, as in SQLite.
+   */
+  async #insertNotifications(client: pg.PoolClient, notifications: NotificationRow[], changed: ChangeMessage[]): Promise<void> {
+    for (const notification of notifications) {
+      changed.push({ kind: "notifications", businessUnitId: notification.businessUnitId });
+      const { rows } = await this.#query<{ last_ms: number }>(
+        `UPDATE notification_clock SET last_ms = CASE WHEN $1::bigint > last_ms - 1000 THEN GREATEST($1::bigint, last_ms + 1) ELSE $1::bigint END
+         WHERE id = 1 RETURNING last_ms`,
+        [notification.createdMs],
+        client,
+      );
+      await this.#query(
+        `INSERT INTO notifications (id, business_unit_id, application_id, v1_type, v0_type, v1_payload, v0_payload, v1_schema, v0_schema, event_ms, created_ms, status, additional_provider_filter)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+        [
+          notification.id,
+          notification.businessUnitId,
+          notification.applicationId,
+          notification.v1Type,
+          notification.v0Type,
+          json(notification.v1Payload),
+          notification.v0Payload === null ? null : json(notification.v0Payload),
+          notification.v1Schema,
+          notification.v0Schema,
+          notification.eventMs,
+          rows[0]?.last_ms ?? notification.createdMs,
+          notification.status,
+          notification.additionalProviderFilter,
+        ],
+        client,
+      );
+    }
+  }
+
+  async correspondenceOf(applicationId: string): Promise<CorrespondenceRow[]> {
+    return (await this.#query("SELECT * FROM correspondence WHERE application_id = $1 ORDER BY created_ms, seq", [applicationId])).rows.map(toCorrespondence);
+  }
+
+  async listNotifications(query: NotificationQuery): Promise<NotificationListing[]> {
+    const values: unknown[] = [query.businessUnitId];
+    const where = ["business_unit_id = $1"];
+    const add = (condition: (placeholder: string) => string, value: unknown): void => {
+      values.push(value);
+      where.push(condition(`$${values.length}`));
+    };
+    if (query.status !== undefined) add((p) => `status = ${p}`, query.status);
+    if (query.version === "v0") where.push("v0_type IS NOT NULL");
+    if (query.createdAfterMs !== undefined) add((p) => `created_ms > ${p}`, query.createdAfterMs);
+    if (query.createdBeforeMs !== undefined) add((p) => `created_ms < ${p}`, query.createdBeforeMs);
+    if (query.occurredAfterMs !== undefined) add((p) => `event_ms > ${p}`, query.occurredAfterMs);
+    if (query.occurredBeforeMs !== undefined) add((p) => `event_ms < ${p}`, query.occurredBeforeMs);
+    if (query.notificationType !== undefined) add((p) => `${query.version === "v0" ? "v0_type" : "v1_type"} = ${p}`, query.notificationType);
+    if (query.subject !== undefined) add((p) => `application_id = ${p}`, query.subject);
+    if (query.additionalProviderFilter === null) where.push("additional_provider_filter IS NULL");
+    else add((p) => `additional_provider_filter = ${p}`, query.additionalProviderFilter);
+    values.push(query.limit);
+    const v = query.version;
+    this.#queries += 1;
+    const result = await this.#pool.query<unknown[]>({
+      text: `SELECT id, application_id, ${v}_type, ${v}_schema, ${v}_payload, event_ms, created_ms, status, additional_provider_filter
+        FROM notifications WHERE ${where.join(" AND ")} ORDER BY created_ms, seq LIMIT $${values.length}`,
+      values,
+      rowMode: "array",
+    });
+    return (result.rows as [string, string, string, string, string, number, number, NotificationListing["status"], string | null][]).map(
+      ([id, applicationId, type, schema, payloadJson, eventMs, createdMs, status, additionalProviderFilter]) => ({
+        id,
+        applicationId,
+        type,
+        schema,
+        payloadJson,
+        eventMs,
+        createdMs,
+        status,
+        additionalProviderFilter,
+      }),
+    );
+  }
+
+  async acknowledgeNotifications(businessUnitId: string, ids: string[], nowMs: number): Promise<string[]> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return [];
+    return this.#transaction(async (client, changed) => {
+      changed.push({ kind: "notifications", businessUnitId });
+      await this.#query(
+        "UPDATE notifications SET status = 'ACKNOWLEDGED', acknowledged_ms = $1 WHERE id = ANY($2) AND business_unit_id = $3 AND status = 'NEW'",
+        [nowMs, unique, businessUnitId],
+        client,
+      );
+      const found = new Set((await this.#query<{ id: string }>("SELECT id FROM notifications WHERE id = ANY($1) AND business_unit_id = $2", [unique, businessUnitId], client)).rows.map((row) => row.id));
+      return unique.filter((id) => found.has(id));
+    });
+  }
+
+  async purgeNotifications(createdBeforeMs: number): Promise<number> {
+    return this.#transaction(async (client, changed) => {
+      const deleted = (await this.#query("DELETE FROM notifications WHERE created_ms < $1", [createdBeforeMs], client)).rowCount ?? 0;
+      if (deleted > 0) changed.push({ kind: "notifications", businessUnitId: null });
+      return deleted;
+    });
+  }
+
+  async insertDocument(document: DocumentRow): Promise<void> {
+    await this.#query(
+      `INSERT INTO documents (id, business_unit_id, document_type, file_length, file_sha256, status, failure_reason, created_ms, expires_ms)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [document.id, document.businessUnitId, document.documentType, document.fileLength, document.fileSha256, document.status, document.failureReason, document.createdMs, document.expiresMs],
+    );
+  }
+
+  async completeUpload(id: string, _nowMs: number): Promise<boolean> {
+    return (await this.#query("UPDATE documents SET status = 'UPLOADED' WHERE id = $1 AND status = 'AWAITING_UPLOAD'", [id])).rowCount === 1;
+  }
+
+  async recordDocumentCheck(id: string, status: "ACCEPTED" | "REJECTED", failureReason: string | null): Promise<void> {
+    await this.#query("UPDATE documents SET status = $1, failure_reason = $2 WHERE id = $3 AND status = 'UPLOADED'", [status, failureReason, id]);
+  }
+
+  async documentsAwaitingCheck(): Promise<DocumentRow[]> {
+    return (await this.#query("SELECT * FROM documents WHERE status = 'UPLOADED'")).rows.map(toDocument);
+  }
+
+  async findDocument(id: string, businessUnitId?: string): Promise<DocumentRow | undefined> {
+    const row = (
+      businessUnitId === undefined
+        ? await this.#query("SELECT * FROM documents WHERE id = $1", [id])
+        : await this.#query("SELECT * FROM documents WHERE id = $1 AND business_unit_id = $2", [id, businessUnitId])
+    ).rows[0];
+    return row && toDocument(row);
+  }
+
+  async putRegistryDocument(document: RegistryDocumentRow): Promise<void> {
+    await this.#query(
+      `INSERT INTO registry_documents (download_id, business_unit_id, application_id, code, name, content_type, size, created_ms)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+      [document.downloadId, document.businessUnitId, document.applicationId, document.code, document.name, document.contentType, document.size, document.createdMs],
+    );
+  }
+
+  async findRegistryDocument(downloadId: string): Promise<RegistryDocumentRow | undefined> {
+    const row = (await this.#query("SELECT * FROM registry_documents WHERE download_id = $1", [downloadId])).rows[0];
+    return row && toRegistryDocument(row);
+  }
+
+  async insertOfficialSearch(search: OfficialSearchRow): Promise<boolean> {
+    const inserted = await this.#query(
+      `INSERT INTO official_searches (business_unit_id, username, message_id, id, title_number, priority_type, applicant, received_ms, ready_ms,
+         certificate_ms, priority_expiry_date, deferred, result)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+       ON CONFLICT DO NOTHING`,
+      [
+        search.businessUnitId,
+        search.username,
+        search.messageId,
+        search.id,
+        search.titleNumber,
+        search.priorityType,
+        search.applicant,
+        search.receivedMs,
+        search.readyMs,
+        search.certificateMs,
+        search.priorityExpiryDate,
+        search.deferred === null ? null : json(search.deferred),
+        json(search.result),
+      ],
+    );
+    return inserted.rowCount === 1;
+  }
+
+  async findOfficialSearch(businessUnitId: string, username: string, messageId: string): Promise<OfficialSearchRow | undefined> {
+    const row = (await this.#query("SELECT * FROM official_searches WHERE business_unit_id = $1 AND username = $2 AND message_id = $3", [businessUnitId, username, messageId])).rows[0];
+    return row && toOfficialSearch(row);
+  }
+
+  async searchesWithPriority(businessUnitId: string, titleNumber: string, beforeMs: number, onDate: string, limit: number): Promise<PrioritySearch[]> {
+    const { rows } = await this.#query(
+      `SELECT certificate_ms, priority_type, applicant FROM official_searches
+       WHERE business_unit_id = $1 AND title_number = $2 AND certificate_ms < $3 AND priority_expiry_date >= $4
+       ORDER BY certificate_ms LIMIT $5`,
+      [businessUnitId, titleNumber, beforeMs, onDate, limit],
+    );
+    return rows.map(toPrioritySearch);
+  }
+
+  async insertAttachment(attachment: Omit<AttachmentRow, "id" | "status" | "failureReason">): Promise<number> {
+    const { rows } = await this.#query<{ id: number }>(
+      `INSERT INTO attachments (application_id, business_unit_id, kind, document_id, certification_statement_type, message_text, status, created_ms)
+       VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', $7) RETURNING id`,
+      [attachment.applicationId, attachment.businessUnitId, attachment.kind, attachment.documentId, attachment.certificationStatementType, attachment.messageText, attachment.createdMs],
+    );
+    return Number(rows[0]?.id);
+  }
+
+  async pendingAttachments(limit: number): Promise<AttachmentRow[]> {
+    return (await this.#query("SELECT * FROM attachments WHERE status = 'PENDING' ORDER BY id LIMIT $1", [limit])).rows.map(toAttachment);
+  }
+
+  async resolveAttachment(id: number, outcome: { status: "ATTACHED" | "FAILED"; failureReason: string | null }, notifications: NotificationRow[]): Promise<boolean> {
+    return this.#transaction(async (client, changed) => {
+      const updated = await this.#query("UPDATE attachments SET status = $1, failure_reason = $2 WHERE id = $3 AND status = 'PENDING'", [outcome.status, outcome.failureReason, id], client);
+      if (updated.rowCount !== 1) return false;
+      await this.#insertNotifications(client, notifications, changed);
+      return true;
+    });
+  }
+
+  async getSetting<T>(key: string): Promise<T | undefined> {
+    const row = (await this.#query<{ value: string }>("SELECT value FROM settings WHERE key = $1", [key])).rows[0];
+    return row === undefined ? undefined : parse<T>(row.value);
+  }
+
+  async putSetting(key: string, value: unknown): Promise<void> {
+    await this.#transaction(async (client, changed) => {
+      changed.push({ kind: "state" });
+      await this.#query("INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [key, json(value)], client);
+    });
+  }
+
+  async updateSetting<T, R>(key: string, change: (current: T | undefined) => { value: T; answer: R }): Promise<R> {
+    return this.#transaction(async (client) => {
+      // The row exists before it is locked, so that two instances creating it at once still take turns.
+      await this.#query("INSERT INTO settings (key, value) VALUES ($1, 'null') ON CONFLICT (key) DO NOTHING", [key], client);
+      const row = (await this.#query<{ value: string }>("SELECT value FROM settings WHERE key = $1 FOR UPDATE", [key], client)).rows[0];
+      const current = row === undefined ? undefined : (parse<T | null>(row.value) ?? undefined);
+      const { value, answer } = change(current);
+      await this.#query("UPDATE settings SET value = $2 WHERE key = $1", [key, json(value)], client);
+      return answer;
+    });
+  }
+
+  async reset(): Promise<void> {
+    await this.#transaction(async (client, changed) => {
+      changed.push({ kind: "notifications", businessUnitId: null }, { kind: "state" });
+      await this.#query(
+        "TRUNCATE attachments, official_searches, notifications, correspondence, idempotency_keys, registry_documents, documents, applications, users, business_units, settings",
+        [],
+        client,
+      );
+    });
+  }
+
+  /**
+   * Runs a background job on one instance at a time: the instance that holds the job's session-level advisory lock
+   * runs it, the others skip this round. With the conditional updates of each decision, every decision is made once.
+   */
+  async exclusively(job: "processing" | "retention", work: () => Promise<void>): Promise<boolean> {
+    const key = JOB_LOCKS[job];
+    if (key === undefined) throw new Error(`no lock for background job ${job}`);
+    const client = await this.#pool.connect();
+    try {
+      const { rows } = await this.#query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [key], client);
+      if (!rows[0]?.locked) return false;
+      try {
+        await work();
+      } finally {
+        await this.#query("SELECT pg_advisory_unlock($1)", [key], client);
+      }
+      return true;
+    } finally {
+      client.release();
+    }
+  }
+
+  describe(): StoreFigures {
+    const pool = this.#pool;
+    return {
+      database: "postgresql",
+      figures: [
+        { name: "pool_connections", help: "Connections the pool holds.", type: "gauge", value: pool.totalCount },
+        { name: "pool_idle_connections", help: "Connections of the pool waiting for work.", type: "gauge", value: pool.idleCount },
+        { name: "pool_waiting_requests", help: "Queries waiting for a connection of the pool.", type: "gauge", value: pool.waitingCount },
+        { name: "queries_total", help: "Queries sent to PostgreSQL.", type: "counter", value: this.#queries },
+        { name: "query_errors_total", help: "Queries PostgreSQL refused or that failed.", type: "counter", value: this.#queryErrors },
+        { name: "listening", help: "1 while the connection hearing other instances' changes is open.", type: "gauge", value: this.#listener ? 1 : 0 },
+      ],
+    };
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      return (await this.#query<{ one: number }>("SELECT 1 AS one")).rows[0]?.one === 1;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#listener?.end().catch(() => undefined);
+    await this.#pool.end();
+  }
+}
+
+function dedupe(messages: ChangeMessage[]): ChangeMessage[] {
+  return [...new Map(messages.map((message) => [JSON.stringify(message), message])).values()];
+}

