@@ -16,4 +16,19 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
+  {
+    // Type-aware rules: each package's tsconfig.json gives the types (the project service finds it). They catch
+    // what the compiler lets through: a promise nobody awaits or handles, a promise where a callback's result is
+    // ignored, an await of something that is not a promise, a cast that changes nothing, a throw of a non-Error.
+    files: ["**/src/**/*.ts", "**/test/**/*.ts"],
+    languageOptions: { parserOptions: { projectService: true } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      "@typescript-eslint/await-thenable": "error",
+      "@typescript-eslint/no-unnecessary-type-assertion": "error",
+      "@typescript-eslint/only-throw-error": "error",
+      "@typescript-eslint/prefer-promise-reject-errors": "error",
+    },
+  },
 );

@@ -18,7 +18,7 @@ const member = (root: JsonObject, ...names: string[]): JsonObject =>
 const operation = (path: string, method: string): JsonObject =>
   ((spec["paths"] as Record<string, JsonObject>)[path] as JsonObject)[method] as JsonObject;
 const parameter = (path: string, method: string, name: string): JsonObject =>
-  ((operation(path, method)["parameters"] as JsonObject[]).find((p) => p["name"] === name) ?? {}) as JsonObject;
+  ((operation(path, method)["parameters"] as JsonObject[]).find((p) => p["name"] === name) ?? {});
 
 describe("limits of the requirement", () => {
   const cases: [string, () => unknown, unknown][] = [

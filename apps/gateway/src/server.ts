@@ -129,7 +129,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     // On an operation the registry answers in its own envelope, in that envelope.
     frameworkErrors: (error, request, reply) => {
       const cause = error.code === "FST_ERR_BAD_URL" ? new Problem("400-02", "the request path is not a valid URL") : error;
-      const { problem, contentType, body } = errorAnswer(cause, request as unknown as FastifyRequest, clock.nowMs());
+      const { problem, contentType, body } = errorAnswer(cause, request, clock.nowMs());
       void (reply as unknown as FastifyReply).code(problem.status).type(contentType).send(body);
     },
     genReqId: () => `${requestPrefix}-${(requestCount += 1).toString(36)}`,

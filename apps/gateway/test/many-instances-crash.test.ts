@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startPostgres } from "../src/testing/postgres.js";
 import { basic, DEMO, submission } from "./support/gateway.js";
-import { startGatewayProcess, type GatewayProcess } from "./support/process.js";
+import { startGatewayProcess } from "./support/process.js";
 
 const root = mkdtempSync(join(tmpdir(), "lrg-instances-crash-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -35,7 +35,7 @@ describe("two instances on one database, one killed under mixed load", () => {
   it("loses nothing confirmed, returns no acknowledged notification to NEW, and the other instance keeps serving", async () => {
     const postgres = await startPostgres();
     const env = { LRG_DATABASE_URL: await postgres.createDatabase(), LRG_BLOB_DIR: join(root, "blobs"), LRG_DECISION_DELAY_MS: "50" };
-    const [a, b] = (await Promise.all([startGatewayProcess(join(root, "a"), env), startGatewayProcess(join(root, "b"), env)])) as [GatewayProcess, GatewayProcess];
+    const [a, b] = await Promise.all([startGatewayProcess(join(root, "a"), env), startGatewayProcess(join(root, "b"), env)]);
     try {
       // Automatic processing: every submission is decided by one instance's background work, which makes notifications.
       await fetch(`${a.url}/sandbox/v1/settings`, { method: "PUT", headers: { authorization: "Bearer test-sandbox-token", "content-type": "application/json" }, body: JSON.stringify({ processing: "automatic", duplicate_rate: 0 }) });

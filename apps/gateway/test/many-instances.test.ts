@@ -21,7 +21,7 @@ beforeAll(async () => {
   server = await startPostgres();
   const databaseUrl = await server.createDatabase();
   // Started together: both migrate the empty database, under the migration lock, without tripping on each other.
-  [a, b] = await Promise.all([startGateway({ databaseUrl, dataDir: shared }), startGateway({ databaseUrl, dataDir: shared })]) as [TestGateway, TestGateway];
+  [a, b] = await Promise.all([startGateway({ databaseUrl, dataDir: shared }), startGateway({ databaseUrl, dataDir: shared })]);
 });
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);

@@ -274,7 +274,7 @@ export function parseErrorBody(body: unknown, contentType?: string | null): Pars
     });
   }
   if (Array.isArray(body.errors) && body.errors.length > 0 && body.errors.every(isObject)) {
-    const items = body.errors as Record<string, unknown>[];
+    const items = body.errors;
     const errors = items.map((item) =>
       compact<ErrorItem>({
         code: optionalString(item.code) ?? optionalString(item.error_code) ?? optionalString(item.type),

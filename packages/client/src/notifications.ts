@@ -108,8 +108,8 @@ async function listPage<V extends NotificationVersion>(
   const init = { ...(signal !== undefined && { signal }) };
   const { data, error, response } =
     version === "v0"
-      ? await context.api.GET("/v0/notifications", { params: { query: query as ListQuery<"v0"> }, ...init })
-      : await context.api.GET("/v1/notifications", { params: { query: query as ListQuery<"v1"> }, ...init });
+      ? await context.api.GET("/v0/notifications", { params: { query: query }, ...init })
+      : await context.api.GET("/v1/notifications", { params: { query: query }, ...init });
   if (data === undefined) {
     throw errorFromResponse({ status: response.status, headers: response.headers, url: response.url, body: error });
   }

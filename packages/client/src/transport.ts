@@ -397,7 +397,7 @@ export function createTlsTransport(tls: TlsOptions, origin: string): TlsTranspor
       ...(request.body !== null && { body: request.body, duplex: "half" as const }),
       ...(new URL(request.url).origin === origin && { dispatcher: agent }),
     });
-    return response as unknown as Response;
+    return response;
   };
   return { fetch, close: () => agent.close() };
 }

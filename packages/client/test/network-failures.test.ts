@@ -212,7 +212,7 @@ describe("answers cut off in the middle of their body", () => {
           ...(request.body.length > 0 && { body: request.body }),
         }),
       );
-      const body = (await answer.json()) as unknown;
+      const body = (await answer.json());
       if (request.method === "GET" && (lists += 1) === 1) return cutOff(response, answer.status, body);
       json(response, answer.status, body);
     });

@@ -41,7 +41,7 @@ async function measure(url: string, seeded: { username: string; password: string
   const auth = (username: string) => `Basic ${Buffer.from(`${username}:${seeded.find((unit) => unit.username === username)?.password ?? ""}`).toString("base64")}`;
   const run = (requests: autocannon.Request[]) =>
     new Promise<autocannon.Result>((resolve, reject) =>
-      autocannon({ url, connections: CONNECTIONS, duration: seconds, timeout: 10, requests }, (error, result) => (error ? reject(error) : resolve(result))),
+      autocannon({ url, connections: CONNECTIONS, duration: seconds, timeout: 10, requests }, (error: unknown, result) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(result))),
     );
   const lists = seeded.map(({ username }) => ({ method: "GET" as const, path: "/v1/notifications?status=NEW&limit=100", headers: { authorization: auth(username) } }));
   const acks = seeded.map(({ username, ids }) => ({

@@ -79,7 +79,7 @@ function stringValue(schema: Schema): Arb {
   const max = (schema["maxLength"] as number | undefined) ?? Math.max(min, MAX_GENERATED_STRING);
   const pattern = schema["pattern"] as string | undefined;
   const regex = pattern === undefined ? undefined : new RegExp(pattern, "u");
-  const example = typeof schema["example"] === "string" ? (schema["example"] as string) : undefined;
+  const example = typeof schema["example"] === "string" ? (schema["example"]) : undefined;
   const fits = (text: string) => text.length >= min && text.length <= max && (regex === undefined || regex.test(text));
   const orExample = (arb: fc.Arbitrary<string>) => arb.map((text) => (fits(text) || example === undefined ? text : example));
   const format = schema["format"] as string | undefined;
@@ -215,7 +215,7 @@ function wrongType(types: string[]): Arb {
 function brokenString(schema: Schema): Arb {
   const min = (schema["minLength"] as number | undefined) ?? 0;
   const max = schema["maxLength"] as number | undefined;
-  const example = typeof schema["example"] === "string" ? (schema["example"] as string) : "x";
+  const example = typeof schema["example"] === "string" ? (schema["example"]) : "x";
   const choices: Arb[] = [junkText, wrongType(["string"])];
   if (max !== undefined) choices.push(fc.constant(example.padEnd(max + 1, "x")), fc.constant("x".repeat(max * 2 + 1)));
   if (min > 0) choices.push(fc.constant(example.slice(0, min - 1)));

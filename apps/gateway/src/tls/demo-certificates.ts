@@ -90,7 +90,7 @@ interface Party {
 function party(): Party {
   // Node's crypto makes the key (forge's own RSA key generation is pure JavaScript and slow); forge signs with it.
   const keyPem = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-  const privateKey = forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey;
+  const privateKey = forge.pki.privateKeyFromPem(keyPem);
   return { keys: { privateKey, publicKey: forge.pki.setRsaPublicKey(privateKey.n, privateKey.e) }, keyPem };
 }
 

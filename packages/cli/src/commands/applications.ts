@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Option, type Command } from "commander";
-import type { ApplicationInformation, ApplicationStatus, ApplicationSubmission, DocumentTypeCode, NotificationV1 } from "@lrg/client";
+import type { ApplicationInformation, ApplicationStatus, ApplicationSubmission, DocumentTypeCode } from "@lrg/client";
 import { ExitWith, table, UsageError, type Output } from "../conventions.js";
 import { runtimeOf, subcommand } from "../runtime.js";
 import { checkFile, uploadWithProgress } from "./documents.js";
@@ -139,7 +139,7 @@ export function registerApplications(program: Command): void {
           if (seen.has(notification.notification_id)) continue;
           seen.add(notification.notification_id);
           const duplicate = duplicateOf(notification);
-          if (out.json) out.data({ notification: notification as NotificationV1, duplicate_of: duplicate ?? null });
+          if (out.json) out.data({ notification: notification, duplicate_of: duplicate ?? null });
           else out.line(notificationLine(out, notification, duplicate));
         }
         const info = await client.applications.information(id);

@@ -8,7 +8,6 @@ import { runtimeOf, subcommand, type Runtime } from "../runtime.js";
 
 type Schemas = SandboxComponents["schemas"];
 type TransitionRequest = Schemas["SandboxTransitionRequest"];
-type Status = Schemas["ApplicationStatus"];
 type DocumentCode = Schemas["CorrespondenceDocumentTypeCode"];
 
 const TRANSITION_TARGETS = ["VALIDATION_FAILED", "SYSTEM_ERROR", "ACCEPTED_AWAITING_PRIORITY", "ACCEPTED_PRIORITY_PROTECTED", "COMPLETED", "CANCELLED"] as const;
@@ -94,7 +93,7 @@ function transitionBody(to: (typeof TRANSITION_TARGETS)[number], flags: Transiti
 async function transition(runtime: Runtime, id: string, to: (typeof TRANSITION_TARGETS)[number], flags: TransitionFlags): Promise<void> {
   const result = await unwrap(runtime.sandbox().POST("/sandbox/v1/applications/{id}/transitions", { params: { path: { id } }, body: transitionBody(to, flags) }));
   if (runtime.out.json) return runtime.out.data(result);
-  runtime.out.line(`${result.application_request_id}: ${result.previous_status} -> ${runtime.out.paint("bold", result.status as Status)}`);
+  runtime.out.line(`${result.application_request_id}: ${result.previous_status} -> ${runtime.out.paint("bold", result.status)}`);
   printEmitted(runtime.out, result.notifications);
 }
 

@@ -48,7 +48,7 @@ function searchRequest(title: string, flags: SearchFlags): OfficialSearchInput {
       ...(flags.from !== undefined && { search_from_date: flags.from }),
     },
     ...(flags.messageId !== undefined && { message_id: flags.messageId }),
-  } as OfficialSearchInput;
+  };
 }
 
 function printRows(out: Output, rows: [string, string][]): void {

@@ -3,7 +3,6 @@ import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import type { WorkflowContext } from "../context.js";
 import { GatewayError, errorFromFetchResponse, errorFromResponse } from "../errors.js";
 import { networkErrorOf } from "../transport.js";
@@ -160,7 +159,7 @@ export async function downloadDocument(
   const path = options.to;
   const partial = `${path}.${randomBytes(6).toString("hex")}.partial`;
   let bytes = 0;
-  const source = Readable.fromWeb(body as NodeReadableStream<Uint8Array>, signal !== undefined ? { signal } : {});
+  const source = Readable.fromWeb(body, signal !== undefined ? { signal } : {});
   const count = async function* (chunks: AsyncIterable<Uint8Array>) {
     for await (const chunk of chunks) {
       bytes += chunk.byteLength;

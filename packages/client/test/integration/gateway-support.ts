@@ -69,7 +69,7 @@ export function fetchWithDispatcher(dispatcher: Agent): Fetch {
       dispatcher,
       ...(request.body !== null && { body: request.body, duplex: "half" as const }),
     });
-    return response as unknown as Response;
+    return response;
   };
 }
 

@@ -62,7 +62,7 @@ export function startServer(handler: Handler, options: { readBody?: boolean } = 
 /** The same over TLS. */
 export function startTlsServer(tls: ServerOptions, handler: Handler): Promise<TestServer> {
   const requests: ReceivedRequest[] = [];
-  return listen(createHttpsServer(tls, wrap(handler, requests, true)) as unknown as ReturnType<typeof createHttpServer>, "https", requests);
+  return listen(createHttpsServer(tls, wrap(handler, requests, true)), "https", requests);
 }
 
 /** Answers JSON with a status and optional headers. */

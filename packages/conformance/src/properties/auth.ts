@@ -121,7 +121,7 @@ const isolation: Property = {
     const owner = session.credentials;
     const other = await session.fixture("isolation-other-unit", () => session.newBusinessUnit());
     await context.assert(
-      fc.asyncProperty(fc.constantFrom("ACCEPTED_PRIORITY_PROTECTED", "VALIDATION_FAILED"), fc.constantFrom("v0", "v1") as fc.Arbitrary<"v0" | "v1">, async (to, version) => {
+      fc.asyncProperty(fc.constantFrom("ACCEPTED_PRIORITY_PROTECTED", "VALIDATION_FAILED"), fc.constantFrom("v0", "v1"), async (to, version) => {
         const id = await submit(session, owner, submission());
         const result = await transition(session, id, { to });
         const ids = result.notifications.map((n) => n.notification_id);

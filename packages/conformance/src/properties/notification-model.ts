@@ -79,7 +79,7 @@ class Submit implements Command {
 class Decide implements Command {
   resolved = "";
   constructor(readonly pick: number, readonly choice: number) {}
-  check = (m: Readonly<Model>) => movable(m as Model).length > 0;
+  check = (m: Readonly<Model>) => movable(m).length > 0;
   async run(m: Model, r: Real) {
     const candidates = movable(m);
     const application = candidates[this.pick % candidates.length] as ModelApplication;

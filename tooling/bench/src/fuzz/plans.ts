@@ -138,7 +138,7 @@ function validHeaders(operation: Operation): fc.Arbitrary<Record<string, string>
       }),
     ),
     { requiredKeys: headers.filter((p) => p.required).map((p) => p.name.toLowerCase()) },
-  ) as fc.Arbitrary<Record<string, string>>;
+  );
 }
 
 const jsonSchemaOf = (operation: Operation): Schema | undefined => operation.requestBody?.content.get("application/json");

@@ -103,7 +103,7 @@ export class PostgresStorage implements Storage {
     client.on("notification", (message) => {
       if (!message.payload) return;
       const { from, ...change } = JSON.parse(message.payload) as ChangeMessage & { from: string };
-      if (from !== this.#instance) this.#announce(change as ChangeMessage);
+      if (from !== this.#instance) this.#announce(change);
     });
     const everythingChanged = (): void => {
       this.#announce({ kind: "notifications", businessUnitId: null });
