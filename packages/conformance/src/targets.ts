@@ -50,16 +50,47 @@ interface SandboxSettings {
   require_client_certificate: boolean;
 }
 
+/** A target started in this process: its address, and how to stop it. */
+export interface StartedTarget {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Prism serving the bundled spec, on a free port (@lrg/mock must be installed). */
+export async function startPrism(): Promise<StartedTarget> {
+  const { startMock } = await loadTarget("mock", "@lrg/mock", () => import("@lrg/mock"));
+  const mock = await startMock({ port: 0 });
+  return { url: mock.url, stop: () => mock.close() };
+}
+
+/**
+ * The gateway in this process (@lrg/gateway must be installed): a free port on 127.0.0.1, a temporary data
+ * directory (removed at stop), a random control-plane token, logs off.
+ */
+export async function startGateway(): Promise<StartedTarget & { sandboxToken: string }> {
+  const { createServer } = await loadTarget("gateway", "@lrg/gateway", () => import("@lrg/gateway"));
+  const dataDir = await mkdtemp(join(tmpdir(), "lrg-conformance-"));
+  const sandboxToken = randomBytes(18).toString("base64url");
+  const gateway = await createServer({ dataDir, sandboxToken, signingSecret: randomBytes(18).toString("base64url"), decisionDelayMs: 50, logger: false });
+  const url = await gateway.app.listen({ port: 0, host: "127.0.0.1" });
+  return {
+    url,
+    sandboxToken,
+    stop: async () => {
+      try {
+        await gateway.app.close();
+      } finally {
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
 /** Prism serving the bundled spec: schemas and examples, no behaviour behind them. */
 export async function openMock(options: TargetOptions = {}): Promise<Session> {
-  let close = async () => {};
-  let url = options.url;
-  if (url === undefined) {
-    const { startMock } = await loadTarget("mock", "@lrg/mock", () => import("@lrg/mock"));
-    const mock = await startMock({ port: 0 });
-    url = mock.url;
-    close = () => mock.close();
-  }
+  const started = options.url === undefined ? await startPrism() : undefined;
+  const url = options.url ?? (started as StartedTarget).url;
+  const close = started?.stop ?? (async () => {});
   // Prism checks that credentials are present and well formed, not whom they name.
   return new Session({ target: "mock", http: new HttpClient(url), capabilities: [...TARGET_CAPABILITIES.mock], credentials: { username: "conformance", password: "any-password" }, onClose: close });
 }
@@ -78,15 +109,8 @@ export async function openGateway(options: GatewayTargetOptions = {}): Promise<S
   let sandboxToken = options.sandboxToken ?? process.env["LRG_SANDBOX_TOKEN"];
   let stop = async () => {};
   if (url === undefined) {
-    const { createServer } = await loadTarget("gateway", "@lrg/gateway", () => import("@lrg/gateway"));
-    const dataDir = await mkdtemp(join(tmpdir(), "lrg-conformance-"));
-    sandboxToken = randomBytes(18).toString("base64url");
-    const gateway = await createServer({ dataDir, sandboxToken, signingSecret: randomBytes(18).toString("base64url"), decisionDelayMs: 50, logger: false });
-    url = await gateway.app.listen({ port: 0, host: "127.0.0.1" });
-    stop = async () => {
-      await gateway.app.close();
-      await rm(dataDir, { recursive: true, force: true });
-    };
+    const started = await startGateway();
+    ({ url, sandboxToken, stop } = started);
   } else if (sandboxToken === undefined) {
     throw new Error("the gateway target at --url needs the control plane's bearer token in LRG_SANDBOX_TOKEN");
   }

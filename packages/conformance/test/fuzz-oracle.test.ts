@@ -1,6 +1,6 @@
 // The fuzzer's oracle must catch what it is there to catch: answers outside the spec.
 import { describe, expect, it } from "vitest";
-import { violationsOf, type Answer } from "../src/conformance.js";
+import { violationsOf, type Answer } from "../src/fuzz/oracle.js";
 
 const problem = (status: number, code: string, instance = "/v1/notifications") =>
   Buffer.from(JSON.stringify({ type: `https://land-registration-gateway.example/problems/${code}`, title: "Bad Request", status, detail: "x", instance, code }));

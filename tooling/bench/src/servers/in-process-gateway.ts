@@ -1,4 +1,5 @@
-// One gateway in this process for the fuzzer: a temporary data directory, a random sandbox token, logs off.
+// One gateway in this process for the client resilience test (it reads the gateway's store and data directory):
+// a temporary data directory, a random sandbox token, logs off.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

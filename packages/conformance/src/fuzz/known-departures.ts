@@ -1,7 +1,7 @@
 // Departures from the spec that the fuzzer has found and that wait for a fix in the gateway or the spec. Each is
 // matched narrowly (status, problem code, the request that provokes it), counted and reported apart, and does not
-// fail a run unless FUZZ_STRICT=1. Remove an entry once its fix lands: a run then reports it as never seen.
-import type { Operation } from "../spec.js";
+// fail a run unless it is --strict. Remove an entry once its fix lands: a run then reports it as never seen.
+import type { OperationInfo as Operation } from "../spec.js";
 
 /** What a matcher sees of one exchange whose answer departed from the spec. */
 export interface Departure {
