@@ -68,6 +68,7 @@ export async function runFuzzCommand(command: FuzzCommand, progress: (line: stri
   try {
     summary = await runFuzz({
       url: target.url,
+      target: command.target,
       scope,
       ...(target.sandboxToken !== undefined ? { sandboxToken: target.sandboxToken } : {}),
       ...(target.credentials !== undefined ? { credentials: target.credentials } : {}),

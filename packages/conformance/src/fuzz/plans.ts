@@ -369,8 +369,8 @@ export const unmatchedRoutes: fc.Arbitrary<Plan> = fc
 
 /**
  * How much of the interface a run touches: `full` (both documents, state changed through the control plane),
- * `stateless` (the registry interface only, no request that needs a prior call), `observe` (its GET requests,
- * with the caller's own credentials or none that name a user).
+ * `stateless` (a mock: the registry interface's operations at their own paths, no request that needs a prior
+ * call), `observe` (its GET requests, with the caller's own credentials or none that name a user).
  */
 export type FuzzScope = "full" | "stateless" | "observe";
 
@@ -384,7 +384,11 @@ export function allRequests(scope: FuzzScope = "full"): fc.Arbitrary<Plan> {
   const drawn = fc.oneof(...operationsIn(scope).map((operation) => ({ weight: WEIGHTS[operation.operationId] ?? 10, arbitrary: requestsFor(operation) })), { weight: 6, arbitrary: unmatchedRoutes });
   if (scope === "full") return drawn;
   // Without a control plane there is no second business unit, and a wrong password would count against the user.
-  return drawn.filter((plan) => plan.flow === undefined && plan.exclusive !== true && plan.auth !== "other" && plan.auth !== "wrong-password" && (scope === "stateless" || plan.method === "GET"));
+  const alone = (plan: Plan) => plan.flow === undefined && plan.exclusive !== true && plan.auth !== "other" && plan.auth !== "wrong-password";
+  if (scope === "observe") return drawn.filter((plan) => alone(plan) && plan.method === "GET");
+  // Prism routes only the spec's paths (no /api alias, its own problem for an unknown route) and leaves malformed
+  // JSON unanswered: the mock gets the requests it can answer at all.
+  return drawn.filter((plan) => alone(plan) && plan.prefix === "" && plan.operationId !== "(unmatched)" && plan.variant !== "malformed-json" && plan.variant !== "odd-path");
 }
 
 /** What every epoch of a run starts from: the settings in force until the next one (faults now and then). */

@@ -50,28 +50,29 @@ type Mutation =
   | { kind: "body"; body: unknown; change: string };
 
 /** The invalid requests of one operation, drawn from the shared generator of bad input. */
-function mutations(base: BaseRequest, semantics: boolean): fc.Arbitrary<Mutation>[] {
+function mutations(base: BaseRequest, semantics: boolean): { kind: Mutation["kind"]; arbitrary: fc.Arbitrary<Mutation> }[] {
   const { operation } = base;
-  const arbitraries: fc.Arbitrary<Mutation>[] = [];
+  const arbitraries: { kind: Mutation["kind"]; arbitrary: fc.Arbitrary<Mutation> }[] = [];
+  const add = (kind: Mutation["kind"], arbitrary: fc.Arbitrary<Mutation>) => arbitraries.push({ kind, arbitrary });
   const parameters = parametersOf(operation);
   for (const { name, in: place, schema, required } of parameters) {
     if (place === "path") {
-      arbitraries.push(badParameterText(schema, { routable: true }).map((value) => ({ kind: "path", name, value })));
+      add("path", badParameterText(schema, { routable: true }).map((value) => ({ kind: "path", name, value })));
     } else if (place === "query") {
       // Prism reads an empty query value as an absent parameter: only a target with semantics gets those.
-      arbitraries.push(badParameterText(schema, { allowEmpty: semantics }).map((value) => ({ kind: "query", name, value })));
+      add("query", badParameterText(schema, { allowEmpty: semantics }).map((value) => ({ kind: "query", name, value })));
     } else if (place === "header" && required) {
-      arbitraries.push(fc.constant({ kind: "missing-header", name: name.toLowerCase() }));
+      add("missing-header", fc.constant({ kind: "missing-header", name: name.toLowerCase() }));
     }
   }
   // A mock validates what the schemas say; refusing parameters the operation does not define is the gateway's rule.
   const declared = new Set(parameters.filter((p) => p.in === "query").map((p) => p.name));
-  if (semantics) arbitraries.push(unknownQueryNames.filter((name) => !declared.has(name)).map((name) => ({ kind: "unknown-query", name })));
+  if (semantics) add("unknown-query", unknownQueryNames.filter((name) => !declared.has(name)).map((name) => ({ kind: "unknown-query", name })));
   if (base.bodySchema && base.body !== undefined) {
     // Prism leaves a request with a malformed JSON body unanswered: only a target with semantics gets them.
-    if (semantics) arbitraries.push(malformedJson.map((text) => ({ kind: "malformed-json", text })));
-    arbitraries.push(notJsonContentTypes.map((type) => ({ kind: "content-type", type })));
-    arbitraries.push(badBody(base.bodySchema, base.body, base.bodyRequired).map(({ value, change }) => ({ kind: "body", body: value, change })));
+    if (semantics) add("malformed-json", malformedJson.map((text) => ({ kind: "malformed-json", text })));
+    add("content-type", notJsonContentTypes.map((type) => ({ kind: "content-type", type })));
+    add("body", badBody(base.bodySchema, base.body, base.bodyRequired).map(({ value, change }) => ({ kind: "body", body: value, change })));
   }
   return arbitraries;
 }
@@ -133,6 +134,31 @@ function describe(mutation: Mutation): string {
   }
 }
 
+/** Every invalid request of a document's operations, each drawn with the operation it is for. */
+export function negativeRequests(document: OperationInfo["document"], semantics: boolean): { operationId: string; kind: Mutation["kind"]; requests: fc.Arbitrary<[BaseRequest, Mutation]> }[] {
+  return operations
+    .filter((o) => o.document === document && !EXCLUDED.has(o.operationId))
+    .map(baseRequest)
+    .flatMap((base) => mutations(base, semantics).map(({ kind, arbitrary }) => ({ operationId: base.operation.operationId, kind, requests: fc.tuple(fc.constant(base), arbitrary) })));
+}
+
+/**
+ * Sends one invalid request and throws unless it is refused with a 4xx (the session has checked that the status
+ * and body are documented); on a target with semantics, in the catalogue's problem (or the operation's envelope).
+ */
+export async function expectRefused(session: Session, [base, mutation]: [BaseRequest, Mutation]): Promise<void> {
+  const answer = await send(session, base, mutation);
+  const what = `${base.operation.operationId} with ${describe(mutation)}`;
+  expectThat(answer.status >= 400 && answer.status < 500, `${what}: answered ${answer.status} ${answer.text.slice(0, 300)}`);
+  if (!session.has("semantics")) return;
+  // In problem+json or the operation's registry envelope, the code is (or maps back to) a catalogue entry.
+  const problem = errorOf(answer);
+  const entries = problemCodesFor(base.operation, String(problem.code)).map((code) => problemCodes[code]);
+  const matches = entries.some((entry) => entry !== undefined && entry.status === answer.status && (problem.title === undefined || entry.title === problem.title));
+  const enveloped = errorEnvelopeOf(base.operation) !== undefined;
+  expectThat(matches && (problem.status === answer.status || (enveloped && problem.status === undefined)), `${what}: problem ${answer.text.slice(0, 300)} is not its catalogue entry`);
+}
+
 function negativeProperty(document: OperationInfo["document"]): Property {
   const registry = document === "registry";
   return {
@@ -145,23 +171,8 @@ function negativeProperty(document: OperationInfo["document"]): Property {
     runs: registry ? 300 : 100,
     async check(context) {
       const { session } = context;
-      const semantics = session.has("semantics");
-      const candidates = operations.filter((o) => o.document === document && !EXCLUDED.has(o.operationId)).map(baseRequest);
-      const requests = fc.oneof(...candidates.flatMap((base) => mutations(base, semantics).map((mutation) => fc.tuple(fc.constant(base), mutation))));
-      await context.assert(
-        fc.asyncProperty(requests, async ([base, mutation]) => {
-          const answer = await send(session, base, mutation);
-          const what = `${base.operation.operationId} with ${describe(mutation)}`;
-          expectThat(answer.status >= 400 && answer.status < 500, `${what}: answered ${answer.status} ${answer.text.slice(0, 300)}`);
-          if (!semantics) return;
-          // In problem+json or the operation's registry envelope, the code is (or maps back to) a catalogue entry.
-          const problem = errorOf(answer);
-          const entries = problemCodesFor(base.operation, String(problem.code)).map((code) => problemCodes[code]);
-          const matches = entries.some((entry) => entry !== undefined && entry.status === answer.status && (problem.title === undefined || entry.title === problem.title));
-          const enveloped = errorEnvelopeOf(base.operation) !== undefined;
-          expectThat(matches && (problem.status === answer.status || (enveloped && problem.status === undefined)), `${what}: problem ${answer.text.slice(0, 300)} is not its catalogue entry`);
-        }),
-      );
+      const requests = fc.oneof(...negativeRequests(document, session.has("semantics")).map((entry) => entry.requests));
+      await context.assert(fc.asyncProperty(requests, (request) => expectRefused(session, request)));
     },
   };
 }
