@@ -187,5 +187,8 @@ export const malformedJson: fc.Arbitrary<string> = fc
 /** Content types that are not JSON, for a body that is. */
 export const notJsonContentTypes = fc.constantFrom("text/plain", "application/xml", "application/x-www-form-urlencoded");
 
-/** Names of query parameters that operations do not define: the other version's spellings, paging words, any word. */
+/**
+ * Names of query parameters that operations do not define: the other version's (v0 has no `subject_type` and
+ * spells `occured_*` with one r), paging words, any word.
+ */
 export const unknownQueryNames = fc.oneof(fc.constantFrom("subject_type", "occured_after", "occurred_before", "page", "offset", "colour"), fc.stringMatching(/^[a-z][a-z_]{0,19}$/));
