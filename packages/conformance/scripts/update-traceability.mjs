@@ -2,7 +2,7 @@
 // Rewrites the Conformance test column of spec/TRACEABILITY.md from the suite (run after `pnpm build`).
 import { writeFileSync } from "node:fs";
 import { readTraceability, renderTraceability } from "../dist/traceability.js";
-import { traceabilityFile } from "../dist/spec.js";
+import { traceabilityFile } from "../dist/spec-files.js";
 
 const { text } = readTraceability();
 const rendered = renderTraceability(text);

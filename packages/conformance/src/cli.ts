@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { DEFAULT_FUZZ_REPORT, runFuzzCommand } from "./fuzz/command.js";
 import { allProperties } from "./properties/index.js";
 import type { RunOptions } from "./property.js";
 import { junitXml, summaryTable } from "./report.js";
@@ -12,6 +13,7 @@ import type { Session, TargetName } from "./session.js";
 import { MissingTargetPackageError, openGateway, openMock, openRemote, remoteOptionsFromEnv } from "./targets.js";
 
 const USAGE = `Usage: lrg-conformance --target mock|gateway|remote [--url URL] [--runs N] [--seed S [--path P]] [--junit FILE] [--only TEXT]
+       lrg-conformance --target mock|gateway|remote [--url URL] --fuzz N [--seed S] [--concurrency C] [--epoch E] [--strict] [--report FILE]
 
 Checks the Land Registration Gateway interface against its spec with property-based tests.
   --target mock      Prism serving the bundled spec (started here unless --url): stateless properties only
@@ -24,6 +26,17 @@ Checks the Land Registration Gateway interface against its spec with property-ba
   --path P           with --seed and --only, the reported path: replays the shrunk counterexample directly
   --junit FILE       write JUnit XML
   --only TEXT        run only the properties whose id contains TEXT
+
+Fuzzing (instead of the properties): N requests drawn from the seed, valid and invalid, every answer checked
+against the spec; no 5xx but the sandbox's injected 503s. The gateway gets every operation of both documents
+(it resets the sandbox now and then: give --url only of a gateway the fuzzer may have to itself), the mock the
+registry interface's, a remote target its GET requests only.
+  --fuzz N           send N requests (npm run fuzz: 100000 against a gateway started in this process)
+  --seed S           seed of the run (random when absent; printed, to draw the same requests again)
+  --concurrency C    requests in flight at once (default 4; changes of the sandbox go alone)
+  --epoch E          requests per epoch, each starting from its own sandbox settings (default 250)
+  --strict           known departures (listed in src/fuzz/known-departures.ts) fail the run too
+  --report FILE      where the JSON report goes (default ${DEFAULT_FUZZ_REPORT})
 `;
 
 function fail(message: string): never {
@@ -49,6 +62,29 @@ async function open(target: TargetName, url: string | undefined): Promise<Sessio
   }
 }
 
+/** The fuzzing mode: its own options, the target reached by address or started here. */
+async function fuzz(target: TargetName, values: Record<string, string | boolean | undefined>, seed: number | undefined): Promise<number> {
+  const count = (name: string, fallback: number, min: number) => {
+    const value = integer(`--${name}`, values[name] as string | undefined) ?? fallback;
+    if (value < min) fail(`--${name} must be at least ${min}`);
+    return value;
+  };
+  for (const name of ["runs", "path", "only", "junit"]) if (values[name] !== undefined) fail(`--${name} does not go with --fuzz`);
+  return runFuzzCommand(
+    {
+      target,
+      url: values["url"] as string | undefined,
+      requests: count("fuzz", 0, 1),
+      seed,
+      concurrency: count("concurrency", 4, 1),
+      epochSize: count("epoch", 250, 1),
+      strict: values["strict"] === true,
+      report: (values["report"] as string | undefined) ?? DEFAULT_FUZZ_REPORT,
+    },
+    (line) => process.stderr.write(`${line}\n`),
+  );
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -59,6 +95,11 @@ async function main(): Promise<void> {
       path: { type: "string" },
       junit: { type: "string" },
       only: { type: "string" },
+      fuzz: { type: "string" },
+      concurrency: { type: "string" },
+      epoch: { type: "string" },
+      strict: { type: "boolean" },
+      report: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     allowPositionals: false,
@@ -72,6 +113,10 @@ async function main(): Promise<void> {
   const runs = integer("--runs", values.runs);
   if (runs !== undefined && runs < 1) fail("--runs must be at least 1");
   const seed = integer("--seed", values.seed);
+  if (values.fuzz !== undefined) {
+    process.exitCode = await fuzz(target, values, seed);
+    return;
+  }
   if (values.path !== undefined && seed === undefined) fail("--path needs --seed");
   const options: RunOptions = { ...(runs !== undefined ? { runs } : {}), ...(seed !== undefined ? { seed } : {}), ...(values.path !== undefined ? { path: values.path } : {}) };
   const properties = allProperties.filter((p) => values.only === undefined || p.id.includes(values.only));

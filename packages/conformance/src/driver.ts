@@ -25,7 +25,7 @@ export function expectStatus(answer: Answer, status: number, what: string): void
  * one of the registry's envelopes (`code`, `error_code` or the attach envelope's `type`; status as a string or a
  * number).
  */
-export function errorOf(answer: Answer): { code?: string; status?: number; title?: string } {
+export function errorOf(answer: Pick<Answer, "body">): { code?: string; status?: number; title?: string } {
   const body = (answer.body ?? {}) as Record<string, unknown>;
   const first = Array.isArray(body["errors"]) && typeof body["code"] !== "string" ? (body["errors"] as Record<string, unknown>[])[0] : undefined;
   const item = first ?? body;

@@ -46,16 +46,34 @@ interface SandboxSettings {
   require_client_certificate: boolean;
 }
 
+/** A target started in this process: its address, and how to stop it. */
+export interface StartedTarget {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Prism serving the bundled spec, on a free port (@lrg/mock must be installed). */
+export async function startPrism(): Promise<StartedTarget> {
+  const { startMock } = await loadTarget("mock", "@lrg/mock", () => import("@lrg/mock"));
+  const mock = await startMock({ port: 0 });
+  return { url: mock.url, stop: () => mock.close() };
+}
+
+/**
+ * The gateway in this process (@lrg/gateway must be installed), through its test harness: a free port on
+ * 127.0.0.1, a temporary data directory (removed at stop), a random control-plane token, logs off.
+ */
+export async function startGateway(): Promise<StartedTarget & { sandboxToken: string }> {
+  const { startTestGateway } = await loadTarget("gateway", "@lrg/gateway", () => import("@lrg/gateway/testing"));
+  const gateway = await startTestGateway();
+  return { url: gateway.url, sandboxToken: gateway.sandboxToken, stop: () => gateway.stop() };
+}
+
 /** Prism serving the bundled spec: schemas and examples, no behaviour behind them. */
 export async function openMock(options: TargetOptions = {}): Promise<Session> {
-  let close = async () => {};
-  let url = options.url;
-  if (url === undefined) {
-    const { startMock } = await loadTarget("mock", "@lrg/mock", () => import("@lrg/mock"));
-    const mock = await startMock({ port: 0 });
-    url = mock.url;
-    close = () => mock.close();
-  }
+  const started = options.url === undefined ? await startPrism() : undefined;
+  const url = options.url ?? (started as StartedTarget).url;
+  const close = started?.stop ?? (async () => {});
   // Prism checks that credentials are present and well formed, not whom they name.
   return new Session({ target: "mock", http: new HttpClient(url), capabilities: [...TARGET_CAPABILITIES.mock], credentials: { username: "conformance", password: "any-password" }, onClose: close });
 }
@@ -74,10 +92,8 @@ export async function openGateway(options: GatewayTargetOptions = {}): Promise<S
   let sandboxToken = options.sandboxToken ?? process.env["LRG_SANDBOX_TOKEN"];
   let stop = async () => {};
   if (url === undefined) {
-    const { startTestGateway } = await loadTarget("gateway", "@lrg/gateway", () => import("@lrg/gateway/testing"));
-    const gateway = await startTestGateway();
-    ({ url, sandboxToken } = gateway);
-    stop = () => gateway.stop();
+    const started = await startGateway();
+    ({ url, sandboxToken, stop } = started);
   } else if (sandboxToken === undefined) {
     throw new Error("the gateway target at --url needs the control plane's bearer token in LRG_SANDBOX_TOKEN");
   }

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { startTestGateway, type TestGateway } from "@lrg/gateway/testing";
+import { operations } from "@lrg/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBreakingProxy } from "./support/breaking-proxy.js";
 
@@ -21,10 +22,10 @@ interface Outcome {
   stderr: string;
 }
 
-async function lrgConformance(args: string[], env: Record<string, string> = {}, command: readonly string[] = [process.execPath, cli]): Promise<Outcome> {
+async function lrgConformance(args: string[], env: Record<string, string> = {}, command: readonly string[] = [process.execPath, cli], timeout = 90_000): Promise<Outcome> {
   const [file, ...first] = command as [string, ...string[]];
   try {
-    const { stdout, stderr } = await run(file, [...first, ...args], { env: { ...process.env, ...env }, timeout: 90_000, cwd: checkout });
+    const { stdout, stderr } = await run(file, [...first, ...args], { env: { ...process.env, ...env }, timeout, cwd: checkout });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -46,6 +47,65 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.stop();
   await rm(dir, { recursive: true, force: true });
+});
+
+/** A business unit's user of the test gateway, which is told not to ask for a client certificate over plain HTTP. */
+async function remoteUser(): Promise<{ username: string; password: string }> {
+  const unit = (await (await fetch(`${url}/sandbox/v1/business-units`, { method: "POST", headers: { authorization: `Bearer ${sandboxToken}` } })).json()) as { username: string; password: string };
+  // The registry is reached with a client certificate; this gateway over plain HTTP is told not to ask for one.
+  const relaxed = await fetch(`${url}/sandbox/v1/settings`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${sandboxToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ require_client_certificate: false }),
+  });
+  expect(relaxed.status).toBe(200);
+  return unit;
+}
+
+interface FuzzReport {
+  seed: number;
+  target: string;
+  scope: string;
+  requests: number;
+  violationCount: number;
+  serverErrors: number;
+  operations: Record<string, { requests: number }>;
+  variants: Record<string, number>;
+  known: Record<string, { count: number }>;
+}
+
+describe("lrg-conformance --fuzz", () => {
+  it("fuzzes a running gateway given by --url with the seed given, prints the counts and writes its report", async () => {
+    const report = join(dir, "fuzz", "gateway.json");
+    const outcome = await lrgConformance(["--target", "gateway", "--url", url, "--fuzz", "400", "--seed", "4242", "--epoch", "100", "--report", report], { LRG_SANDBOX_TOKEN: sandboxToken }, undefined, 240_000);
+    expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0);
+    expect(outcome.stderr).toContain("seed 4242 (--seed 4242 draws the same requests)");
+    expect(outcome.stdout).toMatch(/^fuzz: [\d,]+ requests \([\d,]+ drawn, \d+ epochs\) in \d+ s, [\d,]+\/s; seed 4242$/m);
+    expect(outcome.stdout).toContain("violations: 0; known departures: 0; 5xx not explained by fault injection: 0");
+    const written = JSON.parse(await readFile(report, "utf8")) as FuzzReport;
+    expect({ seed: written.seed, target: written.target, scope: written.scope, violations: written.violationCount, serverErrors: written.serverErrors }).toEqual({ seed: 4242, target: "gateway", scope: "full", violations: 0, serverErrors: 0 });
+    expect(written.requests).toBeGreaterThanOrEqual(400);
+    expect(Object.keys(written.known)).toContain("mock-pdf-placeholder");
+  });
+
+  it("fuzzes a remote environment with GET requests only, as its user or as nobody", async () => {
+    const unit = await remoteUser();
+    const report = join(dir, "fuzz", "remote.json");
+    const outcome = await lrgConformance(["--target", "remote", "--fuzz", "150", "--seed", "7", "--report", report], { LRG_BASE_URL: url, LRG_USERNAME: unit.username, LRG_PASSWORD: unit.password }, undefined, 240_000);
+    expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0);
+    const written = JSON.parse(await readFile(report, "utf8")) as FuzzReport;
+    expect(written.scope).toBe("observe");
+    const gets = new Set(operations.filter((o) => o.document === "registry" && o.method === "GET").map((o) => o.operationId));
+    const addressed = Object.entries(written.operations).filter(([, tally]) => tally.requests > 0).map(([id]) => id);
+    expect(addressed.filter((id) => id !== "(unmatched)" && !gets.has(id))).toEqual([]);
+    expect(Object.keys(written.variants).filter((v) => v.startsWith("upload") || v.startsWith("download") || v === "wrong-method")).toEqual([]);
+  });
+
+  it("refuses property options beside --fuzz with exit code 2", async () => {
+    const outcome = await lrgConformance(["--target", "gateway", "--fuzz", "10", "--only", "negative"]);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toContain("--only does not go with --fuzz");
+  });
 });
 
 describe("lrg-conformance", () => {
@@ -81,16 +141,7 @@ describe("lrg-conformance", () => {
   });
 
   it("observes a remote environment with its credentials only, skipping what would change it", async () => {
-    const unit = (await (
-      await fetch(`${url}/sandbox/v1/business-units`, { method: "POST", headers: { authorization: `Bearer ${sandboxToken}` } })
-    ).json()) as { username: string; password: string };
-    // The registry is reached with a client certificate; this gateway over plain HTTP is told not to ask for one.
-    const relaxed = await fetch(`${url}/sandbox/v1/settings`, {
-      method: "PUT",
-      headers: { authorization: `Bearer ${sandboxToken}`, "content-type": "application/json" },
-      body: JSON.stringify({ require_client_certificate: false }),
-    });
-    expect(relaxed.status).toBe(200);
+    const unit = await remoteUser();
     const junit = join(dir, "remote.xml");
     const outcome = await lrgConformance(["--target", "remote", "--runs", "3", "--junit", junit], { LRG_BASE_URL: url, LRG_USERNAME: unit.username, LRG_PASSWORD: unit.password });
     expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0);

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { openSqlite } from "@lrg/gateway/sqlite";
 import { createGatewayClient, GatewayError, type GatewayClient, type NotificationVersion } from "@lrg/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startInProcessGateway, type InProcessGateway } from "../src/fuzz/gateway.js";
+import { startInProcessGateway, type InProcessGateway } from "../src/servers/in-process-gateway.js";
 import { seededRandom, startFaultProxy, type FaultProfile, type FaultProxy } from "../src/resilience/fault-proxy.js";
 
 const FAULTS: Omit<FaultProfile, "seed"> = { unavailable: 0.2, dropBefore: 0.05, dropMidResponse: 0.05, latencyMs: [0, 15] };

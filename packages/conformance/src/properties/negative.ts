@@ -2,43 +2,16 @@
 // query parameters, required headers, bodies) are answered with a documented 4xx, never a 5xx. Each generated
 // request is first checked to be invalid against the spec, so a valid one is never mistaken for a bad one.
 import { randomUUID } from "node:crypto";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import fc from "fast-check";
+import { errorEnvelopeOf, operations, problemCatalogue, problemCodesFor, type Operation, type SpecNode } from "@lrg/spec";
+import { badBody, badParameterText, malformedJson, notJsonContentTypes, unknownQueryNames } from "../bad-input/index.js";
 import { errorOf, expectThat } from "../driver.js";
 import type { Property } from "../property.js";
 import type { Answer, Session } from "../session.js";
-import { errorEnvelopeOf, operations, problemCatalogue as problemCodes, problemCodesFor, type Operation as OperationInfo, type SpecNode } from "@lrg/spec";
-
-const ajv = new Ajv2020({ strict: false, allErrors: false });
-addFormats.default(ajv);
-const coercing = new Ajv2020({ strict: false, coerceTypes: true });
-addFormats.default(coercing);
-const validators = new WeakMap<SpecNode, ValidateFunction>();
-const paramValidators = new WeakMap<SpecNode, ValidateFunction>();
-
-function validBody(schema: SpecNode, value: unknown): boolean {
-  let validate = validators.get(schema);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    validators.set(schema, validate);
-  }
-  return validate(structuredClone(value));
-}
-
-/** Parameters arrive as text: a value is valid when the text coerces to something the schema admits. */
-function validParameter(schema: SpecNode, value: string): boolean {
-  let validate = paramValidators.get(schema);
-  if (!validate) {
-    validate = coercing.compile({ type: "object", properties: { value: schema } });
-    paramValidators.set(schema, validate);
-  }
-  return validate({ value });
-}
 
 /** A valid request of an operation, from the spec's examples. */
 interface BaseRequest {
-  operation: OperationInfo;
+  operation: Operation;
   path: Record<string, string>;
   headers: Record<string, string>;
   body: unknown;
@@ -53,19 +26,18 @@ interface BaseRequest {
  */
 const EXCLUDED = new Set(["uploadDocument", "fetchDocumentContent", "resetSandbox", "updateSettings"]);
 
-function baseRequest(operation: OperationInfo): BaseRequest {
+function baseRequest(operation: Operation): BaseRequest {
   const path: Record<string, string> = {};
   const headers: Record<string, string> = {};
   for (const parameter of operation.parameters) {
-    const example = parameter["example"] ?? (parameter["schema"] as SpecNode | undefined)?.["example"];
-    if (parameter["in"] === "path") path[String(parameter["name"])] = String(example);
-    if (parameter["in"] === "header" && parameter["required"] === true) headers[String(parameter["name"]).toLowerCase()] = `conformance-${randomUUID()}`;
+    const example = parameter.example ?? parameter.schema["example"];
+    if (parameter.in === "path") path[parameter.name] = String(example);
+    if (parameter.in === "header" && parameter.required) headers[parameter.name.toLowerCase()] = `conformance-${randomUUID()}`;
   }
-  const media = ((operation.operation["requestBody"] as SpecNode | undefined)?.["content"] as Record<string, SpecNode> | undefined)?.["application/json"];
-  const examples = Object.values((media?.["examples"] ?? {}) as Record<string, { value: unknown }>);
+  const body = operation.requestBody;
+  const bodySchema = body?.content.get("application/json");
   // Counterexamples name the operation, not the whole of its spec.
-  const bodyRequired = (operation.operation["requestBody"] as SpecNode | undefined)?.["required"] === true;
-  return { operation, path, headers, body: examples[0]?.value, bodySchema: media?.["schema"] as SpecNode | undefined, bodyRequired, [fc.toStringMethod]: () => operation.operationId };
+  return { operation, path, headers, body: bodySchema === undefined ? undefined : body?.examples[0], bodySchema, bodyRequired: body?.required === true, [fc.toStringMethod]: () => operation.operationId };
 }
 
 type Mutation =
@@ -77,72 +49,30 @@ type Mutation =
   | { kind: "content-type"; type: string }
   | { kind: "body"; body: unknown; change: string };
 
-const SEGMENT = fc.string({ unit: fc.constantFrom(..."ABCXYZabcxyz0189-._~!$'()*+,;=:@".split("")), minLength: 1, maxLength: 80 }).filter((s) => !/^\.+$/.test(s));
-const TEXT_VALUES = fc.oneof(
-  SEGMENT,
-  fc.integer({ min: -5, max: 3_000_000_000 }).map(String),
-  fc.constantFrom("", "1.5", "-1", "0", "true", "NEW ", "new", "2025-13-40T25:61:61", "2025-02-20", "x".repeat(300)),
-);
-const REPLACEMENTS = fc.oneof(
-  fc.jsonValue({ maxDepth: 2 }),
-  fc.constantFrom<unknown>("", "x".repeat(400), -1, 0, 1.5, 1e12, null, [], {}, true, "not-a-uuid", Array.from({ length: 101 }, () => randomUUID())),
-);
-
-/** Every member of a JSON value, as paths. */
-function membersOf(value: unknown, path: (string | number)[] = []): (string | number)[][] {
-  if (Array.isArray(value)) return [path, ...value.flatMap((item, i) => membersOf(item, [...path, i]))];
-  if (value !== null && typeof value === "object") return [path, ...Object.entries(value).flatMap(([k, v]) => membersOf(v, [...path, k]))];
-  return [path];
-}
-
-function changed(body: unknown, path: (string | number)[], change: "replace" | "delete" | "add", replacement: unknown): unknown {
-  const copy = structuredClone(body);
-  if (path.length === 0) return change === "replace" ? replacement : copy;
-  let holder = copy as Record<string | number, unknown>;
-  for (const key of path.slice(0, -1)) holder = holder[key] as Record<string | number, unknown>;
-  const last = path[path.length - 1] as string | number;
-  if (change === "replace") holder[last] = replacement;
-  else if (change === "delete" && !Array.isArray(holder)) delete holder[last];
-  else if (change === "add" && holder[last] !== null && typeof holder[last] === "object" && !Array.isArray(holder[last])) (holder[last] as Record<string, unknown>)["unexpected_member"] = replacement;
-  return copy;
-}
-
-/** The invalid requests of one operation. */
-function mutations(base: BaseRequest, semantics: boolean): fc.Arbitrary<Mutation>[] {
+/** The invalid requests of one operation, drawn from the shared generator of bad input. */
+function mutations(base: BaseRequest, semantics: boolean): { kind: Mutation["kind"]; arbitrary: fc.Arbitrary<Mutation> }[] {
   const { operation } = base;
-  const arbitraries: fc.Arbitrary<Mutation>[] = [];
-  for (const parameter of operation.parameters) {
-    const name = String(parameter["name"]);
-    const schema = parameter["schema"];
-    if (parameter["in"] === "path") {
-      arbitraries.push(SEGMENT.filter((value) => !validParameter(schema, value)).map((value) => ({ kind: "path", name, value })));
-    } else if (parameter["in"] === "query") {
+  const arbitraries: { kind: Mutation["kind"]; arbitrary: fc.Arbitrary<Mutation> }[] = [];
+  const add = (kind: Mutation["kind"], arbitrary: fc.Arbitrary<Mutation>) => arbitraries.push({ kind, arbitrary });
+  const parameters = operation.parameters;
+  for (const { name, in: place, schema, required } of parameters) {
+    if (place === "path") {
+      add("path", badParameterText(schema, { routable: true }).map((value) => ({ kind: "path", name, value })));
+    } else if (place === "query") {
       // Prism reads an empty query value as an absent parameter: only a target with semantics gets those.
-      arbitraries.push(TEXT_VALUES.filter((value) => (semantics || value !== "") && !validParameter(schema, value)).map((value) => ({ kind: "query", name, value })));
-    } else if (parameter["in"] === "header" && parameter["required"] === true) {
-      arbitraries.push(fc.constant({ kind: "missing-header", name: name.toLowerCase() }));
+      add("query", badParameterText(schema, { allowEmpty: semantics }).map((value) => ({ kind: "query", name, value })));
+    } else if (place === "header" && required) {
+      add("missing-header", fc.constant({ kind: "missing-header", name: name.toLowerCase() }));
     }
   }
   // A mock validates what the schemas say; refusing parameters the operation does not define is the gateway's rule.
-  const declared = new Set(operation.parameters.filter((p) => p["in"] === "query").map((p) => String(p["name"])));
-  // Among them the other version's names: v0 has no subject_type and spells occured_* with one r.
-  const names = fc.oneof(fc.constantFrom("subject_type", "occured_after", "occurred_before", "page", "offset"), fc.stringMatching(/^[a-z][a-z_]{0,19}$/));
-  if (semantics) arbitraries.push(names.filter((name) => !declared.has(name)).map((name) => ({ kind: "unknown-query", name })));
+  const declared = new Set(parameters.filter((p) => p.in === "query").map((p) => p.name));
+  if (semantics) add("unknown-query", unknownQueryNames.filter((name) => !declared.has(name)).map((name) => ({ kind: "unknown-query", name })));
   if (base.bodySchema && base.body !== undefined) {
-    const body = base.body;
-    const paths = membersOf(body);
     // Prism leaves a request with a malformed JSON body unanswered: only a target with semantics gets them.
-    if (semantics) arbitraries.push(fc.constantFrom("{", '{"data": [}', "[1, 2", "nul", '{"data": "\u0000', "{'data': []}").map((text) => ({ kind: "malformed-json", text })));
-    arbitraries.push(fc.constantFrom("text/plain", "application/xml", "application/x-www-form-urlencoded").map((type) => ({ kind: "content-type", type })));
-    arbitraries.push(
-      fc
-        .tuple(fc.constantFrom(...paths), fc.constantFrom<"replace" | "delete" | "add">("replace", "delete", "add"), REPLACEMENTS)
-        .map(([path, change, replacement]) => ({ path, change, replacement, mutated: changed(body, path, change, replacement) }))
-        .filter(({ mutated }) => !validBody(base.bodySchema as SpecNode, mutated))
-        // A JSON null where the body is optional is let through by the gateway as no body (reported; not generated).
-        .filter(({ mutated }) => !(mutated === null && !base.bodyRequired))
-        .map(({ path, change, mutated }) => ({ kind: "body", body: mutated, change: `${change} /${path.join("/")}` })),
-    );
+    if (semantics) add("malformed-json", malformedJson.map((text) => ({ kind: "malformed-json", text })));
+    add("content-type", notJsonContentTypes.map((type) => ({ kind: "content-type", type })));
+    add("body", badBody(base.bodySchema, base.body, base.bodyRequired).map(({ value, change }) => ({ kind: "body", body: value, change })));
   }
   return arbitraries;
 }
@@ -179,7 +109,7 @@ async function send(session: Session, base: BaseRequest, mutation: Mutation): Pr
       break;
   }
   const url = base.operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(path[name])));
-  const method = base.operation.method.toUpperCase();
+  const method = base.operation.method;
   return (base.operation.document === "sandbox" ? session.sandboxCall.bind(session) : session.call.bind(session))(method, url, {
     query,
     headers,
@@ -204,7 +134,32 @@ function describe(mutation: Mutation): string {
   }
 }
 
-function negativeProperty(document: OperationInfo["document"]): Property {
+/** Every invalid request of a document's operations, each drawn with the operation it is for. */
+export function negativeRequests(document: Operation["document"], semantics: boolean): { operationId: string; kind: Mutation["kind"]; requests: fc.Arbitrary<[BaseRequest, Mutation]> }[] {
+  return operations
+    .filter((o) => o.document === document && !EXCLUDED.has(o.operationId))
+    .map(baseRequest)
+    .flatMap((base) => mutations(base, semantics).map(({ kind, arbitrary }) => ({ operationId: base.operation.operationId, kind, requests: fc.tuple(fc.constant(base), arbitrary) })));
+}
+
+/**
+ * Sends one invalid request and throws unless it is refused with a 4xx (the session has checked that the status
+ * and body are documented); on a target with semantics, in the catalogue's problem (or the operation's envelope).
+ */
+export async function expectRefused(session: Session, [base, mutation]: [BaseRequest, Mutation]): Promise<void> {
+  const answer = await send(session, base, mutation);
+  const what = `${base.operation.operationId} with ${describe(mutation)}`;
+  expectThat(answer.status >= 400 && answer.status < 500, `${what}: answered ${answer.status} ${answer.text.slice(0, 300)}`);
+  if (!session.has("semantics")) return;
+  // In problem+json or the operation's registry envelope, the code is (or maps back to) a catalogue entry.
+  const problem = errorOf(answer);
+  const entries = problemCodesFor(base.operation, String(problem.code)).map((code) => problemCatalogue[code]);
+  const matches = entries.some((entry) => entry !== undefined && entry.status === answer.status && (problem.title === undefined || entry.title === problem.title));
+  const enveloped = errorEnvelopeOf(base.operation) !== undefined;
+  expectThat(matches && (problem.status === answer.status || (enveloped && problem.status === undefined)), `${what}: problem ${answer.text.slice(0, 300)} is not its catalogue entry`);
+}
+
+function negativeProperty(document: Operation["document"]): Property {
   const registry = document === "registry";
   return {
     id: registry ? "negative.registry-operations" : "negative.control-plane",
@@ -216,23 +171,8 @@ function negativeProperty(document: OperationInfo["document"]): Property {
     runs: registry ? 300 : 100,
     async check(context) {
       const { session } = context;
-      const semantics = session.has("semantics");
-      const candidates = operations.filter((o) => o.document === document && !EXCLUDED.has(o.operationId)).map(baseRequest);
-      const requests = fc.oneof(...candidates.flatMap((base) => mutations(base, semantics).map((mutation) => fc.tuple(fc.constant(base), mutation))));
-      await context.assert(
-        fc.asyncProperty(requests, async ([base, mutation]) => {
-          const answer = await send(session, base, mutation);
-          const what = `${base.operation.operationId} with ${describe(mutation)}`;
-          expectThat(answer.status >= 400 && answer.status < 500, `${what}: answered ${answer.status} ${answer.text.slice(0, 300)}`);
-          if (!semantics) return;
-          // In problem+json or the operation's registry envelope, the code is (or maps back to) a catalogue entry.
-          const problem = errorOf(answer);
-          const entries = problemCodesFor(base.operation, String(problem.code)).map((code) => problemCodes[code]);
-          const matches = entries.some((entry) => entry !== undefined && entry.status === answer.status && (problem.title === undefined || entry.title === problem.title));
-          const enveloped = errorEnvelopeOf(base.operation) !== undefined;
-          expectThat(matches && (problem.status === answer.status || (enveloped && problem.status === undefined)), `${what}: problem ${answer.text.slice(0, 300)} is not its catalogue entry`);
-        }),
-      );
+      const requests = fc.oneof(...negativeRequests(document, session.has("semantics")).map((entry) => entry.requests));
+      await context.assert(fc.asyncProperty(requests, (request) => expectRefused(session, request)));
     },
   };
 }

@@ -10,6 +10,8 @@ const MAX_DEPTH = 10;
 /** Generated collections stay small: the point is shape, not size (sizes are probed at their bounds). */
 const MAX_GENERATED_ITEMS = 4;
 const MAX_GENERATED_STRING = 40;
+/** Longer maximum lengths are not drawn at their bound. */
+const MAX_PROBED_LENGTH = 4096;
 
 const validCache = new WeakMap<Schema, Arb>();
 const brokenCache = new WeakMap<Schema, Arb>();
@@ -100,10 +102,10 @@ function stringValue(schema: Schema): Arb {
   else if (regex !== undefined) arb = fc.stringMatching(regex);
   else {
     const cap = Math.min(max, Math.max(min, MAX_GENERATED_STRING));
-    arb = fc.oneof(
-      { weight: 4, arbitrary: fc.string({ minLength: min, maxLength: cap }) },
-      { weight: 1, arbitrary: fc.string({ minLength: max, maxLength: max, unit: "grapheme-ascii" }) },
-    );
+    const short = fc.string({ minLength: min, maxLength: cap });
+    // A string at its maximum length, unless the maximum is only a size guard (a megabyte per item of a list of
+    // a hundred takes seconds to draw and is refused as too large before the schema is read).
+    arb = max > MAX_PROBED_LENGTH ? short : fc.oneof({ weight: 4, arbitrary: short }, { weight: 1, arbitrary: fc.string({ minLength: max, maxLength: max, unit: "grapheme-ascii" }) });
   }
   const values = orExample(arb);
   return example === undefined ? values : fc.oneof({ weight: 3, arbitrary: values }, { weight: 1, arbitrary: fc.constant(example) });

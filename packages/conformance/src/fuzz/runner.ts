@@ -1,26 +1,32 @@
 // The fuzzing run: requests drawn by fast-check from a seed (plans.ts), sent to one gateway a few at a time, every
-// answer checked against the spec (conformance.ts), plus a few oracles of our own: no 5xx except the sandbox's
+// answer checked against the spec (`@lrg/spec/check`), plus a few oracles of our own: no 5xx except the sandbox's
 // injected 503s, no answer about another business unit's records, a correct upload accepted and a mismatched one
 // refused. Epochs of a few hundred requests each start from known settings (faults injected in some).
 import { createHash } from "node:crypto";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { readFileSync } from "node:fs";
-import { parseErrorBody } from "@lrg/client";
 import fc from "fast-check";
-import { operationFor, operations } from "@lrg/spec";
+import { operationById, operationFor, operations } from "@lrg/spec";
 import { violationsOf, type Answer } from "@lrg/spec/check";
+import { errorOf } from "../driver.js";
+import type { TargetName } from "../session.js";
 import { FuzzContext, Ref, type Credentials, type PoolName } from "./context.js";
 import { KNOWN_DEPARTURES, knownDepartureOf } from "./known-departures.js";
 import { WireClient, type WireAnswer, type WireRequest } from "./http.js";
-import { allRequests, environments, type BodyPlan, type Environment, type Plan } from "./plans.js";
+import { allRequests, environments, operationsIn, type BodyPlan, type Environment, type FuzzScope, type Plan } from "./plans.js";
+
+export type { FuzzScope } from "./plans.js";
 
 /** Options of a run. */
 export interface FuzzOptions {
-  /** The gateway's address. */
+  /** The target's address. */
   url: string;
-  /** Its sandbox bearer token. */
-  sandboxToken: string;
+  /** What kind of target it is (default `gateway`): known departures may hold for one kind only. */
+  target?: TargetName;
+  /** How much of the interface the run touches (default `full`, which needs the control plane). */
+  scope?: FuzzScope;
+  /** The control plane's bearer token (scope `full`). */
+  sandboxToken?: string;
+  /** The user the requests run as, where there is no control plane to create business units. */
+  credentials?: { username: string; password: string };
   /** HTTP requests to send in all (set-up and the calls of two-step flows included). */
   requests: number;
   seed: number;
@@ -103,11 +109,24 @@ function percentEncode(text: string, keep: RegExp = UNRESERVED): string {
 /** Header values are visible ASCII; anything else is replaced so that the request can be sent at all. */
 const headerSafe = (text: string) => text.replace(/[^\x20-\x7E\t]/g, "?");
 
-/** The titles of the simulated register (from the gateway's build), for title enquiries that find something. */
-function registerTitles(): string[] {
-  const require = createRequire(import.meta.url);
-  const registerFile = join(dirname(require.resolve("@lrg/gateway")), "registry", "data", "register.json");
-  return Object.keys((JSON.parse(readFileSync(registerFile, "utf8")) as { titles: Record<string, unknown> }).titles);
+/**
+ * Title numbers the spec's own examples name (the sandbox's scenario titles), for title enquiries that find
+ * something: read from the spec, not from the gateway's files, so any target can be fuzzed.
+ */
+function exampleTitles(): string[] {
+  const titles = new Set<string>();
+  const walk = (value: unknown, depth: number): void => {
+    if (depth > 12 || value === null || typeof value !== "object") return;
+    for (const [name, member] of Object.entries(value)) {
+      if (name === "title_number" && typeof member === "string") titles.add(member);
+      else walk(member, depth + 1);
+    }
+  };
+  for (const operation of operations.filter((o) => o.path.includes("/titles") || o.operationId === "officialSearchOfWhole")) {
+    walk(operation.requestBody?.examples, 0);
+    for (const parameter of operation.parameters) if (parameter.name === "title_number" && typeof parameter.example === "string") titles.add(parameter.example);
+  }
+  return [...titles];
 }
 
 /** A small document: a PDF header and filler, or (for some fills) bytes the type check refuses. */
@@ -133,7 +152,11 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
   const concurrency = options.concurrency ?? 4;
   const epochSize = options.epochSize ?? 250;
   const client = new WireClient(options.url, concurrency + 2, options.timeoutMs ?? 20_000);
-  const context = new FuzzContext(options.sandboxToken, registerTitles());
+  const scope = options.scope ?? "full";
+  const inScope = operationsIn(scope);
+  if (scope === "full" && options.sandboxToken === undefined) throw new Error("a full fuzzing run needs the control plane's token");
+  if (scope !== "full" && options.credentials === undefined) throw new Error(`a ${scope} fuzzing run needs the credentials of a user`);
+  const context = new FuzzContext(options.sandboxToken ?? "", exampleTitles());
   const started = performance.now();
   const summary: FuzzSummary = {
     seed: options.seed,
@@ -142,7 +165,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     seconds: 0,
     epochs: 0,
     statuses: {},
-    operations: Object.fromEntries(operations.map((o) => [o.operationId, { requests: 0, classes: {}, totalMs: 0 }])),
+    operations: Object.fromEntries(inScope.map((o) => [o.operationId, { requests: 0, classes: {}, totalMs: 0 }])),
     variants: {},
     injected503: 0,
     serverErrors: 0,
@@ -207,8 +230,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
       const problems = violationsOf({ method: wire.method, pathname, pathMayMiss: extra.pathMayMiss ?? false }, checked);
       const json = jsonOf(answer.body);
       if (answer.status >= 500) {
-        // problem+json's code, or the code of a registry envelope's first item: read as the client reads it.
-        const code = parseErrorBody(json)?.code;
+        // problem+json's code, or the code of a registry envelope's first item.
+        const code = errorOf({ body: json }).code;
         const head = wire.method === "HEAD"; // no body to read the code from
         if (answer.status === 503 && (code === "503-01" || head) && faultsPossible) summary.injected503 += 1;
         else {
@@ -218,7 +241,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
       }
       if (problems.length > 0) {
         const contentType = String(answer.headers["content-type"] ?? "");
-        const known = knownDepartureOf({ operation: operationFor(wire.method, pathname), method: wire.method, pathname, status: answer.status, contentType, json, problems, faultsPossible });
+        const known = knownDepartureOf({ target: options.target ?? "gateway", operation: operationFor(wire.method, pathname), method: wire.method, pathname, status: answer.status, contentType, json, problems, faultsPossible });
         const tallyKnown = known === undefined ? undefined : summary.known[known.id];
         if (tallyKnown === undefined) violation(plan, wire, answer, problems);
         else {
@@ -477,6 +500,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
 
   const bearer = () => ({ authorization: `Bearer ${context.sandboxToken}` });
   const sandboxJson = (method: string, target: string, value: unknown) => {
+    if (value === undefined) return exchange({ method, target, headers: bearer() }, undefined, "s");
     const body = Buffer.from(JSON.stringify(value));
     return exchange({ method, target, headers: { ...bearer(), "content-type": "application/json", "content-length": String(body.length) }, body }, undefined, "s");
   };
@@ -497,6 +521,11 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
   /** Two business units and a few records of each: uploads, applications, correspondence, a search. */
   const prepare = async () => {
     context.clear();
+    if (scope !== "full") {
+      const user = { ...(options.credentials as { username: string; password: string }), businessUnitId: "" };
+      context.units = { a: user, b: user };
+      return;
+    }
     const created: Credentials[] = [];
     for (const name of ["Fuzz unit A", "Fuzz unit B"]) {
       const answer = await sandboxJson("POST", "/sandbox/v1/business-units", { name });
@@ -507,7 +536,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     context.units = { a: created[0] as Credentials, b: created[1] as Credentials };
     await sandboxJson("PUT", "/sandbox/v1/settings", { processing: "manual", error_rate: 0, latency_ms: 0, duplicate_rate: 0 });
     faultsPossible = false;
-    const example = operations.find((o) => o.operationId === "submitApplication")?.requestBody?.examples[0] as { documents: Record<string, { document_id: string }> };
+    const example = operationById("submitApplication").requestBody?.examples[0] as { documents: Record<string, { document_id: string }> };
     for (const owner of ["a", "b"] as const) {
       const who = context.units[owner];
       const documents: string[] = [];
@@ -531,7 +560,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
         await sandboxJson("POST", `/sandbox/v1/applications/${applications[0]}/correspondence`, { documents: ["LTR", "OCR"] });
         await asUnit(who, "GET", `/v0/applications/${applications[0]}/information`);
       }
-      const search = structuredClone(operations.find((o) => o.operationId === "officialSearchOfWhole")?.requestBody?.examples[0]) as { message_id: string };
+      const search = structuredClone(operationById("officialSearchOfWhole").requestBody?.examples[0]) as { message_id: string };
       search.message_id = `fuzz-setup-${owner}-${Date.now()}`;
       const searched = await asUnit(who, "POST", "/api/v1/official-searches-of-whole", search);
       if (searched.kind === "answer" && searched.status < 300) context.add(owner, "message", search.message_id);
@@ -541,6 +570,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
 
   /** Puts the gateway in an epoch's settings, the clock back to now and the day list open. */
   const startEpoch = async (environment: Environment) => {
+    if (scope !== "full") return;
     await sandboxJson("PUT", "/sandbox/v1/clock", { now: new Date().toISOString() });
     await sandboxJson("PUT", "/sandbox/v1/day-list", { open: true });
     const answer = await sandboxJson("PUT", "/sandbox/v1/settings", environment);
@@ -581,8 +611,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     if (plan.operationId === "resetSandbox") await prepare();
   };
 
+  // A gateway given by address is left as it was found: its settings, its clock at real time, its day list open.
+  const settingsBefore = scope === "full" ? await sandboxJson("GET", "/sandbox/v1/settings", undefined) : undefined;
   await prepare();
-  const generator = allRequests();
+  const generator = allRequests(scope);
   while (summary.requests < options.requests) {
     epoch += 1;
     summary.epochs = epoch;
@@ -604,10 +636,15 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     }
     await Promise.all(inFlight);
   }
+  if (settingsBefore?.kind === "answer" && settingsBefore.status === 200) {
+    await sandboxJson("PUT", "/sandbox/v1/clock", { now: new Date().toISOString() });
+    await sandboxJson("PUT", "/sandbox/v1/day-list", { open: true });
+    await sandboxJson("PUT", "/sandbox/v1/settings", jsonOf(settingsBefore.body));
+  }
   client.close();
   summary.seconds = (performance.now() - started) / 1000;
-  summary.unaddressed = operations.filter((o) => (summary.operations[o.operationId]?.requests ?? 0) === 0).map((o) => o.operationId);
-  summary.neverSucceeded = operations
+  summary.unaddressed = inScope.filter((o) => (summary.operations[o.operationId]?.requests ?? 0) === 0).map((o) => o.operationId);
+  summary.neverSucceeded = inScope
     .filter((o) => {
       const classes = summary.operations[o.operationId]?.classes ?? {};
       return (classes["2xx"] ?? 0) + (classes["3xx"] ?? 0) === 0;

@@ -1,18 +1,18 @@
 // The short fuzzing run of `npm test`: a few thousand requests, valid and invalid, across every operation of
 // openapi.json and sandbox.json, against one gateway in this process. `npm run fuzz` is the long one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startInProcessGateway, type InProcessGateway } from "../src/fuzz/gateway.js";
 import { describeFuzz, runFuzz, type FuzzSummary } from "../src/fuzz/runner.js";
 import { operations } from "@lrg/spec";
+import { startGateway, type StartedTarget } from "../src/targets.js";
 
 const REQUESTS = Number(process.env["FUZZ_TEST_REQUESTS"] ?? 3000);
 const SEED = Number(process.env["FUZZ_SEED"] ?? 20261121);
 
-let gateway: InProcessGateway;
+let gateway: StartedTarget & { sandboxToken: string };
 let summary: FuzzSummary;
 
 beforeAll(async () => {
-  gateway = await startInProcessGateway();
+  gateway = await startGateway();
   summary = await runFuzz({ url: gateway.url, sandboxToken: gateway.sandboxToken, requests: REQUESTS, seed: SEED, concurrency: 4, epochSize: 200 });
   process.stderr.write(`${describeFuzz(summary)}\n`);
 }, 300_000);

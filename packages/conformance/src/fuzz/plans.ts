@@ -5,8 +5,19 @@
 // flows that need a prior call (upload to a freshly signed address, download through the signed redirect) and
 // routes no operation answers.
 import fc from "fast-check";
-import { brokenValue, junkText, setValueOverrides, validValue } from "../schema-values.js";
-import { operations, type Operation, type Parameter, type SpecNode as Schema } from "@lrg/spec";
+import { operations, type Operation, type Parameter } from "@lrg/spec";
+import {
+  badBody,
+  badParameterText,
+  jsonBodySchemaOf,
+  junkText,
+  malformedJson,
+  notJsonContentTypes,
+  parameterText as valueText,
+  setValueOverrides,
+  unknownQueryNames,
+  validValue,
+} from "../bad-input/index.js";
 import { Ref, type PoolName } from "./context.js";
 
 /** Who the request claims to be. */
@@ -100,8 +111,6 @@ const WEIGHTS: Record<string, number> = {
 // Settings stay usable for the rest of a run: a latency of a millisecond or two, never a minute.
 setValueOverrides({ latency_ms: fc.integer({ min: 0, max: 2 }) });
 
-const valueText = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value) ?? "");
-
 function parameterValue(parameter: Parameter): fc.Arbitrary<string | Ref> {
   const pool = parameter.in === "path" ? PATH_POOLS[parameter.name] : undefined;
   const fromSchema = validValue(parameter.schema).map(valueText);
@@ -141,16 +150,15 @@ function validHeaders(operation: Operation): fc.Arbitrary<Record<string, string>
   );
 }
 
-const jsonSchemaOf = (operation: Operation): Schema | undefined => operation.requestBody?.content.get("application/json");
-
 function validBody(operation: Operation): fc.Arbitrary<BodyPlan | undefined> {
-  const schema = jsonSchemaOf(operation);
-  if (operation.requestBody === undefined || schema === undefined) return fc.constant(undefined);
-  const examples = operation.requestBody.examples;
+  const schema = jsonBodySchemaOf(operation);
+  const requestBody = operation.requestBody;
+  if (requestBody === undefined || schema === undefined) return fc.constant(undefined);
+  const examples = requestBody.examples;
   const values = examples.length > 0 ? fc.oneof({ weight: 2, arbitrary: validValue(schema) }, { weight: 1, arbitrary: fc.constantFrom(...examples) }) : validValue(schema);
   const body = values.map((value): BodyPlan => ({ kind: "json", value, contentType: "application/json" }));
   // A body the spec calls optional may be left out.
-  return operation.requestBody.required ? body : fc.option(body, { freq: 3, nil: undefined });
+  return requestBody.required ? body : fc.option(body, { freq: 3, nil: undefined });
 }
 
 /** Credentials as the operation's security wants them, mostly; sometimes missing or wrong. */
@@ -211,8 +219,9 @@ function brokenParameter(operation: Operation, valid: fc.Arbitrary<Parts>): fc.A
   const parameters = operation.parameters.filter((p) => p.in !== "cookie");
   if (parameters.length === 0) return undefined;
   return fc.tuple(valid, fc.constantFrom(...parameters)).chain(([parts, parameter]) =>
-    fc.oneof(brokenValue(parameter.schema), junkText).map((bad) => {
-      const text = valueText(bad) || "x";
+    // Unchecked: a parameter whose schema admits any text has no invalid value to find.
+    badParameterText(parameter.schema, { unchecked: true }).map((bad) => {
+      const text = bad || "x";
       if (parameter.in === "path") {
         return planOf(operation, "broken-path-parameter", { ...parts, pathParams: { ...parts.pathParams, [parameter.name]: text } }, { pathMayMiss: true });
       }
@@ -225,14 +234,17 @@ function brokenParameter(operation: Operation, valid: fc.Arbitrary<Parts>): fc.A
 }
 
 function brokenBody(operation: Operation, valid: fc.Arbitrary<Parts>): fc.Arbitrary<Plan> | undefined {
-  const schema = jsonSchemaOf(operation);
-  if (schema === undefined) return undefined;
+  const schema = jsonBodySchemaOf(operation);
+  const requestBody = operation.requestBody;
+  if (schema === undefined || requestBody === undefined) return undefined;
+  const bad = badBody(schema, requestBody.examples[0], requestBody.required).map(({ value }) => value);
   return fc
-    .tuple(valid, fc.oneof({ weight: 4, arbitrary: brokenValue(schema) }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) }))
+    .tuple(valid, fc.oneof({ weight: 4, arbitrary: bad }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) }))
     .map(([parts, value]) => planOf(operation, "broken-body", { ...parts, body: { kind: "json", value, contentType: "application/json" } }));
 }
 
-const junkQueryNames = fc.oneof(fc.constantFrom("colour", "page", "offset", "LIMIT", "status[]", "__proto__", "constructor", "a.b", ""), fc.string({ minLength: 1, maxLength: 12 }));
+/** Besides names no operation defines: case variants, brackets, prototype names, an empty name, any text. */
+const junkQueryNames = fc.oneof(unknownQueryNames, fc.constantFrom("LIMIT", "status[]", "__proto__", "constructor", "a.b", ""), fc.string({ minLength: 1, maxLength: 12 }));
 
 /** Unknown query parameters, repeated known ones, or a query string that is mostly punctuation. */
 function junkQuery(operation: Operation, valid: fc.Arbitrary<Parts>): fc.Arbitrary<Plan> {
@@ -242,18 +254,20 @@ function junkQuery(operation: Operation, valid: fc.Arbitrary<Parts>): fc.Arbitra
   return fc.tuple(valid, extra).map(([parts, more]) => planOf(operation, "junk-query", { ...parts, query: [...parts.query, ...more] }));
 }
 
-const malformedJson = fc.oneof(
-  fc.constantFrom("{", "{\"data\":", "[1,2", "{'data': []}", "nul", "{\"a\":1}}", "\u0000", "{\"__proto__\":{\"x\":1}}", "{\"constructor\":{\"prototype\":{}}}", "\"just a string\"", "1e999", "{\"data\":[\"\\ud800\"]}"),
-  fc.string({ maxLength: 40 }),
-  fc.jsonValue({ maxDepth: 2 }).map((value) => `${JSON.stringify(value)},`),
+/** Besides JSON that does not parse: JSON that parses into something hostile (prototype keys, a lone surrogate, 1e999). */
+const hostileJson = fc.oneof(
+  malformedJson,
+  fc.constantFrom("", "{\"__proto__\":{\"x\":1}}", "{\"constructor\":{\"prototype\":{}}}", "\"just a string\"", "1e999", "{\"data\":[\"\\ud800\"]}"),
 );
+
+/** Content types that are JSON in all but name, or not at all, or none. */
+const oddContentTypes = fc.oneof(notJsonContentTypes, fc.constantFrom("multipart/form-data; boundary=x", "application/json; charset=latin1", "application/JSON", "application/json-patch+json", "*/*", ""));
 
 /** Bodies that are not JSON, or not declared as JSON. */
 function badBodies(operation: Operation, valid: fc.Arbitrary<Parts>): fc.Arbitrary<Plan> {
-  const wrongType = fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", "application/json; charset=latin1", "application/JSON", "application/json-patch+json", "*/*", "");
   return fc.oneof(
-    fc.tuple(valid, malformedJson).map(([parts, text]) => planOf(operation, "malformed-json", { ...parts, body: { kind: "text", text, contentType: "application/json" } })),
-    fc.tuple(valid, wrongType, fc.oneof(malformedJson, fc.constant("{}"))).map(([parts, contentType, text]) =>
+    fc.tuple(valid, hostileJson).map(([parts, text]) => planOf(operation, "malformed-json", { ...parts, body: { kind: "text", text, contentType: "application/json" } })),
+    fc.tuple(valid, oddContentTypes, fc.oneof(hostileJson, fc.constant("{}"))).map(([parts, contentType, text]) =>
       planOf(operation, "wrong-content-type", { ...parts, body: { kind: "text", text: parts.body?.kind === "json" ? JSON.stringify(parts.body.value) : text, contentType: contentType || undefined } }),
     ),
     fc.tuple(valid, fc.constantFrom(1024 * 1024 - 64, 1024 * 1024 + 1, 1024 * 1024 + 4096, 3 * 1024 * 1024)).map(([parts, bytes]) => planOf(operation, "oversized-body", { ...parts, body: { kind: "padded-json", bytes } })),
@@ -278,10 +292,24 @@ function oddPath(operation: Operation, valid: fc.Arbitrary<Parts>): fc.Arbitrary
 
 /** The operation's path with a method it does not have. */
 function wrongMethod(operation: Operation, valid: fc.Arbitrary<Parts>): fc.Arbitrary<Plan> {
-  const taken = new Set(operations.filter((o) => o.path === operation.path).map((o) => o.method));
-  const others = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"].filter((method) => !taken.has(method as Operation["method"]));
+  const taken = new Set<string>(operations.filter((o) => o.path === operation.path).map((o) => o.method));
+  const others = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"].filter((method) => !taken.has(method));
   return fc.tuple(valid, fc.constantFrom(...others)).map(([parts, method]) => ({ ...planOf(operation, "wrong-method", parts), operationId: "(unmatched)", method, exclusive: false }));
 }
+
+/** A request that needs a call before it, as unit a: what it sends is decided when the flow runs. */
+const flowPlan = (operation: Operation, variant: string, flow: Flow): Plan => ({
+  operationId: operation.operationId,
+  variant,
+  method: operation.method,
+  prefix: "",
+  path: operation.path,
+  pathParams: {},
+  query: [],
+  headers: {},
+  auth: "unit",
+  flow,
+});
 
 function uploadFlow(operation: Operation): fc.Arbitrary<Plan> {
   const flow = fc.record({
@@ -291,35 +319,15 @@ function uploadFlow(operation: Operation): fc.Arbitrary<Plan> {
     filter: fc.option(fc.constantFrom("branch-leeds", "team a", "~"), { freq: 4, nil: undefined }),
     mutation: fc.oneof({ weight: 8, arbitrary: fc.constant<UploadMutation>("none") }, { weight: 12, arbitrary: fc.constantFrom(...UPLOAD_MUTATIONS) }),
   });
-  return flow.map((f) => ({
-    operationId: operation.operationId,
-    variant: f.mutation === "none" ? "upload" : `upload-${f.mutation}`,
-    method: operation.method,
-    prefix: "",
-    path: operation.path,
-    pathParams: {},
-    query: [],
-    headers: {},
-    auth: "unit" as const,
-    flow: { kind: "upload" as const, ...f },
-  }));
+  return flow.map((f) => flowPlan(operation, f.mutation === "none" ? "upload" : `upload-${f.mutation}`, { kind: "upload", ...f }));
 }
 
 function downloadFlow(operation: Operation): fc.Arbitrary<Plan> {
   return fc
     .record({ pick: fc.nat(), mutation: fc.oneof({ weight: 3, arbitrary: fc.constant<DownloadMutation>("none") }, { weight: 4, arbitrary: fc.constantFrom(...DOWNLOAD_MUTATIONS) }), other: fc.boolean() })
-    .map(({ pick, mutation, other }) => ({
-      operationId: operation.operationId,
-      variant: mutation === "none" ? "download" : `download-${mutation}`,
-      method: operation.method,
-      prefix: "",
-      path: operation.path,
-      pathParams: {},
-      query: [],
-      headers: {},
-      auth: "unit" as const,
-      flow: { kind: "download" as const, id: new Ref("download", pick), mutation, other: other && pick % 5 === 0 },
-    }));
+    .map(({ pick, mutation, other }) =>
+      flowPlan(operation, mutation === "none" ? "download" : `download-${mutation}`, { kind: "download", id: new Ref("download", pick), mutation, other: other && pick % 5 === 0 }),
+    );
 }
 
 /** Every kind of request for one operation, valid ones the most frequent. */
@@ -355,12 +363,28 @@ export const unmatchedRoutes: fc.Arbitrary<Plan> = fc
   })
   .map(({ path, method, auth }) => ({ operationId: "(unmatched)", variant: "unmatched-route", method, prefix: "", path, pathParams: {}, query: [], headers: {}, auth }));
 
-/** Every request of a run: each operation of both documents by its weight, and now and then an unmatched route. */
-export function allRequests(): fc.Arbitrary<Plan> {
-  return fc.oneof(
-    ...operations.map((operation) => ({ weight: WEIGHTS[operation.operationId] ?? 10, arbitrary: requestsFor(operation) })),
-    { weight: 6, arbitrary: unmatchedRoutes },
-  );
+/**
+ * How much of the interface a run touches: `full` (both documents, state changed through the control plane),
+ * `stateless` (a mock: the registry interface's operations at their own paths, no request that needs a prior
+ * call), `observe` (its GET requests, with the caller's own credentials or none that name a user).
+ */
+export type FuzzScope = "full" | "stateless" | "observe";
+
+/** The operations a run of this scope addresses. */
+export function operationsIn(scope: FuzzScope): typeof operations {
+  return scope === "full" ? operations : operations.filter((o) => o.document === "registry" && (scope === "stateless" || o.method === "GET"));
+}
+
+/** Every request of a run: each operation in scope by its weight, and now and then an unmatched route. */
+export function allRequests(scope: FuzzScope = "full"): fc.Arbitrary<Plan> {
+  const drawn = fc.oneof(...operationsIn(scope).map((operation) => ({ weight: WEIGHTS[operation.operationId] ?? 10, arbitrary: requestsFor(operation) })), { weight: 6, arbitrary: unmatchedRoutes });
+  if (scope === "full") return drawn;
+  // Without a control plane there is no second business unit, and a wrong password would count against the user.
+  const alone = (plan: Plan) => plan.flow === undefined && plan.exclusive !== true && plan.auth !== "other" && plan.auth !== "wrong-password";
+  if (scope === "observe") return drawn.filter((plan) => alone(plan) && plan.method === "GET");
+  // Prism routes only the spec's paths (no /api alias, its own problem for an unknown route) and leaves malformed
+  // JSON unanswered: the mock gets the requests it can answer at all.
+  return drawn.filter((plan) => alone(plan) && plan.prefix === "" && plan.operationId !== "(unmatched)" && plan.variant !== "malformed-json" && plan.variant !== "odd-path");
 }
 
 /** What every epoch of a run starts from: the settings in force until the next one (faults now and then). */
