@@ -20,7 +20,8 @@ const RELATIVE = /((?:from|import)\s*\(?\s*)(["'])(\.\.?\/[\w./-]*)\2/g;
 function moduleOf(specifier) {
   const key = specifier === "@lrg/spec" ? "." : `.${specifier.slice("@lrg/spec".length)}`;
   const target = manifest.exports[key]?.default;
-  if (typeof target !== "string" || !target.startsWith("./dist/lib/")) throw new Error(`${specifier} is not a library module of @lrg/spec`);
+  if (typeof target !== "string" || !target.startsWith("./dist/lib/"))
+    throw new Error(`${specifier} is not a library module of @lrg/spec`);
   return target.slice("./dist/lib/".length).replace(/\.js$/, "");
 }
 
@@ -38,7 +39,9 @@ for (const file of builtFiles(distDir)) {
   const rewritten = text.replace(SPECIFIER, (_whole, lead, quote, specifier) => {
     const module = moduleOf(specifier);
     wanted.add(module);
-    let path = relative(dirname(file), join(targetDir, "lib", `${module}.js`)).split(sep).join("/");
+    let path = relative(dirname(file), join(targetDir, "lib", `${module}.js`))
+      .split(sep)
+      .join("/");
     if (!path.startsWith(".")) path = `./${path}`;
     return `${lead}${quote}${path}${quote}`;
   });
@@ -68,4 +71,8 @@ if (copied.has("documents")) {
     copyFileSync(join(specDir, "dist", `${name}.dereferenced.json`), join(targetDir, `${name}.dereferenced.json`));
   }
 }
-console.log(copied.size === 0 ? "no @lrg/spec import to inline" : `inlined @lrg/spec (${[...copied].sort().join(", ")}) into ${relative(process.cwd(), targetDir) || "."}`);
+console.log(
+  copied.size === 0
+    ? "no @lrg/spec import to inline"
+    : `inlined @lrg/spec (${[...copied].sort().join(", ")}) into ${relative(process.cwd(), targetDir) || "."}`,
+);

@@ -39,7 +39,9 @@ if (check) {
   });
   rmSync(outDir, { recursive: true, force: true });
   if (drift.length > 0) {
-    console.error(`spec/dist is out of date (${drift.join(", ")}); run \`pnpm --filter @lrg/spec generate\` and commit.`);
+    console.error(
+      `spec/dist is out of date (${drift.join(", ")}); run \`pnpm --filter @lrg/spec generate\` and commit.`,
+    );
     process.exit(1);
   }
   console.log("spec/dist matches the sources.");

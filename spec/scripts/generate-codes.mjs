@@ -15,7 +15,11 @@ const transactions = data("transaction-types");
 const applications = data("application-types");
 
 /** The transaction types an application type admits, however the guide groups them. */
-const admitted = (entry) => [...new Set(Array.isArray(entry.transaction_types) ? entry.transaction_types : Object.values(entry.transaction_types).flat())];
+const admitted = (entry) => [
+  ...new Set(
+    Array.isArray(entry.transaction_types) ? entry.transaction_types : Object.values(entry.transaction_types).flat(),
+  ),
+];
 const applicationTypes = Object.keys(applications).filter((key) => !key.startsWith("_"));
 
 const schemas = {
@@ -32,7 +36,12 @@ const schemas = {
         "Generated from the registry's data; `x-enumDescriptions` gives each code's name.",
       ].join(" "),
       enum: documents.map((d) => d.code),
-      "x-enumDescriptions": Object.fromEntries(documents.map((d) => [d.code, d.description ?? "No description is published (the code is in the registry's OpenAPI 1.0.4 enum only)."])),
+      "x-enumDescriptions": Object.fromEntries(
+        documents.map((d) => [
+          d.code,
+          d.description ?? "No description is published (the code is in the registry's OpenAPI 1.0.4 enum only).",
+        ]),
+      ),
       example: "TR1",
     },
   },
@@ -68,7 +77,10 @@ const schemas = {
           const entry = applications[type];
           const count = admitted(entry).length;
           const constraints = entry.constraints ? ` Constraints: ${entry.constraints.join("; ")}.` : "";
-          return [type, `Admits ${count} transaction type${count === 1 ? "" : "s"}; title types ${entry.title_types.join(", ")}.${constraints}`];
+          return [
+            type,
+            `Admits ${count} transaction type${count === 1 ? "" : "s"}; title types ${entry.title_types.join(", ")}.${constraints}`,
+          ];
         }),
       ),
       example: "REGISTER_UPDATE",
@@ -94,7 +106,9 @@ for (const [name, { file, schema }] of Object.entries(schemas)) {
   if (committed !== text) drift.push(name);
 }
 if (drift.length > 0) {
-  console.error(`generated code schemas are out of date (${drift.join(", ")}); run \`pnpm --filter @lrg/spec generate\` and commit.`);
+  console.error(
+    `generated code schemas are out of date (${drift.join(", ")}); run \`pnpm --filter @lrg/spec generate\` and commit.`,
+  );
   process.exit(1);
 }
 console.log(check ? "code schemas match spec/registry-data." : "wrote the code schemas from spec/registry-data.");

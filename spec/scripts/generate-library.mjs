@@ -21,8 +21,13 @@ const files = {};
 for (const name of ["openapi", "sandbox"]) {
   const source = `${name}.json`;
   const hash = createHash("sha256").update(read(source)).digest("hex");
-  const ast = await openapiTS(pathToFileURL(join(specDir, "dist", source)), { alphabetize: false, exportType: false, emptyObjectsUnknown: true });
-  files[`${name}.ts`] = `// Generated from spec/dist/${source} (sha256 ${hash}) by openapi-typescript. Do not edit.\n\n${astToString(ast)}`;
+  const ast = await openapiTS(pathToFileURL(join(specDir, "dist", source)), {
+    alphabetize: false,
+    exportType: false,
+    emptyObjectsUnknown: true,
+  });
+  files[`${name}.ts`] =
+    `// Generated from spec/dist/${source} (sha256 ${hash}) by openapi-typescript. Do not edit.\n\n${astToString(ast)}`;
 }
 
 const registry = json("openapi.dereferenced.json");
@@ -41,7 +46,8 @@ function bound(schema, path, keyword, document = registry) {
 /** The operation with this operationId in a document. */
 function operationOf(document, operationId) {
   for (const [path, item] of Object.entries(document.paths)) {
-    for (const [method, operation] of Object.entries(item)) if (operation?.operationId === operationId) return { path, method, operation };
+    for (const [method, operation] of Object.entries(item))
+      if (operation?.operationId === operationId) return { path, method, operation };
   }
   throw new Error(`no operation ${operationId}`);
 }
@@ -53,7 +59,8 @@ function scenarioTitlesTable() {
   const start = lines.findIndex((line, index) => heading !== -1 && index > heading && line.trimStart().startsWith("|"));
   const end = lines.findIndex((line, index) => index > start && !line.trimStart().startsWith("|"));
   const table = lines.slice(start, end === -1 ? undefined : end).map((line) => line.trim());
-  if (start === -1 || table.length < 3) throw new Error("officialSearchOfWhole's description has no scenario titles table");
+  if (start === -1 || table.length < 3)
+    throw new Error("officialSearchOfWhole's description has no scenario titles table");
   return table.join("\n");
 }
 
@@ -64,7 +71,10 @@ const enums = Object.fromEntries(
     .map(([name, schema]) => [name, schema.enum]),
 );
 const catalogue = Object.fromEntries(
-  Object.entries(registry["x-lrg-problem-codes"]).map(([code, entry]) => [code, { status: entry.status, title: entry.title, when: entry.when }]),
+  Object.entries(registry["x-lrg-problem-codes"]).map(([code, entry]) => [
+    code,
+    { status: entry.status, title: entry.title, when: entry.when },
+  ]),
 );
 const statusSchema = schemas.ApplicationStatus;
 const transitions = statusSchema["x-lrg-transitions"].map((t) => ({
@@ -75,12 +85,19 @@ const transitions = statusSchema["x-lrg-transitions"].map((t) => ({
   notifications: t.notifications,
 }));
 for (const [index, t] of transitions.entries()) {
-  for (const end of [t.from, t.to]) if (!statusSchema.enum.includes(end)) throw new Error(`x-lrg-transitions[${index}] names ${end}, not an ApplicationStatus`);
-  for (const version of ["v1", "v0"]) if (typeof t.notifications?.[version] !== "string") throw new Error(`x-lrg-transitions[${index}] has no ${version} notification type`);
+  for (const end of [t.from, t.to])
+    if (!statusSchema.enum.includes(end))
+      throw new Error(`x-lrg-transitions[${index}] names ${end}, not an ApplicationStatus`);
+  for (const version of ["v1", "v0"])
+    if (typeof t.notifications?.[version] !== "string")
+      throw new Error(`x-lrg-transitions[${index}] has no ${version} notification type`);
 }
 // The notification services also answer under /api, the base of the registry's own test stubs (design).
 const pathAliases = Object.fromEntries(
-  [registry, sandbox].flatMap((document) => Object.keys(document.paths)).filter((path) => path.includes("/notifications")).map((path) => [path, ["/api"]]),
+  [registry, sandbox]
+    .flatMap((document) => Object.keys(document.paths))
+    .filter((path) => path.includes("/notifications"))
+    .map((path) => [path, ["/api"]]),
 );
 
 const rateLimits = Object.fromEntries(
@@ -89,23 +106,51 @@ const rateLimits = Object.fromEntries(
     .filter((operation) => operation?.["x-lrg-rate-limit"] !== undefined)
     .map((operation) => {
       const { requests_per_minute: requestsPerMinute, per } = operation["x-lrg-rate-limit"];
-      if (!Number.isInteger(requestsPerMinute) || !["user", "business-unit"].includes(per)) throw new Error(`${operation.operationId}: x-lrg-rate-limit needs requests_per_minute and per (user or business-unit)`);
+      if (!Number.isInteger(requestsPerMinute) || !["user", "business-unit"].includes(per))
+        throw new Error(
+          `${operation.operationId}: x-lrg-rate-limit needs requests_per_minute and per (user or business-unit)`,
+        );
       return [operation.operationId, { requestsPerMinute, per }];
     }),
 );
 
-const constant = (doc, name, value, type = "") => `/** ${doc} */\nexport const ${name}${type} = ${JSON.stringify(value, null, 2)} as const;\n`;
+const constant = (doc, name, value, type = "") =>
+  `/** ${doc} */\nexport const ${name}${type} = ${JSON.stringify(value, null, 2)} as const;\n`;
 files["constants.ts"] = [
   "// Generated from spec/dist/*.dereferenced.json by spec/scripts/generate-library.mjs. Do not edit.\n",
-  constant("Largest document the registry takes, in bytes (UploadUrlRequest `data.file_length` maximum).", "MAX_DOCUMENT_BYTES", bound("UploadUrlRequest", ["data", "file_length"], "maximum")),
-  constant("Longest message to a pending application (AttachMessageRequest `data.message_text` maxLength).", "MAX_MESSAGE_LENGTH", bound("AttachMessageRequest", ["data", "message_text"], "maxLength")),
-  constant("Most notifications one page lists (NotificationListV1 `data` maxItems).", "NOTIFICATION_PAGE_SIZE", bound("NotificationListV1", ["data"], "maxItems")),
-  constant("Most notification ids one acknowledge call takes (AcknowledgeRequest `data` maxItems).", "MAX_ACKNOWLEDGE_IDS", bound("AcknowledgeRequest", ["data"], "maxItems")),
-  constant("Most system errors that may wait for one key (sandbox SandboxSystemErrors `pending` maximum).", "MAX_PENDING_SYSTEM_ERRORS", bound("SandboxSystemErrors", ["pending"], "maximum", sandbox)),
+  constant(
+    "Largest document the registry takes, in bytes (UploadUrlRequest `data.file_length` maximum).",
+    "MAX_DOCUMENT_BYTES",
+    bound("UploadUrlRequest", ["data", "file_length"], "maximum"),
+  ),
+  constant(
+    "Longest message to a pending application (AttachMessageRequest `data.message_text` maxLength).",
+    "MAX_MESSAGE_LENGTH",
+    bound("AttachMessageRequest", ["data", "message_text"], "maxLength"),
+  ),
+  constant(
+    "Most notifications one page lists (NotificationListV1 `data` maxItems).",
+    "NOTIFICATION_PAGE_SIZE",
+    bound("NotificationListV1", ["data"], "maxItems"),
+  ),
+  constant(
+    "Most notification ids one acknowledge call takes (AcknowledgeRequest `data` maxItems).",
+    "MAX_ACKNOWLEDGE_IDS",
+    bound("AcknowledgeRequest", ["data"], "maxItems"),
+  ),
+  constant(
+    "Most system errors that may wait for one key (sandbox SandboxSystemErrors `pending` maximum).",
+    "MAX_PENDING_SYSTEM_ERRORS",
+    bound("SandboxSystemErrors", ["pending"], "maximum", sandbox),
+  ),
   constant("The string enums of the component schemas of both documents, by schema name.", "enums", enums),
   constant("Every application status, in the spec's order.", "APPLICATION_STATUSES", statusSchema.enum),
   "/** An application status. */\nexport type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];\n",
-  constant("The problem catalogue (`x-lrg-problem-codes`, from components/problem-codes.yaml): code → status, title, when.", "problemCatalogue", catalogue),
+  constant(
+    "The problem catalogue (`x-lrg-problem-codes`, from components/problem-codes.yaml): code → status, title, when.",
+    "problemCatalogue",
+    catalogue,
+  ),
   "/** A problem code of the catalogue. */\nexport type ProblemCode = keyof typeof problemCatalogue;\n",
   [
     "/** One allowed move of an application between statuses (an entry of ApplicationStatus `x-lrg-transitions`). */",
@@ -117,10 +162,28 @@ files["constants.ts"] = [
     "  notifications: { v1: string; v0: string };",
     "}\n",
   ].join("\n"),
-  constant("The application state machine's transitions, in the spec's order.", "transitions", transitions, ": readonly Transition[]").replace(" as const;", ";"),
-  constant("Extra prefixes under which a path also answers: the notification services under /api, as the registry's test stubs.", "pathAliases", pathAliases, ": Readonly<Record<string, readonly string[]>>").replace(" as const;", ";"),
-  constant("The registry's rate limits (`x-lrg-rate-limit`), by operationId: requests a minute, counted per user or per business unit.", "rateLimits", rateLimits),
-  constant("The Markdown table of scenario titles of the simulated register (officialSearchOfWhole's description).", "SCENARIO_TITLES_TABLE", scenarioTitlesTable()),
+  constant(
+    "The application state machine's transitions, in the spec's order.",
+    "transitions",
+    transitions,
+    ": readonly Transition[]",
+  ).replace(" as const;", ";"),
+  constant(
+    "Extra prefixes under which a path also answers: the notification services under /api, as the registry's test stubs.",
+    "pathAliases",
+    pathAliases,
+    ": Readonly<Record<string, readonly string[]>>",
+  ).replace(" as const;", ";"),
+  constant(
+    "The registry's rate limits (`x-lrg-rate-limit`), by operationId: requests a minute, counted per user or per business unit.",
+    "rateLimits",
+    rateLimits,
+  ),
+  constant(
+    "The Markdown table of scenario titles of the simulated register (officialSearchOfWhole's description).",
+    "SCENARIO_TITLES_TABLE",
+    scenarioTitlesTable(),
+  ),
 ].join("\n");
 
 const drift = [];
@@ -140,7 +203,9 @@ for (const [file, text] of Object.entries(files)) {
   if (committed !== text) drift.push(`src/generated/${file}`);
 }
 if (drift.length > 0) {
-  console.error(`generated library sources are out of date (${drift.join(", ")}); run \`pnpm --filter @lrg/spec generate\` and commit.`);
+  console.error(
+    `generated library sources are out of date (${drift.join(", ")}); run \`pnpm --filter @lrg/spec generate\` and commit.`,
+  );
   process.exit(1);
 }
 console.log(check ? "src/generated matches spec/dist." : "wrote src/generated from spec/dist.");

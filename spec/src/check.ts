@@ -11,7 +11,12 @@ import { componentSchema, operationFor, type Operation } from "./reader.js";
 
 /** A JSON Schema 2020-12 validator for the spec's schemas (x- keywords and `example` ignored). */
 export function createValidator(options: { coerceTypes?: boolean } = {}): Ajv2020 {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, coerceTypes: options.coerceTypes ?? false });
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: true,
+    validateFormats: true,
+    coerceTypes: options.coerceTypes ?? false,
+  });
   addFormats.default(ajv);
   return ajv;
 }
@@ -50,7 +55,9 @@ export function mediaTypeOf(contentType: string | string[] | undefined): string 
 export function schemaViolations(schema: SpecNode, value: unknown, where = "body"): string[] {
   const validate = validatorOf(schema);
   if (validate(value)) return [];
-  return (validate.errors ?? []).slice(0, 10).map((e) => `${where}${e.instancePath} ${e.message ?? "is invalid"} (${e.schemaPath})`);
+  return (validate.errors ?? [])
+    .slice(0, 10)
+    .map((e) => `${where}${e.instancePath} ${e.message ?? "is invalid"} (${e.schemaPath})`);
 }
 
 /** The request an answer is checked against. */
@@ -109,11 +116,13 @@ function parseJson(body: Uint8Array): { ok: true; value: unknown } | { ok: false
 function problemViolations(status: number, json: unknown): string[] {
   const problem = json as { status?: unknown; code?: unknown };
   const found: string[] = [];
-  if (problem.status !== status) found.push(`problem status ${String(problem.status)} differs from the HTTP status ${status}`);
+  if (problem.status !== status)
+    found.push(`problem status ${String(problem.status)} differs from the HTTP status ${status}`);
   if (typeof problem.code === "string") {
     const catalogued = (problemCatalogue as Record<string, { status: number }>)[problem.code]?.status;
     if (catalogued === undefined) found.push(`problem code ${problem.code} is not in x-lrg-problem-codes`);
-    else if (catalogued !== status) found.push(`problem code ${problem.code} is catalogued as ${catalogued}, answered as ${status}`);
+    else if (catalogued !== status)
+      found.push(`problem code ${problem.code} is catalogued as ${catalogued}, answered as ${status}`);
   }
   return found;
 }
@@ -130,16 +139,26 @@ function problemAnswerViolations(answer: Answer, code: string | undefined, head:
   problemSchema ??= componentSchema("Problem");
   const found = [...schemaViolations(problemSchema, parsed.value), ...problemViolations(answer.status, parsed.value)];
   const answeredCode = (parsed.value as { code?: unknown }).code;
-  if (code !== undefined && answeredCode !== code) found.push(`expected problem code ${code}, got ${String(answeredCode)}`);
+  if (code !== undefined && answeredCode !== code)
+    found.push(`expected problem code ${code}, got ${String(answeredCode)}`);
   return found;
 }
 
 /** The violations of an answer against one operation's documented responses (empty when it conforms). */
-export function responseViolations(operation: Operation, answer: Answer, head = false, options: CheckOptions = {}): string[] {
+export function responseViolations(
+  operation: Operation,
+  answer: Answer,
+  head = false,
+  options: CheckOptions = {},
+): string[] {
   const response = operation.responses.get(answer.status);
   if (response === undefined) {
-    const code = mediaTypeOf(answer.headers["content-type"]).includes("json") ? (parseJson(answer.body) as { value?: { code?: unknown } }).value?.code : undefined;
-    return [`status ${answer.status}${code === undefined ? "" : ` (${String(code)})`} is not documented for ${operation.operationId} (documented: ${[...operation.responses.keys()].join(", ")})`];
+    const code = mediaTypeOf(answer.headers["content-type"]).includes("json")
+      ? (parseJson(answer.body) as { value?: { code?: unknown } }).value?.code
+      : undefined;
+    return [
+      `status ${answer.status}${code === undefined ? "" : ` (${String(code)})`} is not documented for ${operation.operationId} (documented: ${[...operation.responses.keys()].join(", ")})`,
+    ];
   }
   const found: string[] = [];
   for (const [name, header] of options.headers === false ? [] : response.headers) {
@@ -149,23 +168,30 @@ export function responseViolations(operation: Operation, answer: Answer, head = 
       if (header.required) found.push(`required header ${name} is missing from ${answer.status}`);
     } else if (header.schema !== undefined) {
       const validate = headerValidator(header.schema);
-      if (!validate({ value })) found.push(`header ${name}: ${JSON.stringify(value)} ${validate.errors?.[0]?.message ?? "is invalid"}`);
+      if (!validate({ value }))
+        found.push(`header ${name}: ${JSON.stringify(value)} ${validate.errors?.[0]?.message ?? "is invalid"}`);
     }
   }
   if (options.body === false) return found;
   const mediaType = mediaTypeOf(answer.headers["content-type"]);
   if (response.content.size === 0) {
-    if (answer.body.length > 0 && !head) found.push(`${answer.status} has a body of ${answer.body.length} bytes where the spec documents none (${mediaType || "no content type"})`);
+    if (answer.body.length > 0 && !head)
+      found.push(
+        `${answer.status} has a body of ${answer.body.length} bytes where the spec documents none (${mediaType || "no content type"})`,
+      );
     return found;
   }
   if (!response.content.has(mediaType)) {
-    found.push(`${answer.status} answered as ${mediaType || "(no content type)"}, documented ${[...response.content.keys()].join(", ")}`);
+    found.push(
+      `${answer.status} answered as ${mediaType || "(no content type)"}, documented ${[...response.content.keys()].join(", ")}`,
+    );
     return found;
   }
   if (head) return found;
   if (!mediaType.includes("json")) {
     if (answer.body.length === 0) found.push(`${answer.status} ${mediaType} has an empty body`);
-    else if (mediaType === "application/pdf" && text(answer.body.subarray(0, 5)) !== "%PDF-") found.push("an application/pdf body does not start with %PDF-");
+    else if (mediaType === "application/pdf" && text(answer.body.subarray(0, 5)) !== "%PDF-")
+      found.push("an application/pdf body does not start with %PDF-");
     return found;
   }
   const parsed = parseJson(answer.body);
@@ -211,7 +237,12 @@ function registryTolerates(operation: Operation, answer: Answer): boolean {
   if (answer.status === 429 && answer.body.length === 0) return true;
   const problemOperation = operation.responses.get(answer.status)?.content.has("application/problem+json") === true;
   const parsed = parseJson(answer.body);
-  return problemOperation && parsed.ok && mediaTypeOf(answer.headers["content-type"]).endsWith("json") && schemaViolations(registryProblemSchema(), parsed.value).length === 0;
+  return (
+    problemOperation &&
+    parsed.ok &&
+    mediaTypeOf(answer.headers["content-type"]).endsWith("json") &&
+    schemaViolations(registryProblemSchema(), parsed.value).length === 0
+  );
 }
 
 /** Every way an answer departs from what the spec documents for the request; empty when it conforms. */
@@ -219,10 +250,12 @@ export function violationsOf(asked: Asked, answer: Answer, options: CheckOptions
   const head = asked.method.toUpperCase() === "HEAD";
   const operation = operationFor(asked.method, asked.pathname);
   if (operation === undefined) {
-    if (answer.status !== 404 && answer.status !== 405) return [`an unmatched route answered ${answer.status}, not 404-02 or 405`];
+    if (answer.status !== 404 && answer.status !== 405)
+      return [`an unmatched route answered ${answer.status}, not 404-02 or 405`];
     return problemAnswerViolations(answer, answer.status === 404 ? "404-02" : undefined, head);
   }
-  if (asked.pathMayMiss === true && answer.status === 404 && !operation.responses.has(404)) return problemAnswerViolations(answer, "404-02", head);
+  if (asked.pathMayMiss === true && answer.status === 404 && !operation.responses.has(404))
+    return problemAnswerViolations(answer, "404-02", head);
   const violations = responseViolations(operation, answer, head, options);
   if (violations.length > 0 && options.registry === true && registryTolerates(operation, answer)) return [];
   return violations;
@@ -231,5 +264,6 @@ export function violationsOf(asked: Asked, answer: Answer, options: CheckOptions
 /** Throws a ConformanceError when the answer is not one the spec documents for this request. */
 export function assertConformant(asked: Asked, answer: Answer, options: CheckOptions = {}): void {
   const violations = violationsOf(asked, answer, options);
-  if (violations.length > 0) throw new ConformanceError(`${asked.method.toUpperCase()} ${asked.pathname} → ${answer.status}`, violations);
+  if (violations.length > 0)
+    throw new ConformanceError(`${asked.method.toUpperCase()} ${asked.pathname} → ${answer.status}`, violations);
 }

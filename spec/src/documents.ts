@@ -23,4 +23,3 @@ export const sandbox: SpecNode = load("sandbox.dereferenced.json");
 
 /** A document by name. */
 export const documents: Readonly<Record<DocumentName, SpecNode>> = { registry: openapi, sandbox };
-

@@ -71,12 +71,21 @@ export function securityOf(document: SpecNode, operation: SpecNode): SecurityKin
 }
 
 function examplesOf(media: SpecNode): unknown[] {
-  const named = Object.values((media["examples"] ?? {}) as Record<string, { value?: unknown }>).map((example) => example.value);
-  return [...(media["example"] !== undefined ? [media["example"]] : []), ...named].filter((value) => value !== undefined);
+  const named = Object.values((media["examples"] ?? {}) as Record<string, { value?: unknown }>).map(
+    (example) => example.value,
+  );
+  return [...(media["example"] !== undefined ? [media["example"]] : []), ...named].filter(
+    (value) => value !== undefined,
+  );
 }
 
 const contentOf = (holder: SpecNode | undefined) =>
-  new Map(Object.entries((holder?.["content"] ?? {}) as Record<string, SpecNode>).map(([type, media]) => [type, media["schema"] as SpecNode | undefined]));
+  new Map(
+    Object.entries((holder?.["content"] ?? {}) as Record<string, SpecNode>).map(([type, media]) => [
+      type,
+      media["schema"] as SpecNode | undefined,
+    ]),
+  );
 
 function responseOf(response: SpecNode): ResponseSpec {
   const headers = new Map(
@@ -131,7 +140,12 @@ function operationsOfDocument(name: DocumentName): Operation[] {
                 content: contentOf(body),
                 examples: Object.values((body["content"] ?? {}) as Record<string, SpecNode>).flatMap(examplesOf),
               },
-        responses: new Map(Object.entries(own["responses"] as Record<string, SpecNode>).map(([status, response]) => [Number(status), responseOf(response)])),
+        responses: new Map(
+          Object.entries(own["responses"] as Record<string, SpecNode>).map(([status, response]) => [
+            Number(status),
+            responseOf(response),
+          ]),
+        ),
         aliases: pathAliases[path] ?? [],
         operation: own,
       };
@@ -140,7 +154,10 @@ function operationsOfDocument(name: DocumentName): Operation[] {
 }
 
 /** Every operation of both documents, the registry interface first, in document order. */
-export const operations: readonly Operation[] = [...operationsOfDocument("registry"), ...operationsOfDocument("sandbox")];
+export const operations: readonly Operation[] = [
+  ...operationsOfDocument("registry"),
+  ...operationsOfDocument("sandbox"),
+];
 
 /** The operations of one document. */
 export function operationsOf(document: DocumentName): Operation[] {
@@ -178,7 +195,8 @@ export function componentSchema(name: string, document: DocumentName = "registry
 
 /** The registry's error envelope an operation answers its errors in (`x-lrg-error-envelope`), if any. */
 export function errorEnvelopeOf(operation: Operation): { schema: string; codes: Record<string, string> } | undefined {
-  const envelope = operation.operation["x-lrg-error-envelope"] as { schema: string; codes?: Record<string, string> } | undefined;
+  const envelope = operation.operation["x-lrg-error-envelope"] as
+    { schema: string; codes?: Record<string, string> } | undefined;
   return envelope && { schema: envelope.schema, codes: envelope.codes ?? {} };
 }
 

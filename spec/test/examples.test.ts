@@ -19,10 +19,22 @@ function examplesOf(document: "openapi" | "sandbox"): ExampleCase[] {
     for (const [mediaType, media] of Object.entries(content ?? {}) as [string, JsonObject][]) {
       const examples = (media["examples"] ?? {}) as Record<string, JsonObject>;
       for (const [name, example] of Object.entries(examples)) {
-        cases.push({ where: `${where} ${mediaType} ${name}`, schema: media["schema"] ?? {}, value: example["value"] ?? null, mediaType, ...(status ? { status } : {}) });
+        cases.push({
+          where: `${where} ${mediaType} ${name}`,
+          schema: media["schema"] ?? {},
+          value: example["value"] ?? null,
+          mediaType,
+          ...(status ? { status } : {}),
+        });
       }
       if (media["example"] !== undefined) {
-        cases.push({ where: `${where} ${mediaType} example`, schema: media["schema"] ?? {}, value: media["example"], mediaType, ...(status ? { status } : {}) });
+        cases.push({
+          where: `${where} ${mediaType} example`,
+          schema: media["schema"] ?? {},
+          value: media["example"],
+          mediaType,
+          ...(status ? { status } : {}),
+        });
       }
     }
   };
@@ -31,17 +43,31 @@ function examplesOf(document: "openapi" | "sandbox"): ExampleCase[] {
     const at = `${document} ${method.toUpperCase()} ${path}`;
     for (const parameter of (operation["parameters"] ?? []) as JsonObject[]) {
       const where = `${at} parameter ${String(parameter["name"])}`;
-      if (parameter["example"] !== undefined) cases.push({ where, schema: parameter["schema"] ?? {}, value: parameter["example"], mediaType: "parameter" });
+      if (parameter["example"] !== undefined)
+        cases.push({ where, schema: parameter["schema"] ?? {}, value: parameter["example"], mediaType: "parameter" });
       for (const [name, example] of Object.entries((parameter["examples"] ?? {}) as Record<string, JsonObject>)) {
-        cases.push({ where: `${where} ${name}`, schema: parameter["schema"] ?? {}, value: example["value"] ?? null, mediaType: "parameter" });
+        cases.push({
+          where: `${where} ${name}`,
+          schema: parameter["schema"] ?? {},
+          value: example["value"] ?? null,
+          mediaType: "parameter",
+        });
       }
     }
-    fromMedia(`${at} request`, (operation["requestBody"] as JsonObject | undefined)?.["content"] as JsonObject | undefined);
+    fromMedia(
+      `${at} request`,
+      (operation["requestBody"] as JsonObject | undefined)?.["content"] as JsonObject | undefined,
+    );
     for (const [status, response] of Object.entries(operation["responses"] as Record<string, JsonObject>)) {
       fromMedia(`${at} ${status}`, response["content"] as JsonObject | undefined, status);
       for (const [name, header] of Object.entries((response["headers"] ?? {}) as Record<string, JsonObject>)) {
         if (header["example"] !== undefined) {
-          cases.push({ where: `${at} ${status} header ${name}`, schema: header["schema"] ?? {}, value: header["example"], mediaType: "header" });
+          cases.push({
+            where: `${at} ${status} header ${name}`,
+            schema: header["schema"] ?? {},
+            value: header["example"],
+            mediaType: "header",
+          });
         }
       }
     }
@@ -67,13 +93,16 @@ describe.each(["openapi", "sandbox"] as const)("examples of %s", (document) => {
   });
 
   const problems = cases.filter((c) => c.mediaType === "application/problem+json");
-  it.each(problems.map((c) => [c.where, c] as const))("%s agrees with its status and the code catalogue", (_where, c) => {
-    const value = c.value as JsonObject;
-    expect(String(value["status"])).toBe(c.status);
-    const entry = problemCodes[String(value["code"])];
-    expect(entry, `code ${String(value["code"])} is in x-lrg-problem-codes`).toBeDefined();
-    expect(String(entry?.status)).toBe(c.status);
-  });
+  it.each(problems.map((c) => [c.where, c] as const))(
+    "%s agrees with its status and the code catalogue",
+    (_where, c) => {
+      const value = c.value as JsonObject;
+      expect(String(value["status"])).toBe(c.status);
+      const entry = problemCodes[String(value["code"])];
+      expect(entry, `code ${String(value["code"])} is in x-lrg-problem-codes`).toBeDefined();
+      expect(String(entry?.status)).toBe(c.status);
+    },
+  );
 });
 
 describe("component schema examples", () => {

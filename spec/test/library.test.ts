@@ -2,14 +2,25 @@
 // the constants are the spec's bounds, and the checker accepts documented answers and names departures.
 import { describe, expect, it } from "vitest";
 import { violationsOf } from "../src/check.js";
-import { componentSchema, MAX_DOCUMENT_BYTES, MAX_MESSAGE_LENGTH, operationById, operationFor, operations, problemCatalogue, transitions } from "../src/index.js";
+import {
+  componentSchema,
+  MAX_DOCUMENT_BYTES,
+  MAX_MESSAGE_LENGTH,
+  operationById,
+  operationFor,
+  operations,
+  problemCatalogue,
+  transitions,
+} from "../src/index.js";
 
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
 describe("the reader", () => {
   it("maps each operation's security to basic, bearer or none", () => {
     expect(operationById("listNotificationsV1").security).toBe("basic");
-    expect(operations.filter((o) => o.document === "sandbox").every((o) => o.security === "bearer" || o.security === "none")).toBe(true);
+    expect(
+      operations.filter((o) => o.document === "sandbox").every((o) => o.security === "bearer" || o.security === "none"),
+    ).toBe(true);
     expect(operations.some((o) => o.security === "none")).toBe(true);
   });
 
@@ -21,8 +32,14 @@ describe("the reader", () => {
   });
 
   it("generates the limits from the schemas' bounds", () => {
-    expect(MAX_DOCUMENT_BYTES).toBe((componentSchema("UploadUrlRequest")["properties"] as never)["data"]["properties"]["file_length"]["maximum"]);
-    expect(MAX_MESSAGE_LENGTH).toBe((componentSchema("AttachMessageRequest")["properties"] as never)["data"]["properties"]["message_text"]["maxLength"]);
+    expect(MAX_DOCUMENT_BYTES).toBe(
+      (componentSchema("UploadUrlRequest")["properties"] as never)["data"]["properties"]["file_length"]["maximum"],
+    );
+    expect(MAX_MESSAGE_LENGTH).toBe(
+      (componentSchema("AttachMessageRequest")["properties"] as never)["data"]["properties"]["message_text"][
+        "maxLength"
+      ],
+    );
     expect(transitions.length).toBeGreaterThan(0);
     expect(problemCatalogue["404-02"].status).toBe(404);
   });
@@ -38,14 +55,28 @@ describe("the response checker", () => {
 
   it("names an undocumented status, an undocumented content type and an invalid body", () => {
     expect(violationsOf(list, { ...ok, status: 418 })[0]).toMatch(/status 418 is not documented/);
-    expect(violationsOf(list, { ...ok, headers: { "content-type": "text/plain" } })[0]).toMatch(/answered as text\/plain/);
+    expect(violationsOf(list, { ...ok, headers: { "content-type": "text/plain" } })[0]).toMatch(
+      /answered as text\/plain/,
+    );
     expect(violationsOf(list, { ...ok, body: json({ data: "none" }) }).join()).toMatch(/body\/data must be array/);
   });
 
   it("wants an unmatched route to answer a 404-02 problem", () => {
-    const problem = { type: "about:blank", title: "Not Found", status: 404, code: "404-02", detail: "no such route", instance: "/nowhere" };
+    const problem = {
+      type: "about:blank",
+      title: "Not Found",
+      status: 404,
+      code: "404-02",
+      detail: "no such route",
+      instance: "/nowhere",
+    };
     const answer = { status: 404, headers: { "content-type": "application/problem+json" }, body: json(problem) };
-    expect(violationsOf({ method: "GET", pathname: "/nowhere" }, { ...answer, body: json({ ...problem, code: "404-01" }) }).join()).toMatch(/expected problem code 404-02/);
+    expect(
+      violationsOf(
+        { method: "GET", pathname: "/nowhere" },
+        { ...answer, body: json({ ...problem, code: "404-01" }) },
+      ).join(),
+    ).toMatch(/expected problem code 404-02/);
     expect(violationsOf({ method: "GET", pathname: "/nowhere" }, { ...ok })[0]).toMatch(/unmatched route answered 200/);
   });
 });

@@ -18,27 +18,59 @@ const member = (root: JsonObject, ...names: string[]): JsonObject =>
 const operation = (path: string, method: string): JsonObject =>
   ((spec["paths"] as Record<string, JsonObject>)[path] as JsonObject)[method] as JsonObject;
 const parameter = (path: string, method: string, name: string): JsonObject =>
-  ((operation(path, method)["parameters"] as JsonObject[]).find((p) => p["name"] === name) ?? {});
+  (operation(path, method)["parameters"] as JsonObject[]).find((p) => p["name"] === name) ?? {};
 
 describe("limits of the requirement", () => {
   const cases: [string, () => unknown, unknown][] = [
     ["acknowledge takes at most 100 ids", () => member(schema("AcknowledgeRequest"), "data")["maxItems"], 100],
     ["v1 list answers at most 100", () => member(schema("NotificationListV1"), "data")["maxItems"], 100],
     ["v0 list answers at most 100", () => member(schema("NotificationListV0"), "data")["maxItems"], 100],
-    ["v1 limit is at most 100", () => (parameter("/v1/notifications", "get", "limit")["schema"] as JsonObject)["maximum"], 100],
-    ["v1 status defaults to NEW", () => (parameter("/v1/notifications", "get", "status")["schema"] as JsonObject)["default"], "NEW"],
+    [
+      "v1 limit is at most 100",
+      () => (parameter("/v1/notifications", "get", "limit")["schema"] as JsonObject)["maximum"],
+      100,
+    ],
+    [
+      "v1 status defaults to NEW",
+      () => (parameter("/v1/notifications", "get", "status")["schema"] as JsonObject)["default"],
+      "NEW",
+    ],
     ["file_sha256 is 44 characters (min)", () => schema("FileSha256")["minLength"], 44],
     ["file_sha256 is 44 characters (max)", () => schema("FileSha256")["maxLength"], 44],
-    ["file_length is at most 41943040", () => member(schema("UploadUrlRequest"), "data", "file_length")["maximum"], 41943040],
+    [
+      "file_length is at most 41943040",
+      () => member(schema("UploadUrlRequest"), "data", "file_length")["maximum"],
+      41943040,
+    ],
     ["file_length is at least 1", () => member(schema("UploadUrlRequest"), "data", "file_length")["minimum"], 1],
     ["download_id is 64 lower-case hex", () => schema("DownloadId")["pattern"], "^[0-9a-f]{64}$"],
     ["registry_reference is 7 of A-Z0-9", () => schema("RegistryReference")["pattern"], "^[A-Z0-9]{7}$"],
-    ["priority_timestamp has milliseconds and Z", () => member(schema("ApplicationInformation"), "data", "priority_timestamp")["pattern"], "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$"],
-    ["v1 subject_type is APPLICATION only", () => member(schema("NotificationV1Base"), "subject_type")["enum"], ["APPLICATION"]],
-    ["v0 subject_type is LAND_REGISTER_APPLICATION", () => member(schema("NotificationV0Base"), "subject_type")["enum"], ["LAND_REGISTER_APPLICATION"]],
+    [
+      "priority_timestamp has milliseconds and Z",
+      () => member(schema("ApplicationInformation"), "data", "priority_timestamp")["pattern"],
+      "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$",
+    ],
+    [
+      "v1 subject_type is APPLICATION only",
+      () => member(schema("NotificationV1Base"), "subject_type")["enum"],
+      ["APPLICATION"],
+    ],
+    [
+      "v0 subject_type is LAND_REGISTER_APPLICATION",
+      () => member(schema("NotificationV0Base"), "subject_type")["enum"],
+      ["LAND_REGISTER_APPLICATION"],
+    ],
     ["notification status is NEW or ACKNOWLEDGED", () => schema("NotificationStatus")["enum"], ["NEW", "ACKNOWLEDGED"]],
-    ["v0 acknowledge answers not_found", () => member(schema("AcknowledgeResponseV0"), "data")["required"], ["acknowledged", "not_found"]],
-    ["v1 acknowledge answers acknowledged only", () => member(schema("AcknowledgeResponseV1"), "data")["required"], ["acknowledged"]],
+    [
+      "v0 acknowledge answers not_found",
+      () => member(schema("AcknowledgeResponseV0"), "data")["required"],
+      ["acknowledged", "not_found"],
+    ],
+    [
+      "v1 acknowledge answers acknowledged only",
+      () => member(schema("AcknowledgeResponseV1"), "data")["required"],
+      ["acknowledged"],
+    ],
   ];
   it.each(cases)("%s", (_name, actual, want) => {
     expect(actual()).toEqual(want);
@@ -47,7 +79,9 @@ describe("limits of the requirement", () => {
   it("v0 spells the event-time filters occured_* and v1 occurred_*", () => {
     const names = (path: string) => (operation(path, "get")["parameters"] as JsonObject[]).map((p) => p["name"]);
     expect(names("/v0/notifications")).toEqual(expect.arrayContaining(["occured_after", "occured_before"]));
-    expect(names("/v1/notifications")).toEqual(expect.arrayContaining(["occurred_after", "occurred_before", "subject_type"]));
+    expect(names("/v1/notifications")).toEqual(
+      expect.arrayContaining(["occurred_after", "occurred_before", "subject_type"]),
+    );
     expect(names("/v0/notifications")).not.toContain("subject_type");
   });
 
@@ -81,26 +115,55 @@ describe("limits of the requirement", () => {
     for (const version of ["V0", "V1"]) {
       const union = schema(`Notification${version}`);
       expect((union["discriminator"] as JsonObject)["propertyName"]).toBe("notification_type");
-      expect((union["oneOf"] as JsonObject[]).length).toBe((schema(`NotificationType${version}`)["enum"] as string[]).length);
+      expect((union["oneOf"] as JsonObject[]).length).toBe(
+        (schema(`NotificationType${version}`)["enum"] as string[]).length,
+      );
     }
   });
 
   it("the correspondence document codes are exactly the requirement's table", () => {
-    expect(schema("CorrespondenceDocumentTypeCode")["enum"]).toEqual(
-      ["ATP", "CAN", "CMT", "CRD", "DSR", "ECM", "ECR", "EC6", "LRP", "LTR", "OCD", "OCP", "OCR", "PCD", "RCS", "REG", "ROA", "TID"],
-    );
+    expect(schema("CorrespondenceDocumentTypeCode")["enum"]).toEqual([
+      "ATP",
+      "CAN",
+      "CMT",
+      "CRD",
+      "DSR",
+      "ECM",
+      "ECR",
+      "EC6",
+      "LRP",
+      "LTR",
+      "OCD",
+      "OCP",
+      "OCR",
+      "PCD",
+      "RCS",
+      "REG",
+      "ROA",
+      "TID",
+    ]);
   });
 
   it("application statuses include the requirement's five and the two outcomes", () => {
     expect(schema("ApplicationStatus")["enum"]).toEqual(
-      expect.arrayContaining(["VALIDATING", "VALIDATION_FAILED", "ACCEPTED_AWAITING_PRIORITY", "ACCEPTED_PRIORITY_PROTECTED", "SYSTEM_ERROR", "COMPLETED", "CANCELLED"]),
+      expect.arrayContaining([
+        "VALIDATING",
+        "VALIDATION_FAILED",
+        "ACCEPTED_AWAITING_PRIORITY",
+        "ACCEPTED_PRIORITY_PROTECTED",
+        "SYSTEM_ERROR",
+        "COMPLETED",
+        "CANCELLED",
+      ]),
     );
   });
 
   it("documents the date-ordering problem (400-01) on both list operations", () => {
     for (const path of ["/v0/notifications", "/v1/notifications"]) {
       const response = (operation(path, "get")["responses"] as Record<string, JsonObject>)["400"] as JsonObject;
-      const examples = ((response["content"] as JsonObject)["application/problem+json"] as JsonObject)["examples"] as Record<string, JsonObject>;
+      const examples = ((response["content"] as JsonObject)["application/problem+json"] as JsonObject)[
+        "examples"
+      ] as Record<string, JsonObject>;
       const codes = Object.values(examples).map((e) => (e["value"] as JsonObject)["code"]);
       expect(codes).toContain("400-01");
     }
@@ -117,7 +180,11 @@ describe("file_sha256 pattern", () => {
     );
   });
   it("accepts only strings that decode to exactly 32 bytes", () => {
-    const base64 = fc.string({ unit: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="), minLength: 40, maxLength: 48 });
+    const base64 = fc.string({
+      unit: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="),
+      minLength: 40,
+      maxLength: 48,
+    });
     fc.assert(
       fc.property(base64, (candidate) => {
         if (pattern.test(candidate)) {
@@ -143,16 +210,21 @@ describe("application state machine (x-lrg-transitions)", () => {
   const v0Types = schema("NotificationTypeV0")["enum"] as string[];
 
   it("holds the requirement's one transition: the day list reopening", () => {
-    expect(transitions).toContainEqual(expect.objectContaining({ from: "ACCEPTED_AWAITING_PRIORITY", to: "ACCEPTED_PRIORITY_PROTECTED" }));
+    expect(transitions).toContainEqual(
+      expect.objectContaining({ from: "ACCEPTED_AWAITING_PRIORITY", to: "ACCEPTED_PRIORITY_PROTECTED" }),
+    );
   });
 
-  it.each(transitions.map((t) => [`${String(t["from"])} → ${String(t["to"])}`, t] as const))("%s names known statuses and notification types", (_name, t) => {
-    expect(statuses).toContain(t["from"]);
-    expect(statuses).toContain(t["to"]);
-    const notifications = t["notifications"] as JsonObject;
-    expect(v1Types).toContain(notifications["v1"]);
-    expect(v0Types).toContain(notifications["v0"]);
-  });
+  it.each(transitions.map((t) => [`${String(t["from"])} → ${String(t["to"])}`, t] as const))(
+    "%s names known statuses and notification types",
+    (_name, t) => {
+      expect(statuses).toContain(t["from"]);
+      expect(statuses).toContain(t["to"]);
+      const notifications = t["notifications"] as JsonObject;
+      expect(v1Types).toContain(notifications["v1"]);
+      expect(v0Types).toContain(notifications["v0"]);
+    },
+  );
 
   it("leaves the terminal statuses without a way out", () => {
     for (const terminal of ["VALIDATION_FAILED", "SYSTEM_ERROR", "COMPLETED", "CANCELLED"]) {
@@ -164,6 +236,8 @@ describe("application state machine (x-lrg-transitions)", () => {
 describe("correspondence document names (x-lrg-code-names)", () => {
   it("names every code of the requirement's table, and only those", () => {
     const codes = schema("CorrespondenceDocumentTypeCode");
-    expect(Object.keys(codes["x-lrg-code-names"] as JsonObject).sort()).toEqual([...(codes["enum"] as string[])].sort());
+    expect(Object.keys(codes["x-lrg-code-names"] as JsonObject).sort()).toEqual(
+      [...(codes["enum"] as string[])].sort(),
+    );
   });
 });

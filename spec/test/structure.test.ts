@@ -8,7 +8,12 @@ import { documents as specDocuments, operations as specOperations, type Json, ty
 
 // Named by their files (openapi.yaml, sandbox.yaml), as the tests' names have them.
 const documents = { openapi: specDocuments.registry as JsonObject, sandbox: specDocuments.sandbox as JsonObject };
-const operations = specOperations.map(({ document, path, method, operation }) => ({ document: document === "registry" ? "openapi" : document, path, method, operation: operation as JsonObject }));
+const operations = specOperations.map(({ document, path, method, operation }) => ({
+  document: document === "registry" ? "openapi" : document,
+  path,
+  method,
+  operation: operation as JsonObject,
+}));
 
 /** Walks a JSON value depth first, calling `visit` with each object. */
 function walk(value: Json, visit: (node: JsonObject) => void): void {
@@ -97,7 +102,10 @@ describe("operations", () => {
         .filter(([, response]) => {
           const content = (response["content"] ?? {}) as Record<string, JsonObject>;
           if (!expected) return content["application/problem+json"] === undefined;
-          return Object.keys(content).join() !== "application/json" || !isDeepStrictEqual(content["application/json"]?.["schema"], expected["application/json"].schema);
+          return (
+            Object.keys(content).join() !== "application/json" ||
+            !isDeepStrictEqual(content["application/json"]?.["schema"], expected["application/json"].schema)
+          );
         })
         .map(([status]) => `${document} ${method} ${path} ${status}`);
     });
@@ -133,7 +141,11 @@ describe("extensions", () => {
   it("every x- extension used in either document is documented in extensions.md", () => {
     const used = new Set<string>();
     for (const spec of Object.values(documents)) {
-      walk(spec, (node) => Object.keys(node).filter((key) => key.startsWith("x-")).forEach((key) => used.add(key)));
+      walk(spec, (node) =>
+        Object.keys(node)
+          .filter((key) => key.startsWith("x-"))
+          .forEach((key) => used.add(key)),
+      );
     }
     // Members of the problem code catalogue are codes, not extensions.
     const undocumented = [...used].filter((key) => !documented.includes(`\`${key}\``));

@@ -40,23 +40,35 @@ describe.concurrent.each(DOCUMENTS)("the %s document", (name) => {
     expect(parse(readFileSync(yaml, "utf8"))).toEqual(loadBundle(`${name}.json`));
   });
 
-  it("has no Spectral error or warning (spectral:oas)", async () => {
-    expect(await spectralProblems([yaml])).toEqual([]);
-  }, SLOW);
+  it(
+    "has no Spectral error or warning (spectral:oas)",
+    async () => {
+      expect(await spectralProblems([yaml])).toEqual([]);
+    },
+    SLOW,
+  );
 
-  it("generates TypeScript types with openapi-typescript", async () => {
-    expect(await openapiTypescriptProblems(json)).toEqual([]);
-  }, SLOW);
+  it(
+    "generates TypeScript types with openapi-typescript",
+    async () => {
+      expect(await openapiTypescriptProblems(json)).toEqual([]);
+    },
+    SLOW,
+  );
 
   it("is served by Prism", () => {
     expect(mocks.get(name)?.problems).toEqual([]);
   });
 
-  it("passes Redocly Respect's checks on every operation, answered by Prism", async () => {
-    const url = mocks.get(name)?.url;
-    expect(url).toBeDefined();
-    expect(await respectProblems(json, url ?? "")).toEqual([]);
-  }, SLOW);
+  it(
+    "passes Redocly Respect's checks on every operation, answered by Prism",
+    async () => {
+      const url = mocks.get(name)?.url;
+      expect(url).toBeDefined();
+      expect(await respectProblems(json, url ?? "")).toEqual([]);
+    },
+    SLOW,
+  );
 });
 
 /** Writes a changed copy of the bundled openapi document and returns its path. */
@@ -77,34 +89,50 @@ describe.concurrent("each check fails on a broken copy", () => {
     };
   });
 
-  it("Spectral reports the dangling reference", async () => {
-    expect((await spectralProblems([dangling])).join("\n")).toMatch(/NoSuchSchema/);
-  }, SLOW);
+  it(
+    "Spectral reports the dangling reference",
+    async () => {
+      expect((await spectralProblems([dangling])).join("\n")).toMatch(/NoSuchSchema/);
+    },
+    SLOW,
+  );
 
-  it("openapi-typescript fails on the dangling reference", async () => {
-    expect((await openapiTypescriptProblems(dangling)).join("\n")).toMatch(/Can't resolve \$ref/);
-  }, SLOW);
+  it(
+    "openapi-typescript fails on the dangling reference",
+    async () => {
+      expect((await openapiTypescriptProblems(dangling)).join("\n")).toMatch(/Can't resolve \$ref/);
+    },
+    SLOW,
+  );
 
-  it("Prism does not serve the dangling reference", async () => {
-    const prism = await startPrism(dangling);
-    prism.stop();
-    expect(prism.problems.join("\n")).toMatch(/NoSuchSchema.* does not exist/);
-  }, SLOW);
+  it(
+    "Prism does not serve the dangling reference",
+    async () => {
+      const prism = await startPrism(dangling);
+      prism.stop();
+      expect(prism.problems.join("\n")).toMatch(/NoSuchSchema.* does not exist/);
+    },
+    SLOW,
+  );
 
-  it("Respect cannot compile the notification discriminator with each type's const inside allOf (the old shape)", async () => {
-    const oldShape = brokenCopy((document) => {
-      const schemas = (document["components"] as JsonObject)["schemas"] as JsonObject;
-      for (const member of Object.values(schemas) as JsonObject[]) {
-        const allOf = member["allOf"] as JsonObject[] | undefined;
-        const own = member["properties"] as JsonObject | undefined;
-        if (!allOf || !own?.["notification_type"]) continue;
-        const extra = allOf[1] as JsonObject;
-        extra["properties"] = { ...own, ...(extra["properties"] as JsonObject) };
-        delete member["properties"];
-      }
-    });
-    // Prism serves the good document; Respect checks its answers against the old shape.
-    const url = mocks.get("openapi")?.url ?? "";
-    expect((await respectProblems(oldShape, url)).join("\n")).toMatch(/values must be unique strings/);
-  }, SLOW);
+  it(
+    "Respect cannot compile the notification discriminator with each type's const inside allOf (the old shape)",
+    async () => {
+      const oldShape = brokenCopy((document) => {
+        const schemas = (document["components"] as JsonObject)["schemas"] as JsonObject;
+        for (const member of Object.values(schemas) as JsonObject[]) {
+          const allOf = member["allOf"] as JsonObject[] | undefined;
+          const own = member["properties"] as JsonObject | undefined;
+          if (!allOf || !own?.["notification_type"]) continue;
+          const extra = allOf[1] as JsonObject;
+          extra["properties"] = { ...own, ...(extra["properties"] as JsonObject) };
+          delete member["properties"];
+        }
+      });
+      // Prism serves the good document; Respect checks its answers against the old shape.
+      const url = mocks.get("openapi")?.url ?? "";
+      expect((await respectProblems(oldShape, url)).join("\n")).toMatch(/values must be unique strings/);
+    },
+    SLOW,
+  );
 });

@@ -138,6 +138,9 @@ export async function respectProblems(file: string, serverUrl: string): Promise<
   const timeout = ["--max-fetch-timeout", "120000"];
   const { status, output } = await run(bin("redocly"), ["respect", arazzoFile, ...servers, ...inputs, ...timeout]);
   if (status === 0) return [];
-  const failures = output.split("\n").filter((line) => /✗|error/i.test(line)).map((line) => line.trim());
+  const failures = output
+    .split("\n")
+    .filter((line) => /✗|error/i.test(line))
+    .map((line) => line.trim());
   return failures.length > 0 ? failures : [`respect exited ${status}: ${output}`];
 }

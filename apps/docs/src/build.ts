@@ -7,7 +7,14 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { escapeHtml, markdownTitle, renderFragment, renderMarkdown } from "./markdown.js";
 import { renderPage, type NavEntry } from "./page.js";
-import { artifactPath, operationsOf, problemCatalogue, SCENARIO_TITLES_TABLE, specVersion, type DocumentName } from "@lrg/spec";
+import {
+  artifactPath,
+  operationsOf,
+  problemCatalogue,
+  SCENARIO_TITLES_TABLE,
+  specVersion,
+  type DocumentName,
+} from "@lrg/spec";
 import { renderStateMachineSvg, specStateMachine, type StateMachine } from "./state-machine.js";
 
 /** Where Redoc (3, hash routing) shows an operation, relative to the reference page. */
@@ -18,20 +25,54 @@ export function referenceAnchor(operation: { operationId: string; tags: readonly
 /** The guides, in reading order: file `guides/<slug>.md` becomes `dist/<slug>.html`. */
 export const GUIDES = [
   { slug: "getting-started", summary: "Credentials, the environments and their two base addresses, mutual TLS." },
-  { slug: "sending-a-document", summary: "The two calls, the 44-character checksum, the ten-minute window and the 403s." },
-  { slug: "consuming-notifications", summary: "The pull loop, paging with created_after, duplicates, acknowledging in hundreds." },
-  { slug: "application-state-machine", summary: "Every status of an application, every move between them and its notification." },
-  { slug: "title-enquiries", summary: "Official searches, deferred results fetched by message_id, copies and proprietors." },
-  { slug: "sandbox", summary: "The gateway's control plane: business units, clock, day list, decisions, scenario titles." },
-  { slug: "command-line", summary: "lrg: notifications tail and forward, uploads, submit and watch, the sandbox from a shell." },
-  { slug: "many-teams", summary: "One machine on SQLite or many instances on PostgreSQL: variables, consistency, moving the data." },
-  { slug: "sandbox-differences", summary: "Where the sandbox behaves as the registry does, where we chose, and what it does not simulate." },
+  {
+    slug: "sending-a-document",
+    summary: "The two calls, the 44-character checksum, the ten-minute window and the 403s.",
+  },
+  {
+    slug: "consuming-notifications",
+    summary: "The pull loop, paging with created_after, duplicates, acknowledging in hundreds.",
+  },
+  {
+    slug: "application-state-machine",
+    summary: "Every status of an application, every move between them and its notification.",
+  },
+  {
+    slug: "title-enquiries",
+    summary: "Official searches, deferred results fetched by message_id, copies and proprietors.",
+  },
+  {
+    slug: "sandbox",
+    summary: "The gateway's control plane: business units, clock, day list, decisions, scenario titles.",
+  },
+  {
+    slug: "command-line",
+    summary: "lrg: notifications tail and forward, uploads, submit and watch, the sandbox from a shell.",
+  },
+  {
+    slug: "many-teams",
+    summary: "One machine on SQLite or many instances on PostgreSQL: variables, consistency, moving the data.",
+  },
+  {
+    slug: "sandbox-differences",
+    summary: "Where the sandbox behaves as the registry does, where we chose, and what it does not simulate.",
+  },
 ] as const;
 
 /** The reference pages Redoc renders, relative to dist/. */
 export const REFERENCES = [
-  { file: "reference.html", spec: "openapi.yaml", title: "Land Registration Gateway API reference", label: "API reference" },
-  { file: "sandbox-reference.html", spec: "sandbox.yaml", title: "Sandbox control plane reference", label: "Sandbox reference" },
+  {
+    file: "reference.html",
+    spec: "openapi.yaml",
+    title: "Land Registration Gateway API reference",
+    label: "API reference",
+  },
+  {
+    file: "sandbox-reference.html",
+    spec: "sandbox.yaml",
+    title: "Sandbox control plane reference",
+    label: "Sandbox reference",
+  },
 ] as const;
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -41,7 +82,9 @@ function redocly(args: string[]): void {
   const env = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" };
   const result = spawnSync(bin, args, { cwd: packageDir, env, encoding: "utf8" });
   if (result.status !== 0) {
-    throw new Error(`redocly ${args.join(" ")} failed (${result.status ?? result.signal}):\n${result.stdout}${result.stderr}`);
+    throw new Error(
+      `redocly ${args.join(" ")} failed (${result.status ?? result.signal}):\n${result.stdout}${result.stderr}`,
+    );
   }
 }
 
@@ -109,7 +152,12 @@ function checkLinks(dist: string, pages: Map<string, string>): void {
       }
       const [path = "", anchor] = target.split("#");
       if (!existsSync(join(dist, path))) problems.push(`${file}: ${target} does not exist`);
-      else if (anchor !== undefined && !anchor.startsWith("/") && pages.has(path) && !pages.get(path)?.includes(`id="${anchor}"`)) {
+      else if (
+        anchor !== undefined &&
+        !anchor.startsWith("/") &&
+        pages.has(path) &&
+        !pages.get(path)?.includes(`id="${anchor}"`)
+      ) {
         problems.push(`${file}: ${target} has no anchor ${anchor}`);
       }
     }
@@ -124,13 +172,16 @@ export function build(dist: string = join(packageDir, "dist")): { pages: string[
   mkdirSync(join(dist, "spec"), { recursive: true });
 
   const machine = specStateMachine;
-  const specHash = createHash("sha256").update(readFileSync(artifactPath("openapi.json"))).digest("hex");
+  const specHash = createHash("sha256")
+    .update(readFileSync(artifactPath("openapi.json")))
+    .digest("hex");
   const version = specVersion;
 
   for (const name of ["openapi.yaml", "openapi.json", "sandbox.yaml", "sandbox.json"] as const) {
     copyFileSync(artifactPath(name), join(dist, "spec", name));
   }
-  for (const name of readdirSync(join(packageDir, "assets"))) copyFileSync(join(packageDir, "assets", name), join(dist, "assets", name));
+  for (const name of readdirSync(join(packageDir, "assets")))
+    copyFileSync(join(packageDir, "assets", name), join(dist, "assets", name));
 
   const pages = new Map<string, string>();
   for (const reference of REFERENCES) {
@@ -145,7 +196,10 @@ export function build(dist: string = join(packageDir, "dist")): { pages: string[
   writeFileSync(join(dist, "state-machine.svg"), `<?xml version="1.0" encoding="UTF-8"?>\n${svg}\n`);
 
   const titles = new Map(
-    GUIDES.map((guide) => [guide.slug, markdownTitle(readFileSync(join(packageDir, "guides", `${guide.slug}.md`), "utf8"))]),
+    GUIDES.map((guide) => [
+      guide.slug,
+      markdownTitle(readFileSync(join(packageDir, "guides", `${guide.slug}.md`), "utf8")),
+    ]),
   );
   const nav: NavEntry[] = [
     { href: "index.html", label: "Overview" },

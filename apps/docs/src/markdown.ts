@@ -39,7 +39,8 @@ export function escapeHtml(text: string): string {
  */
 export function rewriteHref(href: string): string {
   if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith("#")) return href;
-  if (href.startsWith("/")) throw new Error(`link ${href} is root-relative; the docs are served under a prefix, use a relative link`);
+  if (href.startsWith("/"))
+    throw new Error(`link ${href} is root-relative; the docs are served under a prefix, use a relative link`);
   return href.replace(/\.md(?=$|#)/, ".html");
 }
 

@@ -3,7 +3,11 @@
 import { APPLICATION_STATUSES, transitions, type Transition as SpecTransition } from "@lrg/spec";
 
 /** A transition as the picture draws it: the spec's, or one of a machine the list may grow into (tests). */
-export type Transition = Omit<SpecTransition, "from" | "to" | "notifications"> & { from: string; to: string; notifications: Pick<SpecTransition["notifications"], "v1"> & Partial<SpecTransition["notifications"]> };
+export type Transition = Omit<SpecTransition, "from" | "to" | "notifications"> & {
+  from: string;
+  to: string;
+  notifications: Pick<SpecTransition["notifications"], "v1"> & Partial<SpecTransition["notifications"]>;
+};
 
 /** A state machine to draw: its statuses in order and the transitions between them. */
 export interface StateMachine {
@@ -140,7 +144,8 @@ export function layoutStateMachine(machine: StateMachine): StateMachineLayout {
 
   // Slots: one per status, plus a waypoint in every column that a long edge crosses.
   const columns: Slot[][] = Array.from({ length: layerCount }, () => []);
-  for (const status of machine.statuses) columns[layer.get(status) ?? 0]?.push({ id: status, layer: layer.get(status) ?? 0 });
+  for (const status of machine.statuses)
+    columns[layer.get(status) ?? 0]?.push({ id: status, layer: layer.get(status) ?? 0 });
   const chains = new Map<Transition, string[]>();
   for (const t of forward) {
     const chain = [t.from];
@@ -152,7 +157,9 @@ export function layoutStateMachine(machine: StateMachine): StateMachineLayout {
     chain.push(t.to);
     chains.set(t, chain);
   }
-  const segments = [...chains.values()].flatMap((chain) => chain.slice(1).map((to, i) => [chain[i] as string, to] as const));
+  const segments = [...chains.values()].flatMap((chain) =>
+    chain.slice(1).map((to, i) => [chain[i] as string, to] as const),
+  );
 
   // Barycentre ordering, a few sweeps each way; ties keep the enum order.
   const index = new Map<string, number>();
@@ -212,12 +219,19 @@ export function layoutStateMachine(machine: StateMachine): StateMachineLayout {
   }));
 
   // Spread the ends of the edges that share a side of a box, in the order of the boxes at their other ends.
-  const ports = (side: "out" | "in", id: string, other: (segment: readonly [string, string]) => string): Map<string, number> => {
+  const ports = (
+    side: "out" | "in",
+    id: string,
+    other: (segment: readonly [string, string]) => string,
+  ): Map<string, number> => {
     const mine = segments.filter((segment) => (side === "out" ? segment[0] : segment[1]) === id);
     mine.sort((a, b) => at(other(a)).x - at(other(b)).x);
     const spread = NODE_WIDTH * 0.6;
     return new Map(
-      mine.map((segment, i) => [other(segment), mine.length === 1 ? 0 : -spread / 2 + (spread * i) / (mine.length - 1)]),
+      mine.map((segment, i) => [
+        other(segment),
+        mine.length === 1 ? 0 : -spread / 2 + (spread * i) / (mine.length - 1),
+      ]),
     );
   };
   const centreX = (id: string): number => at(id).x + NODE_WIDTH / 2;
@@ -268,7 +282,8 @@ export function layoutStateMachine(machine: StateMachine): StateMachineLayout {
     return { transition, path: parts.join(" "), label: labelBox(lines, point.x, point.y), back: false };
   });
 
-  const right = backDepth === 0 ? 0 : Math.max(...edges.filter((e) => e.back).map((e) => e.label.x + e.label.width)) + MARGIN;
+  const right =
+    backDepth === 0 ? 0 : Math.max(...edges.filter((e) => e.back).map((e) => e.label.x + e.label.width)) + MARGIN;
   return { width: Math.max(bodyWidth, right), height: bodyHeight + LEGEND_HEIGHT, nodes, edges };
 }
 
@@ -292,7 +307,10 @@ const STYLE = `
 `;
 
 /** The state machine as a standalone SVG document (also valid inline in HTML). */
-export function renderStateMachineSvg(machine: StateMachine, layout: StateMachineLayout = layoutStateMachine(machine)): string {
+export function renderStateMachineSvg(
+  machine: StateMachine,
+  layout: StateMachineLayout = layoutStateMachine(machine),
+): string {
   const out: string[] = [];
   const { width, height } = layout;
   out.push(
@@ -300,7 +318,10 @@ export function renderStateMachineSvg(machine: StateMachine, layout: StateMachin
     `<title id="sm-title">Application state machine</title>`,
     `<desc id="sm-desc">${escapeXml(
       layout.edges
-        .map((e) => `${e.transition.from} to ${e.transition.to} when ${e.transition.trigger}, notification ${e.transition.notifications.v1}`)
+        .map(
+          (e) =>
+            `${e.transition.from} to ${e.transition.to} when ${e.transition.trigger}, notification ${e.transition.notifications.v1}`,
+        )
         .join("; "),
     )}.</desc>`,
     `<style>${STYLE}</style>`,
@@ -328,7 +349,9 @@ export function renderStateMachineSvg(machine: StateMachine, layout: StateMachin
   }
 
   for (const node of layout.nodes) {
-    const classes = ["sm-node", node.terminal ? "terminal" : "", node.initial ? "initial" : ""].filter(Boolean).join(" ");
+    const classes = ["sm-node", node.terminal ? "terminal" : "", node.initial ? "initial" : ""]
+      .filter(Boolean)
+      .join(" ");
     out.push(
       `<g class="${classes}" data-status="${escapeXml(node.status)}">`,
       `<rect x="${node.x}" y="${node.y}" width="${node.width}" height="${node.height}" rx="10"/>`,

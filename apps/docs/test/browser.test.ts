@@ -13,7 +13,11 @@ import { serveDirectory, type StaticServer } from "./support/static-server.js";
 const packageDir = join(import.meta.dirname, "..");
 const outputDir = join(packageDir, "test-output");
 /** An operation as the reference shows it: its first tag and its summary. */
-const shown = (operation: Operation) => ({ ...operation, tag: operation.tags[0] ?? "default", summary: String(operation.operation["summary"] ?? "") });
+const shown = (operation: Operation) => ({
+  ...operation,
+  tag: operation.tags[0] ?? "default",
+  summary: String(operation.operation["summary"] ?? ""),
+});
 
 let server: StaticServer;
 let browser: TestBrowser;
@@ -87,7 +91,11 @@ describe("guide pages", () => {
       // No code block hides part of a line on a 1,400-pixel page: long lines wrap inside the block.
       const clipped = await page
         .locator("pre")
-        .evaluateAll((blocks) => blocks.filter((block) => block.scrollWidth > block.clientWidth + 1).map((block) => (block.textContent ?? "").slice(0, 80)));
+        .evaluateAll((blocks) =>
+          blocks
+            .filter((block) => block.scrollWidth > block.clientWidth + 1)
+            .map((block) => (block.textContent ?? "").slice(0, 80)),
+        );
       expect(clipped, "code blocks wider than their box").toEqual([]);
     } finally {
       await page.close();
@@ -121,12 +129,18 @@ describe("the API reference", () => {
             await page.waitForFunction((summary) => document.body.innerText.includes(summary), operation.summary, {
               timeout: 20_000,
             });
-            expect(await page.locator(`a[href="${referenceAnchor(operation)}"]`).count(), operation.operationId).toBeGreaterThan(0);
+            expect(
+              await page.locator(`a[href="${referenceAnchor(operation)}"]`).count(),
+              operation.operationId,
+            ).toBeGreaterThan(0);
           }
         }
-        await page.evaluate((hash) => {
-          window.location.hash = hash;
-        }, `#/${tags[0] ?? ""}`);
+        await page.evaluate(
+          (hash) => {
+            window.location.hash = hash;
+          },
+          `#/${tags[0] ?? ""}`,
+        );
         await page.waitForTimeout(500); // let the sidebar finish its animation before the picture
         await page.screenshot({ path: join(outputDir, file.replace(".html", ".png")) });
         expect(pageErrors).toEqual([]);
@@ -142,11 +156,15 @@ describe("the API reference", () => {
 
 describe("links from the guides into the reference", () => {
   it("open the operation they name", async () => {
-    const upload = operationsOf("registry").map(shown).find((operation) => operation.operationId === "createUploadUrl");
+    const upload = operationsOf("registry")
+      .map(shown)
+      .find((operation) => operation.operationId === "createUploadUrl");
     if (upload === undefined) throw new Error("createUploadUrl is missing from the spec");
     const { page, pageErrors } = await visit(`reference.html${referenceAnchor(upload)}`);
     try {
-      await page.waitForFunction((summary) => document.body.innerText.includes(summary), upload.summary, { timeout: 20_000 });
+      await page.waitForFunction((summary) => document.body.innerText.includes(summary), upload.summary, {
+        timeout: 20_000,
+      });
       expect(new URL(page.url()).hash).toBe(referenceAnchor(upload));
       expect(pageErrors).toEqual([]);
     } finally {
@@ -163,7 +181,9 @@ describe("the state machine picture", () => {
       const svg = page.locator("figure.diagram svg.state-machine");
       await expect.poll(() => svg.isVisible()).toBe(true);
 
-      const statuses = await svg.locator("g.sm-node").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-status")));
+      const statuses = await svg
+        .locator("g.sm-node")
+        .evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-status")));
       expect(statuses.sort()).toEqual([...machine.statuses].sort());
       for (const status of machine.statuses) {
         const box = await svg.locator(`g.sm-node[data-status="${status}"]`).boundingBox();
@@ -192,8 +212,10 @@ describe("the state machine picture", () => {
       for (const [i, a] of labels.entries()) {
         for (const b of labels.slice(i + 1)) {
           const apart =
-            a.box.x + a.box.width <= b.box.x || b.box.x + b.box.width <= a.box.x ||
-            a.box.y + a.box.height <= b.box.y || b.box.y + b.box.height <= a.box.y;
+            a.box.x + a.box.width <= b.box.x ||
+            b.box.x + b.box.width <= a.box.x ||
+            a.box.y + a.box.height <= b.box.y ||
+            b.box.y + b.box.height <= a.box.y;
           expect(apart, `${a.from}→${a.to} and ${b.from}→${b.to}`).toBe(true);
         }
       }
@@ -219,7 +241,9 @@ describe("the overview page", () => {
   it("links every guide and both references, and shows it", async () => {
     const { page } = await visit("index.html");
     try {
-      const hrefs = await page.locator("article a").evaluateAll((links) => links.map((link) => link.getAttribute("href")));
+      const hrefs = await page
+        .locator("article a")
+        .evaluateAll((links) => links.map((link) => link.getAttribute("href")));
       for (const guide of GUIDES) expect(hrefs).toContain(`${guide.slug}.html`);
       expect(hrefs).toContain("reference.html");
       expect(hrefs).toContain("sandbox-reference.html");

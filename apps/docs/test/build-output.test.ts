@@ -6,7 +6,11 @@ import { GUIDES, REFERENCES } from "../src/build.js";
 
 const dist = join(import.meta.dirname, "..", "dist");
 const read = (file: string): string => readFileSync(join(dist, file), "utf8");
-const pages = ["index.html", ...GUIDES.map((guide) => `${guide.slug}.html`), ...REFERENCES.map((reference) => reference.file)];
+const pages = [
+  "index.html",
+  ...GUIDES.map((guide) => `${guide.slug}.html`),
+  ...REFERENCES.map((reference) => reference.file),
+];
 
 describe("dist", () => {
   it.each(pages)("%s exists and uses only relative links", (file) => {
@@ -16,12 +20,15 @@ describe("dist", () => {
     expect(targets.filter((target) => target.startsWith("/"))).toEqual([]);
   });
 
-  it.each(REFERENCES.map((reference) => reference.file))("%s carries Redoc inline instead of loading it from a CDN", (file) => {
-    const html = read(file);
-    expect(html).not.toMatch(/<script[^>]+src="https?:/);
-    expect(html.replace(/<script[\s\S]*?<\/script>/g, "")).not.toMatch(/<link[^>]+href="https?:/);
-    expect(html).toContain("hydrate(");
-  });
+  it.each(REFERENCES.map((reference) => reference.file))(
+    "%s carries Redoc inline instead of loading it from a CDN",
+    (file) => {
+      const html = read(file);
+      expect(html).not.toMatch(/<script[^>]+src="https?:/);
+      expect(html.replace(/<script[\s\S]*?<\/script>/g, "")).not.toMatch(/<link[^>]+href="https?:/);
+      expect(html).toContain("hydrate(");
+    },
+  );
 
   it("ships the state machine picture and the bundled spec", () => {
     expect(read("state-machine.svg")).toMatch(/^<\?xml[^>]*>\n<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);

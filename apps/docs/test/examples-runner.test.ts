@@ -4,7 +4,15 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blockProblems, codeBlocks, curlsThatCannotFail, ExampleError, exchangesWithoutCurl, REPO_ROOT, runPage } from "./support/examples.js";
+import {
+  blockProblems,
+  codeBlocks,
+  curlsThatCannotFail,
+  ExampleError,
+  exchangesWithoutCurl,
+  REPO_ROOT,
+  runPage,
+} from "./support/examples.js";
 import { startDocsGateway, type StartedGateway } from "./support/gateway.js";
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, "fixtures", name), "utf8");
@@ -21,12 +29,21 @@ describe("codeBlocks", () => {
       ["ts", 31],
     ]);
     expect(blocks[3]?.notRun).toBe("needs the registry's production credentials");
-    expect(blocks.map((block) => block.file)).toEqual([undefined, undefined, undefined, undefined, "client.ts", "upload.ts"]);
+    expect(blocks.map((block) => block.file)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      "client.ts",
+      "upload.ts",
+    ]);
     expect(blocks[0]?.section).toBe("A page whose examples work");
   });
 
   it("refuses an unmarked block in a language it cannot run, a snippet without a file name, and JSON that does not parse", () => {
-    const problems = blockProblems(codeBlocks("# T\n\n```yaml\na: 1\n```\n\n```ts\nconst a = 1;\n```\n\n```json\n{\"a\": ...}\n```\n"));
+    const problems = blockProblems(
+      codeBlocks('# T\n\n```yaml\na: 1\n```\n\n```ts\nconst a = 1;\n```\n\n```json\n{"a": ...}\n```\n'),
+    );
     expect(problems).toHaveLength(3);
     expect(problems[0]).toMatch(/line 3 \(yaml\).*not-run/);
     expect(problems[1]).toMatch(/line 7 \(ts\).*\/\/ file:/);
@@ -34,12 +51,14 @@ describe("codeBlocks", () => {
   });
 
   it("finds curl commands that would not fail on an error answer", () => {
-    const page = "# T\n\n```sh\nA=$(curl -sS --fail-with-body http://a | jq .)\ncurl -sS \\\n  http://b | jq .\n```\n\n<!-- not-run: x -->\n```sh\ncurl http://c\n```\n";
+    const page =
+      "# T\n\n```sh\nA=$(curl -sS --fail-with-body http://a | jq .)\ncurl -sS \\\n  http://b | jq .\n```\n\n<!-- not-run: x -->\n```sh\ncurl http://c\n```\n";
     expect(curlsThatCannotFail(codeBlocks(page))).toEqual(["line 3: curl -sS    http://b"]);
   });
 
   it("finds a request transcript with no curl command in its section", () => {
-    const page = "# T\n\n## With\n\n```http\nGET /v1/notifications HTTP/1.1\n```\n\n```sh\ncurl http://127.0.0.1:8080/v1/notifications\n```\n\n## Without\n\n```http\nPOST /v0/applications HTTP/1.1\n```\n\n```http\nHTTP/1.1 202 Accepted\n```\n";
+    const page =
+      "# T\n\n## With\n\n```http\nGET /v1/notifications HTTP/1.1\n```\n\n```sh\ncurl http://127.0.0.1:8080/v1/notifications\n```\n\n## Without\n\n```http\nPOST /v0/applications HTTP/1.1\n```\n\n```http\nHTTP/1.1 202 Accepted\n```\n";
     expect(exchangesWithoutCurl(codeBlocks(page))).toEqual(["line 15 (Without): POST /v0/applications HTTP/1.1"]);
   });
 });
@@ -64,7 +83,9 @@ describe("runPage against a gateway", () => {
   it("runs shell blocks in order, carrying variables, then the snippets, with the test gateway's address", async () => {
     const runs = await run("working-page.md");
     expect(runs.map((entry) => entry.block.line)).toEqual([5, 9, 24, 31]);
-    expect(JSON.parse(runs[1]?.stdout ?? "")).toMatchObject({ data: { upload_url: expect.stringContaining(gateway.url) } });
+    expect(JSON.parse(runs[1]?.stdout ?? "")).toMatchObject({
+      data: { upload_url: expect.stringContaining(gateway.url) },
+    });
     expect(runs[3]?.stdout).toMatch(/^uploaded [0-9a-f-]{36}\n$/);
   });
 
@@ -88,7 +109,9 @@ describe("runPage against a gateway", () => {
     expect(broken).not.toBe(guide);
     const workDir = mkdtempSync(join(tmpdir(), "lrg-docs-fixture-"));
     workDirs.push(workDir);
-    await expect(runPage(broken, { workDir, substitutions: gateway.substitutions, env: {} })).rejects.toThrow(/sh block at line \d+ failed with exit status 22[\s\S]*400-02/);
+    await expect(runPage(broken, { workDir, substitutions: gateway.substitutions, env: {} })).rejects.toThrow(
+      /sh block at line \d+ failed with exit status 22[\s\S]*400-02/,
+    );
   });
 
   it("fails on a snippet that compiles but throws when it runs", async () => {

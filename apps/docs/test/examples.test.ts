@@ -14,9 +14,15 @@ import { samplePdf } from "../../../examples/make-sample-pdf.mjs";
 const GUIDES = readdirSync(join(REPO_ROOT, "apps", "docs", "guides"))
   .filter((name) => name.endsWith(".md"))
   .map((name) => join("apps", "docs", "guides", name));
-const READMES = ["README.md", "packages/client/README.md", "packages/conformance/README.md", "apps/mock/README.md", "apps/gateway/README.md", "apps/docs/README.md", "examples/README.md"].filter((path) =>
-  existsSync(join(REPO_ROOT, path)),
-);
+const READMES = [
+  "README.md",
+  "packages/client/README.md",
+  "packages/conformance/README.md",
+  "apps/mock/README.md",
+  "apps/gateway/README.md",
+  "apps/docs/README.md",
+  "examples/README.md",
+].filter((path) => existsSync(join(REPO_ROOT, path)));
 
 /** The mock's documented address, replaced by a mock on a free port for a page that uses it. */
 const MOCK_DEFAULT = "http://127.0.0.1:4010";
@@ -54,7 +60,9 @@ describe("examples/", () => {
   });
 
   it("holds a submission body that names the sample TR1", () => {
-    const submission = JSON.parse(readFileSync(join(REPO_ROOT, "examples", "submission.json"), "utf8")) as { documents: Record<string, { type: string }> };
+    const submission = JSON.parse(readFileSync(join(REPO_ROOT, "examples", "submission.json"), "utf8")) as {
+      documents: Record<string, { type: string }>;
+    };
     expect(Object.values(submission.documents).map((document) => document.type)).toEqual(["TR1"]);
   });
 });

@@ -7,7 +7,9 @@ import { ensureChromium } from "./support/chromium.js";
 export default function setup(): void {
   const dist = join(import.meta.dirname, "..", "dist");
   if (!existsSync(join(dist, "index.html")) || !existsSync(join(dist, "reference.html"))) {
-    throw new Error("apps/docs/dist is missing: run `npx pnpm@10.34.8 --filter @lrg/docs build` first (turbo does it for `test`)");
+    throw new Error(
+      "apps/docs/dist is missing: run `npx pnpm@10.34.8 --filter @lrg/docs build` first (turbo does it for `test`)",
+    );
   }
   ensureChromium();
 }

@@ -6,7 +6,10 @@ describe("rewriteHref", () => {
   it.each([
     ["a guide", { given: "sending-a-document.md", want: "sending-a-document.html" }],
     ["a guide's section", { given: "getting-started.md#mutual-tls", want: "getting-started.html#mutual-tls" }],
-    ["the reference", { given: "reference.html#/documents/createuploadurl", want: "reference.html#/documents/createuploadurl" }],
+    [
+      "the reference",
+      { given: "reference.html#/documents/createuploadurl", want: "reference.html#/documents/createuploadurl" },
+    ],
     ["a section of this page", { given: "#duplicates", want: "#duplicates" }],
     ["another site", { given: "https://openapi-ts.dev/openapi-fetch/", want: "https://openapi-ts.dev/openapi-fetch/" }],
     ["a download", { given: "spec/openapi.yaml", want: "spec/openapi.yaml" }],
@@ -38,7 +41,9 @@ describe("renderMarkdown", () => {
   });
 
   it("rewrites links to other guides", () => {
-    expect(renderMarkdown("# T\n\nSee [the sandbox](sandbox.md#the-clock).").html).toContain('href="sandbox.html#the-clock"');
+    expect(renderMarkdown("# T\n\nSee [the sandbox](sandbox.md#the-clock).").html).toContain(
+      'href="sandbox.html#the-clock"',
+    );
   });
 
   it("keeps fenced code with its language for the page's labels", () => {

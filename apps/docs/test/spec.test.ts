@@ -10,7 +10,11 @@ describe("the spec's state machine", () => {
     expect(machine.statuses).toContain("VALIDATING");
     expect(machine.transitions.length).toBeGreaterThan(0);
     expect(machine.transitions).toContainEqual(
-      expect.objectContaining({ from: "ACCEPTED_AWAITING_PRIORITY", to: "ACCEPTED_PRIORITY_PROTECTED", source: "seed" }),
+      expect.objectContaining({
+        from: "ACCEPTED_AWAITING_PRIORITY",
+        to: "ACCEPTED_PRIORITY_PROTECTED",
+        source: "seed",
+      }),
     );
   });
 

@@ -1,7 +1,14 @@
 // The state machine picture as geometry: every status placed once, every transition drawn and labelled, and no
 // label over a box or another label, for the spec's machine and for machines it may grow into.
 import { describe, expect, it } from "vitest";
-import { layoutStateMachine, renderStateMachineSvg, specStateMachine, wrap, type StateMachine, type StateMachineLayout } from "../src/state-machine.js";
+import {
+  layoutStateMachine,
+  renderStateMachineSvg,
+  specStateMachine,
+  wrap,
+  type StateMachine,
+  type StateMachineLayout,
+} from "../src/state-machine.js";
 
 interface Box {
   x: number;
@@ -20,7 +27,8 @@ function expectReadable(machine: StateMachine, layout: StateMachineLayout): void
   for (const [i, a] of boxes.entries()) for (const b of boxes.slice(i + 1)) expect(overlap(a, b)).toBe(false);
   for (const edge of layout.edges) {
     const where = `${edge.transition.from} → ${edge.transition.to}`;
-    for (const node of layout.nodes) expect(overlap(edge.label, node), `${where} label over ${node.status}`).toBe(false);
+    for (const node of layout.nodes)
+      expect(overlap(edge.label, node), `${where} label over ${node.status}`).toBe(false);
     for (const other of layout.edges) {
       if (other !== edge) expect(overlap(edge.label, other.label), `${where} label over another`).toBe(false);
     }
@@ -44,9 +52,12 @@ describe("the spec's state machine", () => {
 
   it("starts at VALIDATING and ends in the final statuses", () => {
     expect(layout.nodes.filter((node) => node.initial).map((node) => node.status)).toEqual(["VALIDATING"]);
-    expect(layout.nodes.filter((node) => node.terminal).map((node) => node.status).sort()).toEqual(
-      ["CANCELLED", "COMPLETED", "SYSTEM_ERROR", "VALIDATION_FAILED"],
-    );
+    expect(
+      layout.nodes
+        .filter((node) => node.terminal)
+        .map((node) => node.status)
+        .sort(),
+    ).toEqual(["CANCELLED", "COMPLETED", "SYSTEM_ERROR", "VALIDATION_FAILED"]);
   });
 
   it("puts each status below the statuses it is reached from", () => {
@@ -58,8 +69,18 @@ describe("the spec's state machine", () => {
     const svg = renderStateMachineSvg(machine, layout);
     for (const t of machine.transitions) {
       const label = layout.edges.find((edge) => edge.transition === t)?.label;
-      expect(label?.lines.filter((line) => line.kind === "trigger").map((line) => line.text).join(" ")).toBe(t.trigger);
-      expect(label?.lines.filter((line) => line.kind === "notification").map((line) => line.text).join("")).toBe(t.notifications.v1);
+      expect(
+        label?.lines
+          .filter((line) => line.kind === "trigger")
+          .map((line) => line.text)
+          .join(" "),
+      ).toBe(t.trigger);
+      expect(
+        label?.lines
+          .filter((line) => line.kind === "notification")
+          .map((line) => line.text)
+          .join(""),
+      ).toBe(t.notifications.v1);
       expect(svg).toContain(`data-from="${t.from}" data-to="${t.to}" data-notification="${t.notifications.v1}"`);
     }
     expect(svg.match(/<g class="sm-node[^"]*" data-status=/g)).toHaveLength(machine.statuses.length);
@@ -107,10 +128,28 @@ describe("machines the list may grow into", () => {
 
 describe("wrap", () => {
   it.each([
-    ["short text stays on one line", { given: ["validation finds errors", 26, " "], want: ["validation finds errors"] }],
-    ["prose breaks at spaces", { given: ["validation passes while the day list is closed", 26, " "], want: ["validation passes while", "the day list is closed"] }],
-    ["dotted names break after a dot", { given: ["application.accepted-priority-protected", 26, "."], want: ["application.", "accepted-priority-protected"] }],
-    ["a word longer than the width is kept whole", { given: ["supercalifragilistic", 5, " "], want: ["supercalifragilistic"] }],
+    [
+      "short text stays on one line",
+      { given: ["validation finds errors", 26, " "], want: ["validation finds errors"] },
+    ],
+    [
+      "prose breaks at spaces",
+      {
+        given: ["validation passes while the day list is closed", 26, " "],
+        want: ["validation passes while", "the day list is closed"],
+      },
+    ],
+    [
+      "dotted names break after a dot",
+      {
+        given: ["application.accepted-priority-protected", 26, "."],
+        want: ["application.", "accepted-priority-protected"],
+      },
+    ],
+    [
+      "a word longer than the width is kept whole",
+      { given: ["supercalifragilistic", 5, " "], want: ["supercalifragilistic"] },
+    ],
   ] as const)("%s", (_, { given, want }) => {
     expect(wrap(given[0], given[1], given[2])).toEqual(want);
   });

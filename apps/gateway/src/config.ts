@@ -35,7 +35,9 @@ export interface GatewayConfig {
 }
 
 /** Reads the configuration from the environment (see README); generates what is absent. */
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig & { port: number; host: string; httpsPort: number | null; generated: string[] } {
+export function configFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+): GatewayConfig & { port: number; host: string; httpsPort: number | null; generated: string[] } {
   const generated: string[] = [];
   const secret = (name: string): string => {
     const value = env[name];

@@ -44,22 +44,46 @@ export async function copyToPostgres(dataDir: string, databaseUrl: string): Prom
   try {
     await target.query("BEGIN");
     const { rows } = await target.query<{ count: string }>("SELECT COUNT(*) AS count FROM business_units");
-    if (Number(rows[0]?.count) > 0) throw new Error("the PostgreSQL database already holds business units: copy into an empty one");
+    if (Number(rows[0]?.count) > 0)
+      throw new Error("the PostgreSQL database already holds business units: copy into an empty one");
     for (const table of TABLES) {
-      const targetColumns = new Set((await target.query<{ column_name: string }>("SELECT column_name FROM information_schema.columns WHERE table_name = $1", [table])).rows.map((row) => row.column_name));
-      const columns = (source.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]).filter((name) => targetColumns.has(name));
-      const all = source.prepare(`SELECT ${columns.join(", ")} FROM ${table}`).raw().all() as unknown[][];
+      const targetColumns = new Set(
+        (
+          await target.query<{ column_name: string }>(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = $1",
+            [table],
+          )
+        ).rows.map((row) => row.column_name),
+      );
+      const columns = (
+        source.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]
+      ).filter((name) => targetColumns.has(name));
+      const all = source
+        .prepare(`SELECT ${columns.join(", ")} FROM ${table}`)
+        .raw()
+        .all() as unknown[][];
       for (let start = 0; start < all.length; start += BATCH) {
         const batch = all.slice(start, start + BATCH);
-        const placeholders = batch.map((_, row) => `(${columns.map((__, column) => `$${row * columns.length + column + 1}`).join(", ")})`);
-        await target.query(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${placeholders.join(", ")}`, batch.flat());
+        const placeholders = batch.map(
+          (_, row) => `(${columns.map((__, column) => `$${row * columns.length + column + 1}`).join(", ")})`,
+        );
+        await target.query(
+          `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${placeholders.join(", ")}`,
+          batch.flat(),
+        );
       }
       copied[table] = all.length;
     }
     // The serial keys and the notification clock go on from the copied rows.
-    await target.query("SELECT setval(pg_get_serial_sequence('notifications', 'seq'), GREATEST((SELECT MAX(seq) FROM notifications), 1))");
-    await target.query("SELECT setval(pg_get_serial_sequence('attachments', 'id'), GREATEST((SELECT MAX(id) FROM attachments), 1))");
-    await target.query("UPDATE notification_clock SET last_ms = GREATEST(last_ms, COALESCE((SELECT MAX(created_ms) FROM notifications), 0))");
+    await target.query(
+      "SELECT setval(pg_get_serial_sequence('notifications', 'seq'), GREATEST((SELECT MAX(seq) FROM notifications), 1))",
+    );
+    await target.query(
+      "SELECT setval(pg_get_serial_sequence('attachments', 'id'), GREATEST((SELECT MAX(id) FROM attachments), 1))",
+    );
+    await target.query(
+      "UPDATE notification_clock SET last_ms = GREATEST(last_ms, COALESCE((SELECT MAX(created_ms) FROM notifications), 0))",
+    );
     await target.query("COMMIT");
   } catch (error) {
     await target.query("ROLLBACK").catch(() => undefined);
@@ -76,7 +100,9 @@ async function main(): Promise<void> {
   const dataDir = values["data-dir"] ?? process.env["LRG_DATA_DIR"] ?? "./.data";
   const databaseUrl = values["database-url"] ?? process.env["LRG_DATABASE_URL"];
   if (!databaseUrl) {
-    process.stderr.write("usage: lrg-gateway-copy-to-postgres --data-dir DIR --database-url postgres://... (or LRG_DATA_DIR, LRG_DATABASE_URL)\n");
+    process.stderr.write(
+      "usage: lrg-gateway-copy-to-postgres --data-dir DIR --database-url postgres://... (or LRG_DATA_DIR, LRG_DATABASE_URL)\n",
+    );
     process.exit(2);
   }
   const copied = await copyToPostgres(dataDir, databaseUrl);

@@ -4,15 +4,25 @@
  * (fractions finer than a millisecond kept), or undefined when the value is not a real instant (e.g. 13th month).
  */
 export function parseDateTimeFilter(value: string): number | undefined {
-  const match = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}:?\d{2})?$/.exec(value);
+  const match =
+    /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}:?\d{2})?$/.exec(value);
   if (!match) return undefined;
   const [, year, month, day, hour, minute, second = "0", fraction = "", zone = "Z"] = match;
-  const fields = [year, month, day, hour, minute, second].map(Number) as [number, number, number, number, number, number];
+  const fields = [year, month, day, hour, minute, second].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const [y, mo, d, h, mi, s] = fields;
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59) return undefined;
   const utc = Date.UTC(y, mo - 1, d, h, mi, s);
   if (new Date(utc).getUTCDate() !== d) return undefined; // 31 April and the like
-  const offsetMinutes = /^[Zz]$/.test(zone) ? 0 : (zone.startsWith("-") ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2)));
+  const offsetMinutes = /^[Zz]$/.test(zone)
+    ? 0
+    : (zone.startsWith("-") ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2)));
   return utc + Number(`0.${fraction || "0"}`) * 1000 - offsetMinutes * 60_000;
 }
 

@@ -18,7 +18,8 @@ export interface EnvelopeContext {
 
 /** The envelope an operation of the spec answers its errors in; undefined for problem+json. */
 export function errorEnvelopeOf(operation: SpecNode): ErrorEnvelope | undefined {
-  const envelope = operation["x-lrg-error-envelope"] as { schema: ErrorEnvelope["schema"]; codes?: Record<string, string> } | undefined;
+  const envelope = operation["x-lrg-error-envelope"] as
+    { schema: ErrorEnvelope["schema"]; codes?: Record<string, string> } | undefined;
   return envelope && { schema: envelope.schema, codes: envelope.codes ?? {} };
 }
 
@@ -32,17 +33,36 @@ function bodyPointer(pointer: string | null): string | null {
  * code is the registry's rule the problem carries, else the registry's code for the problem's code on this
  * operation, else the problem code itself.
  */
-export function renderEnvelope(envelope: ErrorEnvelope, problem: Problem, context: EnvelopeContext): { errors: Record<string, unknown>[] } {
+export function renderEnvelope(
+  envelope: ErrorEnvelope,
+  problem: Problem,
+  context: EnvelopeContext,
+): { errors: Record<string, unknown>[] } {
   const code = problem.rule ?? envelope.codes[problem.code] ?? problem.code;
-  const issues: Pick<ValidationIssue, "detail" | "pointer">[] = problem.errors?.length ? problem.errors.slice(0, 100) : [{ detail: problem.message, pointer: null }];
+  const issues: Pick<ValidationIssue, "detail" | "pointer">[] = problem.errors?.length
+    ? problem.errors.slice(0, 100)
+    : [{ detail: problem.message, pointer: null }];
   const item = (issue: Pick<ValidationIssue, "detail" | "pointer">): Record<string, unknown> => {
     const detail = issue.detail.slice(0, 2000);
     const pointer = bodyPointer(issue.pointer);
     switch (envelope.schema) {
       case "RegistryErrors":
-        return { code, detail, status: String(problem.status), trace_id: context.requestId, title: problem.title, ...(pointer !== null ? { source: { pointer } } : {}) };
+        return {
+          code,
+          detail,
+          status: String(problem.status),
+          trace_id: context.requestId,
+          title: problem.title,
+          ...(pointer !== null ? { source: { pointer } } : {}),
+        };
       case "RegistryErrorCodes":
-        return { error_code: code, error_message: detail, http_status: String(problem.status), timestamp: isoMillisNoZone(context.nowMs), trace_id: context.requestId };
+        return {
+          error_code: code,
+          error_message: detail,
+          http_status: String(problem.status),
+          timestamp: isoMillisNoZone(context.nowMs),
+          trace_id: context.requestId,
+        };
       case "AttachErrors":
         return { type: code, detail, pointer };
     }

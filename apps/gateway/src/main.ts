@@ -7,7 +7,8 @@ const config = configFromEnv();
 const gateway = await createServer(config);
 const { app } = gateway;
 const address = await app.listen({ port: config.port, host: config.host });
-const mutualTls = config.httpsPort === null ? undefined : await gateway.listenMutualTls({ port: config.httpsPort, host: config.host });
+const mutualTls =
+  config.httpsPort === null ? undefined : await gateway.listenMutualTls({ port: config.httpsPort, host: config.host });
 
 const lines = [
   "",
@@ -16,7 +17,11 @@ const lines = [
   `  Spec:          ${address}/openapi.json   (sandbox control plane: ${address}/sandbox.json)`,
   `  Demo login:    ${config.demoUser?.username ?? "-"} / ${config.demoUser?.password ?? "-"}   (HTTP Basic)`,
   `  Sandbox token: ${config.sandboxToken}${config.generated.includes("LRG_SANDBOX_TOKEN") ? "   (generated; set LRG_SANDBOX_TOKEN to fix it)" : ""}`,
-  ...(mutualTls ? mutualTlsLines(mutualTls) : ["  Mutual TLS:    off (LRG_HTTPS_PORT=off); title enquiries answer 403 until require_client_certificate is false"]),
+  ...(mutualTls
+    ? mutualTlsLines(mutualTls)
+    : [
+        "  Mutual TLS:    off (LRG_HTTPS_PORT=off); title enquiries answer 403 until require_client_certificate is false",
+      ]),
   "",
 ];
 console.log(lines.join("\n"));
@@ -35,7 +40,10 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 
 /** The banner's lines about the mutual TLS listener: where it is, the demo certificates, and a request to paste. */
-function mutualTlsLines({ address: tlsAddress, certificates }: Awaited<ReturnType<typeof gateway.listenMutualTls>>): string[] {
+function mutualTlsLines({
+  address: tlsAddress,
+  certificates,
+}: Awaited<ReturnType<typeof gateway.listenMutualTls>>): string[] {
   // The certificate names localhost and the loopback addresses: a wildcard listener is reached through 127.0.0.1.
   const reachable = tlsAddress.replace(/^https:\/\/(0\.0\.0\.0|\[::\])/, "https://127.0.0.1");
   const login = `${config.demoUser?.username ?? "demo"}:${config.demoUser?.password ?? "demo-password"}`;

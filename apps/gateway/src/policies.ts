@@ -15,9 +15,16 @@ export function requireClientCertificate(settings: () => SandboxSettings): Polic
   return async (request) => {
     if (!settings().require_client_certificate) return;
     const socket = request.socket as Partial<TLSSocket>;
-    const certified = socket.encrypted === true && socket.authorized === true && Object.keys(socket.getPeerCertificate?.() ?? {}).length > 0;
+    const certified =
+      socket.encrypted === true &&
+      socket.authorized === true &&
+      Object.keys(socket.getPeerCertificate?.() ?? {}).length > 0;
     if (!certified) {
-      throw new Problem("403-03", "title enquiries need a client certificate signed by the gateway's client CA (mutual TLS)", { rule: "BG40005" });
+      throw new Problem(
+        "403-03",
+        "title enquiries need a client certificate signed by the gateway's client CA (mutual TLS)",
+        { rule: "BG40005" },
+      );
     }
   };
 }
@@ -28,7 +35,9 @@ export function injectFaults(settings: () => SandboxSettings): PolicyHook {
     const { latency_ms: latency, error_rate: errorRate } = settings();
     if (latency > 0) await sleep(latency);
     if (errorRate > 0 && Math.random() < errorRate) {
-      throw new Problem("503-01", "the service is unavailable (sandbox fault injection); retry later", { headers: { "retry-after": "1" } });
+      throw new Problem("503-01", "the service is unavailable (sandbox fault injection); retry later", {
+        headers: { "retry-after": "1" },
+      });
     }
   };
 }

@@ -21,7 +21,11 @@ export class Problem extends Error {
   readonly rule: string | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(code: ProblemCode, detail: string, extra: { errors?: ValidationIssue[]; rule?: string; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ProblemCode,
+    detail: string,
+    extra: { errors?: ValidationIssue[]; rule?: string; headers?: Record<string, string> } = {},
+  ) {
     super(detail);
     // The type admits catalogued codes only; a code computed at run time is checked all the same.
     const entry = (problemCatalogue as Partial<Record<string, { status: number; title: string }>>)[code];

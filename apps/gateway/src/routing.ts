@@ -54,16 +54,23 @@ export interface HandlerContext<Op extends OperationShape> {
 }
 
 /** The handler of one operation. Answers undefined when it wrote the reply itself (streams). */
-export type Handler<Op extends OperationShape> = (context: HandlerContext<Op>) => Promise<Answer<StatusOf<Op>> | undefined>;
+export type Handler<Op extends OperationShape> = (
+  context: HandlerContext<Op>,
+) => Promise<Answer<StatusOf<Op>> | undefined>;
 
 /** One handler for each operation `K` of a document's generated `operations`: a missing or misspelt one is a type error. */
-export type HandlersOf<Ops extends Record<keyof Ops, OperationShape>, K extends keyof Ops = keyof Ops> = { [P in K]: Handler<Ops[P]> };
+export type HandlersOf<Ops extends Record<keyof Ops, OperationShape>, K extends keyof Ops = keyof Ops> = {
+  [P in K]: Handler<Ops[P]>;
+};
 
 /** The context as the registrar builds it, before it is handed to the operation's handler as that operation's. */
 type RegistrarContext = Omit<HandlerContext<OperationShape>, "params" | "query" | "body"> & ValidatedRequest;
 
 /** Handlers of the registry document (`spec/openapi.yaml`); with `K`, of those operations only. */
-export type RegistryHandlers<K extends keyof RegistryOperations = keyof RegistryOperations> = HandlersOf<RegistryOperations, K>;
+export type RegistryHandlers<K extends keyof RegistryOperations = keyof RegistryOperations> = HandlersOf<
+  RegistryOperations,
+  K
+>;
 
 /** Handlers of the sandbox control plane (`spec/sandbox.yaml`). */
 export type SandboxHandlers = HandlersOf<SandboxOperations>;
@@ -80,13 +87,20 @@ export interface RegistrarOptions {
  * `security`, request validation compiled from its schemas. Handlers stay thin: they get a validated request
  * and answer a status and body. Answers the operations left without a handler.
  */
-export function registerOperations<Ops extends Record<keyof Ops, OperationShape>>(app: FastifyInstance, document: DocumentName, handlers: HandlersOf<Ops>, options: RegistrarOptions): string[] {
+export function registerOperations<Ops extends Record<keyof Ops, OperationShape>>(
+  app: FastifyInstance,
+  document: DocumentName,
+  handlers: HandlersOf<Ops>,
+  options: RegistrarOptions,
+): string[] {
   const missing: string[] = [];
   const anonymous = { username: "", businessUnitId: "" };
   for (const spec of operationsOf(document)) {
     // The one typed adaptation: the request validated against this operation's schemas is what its generated type
     // says, so the context is handed over as that operation's.
-    const handler = (handlers as unknown as Partial<Record<string, (context: RegistrarContext) => Promise<Answer | undefined>>>)[spec.operationId];
+    const handler = (
+      handlers as unknown as Partial<Record<string, (context: RegistrarContext) => Promise<Answer | undefined>>>
+    )[spec.operationId];
     if (!handler) {
       missing.push(spec.operationId);
       continue;
@@ -98,7 +112,10 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
     const config: RouteErrorConfig = { errorEnvelope: errorEnvelopeOf(spec.operation) };
     const security = spec.security;
     const url = spec.path.replace(/\{(\w+)\}/g, ":$1");
-    const content = ((spec.operation["requestBody"] as SpecNode | undefined)?.["content"] ?? {}) as Record<string, unknown>;
+    const content = ((spec.operation["requestBody"] as SpecNode | undefined)?.["content"] ?? {}) as Record<
+      string,
+      unknown
+    >;
     // A body that is not JSON (an upload) reaches the handler as the raw request stream, never buffered.
     const rawBody = Object.keys(content).length > 0 && content["application/json"] === undefined;
     // An operation without credentials is authorised by its signed address: any change to the address, its
@@ -113,7 +130,11 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
       if (security === "basic") principal = await options.authenticator.authenticate(authorization);
       if (security === "bearer") checkBearer(authorization, options.sandboxToken);
       const validated = signedAddress
-        ? { params: request.params as Record<string, unknown>, query: request.query as Record<string, unknown>, body: rawBody ? request.raw : request.body }
+        ? {
+            params: request.params as Record<string, unknown>,
+            query: request.query as Record<string, unknown>,
+            body: rawBody ? request.raw : request.body,
+          }
         : { ...validate(request), ...(rawBody ? { body: request.raw } : {}) };
       const answer = await handler({ ...validated, principal, request, reply, headers: request.headers });
       if (!answer) return reply; // the handler wrote the reply itself (streams, redirects)
@@ -146,7 +167,8 @@ function policiesOf(spec: OperationSpec, byTag: Record<string, PolicyHook[]> | u
   if (!byTag) return [];
   return ((spec.operation["tags"] ?? []) as string[]).flatMap((tag) => {
     const declared = byTag[tag];
-    if (!declared) throw new Error(`operation ${spec.operationId}: no policies are declared for its tag ${tag} (policies.ts)`);
+    if (!declared)
+      throw new Error(`operation ${spec.operationId}: no policies are declared for its tag ${tag} (policies.ts)`);
     return declared;
   });
 }
@@ -171,7 +193,8 @@ function envelopeOf(request: FastifyRequest): ErrorEnvelope | undefined {
   const routed = (request.routeOptions.config as Partial<RouteErrorConfig> | undefined)?.errorEnvelope;
   if (routed) return routed;
   const path = request.url.split("?")[0] ?? request.url;
-  return envelopedPaths.get(request.server)?.find((entry) => entry.method === request.method && entry.path.test(path))?.envelope;
+  return envelopedPaths.get(request.server)?.find((entry) => entry.method === request.method && entry.path.test(path))
+    ?.envelope;
 }
 
 /** The problem of a request that no operation of the spec answers (404-02). */
@@ -184,15 +207,26 @@ export function noOperation(request: FastifyRequest): Problem {
  * routed to when the spec names one (`x-lrg-error-envelope`). A request no operation answers gets 404-02, even when
  * Fastify refused its body first.
  */
-export function errorAnswer(error: unknown, request: FastifyRequest, nowMs: number): { problem: Problem; contentType: string; body: unknown } {
+export function errorAnswer(
+  error: unknown,
+  request: FastifyRequest,
+  nowMs: number,
+): { problem: Problem; contentType: string; body: unknown } {
   // Fastify's own errors on a request it did not route (its body was refused before the not-found handler ran).
   const unrouted = request.is404 && !(error instanceof Problem);
-  const problem = unrouted
-    ? noOperation(request)
-    : problemFor(error);
+  const problem = unrouted ? noOperation(request) : problemFor(error);
   const envelope = envelopeOf(request);
-  if (envelope) return { problem, contentType: "application/json", body: renderEnvelope(envelope, problem, { requestId: request.id, nowMs }) };
-  return { problem, contentType: "application/problem+json", body: problem.body(request.url.split("?")[0] ?? request.url) };
+  if (envelope)
+    return {
+      problem,
+      contentType: "application/json",
+      body: renderEnvelope(envelope, problem, { requestId: request.id, nowMs }),
+    };
+  return {
+    problem,
+    contentType: "application/problem+json",
+    body: problem.body(request.url.split("?")[0] ?? request.url),
+  };
 }
 
 /** Renders any error as problem+json: a Problem as it is, Fastify's own request errors by their stable code. */

@@ -47,11 +47,19 @@ export interface Gateway {
    * Serves the same routes over HTTPS with mutual TLS as well, on another port: the demo certificates of the data
    * directory (made on first use) give the server certificate and the client CA. Answers the address and the files.
    */
-  listenMutualTls(options: { port: number; host: string }): Promise<{ address: string; certificates: DemoCertificates }>;
+  listenMutualTls(options: {
+    port: number;
+    host: string;
+  }): Promise<{ address: string; certificates: DemoCertificates }>;
 }
 
 /** The TLS options of a server whose title enquiries may check a client certificate signed by `clientCa`. */
-function tlsOptions(tls: { cert: string; key: string; clientCa?: string | undefined; requireClientCertificate?: boolean | undefined }) {
+function tlsOptions(tls: {
+  cert: string;
+  key: string;
+  clientCa?: string | undefined;
+  requireClientCertificate?: boolean | undefined;
+}) {
   return {
     cert: readFileSync(tls.cert),
     key: readFileSync(tls.key),
@@ -88,7 +96,13 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   const state = new SandboxState(storage, clock);
   await state.load();
   const authenticator = new BasicAuthenticator(storage);
-  const applications = new ApplicationService({ storage, clock, blobs, state, decisionDelayMs: config.decisionDelayMs });
+  const applications = new ApplicationService({
+    storage,
+    clock,
+    blobs,
+    state,
+    decisionDelayMs: config.decisionDelayMs,
+  });
   const attachments = new AttachmentService({ storage, clock, state });
   const notifications = new NotificationService(storage, clock, () => state.settings.strict_date_times);
   const documents = new DocumentService({
@@ -106,9 +120,10 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     if (!config.demoUser) return;
     const existing = await storage.findUser(config.demoUser.username);
     // Instances starting together on one database race to create it: the loser finds the winner's.
-    if (!existing) await createBusinessUnit(storage, "Demo business unit", config.demoUser).catch(async (error: unknown) => {
-      if (!(await storage.findUser(config.demoUser!.username))) throw error;
-    });
+    if (!existing)
+      await createBusinessUnit(storage, "Demo business unit", config.demoUser).catch(async (error: unknown) => {
+        if (!(await storage.findUser(config.demoUser!.username))) throw error;
+      });
     else if (!(await verifyPassword(config.demoUser.password, existing.passwordHash))) {
       await storage.setPasswordHash(existing.username, await hashPassword(config.demoUser.password));
     }
@@ -128,7 +143,8 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     // A path that is not a valid URL (a broken percent-escape) is bad input like any other: problem+json.
     // On an operation the registry answers in its own envelope, in that envelope.
     frameworkErrors: (error, request, reply) => {
-      const cause = error.code === "FST_ERR_BAD_URL" ? new Problem("400-02", "the request path is not a valid URL") : error;
+      const cause =
+        error.code === "FST_ERR_BAD_URL" ? new Problem("400-02", "the request path is not a valid URL") : error;
       const { problem, contentType, body } = errorAnswer(cause, request, clock.nowMs());
       void (reply as unknown as FastifyReply).code(problem.status).type(contentType).send(body);
     },
@@ -140,7 +156,10 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   // Another instance on the same store changed the sandbox state or a password: read it again, forget what was derived.
   storage.onStateChanged(async () => {
     authenticator.forget();
-    await state.load().then(() => notifications.forgetPages(), (error: unknown) => app.log.error({ err: error }, "reloading the sandbox state failed"));
+    await state.load().then(
+      () => notifications.forgetPages(),
+      (error: unknown) => app.log.error({ err: error }, "reloading the sandbox state failed"),
+    );
   });
   app.addHook("onRequest", async (request, reply) => {
     await storage.sync();
@@ -162,7 +181,13 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     throw noOperation(request);
   });
 
-  const titles = titleEnquiries({ storage, clock, blobs, settings: () => state.settings, ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) });
+  const titles = titleEnquiries({
+    storage,
+    clock,
+    blobs,
+    settings: () => state.settings,
+    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+  });
   const schemaBase = (request: FastifyRequest) => config.publicUrl ?? `${request.protocol}://${request.host}`;
   const registryHandlers: RegistryHandlers = {
     ...applicationHandlers(applications, attachments),
@@ -184,10 +209,15 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     titles.reset();
     await ensureDemoUser();
   };
-  registerOperations<SandboxOperations>(app, "sandbox", sandboxHandlers({ storage, clock, state, applications, authenticator, afterClockChange, afterReset }), {
-    authenticator,
-    sandboxToken: config.sandboxToken,
-  });
+  registerOperations<SandboxOperations>(
+    app,
+    "sandbox",
+    sandboxHandlers({ storage, clock, state, applications, authenticator, afterClockChange, afterReset }),
+    {
+      authenticator,
+      sandboxToken: config.sandboxToken,
+    },
+  );
   registerOperationsRoutes(app, storage, metrics, () => closing);
 
   // The simulated registry's own pace: decisions in automatic processing, and retention.
@@ -196,12 +226,17 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     if (deciding || closing) return;
     deciding = true;
     storage
-      .exclusively("processing", async () => void (await Promise.all([applications.decideDue(), attachments.resolvePending()])))
+      .exclusively(
+        "processing",
+        async () => void (await Promise.all([applications.decideDue(), attachments.resolvePending()])),
+      )
       .catch((error: unknown) => app.log.error({ err: error }, "automatic processing failed"))
       .finally(() => (deciding = false));
   }, PROCESSING_INTERVAL_MS);
   const retention = setInterval(() => {
-    storage.exclusively("retention", async () => void (await notifications.purgeExpired())).catch((error: unknown) => app.log.error({ err: error }, "retention failed"));
+    storage
+      .exclusively("retention", async () => void (await notifications.purgeExpired()))
+      .catch((error: unknown) => app.log.error({ err: error }, "retention failed"));
   }, RETENTION_INTERVAL_MS);
   processing.unref();
   await documents.resumeChecks();
@@ -229,7 +264,10 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   const listenMutualTls: Gateway["listenMutualTls"] = async ({ port, host }) => {
     const certificates = await ensureDemoCertificates(config.dataDir, [host]);
     await app.ready();
-    const server = createHttpsServer(tlsOptions({ cert: certificates.serverCert, key: certificates.serverKey, clientCa: certificates.caCert }), (req, res) => app.routing(req, res));
+    const server = createHttpsServer(
+      tlsOptions({ cert: certificates.serverCert, key: certificates.serverKey, clientCa: certificates.caCert }),
+      (req, res) => app.routing(req, res),
+    );
     server.on("clientError", (_error, socket) => socket.destroy());
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

@@ -62,7 +62,10 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     if (options.dataDir === undefined) await rm(dataDir, { recursive: true, force: true });
   };
   const sandboxToken = options.sandboxToken ?? randomBytes(18).toString("base64url");
-  const demo = options.demoUser === null ? undefined : (options.demoUser ?? { username: "demo", password: `demo-${randomBytes(12).toString("base64url")}` });
+  const demo =
+    options.demoUser === null
+      ? undefined
+      : (options.demoUser ?? { username: "demo", password: `demo-${randomBytes(12).toString("base64url")}` });
   let gateway: Gateway | undefined;
   try {
     gateway = await createServer({
@@ -79,7 +82,12 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     });
     if (options.settings) {
       // Through the control plane in process, so that the settings are checked as any caller's are.
-      const answer = await gateway.app.inject({ method: "PUT", url: "/sandbox/v1/settings", headers: { authorization: `Bearer ${sandboxToken}` }, payload: options.settings });
+      const answer = await gateway.app.inject({
+        method: "PUT",
+        url: "/sandbox/v1/settings",
+        headers: { authorization: `Bearer ${sandboxToken}` },
+        payload: options.settings,
+      });
       if (answer.statusCode !== 200) throw new Error(`sandbox settings refused (${answer.statusCode}): ${answer.body}`);
     }
     const url = await gateway.app.listen({ port: options.port ?? 0, host: options.host ?? "127.0.0.1" });

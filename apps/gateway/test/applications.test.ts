@@ -14,7 +14,11 @@ beforeEach(async () => {
 });
 
 async function submit(body = submission(), as?: Credentials, key = idempotencyKey()): Promise<string> {
-  const answer = await gw.call("POST", "/v0/applications", { body, headers: { "idempotency-key": key }, ...(as ? { as } : {}) });
+  const answer = await gw.call("POST", "/v0/applications", {
+    body,
+    headers: { "idempotency-key": key },
+    ...(as ? { as } : {}),
+  });
   expect(answer.status).toBe(202);
   return (answer.body as { data: { application_request_id: string } }).data.application_request_id;
 }
@@ -33,7 +37,10 @@ async function move(id: string, request: Record<string, unknown>) {
 
 describe("submit an application", () => {
   it("answers 202 with an application_request_id and a Location of its information", async () => {
-    const answer = await gw.call("POST", "/v0/applications", { body: submission(), headers: { "idempotency-key": idempotencyKey() } });
+    const answer = await gw.call("POST", "/v0/applications", {
+      body: submission(),
+      headers: { "idempotency-key": idempotencyKey() },
+    });
     expect(answer.status).toBe(202);
     const id = (answer.body as { data: { application_request_id: string } }).data.application_request_id;
     expect(answer.headers.get("location")).toBe(`/v0/applications/${id}/information`);
@@ -51,7 +58,10 @@ describe("submit an application", () => {
   it("refuses the same Idempotency-Key with another body (409-01) and submits nothing", async () => {
     const key = idempotencyKey();
     const first = await submit(submission(), undefined, key);
-    const answer = await gw.call("POST", "/v0/applications", { body: submission({ customer_reference: "OTHER" }), headers: { "idempotency-key": key } });
+    const answer = await gw.call("POST", "/v0/applications", {
+      body: submission({ customer_reference: "OTHER" }),
+      headers: { "idempotency-key": key },
+    });
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({ code: "409-01", status: 409 });
     expect(await submit(submission(), undefined, key)).toBe(first);
@@ -68,7 +78,10 @@ describe("submit an application", () => {
   it("refuses a submission without Idempotency-Key (400-02)", async () => {
     const answer = await gw.call("POST", "/v0/applications", { body: submission() });
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ code: "400-02", errors: [expect.objectContaining({ pointer: "/headers/idempotency-key" })] });
+    expect(answer.body).toMatchObject({
+      code: "400-02",
+      errors: [expect.objectContaining({ pointer: "/headers/idempotency-key" })],
+    });
   });
 });
 
@@ -96,14 +109,19 @@ describe("the state machine, driven through the control plane", () => {
     const accepted = await move(id, { to: "ACCEPTED_PRIORITY_PROTECTED" });
     expect(accepted.status).toBe(200);
     const info = (await information(id)).body as { data: Record<string, unknown> };
-    expect(info.data).toMatchObject({ status: "ACCEPTED_PRIORITY_PROTECTED", registry_reference: expect.stringMatching(/^[A-Z0-9]{7}$/) });
+    expect(info.data).toMatchObject({
+      status: "ACCEPTED_PRIORITY_PROTECTED",
+      registry_reference: expect.stringMatching(/^[A-Z0-9]{7}$/),
+    });
     expect(info.data["priority_timestamp"]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
     const completed = await move(id, { to: "COMPLETED", early_completion: true });
     expect(completed.status).toBe(200);
     const documents = (completed.body as { documents: { type: { code: string } }[] }).documents;
     expect(documents.map((d) => d.type.code)).toEqual(["CMT", "REG"]);
-    const after = (await information(id)).body as { data: { status: string; correspondence: { documents: unknown[] }[] } };
+    const after = (await information(id)).body as {
+      data: { status: string; correspondence: { documents: unknown[] }[] };
+    };
     expect(after.data.status).toBe("COMPLETED");
     expect(after.data.correspondence[0]?.documents).toEqual(documents);
   });
@@ -116,7 +134,10 @@ describe("the state machine, driven through the control plane", () => {
       expect(answer.body).toMatchObject({ code: "409-03" });
     }
     expect(await status(id)).toBe("VALIDATING");
-    await move(id, { to: "VALIDATION_FAILED", errors: [{ type: "DV200", detail: "the plan is missing", pointer: "/documents" }] });
+    await move(id, {
+      to: "VALIDATION_FAILED",
+      errors: [{ type: "DV200", detail: "the plan is missing", pointer: "/documents" }],
+    });
     for (const to of ["ACCEPTED_PRIORITY_PROTECTED", "VALIDATION_FAILED", "SYSTEM_ERROR"]) {
       expect((await move(id, { to })).status).toBe(409);
     }
@@ -133,7 +154,9 @@ describe("the state machine, driven through the control plane", () => {
     await gw.sandbox("PUT", "/sandbox/v1/settings", { processing: "automatic" });
     await gw.sandbox("PUT", "/sandbox/v1/day-list", { open: false });
     // No documents to check: the registry accepts it by itself after its short delay.
-    const id = await submit(submission({ documents: { plan: { type: "PLAN", document_id: "00000000-0000-4000-8000-0000000000aa" } } }));
+    const id = await submit(
+      submission({ documents: { plan: { type: "PLAN", document_id: "00000000-0000-4000-8000-0000000000aa" } } }),
+    );
     await expect.poll(() => status(id), { timeout: 5000 }).toBe("VALIDATION_FAILED");
 
     await gw.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual" });
@@ -145,7 +168,10 @@ describe("the state machine, driven through the control plane", () => {
     expect(reopened.body).toMatchObject({ open: true, awaiting_priority: 0 });
     expect((reopened.body as { promoted: number }).promoted).toBeGreaterThanOrEqual(1);
     const after = (await information(queued)).body as { data: Record<string, unknown> };
-    expect(after.data).toMatchObject({ status: "ACCEPTED_PRIORITY_PROTECTED", registry_reference: expect.stringMatching(/^[A-Z0-9]{7}$/) });
+    expect(after.data).toMatchObject({
+      status: "ACCEPTED_PRIORITY_PROTECTED",
+      registry_reference: expect.stringMatching(/^[A-Z0-9]{7}$/),
+    });
   });
 
   it("fails validation automatically for unknown documents and dangling keys, with {type, detail, pointer} errors", async () => {
@@ -153,7 +179,9 @@ describe("the state machine, driven through the control plane", () => {
     const id = await submit(
       submission({
         applicants: ["nobody"],
-        transactions: { transfer: { type: "T", priority: 1, title_keys: ["title-1", "title-9"], document_keys: ["tr1"] } },
+        transactions: {
+          transfer: { type: "T", priority: 1, title_keys: ["title-1", "title-9"], document_keys: ["tr1"] },
+        },
       }),
     );
     await expect.poll(() => status(id), { timeout: 5000 }).toBe("VALIDATION_FAILED");
@@ -169,11 +197,16 @@ describe("the state machine, driven through the control plane", () => {
 
   it("raises correspondence with downloadable document ids only once the application has a registry reference", async () => {
     const id = await submit();
-    expect((await gw.sandbox("POST", `/sandbox/v1/applications/${id}/correspondence`, { documents: ["LTR"] })).status).toBe(409);
+    expect(
+      (await gw.sandbox("POST", `/sandbox/v1/applications/${id}/correspondence`, { documents: ["LTR"] })).status,
+    ).toBe(409);
     await move(id, { to: "ACCEPTED_PRIORITY_PROTECTED" });
-    const raised = await gw.sandbox("POST", `/sandbox/v1/applications/${id}/correspondence`, { documents: ["LTR", "OCR"] });
+    const raised = await gw.sandbox("POST", `/sandbox/v1/applications/${id}/correspondence`, {
+      documents: ["LTR", "OCR"],
+    });
     expect(raised.status).toBe(201);
-    const documents = (raised.body as { documents: { download_id: string; type: { code: string; name: string } }[] }).documents;
+    const documents = (raised.body as { documents: { download_id: string; type: { code: string; name: string } }[] })
+      .documents;
     expect(documents.map((d) => d.type)).toEqual([
       { code: "LTR", name: "LETTER" },
       { code: "OCR", name: "OFFICIAL COPY OF THE REGISTER" },
@@ -187,7 +220,9 @@ describe("the state machine, driven through the control plane", () => {
     const id = await submit();
     await move(id, { to: "ACCEPTED_PRIORITY_PROTECTED" });
     const cancelled = await move(id, { to: "CANCELLED" });
-    expect((cancelled.body as { documents: { type: { code: string } }[] }).documents.map((d) => d.type.code)).toEqual(["CAN"]);
+    expect((cancelled.body as { documents: { type: { code: string } }[] }).documents.map((d) => d.type.code)).toEqual([
+      "CAN",
+    ]);
     expect(await status(id)).toBe("CANCELLED");
   });
 });
@@ -202,14 +237,19 @@ describe("SYSTEM_ERROR and the retry the requirement asks for", () => {
   it("ends the next submission of the named business unit in SYSTEM_ERROR, with application.error, and no other unit's", async () => {
     const unit = await gw.newBusinessUnit();
     const other = await gw.newBusinessUnit();
-    expect(await scheduleSystemErrors({ business_unit_id: unit.business_unit_id })).toEqual({ business_unit_id: unit.business_unit_id, pending: 1 });
+    expect(await scheduleSystemErrors({ business_unit_id: unit.business_unit_id })).toEqual({
+      business_unit_id: unit.business_unit_id,
+      pending: 1,
+    });
     const theirs = await submit(submission(), other);
     const mine = await submit(submission(), unit);
     const later = await submit(submission(), unit);
     expect(((await information(theirs, other)).body as { data: { status: string } }).data.status).toBe("VALIDATING");
     expect(((await information(mine, unit)).body as { data: { status: string } }).data.status).toBe("SYSTEM_ERROR");
     expect(((await information(later, unit)).body as { data: { status: string } }).data.status).toBe("VALIDATING");
-    const errors = await gw.call("GET", `/v1/notifications?notification_type=application.error&subject=${mine}`, { as: unit });
+    const errors = await gw.call("GET", `/v1/notifications?notification_type=application.error&subject=${mine}`, {
+      as: unit,
+    });
     expect((errors.body as { data: unknown[] }).data).toHaveLength(1);
     const v0 = await gw.call("GET", `/v0/notifications?notification_type=SYSTEM_ERROR&subject=${mine}`, { as: unit });
     expect((v0.body as { data: unknown[] }).data).toHaveLength(1);
@@ -227,7 +267,13 @@ describe("SYSTEM_ERROR and the retry the requirement asks for", () => {
   });
 
   it("answers 404 for an unknown business unit and 400 for a count out of 1..100", async () => {
-    expect((await gw.sandbox("POST", "/sandbox/v1/system-errors", { business_unit_id: "3d5e7f90-1a2b-4c3d-8e4f-5a6b7c8d9e0f" })).status).toBe(404);
+    expect(
+      (
+        await gw.sandbox("POST", "/sandbox/v1/system-errors", {
+          business_unit_id: "3d5e7f90-1a2b-4c3d-8e4f-5a6b7c8d9e0f",
+        })
+      ).status,
+    ).toBe(404);
     expect((await gw.sandbox("POST", "/sandbox/v1/system-errors", { count: 0 })).status).toBe(400);
     expect((await gw.sandbox("POST", "/sandbox/v1/system-errors", { count: 101 })).status).toBe(400);
   });
@@ -245,7 +291,11 @@ describe("SYSTEM_ERROR and the retry the requirement asks for", () => {
     expect(((await information(failed, unit)).body as { data: { status: string } }).data.status).toBe("SYSTEM_ERROR");
     // The key now names the new application: the usual replay and 409 rules apply to it.
     expect(await submit(submission(), unit, key)).toBe(retried);
-    const changed = await gw.call("POST", "/v0/applications", { as: unit, body: submission({ customer_reference: "CASE-2" }), headers: { "idempotency-key": key } });
+    const changed = await gw.call("POST", "/v0/applications", {
+      as: unit,
+      body: submission({ customer_reference: "CASE-2" }),
+      headers: { "idempotency-key": key },
+    });
     expect(changed.status).toBe(409);
   });
 
@@ -262,7 +312,10 @@ describe("SYSTEM_ERROR and the retry the requirement asks for", () => {
     const first = await submit(submission(), undefined, key);
     await move(first, { to: "VALIDATION_FAILED" });
     expect(await submit(submission(), undefined, key)).toBe(first);
-    const changed = await gw.call("POST", "/v0/applications", { body: submission({ customer_reference: "CASE-2" }), headers: { "idempotency-key": key } });
+    const changed = await gw.call("POST", "/v0/applications", {
+      body: submission({ customer_reference: "CASE-2" }),
+      headers: { "idempotency-key": key },
+    });
     expect(changed.status).toBe(409);
   });
 });
@@ -277,7 +330,10 @@ describe("early completion", () => {
     return id;
   };
   const despatched = async (id: string) => {
-    const answer = await gw.call("GET", `/v1/notifications?notification_type=application.correspondence-despatched&subject=${id}`);
+    const answer = await gw.call(
+      "GET",
+      `/v1/notifications?notification_type=application.correspondence-despatched&subject=${id}`,
+    );
     return (answer.body as { data: { payload: { data: { documents: { type: { code: string } }[] } } }[] }).data;
   };
 
@@ -292,8 +348,13 @@ describe("early completion", () => {
     const [notification, ...more] = await despatched(early);
     expect(more).toEqual([]);
     expect(notification?.payload.data.documents.map((d) => d.type.code)).toEqual(["ECM", "ECR"]);
-    const info = (await information(early)).body as { data: { correspondence: { documents: { type: { code: string } }[] }[] } };
-    expect(info.data.correspondence.map((record) => record.documents.map((d) => d.type.code).join())).toEqual(["CMT,REG", "ECM,ECR"]);
+    const info = (await information(early)).body as {
+      data: { correspondence: { documents: { type: { code: string } }[] }[] };
+    };
+    expect(info.data.correspondence.map((record) => record.documents.map((d) => d.type.code).join())).toEqual([
+      "CMT,REG",
+      "ECM,ECR",
+    ]);
 
     await completed(title, false);
     expect(await despatched(early)).toHaveLength(1);

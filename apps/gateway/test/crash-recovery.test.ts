@@ -40,12 +40,22 @@ async function step(gateway: GatewayProcess): Promise<void> {
       headers: { ...auth, "content-type": "application/json", "idempotency-key": randomUUID() },
       body: JSON.stringify(submission()),
     });
-    if (response.status === 202) confirmed.applications.set(((await json(response)) as { data: { application_request_id: string } }).data.application_request_id, "VALIDATING");
+    if (response.status === 202)
+      confirmed.applications.set(
+        ((await json(response)) as { data: { application_request_id: string } }).data.application_request_id,
+        "VALIDATING",
+      );
   } else if (choice < 0.6) {
-    const validating = [...confirmed.applications].find(([id, status]) => status === "VALIDATING" && !confirmed.unknownOutcome.has(id));
+    const validating = [...confirmed.applications].find(
+      ([id, status]) => status === "VALIDATING" && !confirmed.unknownOutcome.has(id),
+    );
     if (!validating) return;
     confirmed.unknownOutcome.add(validating[0]);
-    const response = await fetch(`${gateway.url}/sandbox/v1/applications/${validating[0]}/transitions`, { method: "POST", headers: sandbox, body: JSON.stringify({ to: "ACCEPTED_PRIORITY_PROTECTED" }) });
+    const response = await fetch(`${gateway.url}/sandbox/v1/applications/${validating[0]}/transitions`, {
+      method: "POST",
+      headers: sandbox,
+      body: JSON.stringify({ to: "ACCEPTED_PRIORITY_PROTECTED" }),
+    });
     if (response.status === 200) {
       confirmed.unknownOutcome.delete(validating[0]);
       const result = (await json(response)) as { notifications: { notification_id: string }[] };
@@ -55,20 +65,36 @@ async function step(gateway: GatewayProcess): Promise<void> {
   } else if (choice < 0.8) {
     const listed = await fetch(`${gateway.url}/v1/notifications?limit=20`, { headers: auth });
     if (listed.status !== 200) return;
-    const ids = ((await json(listed)) as { data: { notification_id: string }[] }).data.map((n) => n.notification_id).slice(0, 5);
+    const ids = ((await json(listed)) as { data: { notification_id: string }[] }).data
+      .map((n) => n.notification_id)
+      .slice(0, 5);
     if (ids.length === 0) return;
-    const response = await fetch(`${gateway.url}/v1/notifications/acknowledge`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ data: ids }) });
-    if (response.status === 200) for (const id of ((await json(response)) as { data: { acknowledged: string[] } }).data.acknowledged) confirmed.acknowledged.add(id);
+    const response = await fetch(`${gateway.url}/v1/notifications/acknowledge`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ data: ids }),
+    });
+    if (response.status === 200)
+      for (const id of ((await json(response)) as { data: { acknowledged: string[] } }).data.acknowledged)
+        confirmed.acknowledged.add(id);
   } else {
     const bytes = Buffer.concat([SAMPLES.pdf, Buffer.from(randomUUID())]);
     const created = await fetch(`${gateway.url}/v0/documents/url`, {
       method: "POST",
       headers: { ...auth, "content-type": "application/json" },
-      body: JSON.stringify({ data: { document_type: "TR1", file_length: bytes.length, file_sha256: checksumOf(bytes) } }),
+      body: JSON.stringify({
+        data: { document_type: "TR1", file_length: bytes.length, file_sha256: checksumOf(bytes) },
+      }),
     });
     if (created.status !== 200) return;
-    const { upload_url: url, document_id: id } = ((await json(created)) as { data: { upload_url: string; document_id: string } }).data;
-    const answer = await rawPut(url, { "content-length": String(bytes.length), "x-provider-checksum-sha256": checksumOf(bytes) }, bytes);
+    const { upload_url: url, document_id: id } = (
+      (await json(created)) as { data: { upload_url: string; document_id: string } }
+    ).data;
+    const answer = await rawPut(
+      url,
+      { "content-length": String(bytes.length), "x-provider-checksum-sha256": checksumOf(bytes) },
+      bytes,
+    );
     if (answer.status === 200) confirmed.uploads.add(id);
   }
 }
@@ -76,7 +102,11 @@ async function step(gateway: GatewayProcess): Promise<void> {
 describe("crash recovery", () => {
   it(`keeps everything it confirmed across ${RUNS} kill -9s under mixed load, and no half-written blob is visible`, async () => {
     let gateway = await startGatewayProcess(dataDir);
-    await fetch(`${gateway.url}/sandbox/v1/settings`, { method: "PUT", headers: sandbox, body: JSON.stringify({ processing: "manual", duplicate_rate: 0 }) });
+    await fetch(`${gateway.url}/sandbox/v1/settings`, {
+      method: "PUT",
+      headers: sandbox,
+      body: JSON.stringify({ processing: "manual", duplicate_rate: 0 }),
+    });
     const confirmedSoFar = () => confirmed.applications.size + confirmed.acknowledged.size + confirmed.uploads.size;
     for (let run = 0; run < RUNS; run += 1) {
       let stopAt = Number.POSITIVE_INFINITY;
@@ -87,7 +117,8 @@ describe("crash recovery", () => {
       // take seconds, and a kill before any of them would test nothing.
       const before = confirmedSoFar();
       const patience = Date.now() + 60_000;
-      while (confirmedSoFar() === before && Date.now() < patience) await new Promise((resolve) => setTimeout(resolve, 50));
+      while (confirmedSoFar() === before && Date.now() < patience)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 700));
       gateway.child.kill("SIGKILL");
       stopAt = Date.now() + 200; // requests in flight at the kill, and a few refused ones after it
@@ -96,8 +127,11 @@ describe("crash recovery", () => {
     }
     try {
       for (const [id, status] of confirmed.applications) {
-        const info = (await json(await fetch(`${gateway.url}/v0/applications/${id}/information`, { headers: auth }))) as { data: { status: string } };
-        if (confirmed.unknownOutcome.has(id)) expect(["VALIDATING", "ACCEPTED_PRIORITY_PROTECTED"], id).toContain(info.data.status);
+        const info = (await json(
+          await fetch(`${gateway.url}/v0/applications/${id}/information`, { headers: auth }),
+        )) as { data: { status: string } };
+        if (confirmed.unknownOutcome.has(id))
+          expect(["VALIDATING", "ACCEPTED_PRIORITY_PROTECTED"], id).toContain(info.data.status);
         else expect(info.data.status, id).toBe(status);
       }
       const seen = new Map<string, string>();
@@ -105,7 +139,14 @@ describe("crash recovery", () => {
         // Pages overlap by a millisecond (created_after is exclusive and several notifications can share one).
         let after = "2000-01-01T00:00:00Z";
         for (;;) {
-          const page = ((await json(await fetch(`${gateway.url}/v1/notifications?status=${state}&created_after=${encodeURIComponent(after)}`, { headers: auth }))) as { data: { notification_id: string; created_datetime: string }[] }).data;
+          const page = (
+            (await json(
+              await fetch(
+                `${gateway.url}/v1/notifications?status=${state}&created_after=${encodeURIComponent(after)}`,
+                { headers: auth },
+              ),
+            )) as { data: { notification_id: string; created_datetime: string }[] }
+          ).data;
           const fresh = page.filter((n) => !seen.has(n.notification_id));
           for (const n of page) seen.set(n.notification_id, state);
           if (page.length < 100 || fresh.length === 0) break;
@@ -113,7 +154,8 @@ describe("crash recovery", () => {
         }
       }
       for (const id of confirmed.notifications) expect(seen.has(id), `emitted notification ${id} survives`).toBe(true);
-      for (const id of confirmed.acknowledged) expect(seen.get(id), `acknowledged notification ${id} stays acknowledged`).toBe("ACKNOWLEDGED");
+      for (const id of confirmed.acknowledged)
+        expect(seen.get(id), `acknowledged notification ${id} stays acknowledged`).toBe("ACKNOWLEDGED");
     } finally {
       await gateway.stop();
     }
@@ -121,7 +163,11 @@ describe("crash recovery", () => {
     const blobs = join(dataDir, "blobs");
     for (const prefix of readdirSync(blobs).filter((name) => name !== "incoming")) {
       for (const file of readdirSync(join(blobs, prefix))) {
-        expect(createHash("sha256").update(readFileSync(join(blobs, prefix, file))).digest("hex")).toBe(file);
+        expect(
+          createHash("sha256")
+            .update(readFileSync(join(blobs, prefix, file)))
+            .digest("hex"),
+        ).toBe(file);
       }
     }
     expect(readdirSync(join(blobs, "incoming"))).toEqual([]);
@@ -129,12 +175,16 @@ describe("crash recovery", () => {
     try {
       expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
       for (const id of confirmed.uploads) {
-        expect(db.prepare("SELECT status FROM documents WHERE id = ?").pluck().get(id), `upload ${id}`).not.toBe("AWAITING_UPLOAD");
+        expect(db.prepare("SELECT status FROM documents WHERE id = ?").pluck().get(id), `upload ${id}`).not.toBe(
+          "AWAITING_UPLOAD",
+        );
       }
     } finally {
       db.close();
     }
-    console.log(`crash recovery: ${RUNS} kills; confirmed ${confirmed.applications.size} submissions, ${confirmed.notifications.size} emitted notifications, ${confirmed.acknowledged.size} acknowledgements, ${confirmed.uploads.size} uploads; ${confirmed.unknownOutcome.size} transitions of unknown outcome`);
+    console.log(
+      `crash recovery: ${RUNS} kills; confirmed ${confirmed.applications.size} submissions, ${confirmed.notifications.size} emitted notifications, ${confirmed.acknowledged.size} acknowledgements, ${confirmed.uploads.size} uploads; ${confirmed.unknownOutcome.size} transitions of unknown outcome`,
+    );
     expect(confirmed.applications.size).toBeGreaterThan(0);
     expect(confirmed.acknowledged.size + confirmed.uploads.size).toBeGreaterThan(0);
   }, 400_000);

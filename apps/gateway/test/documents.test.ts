@@ -24,12 +24,18 @@ beforeEach(async () => {
 });
 
 async function uploadUrl(bytes: Buffer, documentType = "TR1"): Promise<{ upload_url: string; document_id: string }> {
-  const answer = await gw.call("POST", "/v0/documents/url", { as: unit, body: { data: { document_type: documentType, file_length: bytes.length, file_sha256: checksumOf(bytes) } } });
+  const answer = await gw.call("POST", "/v0/documents/url", {
+    as: unit,
+    body: { data: { document_type: documentType, file_length: bytes.length, file_sha256: checksumOf(bytes) } },
+  });
   expect(answer.status).toBe(200);
   return (answer.body as { data: { upload_url: string; document_id: string } }).data;
 }
 
-const headersFor = (bytes: Buffer) => ({ "content-length": String(bytes.length), "x-provider-checksum-sha256": checksumOf(bytes) });
+const headersFor = (bytes: Buffer) => ({
+  "content-length": String(bytes.length),
+  "x-provider-checksum-sha256": checksumOf(bytes),
+});
 const incomingFiles = () => readdirSync(join(gw.dataDir, "blobs", "incoming"));
 
 async function documentStatus(id: string) {
@@ -57,7 +63,11 @@ describe("an upload address", () => {
   it("points at the gateway, and uploading exactly the signed bytes answers 200 once", async () => {
     const { upload_url: url, document_id: id } = await uploadUrl(SAMPLES.pdf);
     expect(url.startsWith(`${gw.url}/v0/uploads/${id}?`)).toBe(true);
-    const put = await fetch(url, { method: "PUT", headers: { "x-provider-checksum-sha256": checksumOf(SAMPLES.pdf) }, body: SAMPLES.pdf });
+    const put = await fetch(url, {
+      method: "PUT",
+      headers: { "x-provider-checksum-sha256": checksumOf(SAMPLES.pdf) },
+      body: SAMPLES.pdf,
+    });
     expect(put.status).toBe(200);
     const again = await rawPut(url, headersFor(SAMPLES.pdf), SAMPLES.pdf);
     expect(again.status).toBe(409);
@@ -69,10 +79,22 @@ describe("an upload address", () => {
     const bytes = SAMPLES.png;
     const { upload_url: url, document_id: id } = await uploadUrl(bytes);
     const attempts: [string, Record<string, string>, Buffer][] = [
-      ["no Content-Length (chunked)", { "transfer-encoding": "chunked", "x-provider-checksum-sha256": checksumOf(bytes) }, bytes],
+      [
+        "no Content-Length (chunked)",
+        { "transfer-encoding": "chunked", "x-provider-checksum-sha256": checksumOf(bytes) },
+        bytes,
+      ],
       ["no checksum header", { "content-length": String(bytes.length) }, bytes],
-      ["another checksum", { "content-length": String(bytes.length), "x-provider-checksum-sha256": checksumOf(SAMPLES.gif) }, bytes],
-      ["another length", { "content-length": String(bytes.length - 1), "x-provider-checksum-sha256": checksumOf(bytes) }, bytes.subarray(1)],
+      [
+        "another checksum",
+        { "content-length": String(bytes.length), "x-provider-checksum-sha256": checksumOf(SAMPLES.gif) },
+        bytes,
+      ],
+      [
+        "another length",
+        { "content-length": String(bytes.length - 1), "x-provider-checksum-sha256": checksumOf(bytes) },
+        bytes.subarray(1),
+      ],
       ["other bytes of the same length", headersFor(bytes), Buffer.concat([bytes.subarray(0, -1), Buffer.from([0])])],
     ];
     for (const [name, headers, body] of attempts) {
@@ -92,11 +114,24 @@ describe("an upload address", () => {
     const signed = url.slice(prefix.length); // the document id and the query: the parts the signature covers
     const checksum = checksumOf(bytes);
     const alphabet = "0123456789abcdefABCDEF-";
-    const change = (text: string, index: number, replacement: string) => text.slice(0, index) + replacement + text.slice(index + 1);
+    const change = (text: string, index: number, replacement: string) =>
+      text.slice(0, index) + replacement + text.slice(index + 1);
     const mutation = fc.oneof(
-      fc.record({ part: fc.constant("address" as const), index: fc.nat(signed.length - 1), char: fc.constantFrom(...alphabet) }),
-      fc.record({ part: fc.constant("checksum" as const), index: fc.nat(42), char: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") }),
-      fc.record({ part: fc.constant("body" as const), index: fc.nat(bytes.length - 1), char: fc.constantFrom(..."ABC") }),
+      fc.record({
+        part: fc.constant("address" as const),
+        index: fc.nat(signed.length - 1),
+        char: fc.constantFrom(...alphabet),
+      }),
+      fc.record({
+        part: fc.constant("checksum" as const),
+        index: fc.nat(42),
+        char: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"),
+      }),
+      fc.record({
+        part: fc.constant("body" as const),
+        index: fc.nat(bytes.length - 1),
+        char: fc.constantFrom(..."ABC"),
+      }),
     );
     await fc.assert(
       fc.asyncProperty(mutation, async ({ part, index, char }) => {
@@ -105,7 +140,11 @@ describe("an upload address", () => {
         const body = Buffer.from(bytes);
         if (part === "body") body[index] = char.charCodeAt(0);
         fc.pre(address !== signed || header !== checksum || !body.equals(bytes));
-        const answer = await rawPut(prefix + address, { "content-length": String(body.length), "x-provider-checksum-sha256": header }, body);
+        const answer = await rawPut(
+          prefix + address,
+          { "content-length": String(body.length), "x-provider-checksum-sha256": header },
+          body,
+        );
         expect(answer.status).toBe(403);
       }),
       { numRuns: 60 },
@@ -138,16 +177,23 @@ describe("an upload address", () => {
     ["far over 41943040 bytes", "419430401"],
     ["one byte more than signed", String(SAMPLES.pdf.length + 1)],
     ["one byte less than signed", String(SAMPLES.pdf.length - 1)],
-  ])("refuses a Content-Length %s that differs from the signed file_length with 403, before reading the body", async (_name, length) => {
-    const { upload_url: url } = await uploadUrl(SAMPLES.pdf);
-    const body = new PassThrough();
-    const answer = rawPut(url, { "content-length": length, "x-provider-checksum-sha256": checksumOf(SAMPLES.pdf) }, body);
-    body.write(Buffer.alloc(16)); // the rest never comes: the answer must not wait for it
-    const result = await answer;
-    body.destroy();
-    expect(result.status).toBe(403);
-    expect(JSON.parse(result.body)).toMatchObject({ code: "403-01" });
-  });
+  ])(
+    "refuses a Content-Length %s that differs from the signed file_length with 403, before reading the body",
+    async (_name, length) => {
+      const { upload_url: url } = await uploadUrl(SAMPLES.pdf);
+      const body = new PassThrough();
+      const answer = rawPut(
+        url,
+        { "content-length": length, "x-provider-checksum-sha256": checksumOf(SAMPLES.pdf) },
+        body,
+      );
+      body.write(Buffer.alloc(16)); // the rest never comes: the answer must not wait for it
+      const result = await answer;
+      body.destroy();
+      expect(result.status).toBe(403);
+      expect(JSON.parse(result.body)).toMatchObject({ code: "403-01" });
+    },
+  );
 
   it("keeps nothing of a body that ends early, and the address stays usable", async () => {
     const bytes = SAMPLES.png;
@@ -155,7 +201,14 @@ describe("an upload address", () => {
     const address = new URL(url);
     const socket = connect(Number(address.port), address.hostname);
     await once(socket, "connect");
-    const head = [`PUT ${address.pathname}${address.search} HTTP/1.1`, `Host: ${address.host}`, `Content-Length: ${bytes.length}`, `X-Provider-Checksum-Sha256: ${checksumOf(bytes)}`, "", ""];
+    const head = [
+      `PUT ${address.pathname}${address.search} HTTP/1.1`,
+      `Host: ${address.host}`,
+      `Content-Length: ${bytes.length}`,
+      `X-Provider-Checksum-Sha256: ${checksumOf(bytes)}`,
+      "",
+      "",
+    ];
     socket.write(head.join("\r\n"));
     socket.write(bytes.subarray(0, 20));
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -165,7 +218,11 @@ describe("an upload address", () => {
   });
 
   it("answers 403 for an address that was never issued", async () => {
-    const answer = await rawPut(`${gw.url}/v0/uploads/${randomUUID()}?expires=9999999999&signature=${"0".repeat(64)}`, headersFor(SAMPLES.pdf), SAMPLES.pdf);
+    const answer = await rawPut(
+      `${gw.url}/v0/uploads/${randomUUID()}?expires=9999999999&signature=${"0".repeat(64)}`,
+      headersFor(SAMPLES.pdf),
+      SAMPLES.pdf,
+    );
     expect(answer.status).toBe(403);
   });
 });
@@ -198,15 +255,30 @@ describe("the registry's checks after upload", () => {
         plan: { type: "TR1", document_id: missing.document_id },
       },
     });
-    const submitted = await gw.call("POST", "/v0/applications", { as: unit, body, headers: { "idempotency-key": idempotencyKey() } });
+    const submitted = await gw.call("POST", "/v0/applications", {
+      as: unit,
+      body,
+      headers: { "idempotency-key": idempotencyKey() },
+    });
     const id = (submitted.body as { data: { application_request_id: string } }).data.application_request_id;
-    const info = async () => ((await gw.call("GET", `/v0/applications/${id}/information`, { as: unit })).body as { data: { status: string; errors: { type: string; pointer: string }[] } }).data;
+    const info = async () =>
+      (
+        (await gw.call("GET", `/v0/applications/${id}/information`, { as: unit })).body as {
+          data: { status: string; errors: { type: string; pointer: string }[] };
+        }
+      ).data;
     await expect.poll(async () => (await info()).status, { timeout: 5000 }).toBe("VALIDATION_FAILED");
     expect((await info()).errors).toEqual([
-      expect.objectContaining({ type: "document-valid", pointer: "/documents/ap1/document_id", detail: expect.stringContaining("password protected") }),
+      expect.objectContaining({
+        type: "document-valid",
+        pointer: "/documents/ap1/document_id",
+        detail: expect.stringContaining("password protected"),
+      }),
       expect.objectContaining({ type: "OC018", pointer: "/documents/plan/document_id" }),
     ]);
-    const listed = (await gw.call("GET", `/v1/notifications?subject=${id}`, { as: unit })).body as { data: { notification_type: string; payload: { data: Record<string, unknown> } }[] };
+    const listed = (await gw.call("GET", `/v1/notifications?subject=${id}`, { as: unit })).body as {
+      data: { notification_type: string; payload: { data: Record<string, unknown> } }[];
+    };
     expect(listed.data.map((n) => [n.notification_type, n.payload.data["document_id"] ?? null])).toEqual([
       ["application.attachment-success", accepted.document_id],
       ["application.attachment-failed", rejected.document_id],
@@ -218,7 +290,11 @@ describe("the registry's checks after upload", () => {
 
 describe("downloads", () => {
   async function protectedApplicationWithLetter(): Promise<string> {
-    const submitted = await gw.call("POST", "/v0/applications", { as: unit, body: submission(), headers: { "idempotency-key": idempotencyKey() } });
+    const submitted = await gw.call("POST", "/v0/applications", {
+      as: unit,
+      body: submission(),
+      headers: { "idempotency-key": idempotencyKey() },
+    });
     const id = (submitted.body as { data: { application_request_id: string } }).data.application_request_id;
     await gw.sandbox("POST", `/sandbox/v1/applications/${id}/transitions`, { to: "ACCEPTED_PRIORITY_PROTECTED" });
     const raised = await gw.sandbox("POST", `/sandbox/v1/applications/${id}/correspondence`, { documents: ["LTR"] });
@@ -241,9 +317,15 @@ describe("downloads", () => {
 
   it("give 200 and the bytes to a client that follows redirects", async () => {
     const downloadId = await protectedApplicationWithLetter();
-    const response = await fetch(`${gw.url}/v1/documents/${downloadId}`, { headers: { authorization: `Basic ${Buffer.from(`${unit.username}:${unit.password}`).toString("base64")}` } });
+    const response = await fetch(`${gw.url}/v1/documents/${downloadId}`, {
+      headers: { authorization: `Basic ${Buffer.from(`${unit.username}:${unit.password}`).toString("base64")}` },
+    });
     expect(response.status).toBe(200);
-    expect(createHash("sha256").update(Buffer.from(await response.arrayBuffer())).digest("hex")).toBe(downloadId);
+    expect(
+      createHash("sha256")
+        .update(Buffer.from(await response.arrayBuffer()))
+        .digest("hex"),
+    ).toBe(downloadId);
   });
 
   it("are 404 for another business unit and for unknown ids, 400 for ids that are not 64 lower-case hex", async () => {
@@ -258,7 +340,9 @@ describe("downloads", () => {
 
   it("refuse an expired or altered download address (403-04)", async () => {
     const downloadId = await protectedApplicationWithLetter();
-    const location = String((await gw.call("GET", `/v1/documents/${downloadId}`, { as: unit })).headers.get("location"));
+    const location = String(
+      (await gw.call("GET", `/v1/documents/${downloadId}`, { as: unit })).headers.get("location"),
+    );
     const path = location.slice(gw.url.length);
     const altered = path.replace(/signature=(.)/, (_m, c: string) => `signature=${c === "0" ? "1" : "0"}`);
     expect((await gw.call("GET", altered, { as: null })).status).toBe(403);

@@ -46,27 +46,37 @@ function envelopeDocumentedCodes(): Set<string> {
     for (const response of Object.values(operation["responses"] as Record<string, SpecNode>)) {
       const media = (response["content"] as Record<string, SpecNode> | undefined)?.["application/json"];
       for (const example of Object.values((media?.["examples"] ?? {}) as Record<string, SpecNode>)) {
-        for (const item of ((example["value"] as SpecNode)["errors"] ?? []) as SpecNode[]) shown.add(String(item["code"] ?? item["error_code"] ?? item["type"]));
+        for (const item of ((example["value"] as SpecNode)["errors"] ?? []) as SpecNode[])
+          shown.add(String(item["code"] ?? item["error_code"] ?? item["type"]));
       }
     }
     for (const code of shown) codes.add(code);
-    for (const [code, registryCode] of Object.entries(envelope.codes ?? {})) if (shown.has(registryCode)) codes.add(code);
+    for (const [code, registryCode] of Object.entries(envelope.codes ?? {}))
+      if (shown.has(registryCode)) codes.add(code);
     if ([...shown].some((code) => code.startsWith("bg."))) codes.add("422-01");
   }
   return codes;
 }
 
 describe("the error registry", () => {
-  const used = new Set(sources(join(import.meta.dirname, "..", "src")).flatMap((file) => [...readFileSync(file, "utf8").matchAll(/new Problem\("(\d{3}-\d{2})"/g)].map((m) => String(m[1]))));
+  const used = new Set(
+    sources(join(import.meta.dirname, "..", "src")).flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/new Problem\("(\d{3}-\d{2})"/g)].map((m) => String(m[1])),
+    ),
+  );
 
   it("uses codes at all", () => {
     expect(used.size).toBeGreaterThan(8);
   });
 
-  it.each([...used].sort())("code %s used by the gateway is in the spec's catalogue and shown in a documented example", (code) => {
-    expect((problemCatalogue as Record<string, unknown>)[code], `${code} in x-lrg-problem-codes`).toBeDefined();
-    if (code !== "500-01" && code !== "404-02") expect(documentedCodes().has(code), `${code} has a problem example in the spec`).toBe(true);
-  });
+  it.each([...used].sort())(
+    "code %s used by the gateway is in the spec's catalogue and shown in a documented example",
+    (code) => {
+      expect((problemCatalogue as Record<string, unknown>)[code], `${code} in x-lrg-problem-codes`).toBeDefined();
+      if (code !== "500-01" && code !== "404-02")
+        expect(documentedCodes().has(code), `${code} has a problem example in the spec`).toBe(true);
+    },
+  );
 
   it("takes status and title from the catalogue", () => {
     const problem = new Problem("409-01", "reused");

@@ -5,7 +5,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresStorage } from "../src/storage/postgres/postgres-storage.js";
 import { startPostgres, type TestPostgres } from "../src/testing/postgres.js";
-import { basic, idempotencyKey, startGateway, submission, type Credentials, type TestGateway } from "./support/gateway.js";
+import {
+  basic,
+  idempotencyKey,
+  startGateway,
+  submission,
+  type Credentials,
+  type TestGateway,
+} from "./support/gateway.js";
 
 /**
  * Two gateway instances on one PostgreSQL database and one blob directory: whatever one commits, the other
@@ -21,7 +28,10 @@ beforeAll(async () => {
   server = await startPostgres();
   const databaseUrl = await server.createDatabase();
   // Started together: both migrate the empty database, under the migration lock, without tripping on each other.
-  [a, b] = await Promise.all([startGateway({ databaseUrl, dataDir: shared }), startGateway({ databaseUrl, dataDir: shared })]);
+  [a, b] = await Promise.all([
+    startGateway({ databaseUrl, dataDir: shared }),
+    startGateway({ databaseUrl, dataDir: shared }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
@@ -30,23 +40,41 @@ afterAll(async () => {
 });
 
 async function submit(gw: TestGateway, unit: Credentials): Promise<string> {
-  const answer = await gw.call("POST", "/v0/applications", { as: unit, body: submission(), headers: { "idempotency-key": idempotencyKey() } });
+  const answer = await gw.call("POST", "/v0/applications", {
+    as: unit,
+    body: submission(),
+    headers: { "idempotency-key": idempotencyKey() },
+  });
   expect(answer.status).toBe(202);
   return (answer.body as { data: { application_request_id: string } }).data.application_request_id;
 }
 
 const newIds = async (gw: TestGateway, unit: Credentials): Promise<string[]> =>
-  ((await gw.call("GET", "/v1/notifications?status=NEW", { as: unit })).body as { data: { notification_id: string }[] }).data.map((n) => n.notification_id);
+  (
+    (await gw.call("GET", "/v1/notifications?status=NEW", { as: unit })).body as { data: { notification_id: string }[] }
+  ).data.map((n) => n.notification_id);
 
 describe("two instances on one database", () => {
   it("serve one set of business units, applications and idempotency keys", async () => {
     await a.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0 });
     const unit = await a.newBusinessUnit();
     const key = idempotencyKey();
-    const first = await a.call("POST", "/v0/applications", { as: unit, body: submission(), headers: { "idempotency-key": key } });
-    const replay = await b.call("POST", "/v0/applications", { as: unit, body: submission(), headers: { "idempotency-key": key } });
+    const first = await a.call("POST", "/v0/applications", {
+      as: unit,
+      body: submission(),
+      headers: { "idempotency-key": key },
+    });
+    const replay = await b.call("POST", "/v0/applications", {
+      as: unit,
+      body: submission(),
+      headers: { "idempotency-key": key },
+    });
     expect(replay.body).toEqual(first.body);
-    const conflict = await b.call("POST", "/v0/applications", { as: unit, body: submission({ customer_reference: "OTHER" }), headers: { "idempotency-key": key } });
+    const conflict = await b.call("POST", "/v0/applications", {
+      as: unit,
+      body: submission({ customer_reference: "OTHER" }),
+      headers: { "idempotency-key": key },
+    });
     expect(conflict.status).toBe(409);
   });
 
@@ -58,16 +86,22 @@ describe("two instances on one database", () => {
     const listed = await newIds(b, unit);
     expect(listed.length).toBeGreaterThan(0);
     expect(await newIds(b, unit)).toEqual(listed); // now a cached page on b
-    expect((await a.call("POST", "/v1/notifications/acknowledge", { as: unit, body: { data: listed } })).status).toBe(200);
+    expect((await a.call("POST", "/v1/notifications/acknowledge", { as: unit, body: { data: listed } })).status).toBe(
+      200,
+    );
     expect(await newIds(b, unit)).toEqual([]);
   });
 
   it("share the sandbox settings, the clock and the day list", async () => {
     await a.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0.25 });
-    expect(((await b.sandbox("GET", "/sandbox/v1/settings")).body as { duplicate_rate: number }).duplicate_rate).toBe(0.25);
+    expect(((await b.sandbox("GET", "/sandbox/v1/settings")).body as { duplicate_rate: number }).duplicate_rate).toBe(
+      0.25,
+    );
     const before = Date.parse(((await b.sandbox("GET", "/sandbox/v1/clock")).body as { now: string }).now);
     await a.sandbox("POST", "/sandbox/v1/clock/advance", { seconds: 7200 });
-    expect(Date.parse(((await b.sandbox("GET", "/sandbox/v1/clock")).body as { now: string }).now) - before).toBeGreaterThanOrEqual(7_200_000);
+    expect(
+      Date.parse(((await b.sandbox("GET", "/sandbox/v1/clock")).body as { now: string }).now) - before,
+    ).toBeGreaterThanOrEqual(7_200_000);
     await a.sandbox("PUT", "/sandbox/v1/day-list", { open: false });
     expect(((await b.sandbox("GET", "/sandbox/v1/day-list")).body as { open: boolean }).open).toBe(false);
     await a.sandbox("PUT", "/sandbox/v1/day-list", { open: true });
@@ -89,7 +123,9 @@ describe("two instances on one database", () => {
     let after = "2000-01-01T00:00:00.000Z";
     let writing = true;
     const page = async () => {
-      const answer = await b.call("GET", `/v1/notifications?created_after=${encodeURIComponent(after)}&limit=100`, { as: unit });
+      const answer = await b.call("GET", `/v1/notifications?created_after=${encodeURIComponent(after)}&limit=100`, {
+        as: unit,
+      });
       const data = (answer.body as { data: { notification_id: string; created_datetime: string }[] }).data;
       for (const n of data) {
         // Strictly after: created_after is exclusive and instants never repeat, so no overlap is needed.
@@ -101,11 +137,21 @@ describe("two instances on one database", () => {
     const reader = (async () => {
       while (writing) await page();
     })();
-    await Promise.all(ids.map((id, i) => (i % 2 ? b : a).sandbox("POST", `/sandbox/v1/applications/${id}/transitions`, { to: "ACCEPTED_PRIORITY_PROTECTED" })));
+    await Promise.all(
+      ids.map((id, i) =>
+        (i % 2 ? b : a).sandbox("POST", `/sandbox/v1/applications/${id}/transitions`, {
+          to: "ACCEPTED_PRIORITY_PROTECTED",
+        }),
+      ),
+    );
     writing = false;
     await reader;
     await page();
-    const all = ((await a.call("GET", "/v1/notifications?limit=100", { as: unit })).body as { data: { notification_id: string; created_datetime: string }[] }).data;
+    const all = (
+      (await a.call("GET", "/v1/notifications?limit=100", { as: unit })).body as {
+        data: { notification_id: string; created_datetime: string }[];
+      }
+    ).data;
     expect(all.length).toBeGreaterThanOrEqual(16);
     expect([...seen].sort()).toEqual(all.map((n) => n.notification_id).sort());
     const instants = all.map((n) => Date.parse(n.created_datetime));
@@ -117,8 +163,14 @@ describe("two instances on one database", () => {
     const unit = await a.newBusinessUnit();
     const ids = await Promise.all(Array.from({ length: 6 }, (_, i) => submit(i % 2 ? a : b, unit)));
     const subjects = async () =>
-      ((await a.call("GET", "/v1/notifications?limit=100", { as: unit })).body as { data: { subject: string; notification_type: string }[] }).data;
-    await expect.poll(async () => new Set((await subjects()).map((n) => n.subject)).size, { timeout: 60_000 }).toBe(ids.length);
+      (
+        (await a.call("GET", "/v1/notifications?limit=100", { as: unit })).body as {
+          data: { subject: string; notification_type: string }[];
+        }
+      ).data;
+    await expect
+      .poll(async () => new Set((await subjects()).map((n) => n.subject)).size, { timeout: 60_000 })
+      .toBe(ids.length);
     await a.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual" });
     const notifications = await subjects();
     const decisions = notifications.filter((n) => !n.notification_type.startsWith("application.attachment"));

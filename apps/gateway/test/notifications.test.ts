@@ -30,7 +30,11 @@ beforeEach(async () => {
 });
 
 async function submit(overrides: Record<string, unknown> = {}, as: Credentials = unit): Promise<string> {
-  const answer = await gw.call("POST", "/v0/applications", { as, body: submission(overrides), headers: { "idempotency-key": idempotencyKey() } });
+  const answer = await gw.call("POST", "/v0/applications", {
+    as,
+    body: submission(overrides),
+    headers: { "idempotency-key": idempotencyKey() },
+  });
   return (answer.body as { data: { application_request_id: string } }).data.application_request_id;
 }
 
@@ -58,13 +62,31 @@ describe("listing", () => {
     const [v0, ...others] = await list("v0");
     // Leaving VALIDATING the registry reports each document first (version 1 only): this one was never uploaded.
     expect(attachment).toMatchObject({ notification_type: "application.attachment-failed", subject: id });
-    expect(attachment?.payload.data).toEqual({ failure_reason: "the document has not been uploaded", document_id: "8c2e4f6a-1b3d-4e5f-9a7b-0c1d2e3f4a5b" });
+    expect(attachment?.payload.data).toEqual({
+      failure_reason: "the document has not been uploaded",
+      document_id: "8c2e4f6a-1b3d-4e5f-9a7b-0c1d2e3f4a5b",
+    });
     expect(others).toEqual([]);
-    expect(v1).toMatchObject({ notification_type: "application.accepted-priority-protected", subject: id, status: "NEW", additional_provider_filter: null });
-    expect(v1?.payload.data).toMatchObject({ status: "ACCEPTED_PRIORITY_PROTECTED", registry_reference: expect.stringMatching(/^[A-Z0-9]{7}$/) });
+    expect(v1).toMatchObject({
+      notification_type: "application.accepted-priority-protected",
+      subject: id,
+      status: "NEW",
+      additional_provider_filter: null,
+    });
+    expect(v1?.payload.data).toMatchObject({
+      status: "ACCEPTED_PRIORITY_PROTECTED",
+      registry_reference: expect.stringMatching(/^[A-Z0-9]{7}$/),
+    });
     expect(String(v1?.payload.data["priority"])).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/);
-    expect(v0).toMatchObject({ notification_id: v1?.notification_id, notification_type: "APPLICATION_ACCEPTED_ON_DAY_LIST", subject_type: "LAND_REGISTER_APPLICATION" });
-    expect(v0?.payload.data).toMatchObject({ status: "ACCEPTED", registry_reference: v1?.payload.data["registry_reference"] });
+    expect(v0).toMatchObject({
+      notification_id: v1?.notification_id,
+      notification_type: "APPLICATION_ACCEPTED_ON_DAY_LIST",
+      subject_type: "LAND_REGISTER_APPLICATION",
+    });
+    expect(v0?.payload.data).toMatchObject({
+      status: "ACCEPTED",
+      registry_reference: v1?.payload.data["registry_reference"],
+    });
   });
 
   it("answers oldest first, at most 100, never more than limit, and pages with created_after", async () => {
@@ -80,7 +102,8 @@ describe("listing", () => {
 
   it("caps a page at 100 (and v0 clamps a larger limit to 100)", async () => {
     const ids = await Promise.all(Array.from({ length: 105 }, () => submit()));
-    for (const id of ids) await gw.sandbox("POST", `/sandbox/v1/applications/${id}/transitions`, { to: "SYSTEM_ERROR" });
+    for (const id of ids)
+      await gw.sandbox("POST", `/sandbox/v1/applications/${id}/transitions`, { to: "SYSTEM_ERROR" });
     expect(await list("v1")).toHaveLength(100);
     expect(await list("v0", "?limit=500")).toHaveLength(100);
     expect((await gw.call("GET", "/v1/notifications?limit=101", { as: unit })).status).toBe(400);
@@ -89,7 +112,11 @@ describe("listing", () => {
   it("answers created_after later than created_before with exactly the requirement's problem", async () => {
     for (const version of ["v0", "v1"]) {
       const path = `/${version}/notifications`;
-      const answer = await gw.call("GET", `${path}?created_after=2025-02-02T00:00:00&created_before=2025-02-01T00:00:00`, { as: unit });
+      const answer = await gw.call(
+        "GET",
+        `${path}?created_after=2025-02-02T00:00:00&created_before=2025-02-01T00:00:00`,
+        { as: unit },
+      );
       expect(answer.status).toBe(400);
       expect(answer.headers.get("content-type")).toMatch(/^application\/problem\+json/);
       expect(answer.body).toEqual({
@@ -112,7 +139,9 @@ describe("listing", () => {
     const leeds = await list("v1", "?additional_provider_filter=branch-leeds");
     expect(leeds.map((n) => n.subject)).toEqual([labelled, labelled]);
     expect(leeds[0]?.additional_provider_filter).toBe("branch-leeds");
-    expect((await list("v1", "?notification_type=application.completed")).map((n) => n.notification_type)).toEqual(["application.completed"]);
+    expect((await list("v1", "?notification_type=application.completed")).map((n) => n.notification_type)).toEqual([
+      "application.completed",
+    ]);
     expect((await list("v0", "?notification_type=APPLICATION_COMPLETED")).map((n) => n.subject)).toEqual([plain]);
     expect(await list("v1", `?subject=${labelled}`)).toEqual([]);
     expect((await list("v1", `?subject=${plain}&subject_type=APPLICATION`)).length).toBe(3);
@@ -122,9 +151,15 @@ describe("listing", () => {
   });
 
   it("refuses unknown query parameters (400-04), including the other version's spelling", async () => {
-    expect((await gw.call("GET", "/v1/notifications?occured_after=2025-01-01T00:00:00", { as: unit })).body).toMatchObject({ code: "400-04" });
-    expect((await gw.call("GET", "/v0/notifications?subject_type=APPLICATION", { as: unit })).body).toMatchObject({ code: "400-04" });
-    expect((await gw.call("GET", "/v1/notifications?created_after=yesterday", { as: unit })).body).toMatchObject({ code: "400-02" });
+    expect(
+      (await gw.call("GET", "/v1/notifications?occured_after=2025-01-01T00:00:00", { as: unit })).body,
+    ).toMatchObject({ code: "400-04" });
+    expect((await gw.call("GET", "/v0/notifications?subject_type=APPLICATION", { as: unit })).body).toMatchObject({
+      code: "400-04",
+    });
+    expect((await gw.call("GET", "/v1/notifications?created_after=yesterday", { as: unit })).body).toMatchObject({
+      code: "400-02",
+    });
   });
 
   it("serves the payload schema named by every notification's payload_schema", async () => {
@@ -164,7 +199,9 @@ describe("acknowledging", () => {
     const [notification] = await list("v0");
     const id = String(notification?.notification_id);
     const unknown = randomUUID();
-    expect((await acknowledge("v0", [id, unknown])).body).toEqual({ data: { acknowledged: [id], not_found: [unknown] } });
+    expect((await acknowledge("v0", [id, unknown])).body).toEqual({
+      data: { acknowledged: [id], not_found: [unknown] },
+    });
     expect((await acknowledge("v0", [id])).body).toEqual({ data: { acknowledged: [id], not_found: [] } });
     expect((await acknowledge("v1", [id, unknown])).body).toEqual({ data: { acknowledged: [id] } });
   });
@@ -175,7 +212,10 @@ describe("acknowledging", () => {
     const ids = [String(notification?.notification_id), ...Array.from({ length: 100 }, () => randomUUID())];
     const answer = await acknowledge("v1", ids);
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ code: "400-02", errors: [expect.objectContaining({ type: "maxItems", pointer: "/body/data" })] });
+    expect(answer.body).toMatchObject({
+      code: "400-02",
+      errors: [expect.objectContaining({ type: "maxItems", pointer: "/body/data" })],
+    });
     expect(await list("v1")).toHaveLength(2);
     expect((await acknowledge("v1", ids.slice(0, 100))).status).toBe(200);
   });
@@ -248,8 +288,12 @@ describe("as the registry shows them", () => {
     const [v0] = await list("v0");
     const [, v1] = await list("v1");
     expect(new URL(String(v0?.payload_schema)).pathname).toBe("/schemas/v1/vcad/accepted-priority-protected.json");
-    expect(new URL(String(v1?.payload_schema)).pathname).toBe("/schemas/v1/application/accepted-priority-protected.json");
-    const served = (await (await fetch(String(v0?.payload_schema))).json()) as { properties: { status: { enum: string[] } } };
+    expect(new URL(String(v1?.payload_schema)).pathname).toBe(
+      "/schemas/v1/application/accepted-priority-protected.json",
+    );
+    const served = (await (await fetch(String(v0?.payload_schema))).json()) as {
+      properties: { status: { enum: string[] } };
+    };
     expect(served.properties.status.enum).toEqual(["ACCEPTED"]);
     expect((await fetch(`${gw.url}/schemas/v0/application/accepted-priority-protected.json`)).status).toBe(404);
   });
@@ -270,7 +314,12 @@ describe("as the registry shows them", () => {
   it("refuses a body that is not a list of strings, and acknowledges none of its ids", async () => {
     await acceptedApplication();
     const [one] = await list("v1");
-    for (const data of [[String(one?.notification_id), 1], [String(one?.notification_id), null], [{ id: one?.notification_id }], String(one?.notification_id)]) {
+    for (const data of [
+      [String(one?.notification_id), 1],
+      [String(one?.notification_id), null],
+      [{ id: one?.notification_id }],
+      String(one?.notification_id),
+    ]) {
       const answer = await gw.call("POST", "/v0/notifications/acknowledge", { as: unit, body: { data } });
       expect(answer.status, JSON.stringify(data)).toBe(400);
       expect(answer.body).toMatchObject({ code: "400-02" });
@@ -299,10 +348,16 @@ describe("strict_date_times", () => {
     for (const query of refused) {
       const answer = await gw.call("GET", `/v1/notifications?${query}`, { as: unit });
       expect(answer.status, query).toBe(400);
-      expect(answer.body).toMatchObject({ code: "400-02", errors: [expect.objectContaining({ pointer: `/query/${query.split("=")[0]}` })] });
+      expect(answer.body).toMatchObject({
+        code: "400-02",
+        errors: [expect.objectContaining({ pointer: `/query/${query.split("=")[0]}` })],
+      });
     }
     const v0 = await gw.call("GET", "/v0/notifications?occured_after=2020-01-01T00:00:00Z", { as: unit });
-    expect(v0.body).toMatchObject({ code: "400-02", errors: [expect.objectContaining({ pointer: "/query/occured_after" })] });
+    expect(v0.body).toMatchObject({
+      code: "400-02",
+      errors: [expect.objectContaining({ pointer: "/query/occured_after" })],
+    });
     expect(await list("v1", "?created_after=2020-01-01T00:00:00")).toHaveLength(2);
     expect(await list("v0", "?created_after=2020-01-01T00:00:00.5&occured_before=2999-01-01T00:00:00")).toHaveLength(1);
     await gw.sandbox("PUT", "/sandbox/v1/settings", { strict_date_times: false });
@@ -317,7 +372,9 @@ describe("duplicates by default, reproducible under a seed", () => {
     const pattern: boolean[] = [];
     for (let i = 0; i < count; i += 1) {
       const id = await acceptedApplication({}, as);
-      pattern.push((await list("v1", `?subject=${id}&notification_type=application.accepted-priority-protected`, as)).length === 2);
+      pattern.push(
+        (await list("v1", `?subject=${id}&notification_type=application.accepted-priority-protected`, as)).length === 2,
+      );
     }
     return pattern;
   }
@@ -325,7 +382,10 @@ describe("duplicates by default, reproducible under a seed", () => {
   it("a fresh gateway duplicates notifications at the documented default rate of 0.1", async () => {
     const fresh = await startGateway();
     try {
-      const settings = (await fresh.sandbox("GET", "/sandbox/v1/settings")).body as { duplicate_rate: number; duplicate_seed: number | null };
+      const settings = (await fresh.sandbox("GET", "/sandbox/v1/settings")).body as {
+        duplicate_rate: number;
+        duplicate_seed: number | null;
+      };
       expect(settings).toMatchObject({ duplicate_rate: 0.1, duplicate_seed: null, strict_date_times: false });
     } finally {
       await fresh.stop();

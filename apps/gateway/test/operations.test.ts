@@ -24,7 +24,9 @@ describe("operations", () => {
     await fetch(`${gw.url}/v1/notifications`);
     const text = await (await fetch(`${gw.url}/metrics`)).text();
     expect(text).toMatch(/lrg_http_requests_total\{method="GET",route="\/v1\/notifications",status="401"\} \d+/);
-    expect(text).toMatch(/lrg_http_request_duration_seconds_bucket\{method="GET",route="\/v1\/notifications",status="401",le="\+Inf"\} \d+/);
+    expect(text).toMatch(
+      /lrg_http_request_duration_seconds_bucket\{method="GET",route="\/v1\/notifications",status="401",le="\+Inf"\} \d+/,
+    );
   });
 
   it("serves the bundled spec, and a request id on every answer", async () => {
@@ -52,7 +54,9 @@ describe("operations", () => {
   it("finishes in-flight requests on close and then refuses new ones", async () => {
     const other = await startGateway();
     await other.sandbox("PUT", "/sandbox/v1/settings", { latency_ms: 300 });
-    const inFlight = fetch(`${other.url}/v1/notifications`, { headers: { authorization: `Basic ${Buffer.from("demo:demo-password-for-tests").toString("base64")}` } });
+    const inFlight = fetch(`${other.url}/v1/notifications`, {
+      headers: { authorization: `Basic ${Buffer.from("demo:demo-password-for-tests").toString("base64")}` },
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
     const closing = other.stop();
     const response = await inFlight;

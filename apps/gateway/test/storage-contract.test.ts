@@ -31,8 +31,18 @@ function temporaryDirectory(): string {
   return directory;
 }
 
-const backends: { name: string; kind: "sqlite" | "postgresql"; open: () => Promise<Storage>; gatewayOptions: () => Promise<{ databaseUrl?: string }> }[] = [
-  { name: "SQLite", kind: "sqlite", open: async () => new SqliteStorage(temporaryDirectory()), gatewayOptions: async () => ({}) },
+const backends: {
+  name: string;
+  kind: "sqlite" | "postgresql";
+  open: () => Promise<Storage>;
+  gatewayOptions: () => Promise<{ databaseUrl?: string }>;
+}[] = [
+  {
+    name: "SQLite",
+    kind: "sqlite",
+    open: async () => new SqliteStorage(temporaryDirectory()),
+    gatewayOptions: async () => ({}),
+  },
   {
     name: "PostgreSQL",
     kind: "postgresql",
@@ -62,7 +72,11 @@ function application(businessUnitId: string, overrides: Partial<ApplicationRow> 
   };
 }
 
-function notification(businessUnitId: string, applicationId: string, overrides: Partial<NotificationRow> = {}): NotificationRow {
+function notification(
+  businessUnitId: string,
+  applicationId: string,
+  overrides: Partial<NotificationRow> = {},
+): NotificationRow {
   return {
     id: randomUUID(),
     businessUnitId,
@@ -93,20 +107,39 @@ describe.each(backends)("the storage contract on $name", (backend) => {
   });
   beforeEach(async () => {
     unit = randomUUID();
-    await storage.createBusinessUnit({ id: unit, name: "Unit", createdMs: NOW }, { username: `user-${unit}`, businessUnitId: unit, passwordHash: "hash-1", createdMs: NOW });
+    await storage.createBusinessUnit(
+      { id: unit, name: "Unit", createdMs: NOW },
+      { username: `user-${unit}`, businessUnitId: unit, passwordHash: "hash-1", createdMs: NOW },
+    );
   });
 
   /** An application moved out of VALIDATING with the given notifications. */
-  async function decided(notifications: (applicationId: string) => NotificationRow[], overrides: Partial<ApplicationRow> = {}): Promise<string> {
+  async function decided(
+    notifications: (applicationId: string) => NotificationRow[],
+    overrides: Partial<ApplicationRow> = {},
+  ): Promise<string> {
     const row = application(unit, overrides);
     await storage.submitApplication(row, { key: randomUUID(), requestHash: "h" });
-    expect(await storage.changeApplication({ applicationId: row.id, fromStatus: "VALIDATING", patch: { status: "ACCEPTED" }, updatedMs: NOW, notifications: notifications(row.id) })).toBe(true);
+    expect(
+      await storage.changeApplication({
+        applicationId: row.id,
+        fromStatus: "VALIDATING",
+        patch: { status: "ACCEPTED" },
+        updatedMs: NOW,
+        notifications: notifications(row.id),
+      }),
+    ).toBe(true);
     return row.id;
   }
 
   it("keeps business units and users, and changes a password", async () => {
     expect(await storage.findBusinessUnit(unit)).toEqual({ id: unit, name: "Unit", createdMs: NOW });
-    expect(await storage.findUser(`user-${unit}`)).toEqual({ username: `user-${unit}`, businessUnitId: unit, passwordHash: "hash-1", createdMs: NOW });
+    expect(await storage.findUser(`user-${unit}`)).toEqual({
+      username: `user-${unit}`,
+      businessUnitId: unit,
+      passwordHash: "hash-1",
+      createdMs: NOW,
+    });
     await storage.setPasswordHash(`user-${unit}`, "hash-2");
     expect((await storage.findUser(`user-${unit}`))?.passwordHash).toBe("hash-2");
     expect(await storage.findUser("nobody-of-that-name")).toBeUndefined();
@@ -115,15 +148,32 @@ describe.each(backends)("the storage contract on $name", (backend) => {
 
   it("answers an idempotency key once: replayed with the same request, conflict with another, released after SYSTEM_ERROR", async () => {
     const first = application(unit);
-    expect(await storage.submitApplication(first, { key: "k", requestHash: "a" })).toEqual({ kind: "created", applicationId: first.id });
-    expect(await storage.submitApplication(application(unit), { key: "k", requestHash: "a" })).toEqual({ kind: "replayed", applicationId: first.id });
-    expect(await storage.submitApplication(application(unit), { key: "k", requestHash: "b" })).toEqual({ kind: "conflict" });
+    expect(await storage.submitApplication(first, { key: "k", requestHash: "a" })).toEqual({
+      kind: "created",
+      applicationId: first.id,
+    });
+    expect(await storage.submitApplication(application(unit), { key: "k", requestHash: "a" })).toEqual({
+      kind: "replayed",
+      applicationId: first.id,
+    });
+    expect(await storage.submitApplication(application(unit), { key: "k", requestHash: "b" })).toEqual({
+      kind: "conflict",
+    });
     expect(await storage.findApplication(first.id)).toEqual(first);
     expect(await storage.findApplication(first.id, randomUUID())).toBeUndefined();
 
-    await storage.changeApplication({ applicationId: first.id, fromStatus: "VALIDATING", patch: { status: "SYSTEM_ERROR" }, updatedMs: NOW, notifications: [] });
+    await storage.changeApplication({
+      applicationId: first.id,
+      fromStatus: "VALIDATING",
+      patch: { status: "SYSTEM_ERROR" },
+      updatedMs: NOW,
+      notifications: [],
+    });
     const retry = application(unit);
-    expect(await storage.submitApplication(retry, { key: "k", requestHash: "b" })).toEqual({ kind: "created", applicationId: retry.id });
+    expect(await storage.submitApplication(retry, { key: "k", requestHash: "b" })).toEqual({
+      kind: "created",
+      applicationId: retry.id,
+    });
   });
 
   it("changes an application only from the status named, with its notifications and correspondence", async () => {
@@ -133,7 +183,14 @@ describe.each(backends)("the storage contract on $name", (backend) => {
     const change = {
       applicationId: row.id,
       fromStatus: "VALIDATING",
-      patch: { status: "COMPLETED", registryReference: `R-${row.id}`, priorityMs: NOW, errors: [{ type: "E", detail: "d", pointer: null }], warnings: [], decideAtMs: null },
+      patch: {
+        status: "COMPLETED",
+        registryReference: `R-${row.id}`,
+        priorityMs: NOW,
+        errors: [{ type: "E", detail: "d", pointer: null }],
+        warnings: [],
+        decideAtMs: null,
+      },
       updatedMs: NOW + 5,
       notifications: [notification(unit, row.id)],
       correspondence: { recordId: randomUUID(), applicationId: row.id, documents: [{ code: "X" }], createdMs: NOW },
@@ -144,38 +201,99 @@ describe.each(backends)("the storage contract on $name", (backend) => {
     expect(await storage.findApplication(row.id)).toEqual({ ...row, ...change.patch, updatedMs: NOW + 5 });
     expect((await storage.applicationsWithStatus("COMPLETED")).map((a) => a.id)).toContain(row.id);
     expect(await storage.correspondenceOf(row.id)).toEqual([change.correspondence]);
-    expect(await storage.listNotifications({ businessUnitId: unit, version: "v1", additionalProviderFilter: null, limit: 10 })).toHaveLength(1);
+    expect(
+      await storage.listNotifications({
+        businessUnitId: unit,
+        version: "v1",
+        additionalProviderFilter: null,
+        limit: 10,
+      }),
+    ).toHaveLength(1);
   });
 
   it("refuses a registry reference held by another application with a constraint violation, changing nothing", async () => {
     const reference = `R-${randomUUID()}`;
     const [first, second] = [application(unit), application(unit)];
     for (const row of [first, second]) await storage.submitApplication(row, { key: randomUUID(), requestHash: "h" });
-    await storage.changeApplication({ applicationId: first.id, fromStatus: "VALIDATING", patch: { registryReference: reference }, updatedMs: NOW, notifications: [] });
-    const refused = storage.changeApplication({ applicationId: second.id, fromStatus: "VALIDATING", patch: { registryReference: reference }, updatedMs: NOW, notifications: [notification(unit, second.id)] });
-    await expect(refused.then(() => "applied", (error: unknown) => isConstraintViolation(error))).resolves.toBe(true);
+    await storage.changeApplication({
+      applicationId: first.id,
+      fromStatus: "VALIDATING",
+      patch: { registryReference: reference },
+      updatedMs: NOW,
+      notifications: [],
+    });
+    const refused = storage.changeApplication({
+      applicationId: second.id,
+      fromStatus: "VALIDATING",
+      patch: { registryReference: reference },
+      updatedMs: NOW,
+      notifications: [notification(unit, second.id)],
+    });
+    await expect(
+      refused.then(
+        () => "applied",
+        (error: unknown) => isConstraintViolation(error),
+      ),
+    ).resolves.toBe(true);
     expect((await storage.findApplication(second.id))?.registryReference).toBeNull();
-    expect(await storage.listNotifications({ businessUnitId: unit, version: "v1", additionalProviderFilter: null, limit: 10 })).toEqual([]);
+    expect(
+      await storage.listNotifications({
+        businessUnitId: unit,
+        version: "v1",
+        additionalProviderFilter: null,
+        limit: 10,
+      }),
+    ).toEqual([]);
   });
 
   it("lists notifications oldest first with every filter, each version its own view", async () => {
-    const a = await decided((id) => [notification(unit, id, { eventMs: NOW - 10 }), notification(unit, id, { v0Type: null, v0Payload: null, v0Schema: null, v1Type: "application.attachment-failed" })]);
-    const b = await decided((id) => [notification(unit, id, { additionalProviderFilter: "label" })], { additionalProviderFilter: "label" });
+    const a = await decided((id) => [
+      notification(unit, id, { eventMs: NOW - 10 }),
+      notification(unit, id, {
+        v0Type: null,
+        v0Payload: null,
+        v0Schema: null,
+        v1Type: "application.attachment-failed",
+      }),
+    ]);
+    const b = await decided((id) => [notification(unit, id, { additionalProviderFilter: "label" })], {
+      additionalProviderFilter: "label",
+    });
     const base = { businessUnitId: unit, additionalProviderFilter: null, limit: 100 } as const;
     const v1 = await storage.listNotifications({ ...base, version: "v1" });
     expect(v1.map((n) => n.type)).toEqual(["application.accepted", "application.attachment-failed"]);
-    expect(v1[0]).toMatchObject({ applicationId: a, schema: "v1-schema", payloadJson: JSON.stringify({ data: { v: 1 } }), eventMs: NOW - 10, status: "NEW", additionalProviderFilter: null });
+    expect(v1[0]).toMatchObject({
+      applicationId: a,
+      schema: "v1-schema",
+      payloadJson: JSON.stringify({ data: { v: 1 } }),
+      eventMs: NOW - 10,
+      status: "NEW",
+      additionalProviderFilter: null,
+    });
     expect(v1[1]!.createdMs).toBeGreaterThan(v1[0]!.createdMs);
     const v0 = await storage.listNotifications({ ...base, version: "v0" });
-    expect(v0.map((n) => [n.type, n.schema, n.payloadJson])).toEqual([["APPLICATION_ACCEPTED", "v0-schema", JSON.stringify({ data: { v: 0 } })]]);
+    expect(v0.map((n) => [n.type, n.schema, n.payloadJson])).toEqual([
+      ["APPLICATION_ACCEPTED", "v0-schema", JSON.stringify({ data: { v: 0 } })],
+    ]);
     expect(await storage.listNotifications({ ...base, version: "v1", limit: 1 })).toEqual([v1[0]]);
-    expect(await storage.listNotifications({ ...base, version: "v1", createdAfterMs: v1[0]!.createdMs })).toEqual([v1[1]]);
-    expect(await storage.listNotifications({ ...base, version: "v1", createdBeforeMs: v1[1]!.createdMs })).toEqual([v1[0]]);
+    expect(await storage.listNotifications({ ...base, version: "v1", createdAfterMs: v1[0]!.createdMs })).toEqual([
+      v1[1],
+    ]);
+    expect(await storage.listNotifications({ ...base, version: "v1", createdBeforeMs: v1[1]!.createdMs })).toEqual([
+      v1[0],
+    ]);
     expect(await storage.listNotifications({ ...base, version: "v1", occurredBeforeMs: NOW - 5 })).toEqual([v1[0]]);
     expect(await storage.listNotifications({ ...base, version: "v1", occurredAfterMs: NOW - 5 })).toEqual([v1[1]]);
-    expect(await storage.listNotifications({ ...base, version: "v1", notificationType: "application.attachment-failed" })).toEqual([v1[1]]);
+    expect(
+      await storage.listNotifications({ ...base, version: "v1", notificationType: "application.attachment-failed" }),
+    ).toEqual([v1[1]]);
     expect(await storage.listNotifications({ ...base, version: "v1", subject: b })).toEqual([]);
-    const labelled = await storage.listNotifications({ ...base, version: "v1", additionalProviderFilter: "label", subject: b });
+    const labelled = await storage.listNotifications({
+      ...base,
+      version: "v1",
+      additionalProviderFilter: "label",
+      subject: b,
+    });
     expect(labelled.map((n) => n.applicationId)).toEqual([b]);
     expect(await storage.listNotifications({ ...base, businessUnitId: randomUUID(), version: "v1" })).toEqual([]);
   });
@@ -183,14 +301,26 @@ describe.each(backends)("the storage contract on $name", (backend) => {
   it("gives notifications strictly increasing creation instants, even when they were stamped alike", async () => {
     await decided((id) => [1, 2, 3].map(() => notification(unit, id, { createdMs: NOW })));
     await decided((id) => [notification(unit, id, { createdMs: NOW })]);
-    const created = (await storage.listNotifications({ businessUnitId: unit, version: "v1", additionalProviderFilter: null, limit: 10 })).map((n) => n.createdMs);
+    const created = (
+      await storage.listNotifications({
+        businessUnitId: unit,
+        version: "v1",
+        additionalProviderFilter: null,
+        limit: 10,
+      })
+    ).map((n) => n.createdMs);
     expect(created).toHaveLength(4);
     for (let i = 1; i < created.length; i += 1) expect(created[i]).toBeGreaterThan(created[i - 1]!);
   });
 
   it("acknowledges only the unit's own notifications, answers the ids that exist, and tells the listeners", async () => {
     await decided((id) => [notification(unit, id), notification(unit, id)]);
-    const [first, second] = await storage.listNotifications({ businessUnitId: unit, version: "v1", additionalProviderFilter: null, limit: 10 });
+    const [first, second] = await storage.listNotifications({
+      businessUnitId: unit,
+      version: "v1",
+      additionalProviderFilter: null,
+      limit: 10,
+    });
     const heard: (string | null)[] = [];
     storage.onNotificationsChanged((changed) => heard.push(changed));
     const missing = randomUUID();
@@ -198,20 +328,49 @@ describe.each(backends)("the storage contract on $name", (backend) => {
     expect(await storage.acknowledgeNotifications(unit, [first!.id, first!.id, missing], NOW)).toEqual([first!.id]);
     expect(heard).toContain(unit);
     expect(await storage.acknowledgeNotifications(unit, [first!.id], NOW)).toEqual([first!.id]);
-    const fresh = await storage.listNotifications({ businessUnitId: unit, version: "v1", status: "NEW", additionalProviderFilter: null, limit: 10 });
+    const fresh = await storage.listNotifications({
+      businessUnitId: unit,
+      version: "v1",
+      status: "NEW",
+      additionalProviderFilter: null,
+      limit: 10,
+    });
     expect(fresh.map((n) => n.id)).toEqual([second!.id]);
-    const done = await storage.listNotifications({ businessUnitId: unit, version: "v1", status: "ACKNOWLEDGED", additionalProviderFilter: null, limit: 10 });
+    const done = await storage.listNotifications({
+      businessUnitId: unit,
+      version: "v1",
+      status: "ACKNOWLEDGED",
+      additionalProviderFilter: null,
+      limit: 10,
+    });
     expect(done.map((n) => n.id)).toEqual([first!.id]);
   });
 
   it("purges notifications created before an instant", async () => {
     await decided((id) => [notification(unit, id, { createdMs: 1 })]);
     expect(await storage.purgeNotifications(2)).toBeGreaterThanOrEqual(1);
-    expect(await storage.listNotifications({ businessUnitId: unit, version: "v1", additionalProviderFilter: null, limit: 10 })).toEqual([]);
+    expect(
+      await storage.listNotifications({
+        businessUnitId: unit,
+        version: "v1",
+        additionalProviderFilter: null,
+        limit: 10,
+      }),
+    ).toEqual([]);
   });
 
   it("keeps documents: an upload completes once, its check is recorded once", async () => {
-    const document = { id: randomUUID(), businessUnitId: unit, documentType: "TR1", fileLength: 10, fileSha256: "ab".repeat(32), status: "AWAITING_UPLOAD" as const, failureReason: null, createdMs: NOW, expiresMs: NOW + 1 };
+    const document = {
+      id: randomUUID(),
+      businessUnitId: unit,
+      documentType: "TR1",
+      fileLength: 10,
+      fileSha256: "ab".repeat(32),
+      status: "AWAITING_UPLOAD" as const,
+      failureReason: null,
+      createdMs: NOW,
+      expiresMs: NOW + 1,
+    };
     await storage.insertDocument(document);
     expect(await storage.findDocument(document.id, unit)).toEqual(document);
     expect(await storage.findDocument(document.id, randomUUID())).toBeUndefined();
@@ -225,7 +384,16 @@ describe.each(backends)("the storage contract on $name", (backend) => {
   });
 
   it("keeps registry documents, the first write winning", async () => {
-    const document = { downloadId: randomUUID(), businessUnitId: unit, applicationId: null, code: "OC1", name: "register.pdf", contentType: "application/pdf", size: 9, createdMs: NOW };
+    const document = {
+      downloadId: randomUUID(),
+      businessUnitId: unit,
+      applicationId: null,
+      code: "OC1",
+      name: "register.pdf",
+      contentType: "application/pdf",
+      size: 9,
+      createdMs: NOW,
+    };
     await storage.putRegistryDocument(document);
     await storage.putRegistryDocument({ ...document, name: "other.pdf" });
     expect(await storage.findRegistryDocument(document.downloadId)).toEqual(document);
@@ -250,7 +418,15 @@ describe.each(backends)("the storage contract on $name", (backend) => {
     };
     expect(await storage.insertOfficialSearch(search)).toBe(true);
     expect(await storage.insertOfficialSearch({ ...search, id: randomUUID() })).toBe(false);
-    expect(await storage.insertOfficialSearch({ ...search, id: randomUUID(), messageId: "m-2", certificateMs: NOW + 5, deferred: { later: 1 } })).toBe(true);
+    expect(
+      await storage.insertOfficialSearch({
+        ...search,
+        id: randomUUID(),
+        messageId: "m-2",
+        certificateMs: NOW + 5,
+        deferred: { later: 1 },
+      }),
+    ).toBe(true);
     expect(await storage.findOfficialSearch(unit, "u", "m-1")).toEqual(search);
     expect((await storage.findOfficialSearch(unit, "u", "m-2"))?.deferred).toEqual({ later: 1 });
     expect(await storage.searchesWithPriority(unit, "AB1", NOW + 10, "2026-04-01", 10)).toEqual([
@@ -263,7 +439,13 @@ describe.each(backends)("the storage contract on $name", (backend) => {
   it("numbers attachments and decides each once, with its notification", async () => {
     const row = application(unit);
     await storage.submitApplication(row, { key: randomUUID(), requestHash: "h" });
-    const base = { applicationId: row.id, businessUnitId: unit, documentId: null, certificationStatementType: null, createdMs: NOW };
+    const base = {
+      applicationId: row.id,
+      businessUnitId: unit,
+      documentId: null,
+      certificationStatementType: null,
+      createdMs: NOW,
+    };
     const first = await storage.insertAttachment({ ...base, kind: "MESSAGE", messageText: "hello" });
     const second = await storage.insertAttachment({ ...base, kind: "MESSAGE", messageText: "again" });
     expect(second).toBeGreaterThan(first);
@@ -271,9 +453,20 @@ describe.each(backends)("the storage contract on $name", (backend) => {
       { ...base, id: first, kind: "MESSAGE", messageText: "hello", status: "PENDING", failureReason: null },
       { ...base, id: second, kind: "MESSAGE", messageText: "again", status: "PENDING", failureReason: null },
     ]);
-    expect(await storage.resolveAttachment(first, { status: "FAILED", failureReason: "no" }, [notification(unit, row.id)])).toBe(true);
-    expect(await storage.resolveAttachment(first, { status: "ATTACHED", failureReason: null }, [notification(unit, row.id)])).toBe(false);
-    expect(await storage.listNotifications({ businessUnitId: unit, version: "v1", additionalProviderFilter: null, limit: 10 })).toHaveLength(1);
+    expect(
+      await storage.resolveAttachment(first, { status: "FAILED", failureReason: "no" }, [notification(unit, row.id)]),
+    ).toBe(true);
+    expect(
+      await storage.resolveAttachment(first, { status: "ATTACHED", failureReason: null }, [notification(unit, row.id)]),
+    ).toBe(false);
+    expect(
+      await storage.listNotifications({
+        businessUnitId: unit,
+        version: "v1",
+        additionalProviderFilter: null,
+        limit: 10,
+      }),
+    ).toHaveLength(1);
   });
 
   it("keeps settings as JSON, the last write winning", async () => {
@@ -300,7 +493,14 @@ describe.each(backends)("the storage contract on $name", (backend) => {
     expect(heard).toContain(null);
     expect(await storage.findBusinessUnit(unit)).toBeUndefined();
     expect(await storage.getSetting("k")).toBeUndefined();
-    expect(await storage.listNotifications({ businessUnitId: unit, version: "v1", additionalProviderFilter: null, limit: 10 })).toEqual([]);
+    expect(
+      await storage.listNotifications({
+        businessUnitId: unit,
+        version: "v1",
+        additionalProviderFilter: null,
+        limit: 10,
+      }),
+    ).toEqual([]);
   });
 });
 
@@ -317,8 +517,16 @@ describe.each(backends)("the gateway's HTTP interface on $name", (backend) => {
     await gw.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0 });
     const unit = await gw.newBusinessUnit();
     const key = idempotencyKey();
-    const first = await gw.call("POST", "/v0/applications", { as: unit, body: submission(), headers: { "idempotency-key": key } });
-    const replay = await gw.call("POST", "/v0/applications", { as: unit, body: submission(), headers: { "idempotency-key": key } });
+    const first = await gw.call("POST", "/v0/applications", {
+      as: unit,
+      body: submission(),
+      headers: { "idempotency-key": key },
+    });
+    const replay = await gw.call("POST", "/v0/applications", {
+      as: unit,
+      body: submission(),
+      headers: { "idempotency-key": key },
+    });
     expect(first.status).toBe(202);
     expect(replay.body).toEqual(first.body);
     const id = (first.body as { data: { application_request_id: string } }).data.application_request_id;
@@ -326,7 +534,9 @@ describe.each(backends)("the gateway's HTTP interface on $name", (backend) => {
     const listed = await gw.call("GET", "/v1/notifications?status=NEW", { as: unit });
     const ids = (listed.body as { data: { notification_id: string }[] }).data.map((n) => n.notification_id);
     expect(ids.length).toBeGreaterThan(0);
-    expect((await gw.call("POST", "/v1/notifications/acknowledge", { as: unit, body: { data: ids } })).status).toBe(200);
+    expect((await gw.call("POST", "/v1/notifications/acknowledge", { as: unit, body: { data: ids } })).status).toBe(
+      200,
+    );
     expect((await gw.call("GET", "/v1/notifications?status=NEW", { as: unit })).body).toMatchObject({ data: [] });
 
     expect((await gw.sandbox("POST", "/sandbox/v1/clock/advance", { seconds: 3600 })).status).toBe(200);
@@ -342,6 +552,7 @@ describe.each(backends)("the gateway's HTTP interface on $name", (backend) => {
     const metrics = await (await fetch(`${gw.url}/metrics`)).text();
     const figure = backend.kind === "postgresql" ? "lrg_db_queries_total" : "lrg_db_pending_writes";
     expect(metrics).toMatch(new RegExp(`^${figure}\\{database="${backend.kind}"\\} \\d+$`, "m"));
-    if (backend.kind === "postgresql") expect(metrics).toMatch(/^lrg_db_pool_connections\{database="postgresql"\} [1-9]\d*$/m);
+    if (backend.kind === "postgresql")
+      expect(metrics).toMatch(/^lrg_db_pool_connections\{database="postgresql"\} [1-9]\d*$/m);
   });
 });

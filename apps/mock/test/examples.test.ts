@@ -68,7 +68,10 @@ describe("the bundled spec", () => {
     expect(operations.length).toBeGreaterThanOrEqual(14);
     for (const op of operations) {
       const own = answers.filter((answer) => answer.operationId === op.operationId);
-      expect(own.some((answer) => answer.status < 300), op.operationId).toBe(true);
+      expect(
+        own.some((answer) => answer.status < 300),
+        op.operationId,
+      ).toBe(true);
       expect(
         own.some((answer) => answer.status >= 400 && answer.status < 500 && answer.example !== undefined),
         op.operationId,
@@ -126,7 +129,9 @@ describe("security", () => {
     expect(response.status).toBe(401);
     // problem+json, or the registry's envelope (application/json) on an operation that answers in one.
     const enveloped = op.operation["x-lrg-error-envelope"] !== undefined;
-    expect(response.headers.get("content-type")).toMatch(enveloped ? /^application\/json/ : /^application\/problem\+json/);
+    expect(response.headers.get("content-type")).toMatch(
+      enveloped ? /^application\/json/ : /^application\/problem\+json/,
+    );
     await response.arrayBuffer();
   });
 
@@ -138,7 +143,11 @@ describe("security", () => {
       const { url, init } = validRequest(op, mock.url, { credentials: false });
       const response = await fetch(url, init);
       expect(response.status).toBeLessThan(300);
-      expect(prismViolations(response).map((violation) => violation.message).join()).toMatch(/mutualTLS/);
+      expect(
+        prismViolations(response)
+          .map((violation) => violation.message)
+          .join(),
+      ).toMatch(/mutualTLS/);
       await response.arrayBuffer();
     },
   );

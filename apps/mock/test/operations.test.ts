@@ -44,8 +44,9 @@ describe("validRequest", () => {
     if (op === undefined) throw new Error("submitApplication missing");
     const { init } = validRequest(op, "http://mock");
     expect(init.headers["idempotency-key"]).toBeTruthy();
-    const example = (op.operation["requestBody"] as { content: { "application/json": { examples: { transferWithCharge: unknown } } } })
-      .content["application/json"].examples.transferWithCharge;
+    const example = (
+      op.operation["requestBody"] as { content: { "application/json": { examples: { transferWithCharge: unknown } } } }
+    ).content["application/json"].examples.transferWithCharge;
     expect(JSON.parse(String(init.body))).toEqual((example as JsonObject)["value"]);
   });
 

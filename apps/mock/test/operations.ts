@@ -45,8 +45,10 @@ function firstExampleOf(holder: JsonObject): Json | undefined {
 /** Last resort for a schema with nothing better: a value of its format or type that meets its minimums. */
 function fromType(schema: JsonObject): Json | undefined {
   if (schema["format"] === "uuid") return "6f1c2a4e-0b7d-4c1e-9a53-2d8f4b6e7c10";
-  if (schema["type"] === "integer" || schema["type"] === "number") return typeof schema["minimum"] === "number" ? schema["minimum"] : 1;
-  if (schema["type"] === "string") return "a".repeat(Math.max(1, typeof schema["minLength"] === "number" ? schema["minLength"] : 1));
+  if (schema["type"] === "integer" || schema["type"] === "number")
+    return typeof schema["minimum"] === "number" ? schema["minimum"] : 1;
+  if (schema["type"] === "string")
+    return "a".repeat(Math.max(1, typeof schema["minLength"] === "number" ? schema["minLength"] : 1));
   return undefined;
 }
 
@@ -61,7 +63,8 @@ export function sampleParameter(parameter: Parameter): string {
     typeof schema["pattern"] === "string" ? sampleFromPattern(schema["pattern"]) : undefined,
   ];
   const value = candidates.find((candidate) => candidate !== undefined && candidate !== null) ?? fromType(schema);
-  if (value === undefined) throw new Error(`no example, default, enum or simple pattern for parameter ${parameter.name}`);
+  if (value === undefined)
+    throw new Error(`no example, default, enum or simple pattern for parameter ${parameter.name}`);
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
@@ -81,9 +84,13 @@ export function validRequest(
   const query = new URLSearchParams();
   const headers: Record<string, string> = {};
   for (const parameter of op.parameters) {
-    if (parameter.in === "path") path = path.replace(`{${parameter.name}}`, encodeURIComponent(sampleParameter(parameter)));
+    if (parameter.in === "path")
+      path = path.replace(`{${parameter.name}}`, encodeURIComponent(sampleParameter(parameter)));
     else if (parameter.in === "query" && parameter.required) query.set(parameter.name, sampleParameter(parameter));
-    else if (parameter.in === "header" && (parameter.required || firstExampleOf(parameter.spec as JsonObject) !== undefined)) {
+    else if (
+      parameter.in === "header" &&
+      (parameter.required || firstExampleOf(parameter.spec as JsonObject) !== undefined)
+    ) {
       headers[parameter.name.toLowerCase()] = sampleParameter(parameter);
     }
   }
@@ -130,7 +137,9 @@ export function documentedAnswers(op: Operation): DocumentedAnswer[] {
     const base = { operationId: op.operationId, status, headerExamples };
     const content = (response.spec["content"] ?? {}) as Record<string, JsonObject>;
     if (Object.keys(content).length === 0) {
-      return [{ ...base, mediaType: undefined, exampleName: undefined, example: undefined, alternativeMediaType: false }];
+      return [
+        { ...base, mediaType: undefined, exampleName: undefined, example: undefined, alternativeMediaType: false },
+      ];
     }
     return Object.entries(content).flatMap(([mediaType, media], index): DocumentedAnswer[] => {
       const examples = (media["examples"] ?? {}) as Record<string, JsonObject>;

@@ -105,7 +105,13 @@ describe("startMock", () => {
       const body = (await response.json()) as { data: Record<string, unknown> };
       // Generated, not the example (whose title is ZZ100001), and without members the schema does not name.
       expect(body.data["title_number"]).not.toBe("ZZ100001");
-      const named = ["title_number", "title_status", "title_status_code", "continued_under_title_number", "proprietors"];
+      const named = [
+        "title_number",
+        "title_status",
+        "title_status_code",
+        "continued_under_title_number",
+        "proprietors",
+      ];
       expect(Object.keys(body.data).filter((key) => !named.includes(key))).toEqual([]);
     } finally {
       await mock.close();

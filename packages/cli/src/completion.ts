@@ -6,7 +6,9 @@ import { allCommands } from "./program.js";
 export function completionTable(program: Command): Map<string, string[]> {
   const words = (command: Command): string[] => [
     ...command.commands.map((c) => c.name()),
-    ...command.options.flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined && f !== "--version" && f !== "-V")),
+    ...command.options.flatMap((o) =>
+      [o.long, o.short].filter((f): f is string => f !== undefined && f !== "--version" && f !== "-V"),
+    ),
   ];
   const table = new Map<string, string[]>([["", [...words(program), "--version", "--help"]]]);
   for (const command of allCommands(program)) {

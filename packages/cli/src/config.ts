@@ -97,7 +97,9 @@ function chosenProfile(flags: ConnectionFlags, env: Env): { name: string | undef
   const profile = config.profiles[name];
   if (profile === undefined) {
     const known = Object.keys(config.profiles);
-    throw new UsageError(`no profile named ${name} (${known.length === 0 ? "none yet: lrg profile add" : `known: ${known.join(", ")}`})`);
+    throw new UsageError(
+      `no profile named ${name} (${known.length === 0 ? "none yet: lrg profile add" : `known: ${known.join(", ")}`})`,
+    );
   }
   return { name, profile };
 }
@@ -110,21 +112,25 @@ export function resolveConnection(flags: ConnectionFlags, env: Env = process.env
   const { name, profile } = chosenProfile(flags, env);
   const baseUrl = flags.url ?? (env.LRG_BASE_URL || undefined) ?? profile?.base_url;
   if (baseUrl === undefined) {
-    throw new UsageError("no gateway address: add a profile (lrg profile add NAME --url URL ...), set LRG_BASE_URL or pass --url");
+    throw new UsageError(
+      "no gateway address: add a profile (lrg profile add NAME --url URL ...), set LRG_BASE_URL or pass --url",
+    );
   }
   try {
     new URL(baseUrl);
   } catch {
     throw new UsageError(`not an address: ${baseUrl}`);
   }
-  const from = (variable: string | undefined): string | undefined => (variable === undefined ? undefined : env[variable] || undefined);
+  const from = (variable: string | undefined): string | undefined =>
+    variable === undefined ? undefined : env[variable] || undefined;
   const whose = name === undefined ? "" : ` (profile ${name})`;
   return {
     profileName: name,
     baseUrl,
     username: () => {
       const username = (env.LRG_USERNAME || undefined) ?? profile?.username;
-      if (username === undefined) throw new UsageError(`no username${whose}: set LRG_USERNAME or add one to the profile`);
+      if (username === undefined)
+        throw new UsageError(`no username${whose}: set LRG_USERNAME or add one to the profile`);
       return username;
     },
     password: async () => {
@@ -133,20 +139,26 @@ export function resolveConnection(flags: ConnectionFlags, env: Env = process.env
       if (profile?.password_env !== undefined) {
         throw new UsageError(`no password${whose}: the environment variable ${profile.password_env} is not set`);
       }
-      return readSecret(`Password${whose}: `, `no password${whose}: set LRG_PASSWORD, or run on a terminal to be asked`);
+      return readSecret(
+        `Password${whose}: `,
+        `no password${whose}: set LRG_PASSWORD, or run on a terminal to be asked`,
+      );
     },
     tls: () => {
       const cert = (env.LRG_CERT || undefined) ?? profile?.cert;
       const key = (env.LRG_KEY || undefined) ?? profile?.key;
       const ca = (env.LRG_CA || undefined) ?? profile?.ca;
       if (cert === undefined && key === undefined) return undefined;
-      if (cert === undefined || key === undefined) throw new UsageError(`a client certificate needs both cert and key${whose}`);
+      if (cert === undefined || key === undefined)
+        throw new UsageError(`a client certificate needs both cert and key${whose}`);
       return { cert, key, ...(ca !== undefined && { ca }) };
     },
     sandboxToken: () => {
       const token = (env.LRG_SANDBOX_TOKEN || undefined) ?? from(profile?.sandbox_token_env) ?? profile?.sandbox_token;
       if (token === undefined) {
-        throw new UsageError(`no sandbox token${whose}: set LRG_SANDBOX_TOKEN or add one to the profile (--sandbox-token-env NAME)`);
+        throw new UsageError(
+          `no sandbox token${whose}: set LRG_SANDBOX_TOKEN or add one to the profile (--sandbox-token-env NAME)`,
+        );
       }
       return token;
     },

@@ -79,7 +79,14 @@ export function colourOn(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = pr
   return stream.isTTY === true && env.TERM !== "dumb";
 }
 
-const STYLES = { bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], cyan: [36, 39] } as const;
+const STYLES = {
+  bold: [1, 22],
+  dim: [2, 22],
+  red: [31, 39],
+  green: [32, 39],
+  yellow: [33, 39],
+  cyan: [36, 39],
+} as const;
 export type Style = keyof typeof STYLES;
 
 /** How a command prints: JSON or text, with or without colour. */
@@ -112,5 +119,7 @@ export function createOutput(options: { json: boolean; verbose: boolean }): Outp
 export function table(rows: readonly (readonly string[])[]): string[] {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, index) => (widths[index] = Math.max(widths[index] ?? 0, cell.length)));
-  return rows.map((row) => row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join("  "));
+  return rows.map((row) =>
+    row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join("  "),
+  );
 }

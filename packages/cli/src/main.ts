@@ -10,7 +10,11 @@ async function main(): Promise<number> {
     await program.parseAsync(process.argv);
     return EXIT.ok;
   } catch (error) {
-    if (error instanceof CommanderError && (error.code === "commander.helpDisplayed" || error.code === "commander.version")) return EXIT.ok;
+    if (
+      error instanceof CommanderError &&
+      (error.code === "commander.helpDisplayed" || error.code === "commander.version")
+    )
+      return EXIT.ok;
     // A group without its subcommand: commander printed the help on stderr.
     if (error instanceof CommanderError && error.code === "commander.help") return EXIT.usage;
     if (error instanceof ExitWith) return error.exitCode;

@@ -13,7 +13,9 @@ import { registerConformance } from "./commands/conformance.js";
 import { bashCompletion, zshCompletion } from "./completion.js";
 import { subcommand } from "./runtime.js";
 
-const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
 
 const EXIT_CODES = `
 Exit codes:
@@ -52,7 +54,7 @@ export function buildProgram(): Command {
   subcommand(program, "completion <shell>", "Print the completion script for bash or zsh", [
     "lrg completion bash > ~/.lrg-completion.bash && echo 'source ~/.lrg-completion.bash' >> ~/.bashrc",
     "source <(lrg completion bash)",
-    "lrg completion zsh > \"${fpath[1]}/_lrg\"",
+    'lrg completion zsh > "${fpath[1]}/_lrg"',
   ]).action((shell: string) => {
     if (shell !== "bash" && shell !== "zsh") throw new UsageError(`completion is for bash or zsh (got ${shell})`);
     process.stdout.write(shell === "bash" ? bashCompletion(program) : zshCompletion(program));

@@ -1,7 +1,13 @@
 // What a command's action gets: how to print, and the clients of the connection its flags and profile name.
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
-import { createGatewayClient, createSandboxClient, type GatewayClient, type Middleware, type SandboxClient } from "@lrg/client";
+import {
+  createGatewayClient,
+  createSandboxClient,
+  type GatewayClient,
+  type Middleware,
+  type SandboxClient,
+} from "@lrg/client";
 import { resolveConnection, type Connection } from "./config.js";
 import { createOutput, UsageError, type Output } from "./conventions.js";
 
@@ -24,7 +30,8 @@ export async function closeAll(): Promise<void> {
 function verboseLog(out: Output): Middleware {
   return {
     onRequest: ({ request }) => void out.note(out.paint("dim", `> ${request.method} ${request.url}`)),
-    onResponse: ({ request, response }) => void out.note(out.paint("dim", `< ${response.status} ${request.method} ${request.url}`)),
+    onResponse: ({ request, response }) =>
+      void out.note(out.paint("dim", `< ${response.status} ${request.method} ${request.url}`)),
   };
 }
 
@@ -32,7 +39,9 @@ function readPem(path: string, what: string): Buffer {
   try {
     return readFileSync(path);
   } catch (error) {
-    throw new UsageError(`cannot read the ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(
+      `cannot read the ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
 }
 
@@ -66,7 +75,11 @@ export function runtimeOf(command: Command): Runtime {
         username,
         password,
         ...(tls !== undefined && {
-          tls: { cert: readPem(tls.cert, "certificate"), key: readPem(tls.key, "key"), ...(tls.ca !== undefined && { ca: readPem(tls.ca, "CA") }) },
+          tls: {
+            cert: readPem(tls.cert, "certificate"),
+            key: readPem(tls.key, "key"),
+            ...(tls.ca !== undefined && { ca: readPem(tls.ca, "CA") }),
+          },
         }),
         ...(out.verbose && { middleware: [verboseLog(out)] }),
       });
@@ -87,5 +100,8 @@ export function subcommand(parent: Command, spec: string, description: string, e
   return parent
     .command(spec)
     .description(description)
-    .addHelpText("after", `\nExample${examples.length > 1 ? "s" : ""}:\n${examples.map((example) => `  $ ${example}`).join("\n")}\n`);
+    .addHelpText(
+      "after",
+      `\nExample${examples.length > 1 ? "s" : ""}:\n${examples.map((example) => `  $ ${example}`).join("\n")}\n`,
+    );
 }

@@ -10,7 +10,10 @@ const suite = useSuite();
 describe("conformance", () => {
   it("runs the suite against the connection's gateway with its control plane and writes JUnit XML", async () => {
     const junit = join(suite.home.dir, "conformance.xml");
-    const run = await lrg(["conformance", "--only", "notifications.v0-no-default-status", "--runs", "2", "--junit", junit], { env: suite.env });
+    const run = await lrg(
+      ["conformance", "--only", "notifications.v0-no-default-status", "--runs", "2", "--junit", junit],
+      { env: suite.env },
+    );
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`against gateway at ${suite.gateway.url}`);
@@ -18,7 +21,9 @@ describe("conformance", () => {
   });
 
   it("--json prints one result line; a property id that matches nothing is the suite's usage error (2)", async () => {
-    const run = await lrg(["conformance", "--only", "notifications.v0-no-default-status", "--runs", "1", "--json"], { env: suite.env });
+    const run = await lrg(["conformance", "--only", "notifications.v0-no-default-status", "--runs", "1", "--json"], {
+      env: suite.env,
+    });
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout) as { ok: boolean; target: string; junit: string };
     expect(result).toMatchObject({ ok: true, exit_code: 0, target: "gateway" });
@@ -38,7 +43,11 @@ describe("completion", () => {
     const script = join(suite.home.dir, "lrg.bash");
     writeFileSync(script, (await lrg(["completion", "bash"], { env: suite.env })).stdout);
     const words = typed.map((word) => `'${word}'`).join(" ");
-    const output = execFileSync("bash", ["-c", `source '${script}'; COMP_WORDS=(${words}); COMP_CWORD=${index}; _lrg; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: "utf8" });
+    const output = execFileSync(
+      "bash",
+      ["-c", `source '${script}'; COMP_WORDS=(${words}); COMP_CWORD=${index}; _lrg; printf '%s\\n' "\${COMPREPLY[@]}"`],
+      { encoding: "utf8" },
+    );
     expect(output.trim().split("\n")).toEqual(expect.arrayContaining(expected));
     for (const word of output.trim().split("\n")) expect(word.startsWith(typed[index] as string)).toBe(true);
   });
@@ -48,9 +57,16 @@ describe("completion", () => {
     const script = join(suite.home.dir, "_lrg");
     writeFileSync(script, (await lrg(["completion", "zsh"], { env: suite.env })).stdout);
     // compadd and compdef only exist inside zsh's completion system: stand-ins print what would be offered.
-    const output = execFileSync("zsh", ["-c", `compdef() { :; }; compadd() { shift; print -rl -- "$@"; }; source '${script}'; words=(lrg sandbox clock ''); CURRENT=4; _lrg_entry`], {
-      encoding: "utf8",
-    });
+    const output = execFileSync(
+      "zsh",
+      [
+        "-c",
+        `compdef() { :; }; compadd() { shift; print -rl -- "$@"; }; source '${script}'; words=(lrg sandbox clock ''); CURRENT=4; _lrg_entry`,
+      ],
+      {
+        encoding: "utf8",
+      },
+    );
     expect(output.trim().split("\n")).toEqual(expect.arrayContaining(["show", "set", "advance", "--json"]));
   });
 

@@ -4,7 +4,15 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildProgram, allCommands } from "../src/program.js";
-import { connectionEnv, lrg, makeHome, startGateway, type Credentials, type Home, type RunningGateway } from "./support.js";
+import {
+  connectionEnv,
+  lrg,
+  makeHome,
+  startGateway,
+  type Credentials,
+  type Home,
+  type RunningGateway,
+} from "./support.js";
 
 let gateway: RunningGateway;
 let user: Credentials;
@@ -67,7 +75,9 @@ describe("bad input: one line on stderr and the documented exit code", () => {
   });
 
   it("wrong credentials: the API refuses (1) with the problem code and detail", async () => {
-    const run = await lrg(["notifications", "list"], { env: { ...home.env, ...connectionEnv(gateway, { ...user, password: "wrong" }) } });
+    const run = await lrg(["notifications", "list"], {
+      env: { ...home.env, ...connectionEnv(gateway, { ...user, password: "wrong" }) },
+    });
     expect(run.code).toBe(1);
     oneLine(run.stderr);
     expect(run.stderr).toMatch(/^lrg: refused: 401 [0-9A-Za-z-]+: \S/);
@@ -75,14 +85,18 @@ describe("bad input: one line on stderr and the documented exit code", () => {
   });
 
   it("wrong credentials with --json: one JSON line on stderr", async () => {
-    const run = await lrg(["notifications", "list", "--json"], { env: { ...home.env, ...connectionEnv(gateway, { ...user, password: "wrong" }) } });
+    const run = await lrg(["notifications", "list", "--json"], {
+      env: { ...home.env, ...connectionEnv(gateway, { ...user, password: "wrong" }) },
+    });
     expect(run.code).toBe(1);
     oneLine(run.stderr);
     expect(JSON.parse(run.stderr)).toMatchObject({ error: "refused", status: 401 });
   });
 
   it("an unreachable gateway is a network error (3)", async () => {
-    const run = await lrg(["notifications", "list"], { env: { ...home.env, ...connectionEnv(gateway, user), LRG_BASE_URL: "http://127.0.0.1:9" } });
+    const run = await lrg(["notifications", "list"], {
+      env: { ...home.env, ...connectionEnv(gateway, user), LRG_BASE_URL: "http://127.0.0.1:9" },
+    });
     expect(run.code).toBe(3);
     oneLine(run.stderr);
     expect(run.stderr).toMatch(/^lrg: network: /);
@@ -92,14 +106,30 @@ describe("bad input: one line on stderr and the documented exit code", () => {
 describe("profiles", () => {
   it("add, list, use, remove; the password from an environment variable, never printed (not with --verbose)", async () => {
     const env = { ...home.env, CLI_TEST_PASSWORD: user.password };
-    const add = await lrg(["profile", "add", "local", "--url", gateway.url, "--username", user.username, "--password-env", "CLI_TEST_PASSWORD"], { env });
+    const add = await lrg(
+      [
+        "profile",
+        "add",
+        "local",
+        "--url",
+        gateway.url,
+        "--username",
+        user.username,
+        "--password-env",
+        "CLI_TEST_PASSWORD",
+      ],
+      { env },
+    );
     expect(add.code).toBe(0);
     expect(add.stdout).toContain("(current)");
     const file = join(home.env.XDG_CONFIG_HOME as string, "lrg", "config.json");
     expect(statSync(file).mode & 0o077).toBe(0);
     expect(readFileSync(file, "utf8")).not.toContain(user.password);
 
-    await lrg(["profile", "add", "other", "--url", "http://127.0.0.1:9", "--username", "nobody", "--password-env", "NOPE"], { env });
+    await lrg(
+      ["profile", "add", "other", "--url", "http://127.0.0.1:9", "--username", "nobody", "--password-env", "NOPE"],
+      { env },
+    );
     const list = await lrg(["profile", "list", "--json"], { env });
     expect(JSON.parse(list.stdout)).toEqual([
       expect.objectContaining({ name: "local", current: true, password: "env CLI_TEST_PASSWORD" }),
@@ -127,15 +157,23 @@ describe("profiles", () => {
     expect(unset.stderr).toMatch(/NOPE is not set/);
 
     expect((await lrg(["profile", "use", "other"], { env })).code).toBe(0);
-    expect(JSON.parse((await lrg(["profile", "list", "--json"], { env })).stdout)[1]).toMatchObject({ name: "other", current: true });
+    expect(JSON.parse((await lrg(["profile", "list", "--json"], { env })).stdout)[1]).toMatchObject({
+      name: "other",
+      current: true,
+    });
     expect((await lrg(["profile", "remove", "other"], { env })).code).toBe(0);
     expect((await lrg(["profile", "use", "other"], { env })).code).toBe(2);
-    expect((await lrg(["--profile", "missing", "notifications", "list"], { env })).stderr).toMatch(/^lrg: usage: no profile named missing/);
+    expect((await lrg(["--profile", "missing", "notifications", "list"], { env })).stderr).toMatch(
+      /^lrg: usage: no profile named missing/,
+    );
   });
 
   it("--store-password keeps a password read from stdin in the file (mode 0600), and list says only 'stored'", async () => {
     const env = { ...home.env };
-    const add = await lrg(["profile", "add", "stored", "--url", gateway.url, "--username", user.username, "--store-password"], { env, input: `${user.password}\n` });
+    const add = await lrg(
+      ["profile", "add", "stored", "--url", gateway.url, "--username", user.username, "--store-password"],
+      { env, input: `${user.password}\n` },
+    );
     expect(add.code).toBe(0);
     const list = await lrg(["profile", "list"], { env });
     expect(list.stdout).toMatch(/stored/);

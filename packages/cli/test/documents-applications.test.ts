@@ -13,7 +13,12 @@ const oneLine = (text: string): void => expect(text.trimEnd().split("\n")).toHav
 async function submitWithFile(reference: string): Promise<string> {
   writePdf(suite.home.dir, `${reference}.pdf`, reference);
   const file = join(suite.home.dir, `${reference}.json`);
-  writeFileSync(file, JSON.stringify(submission("x", reference), (key, value) => (key === "transfer" && "document_id" in value ? { type: "TR1", file: `./${reference}.pdf` } : value)));
+  writeFileSync(
+    file,
+    JSON.stringify(submission("x", reference), (key, value) =>
+      key === "transfer" && "document_id" in value ? { type: "TR1", file: `./${reference}.pdf` } : value,
+    ),
+  );
   const run = await lrg(["applications", "submit", file], { env: suite.env });
   expect(run.stderr).toBe("");
   expect(run.code).toBe(0);
@@ -22,7 +27,8 @@ async function submitWithFile(reference: string): Promise<string> {
 
 async function waitForStatus(id: string, status: string): Promise<void> {
   const client = suite.gateway.client(suite.user);
-  while ((await client.applications.information(id)).status !== status) await new Promise((resolve) => setTimeout(resolve, 100));
+  while ((await client.applications.information(id)).status !== status)
+    await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 describe("documents", () => {
@@ -33,11 +39,17 @@ describe("documents", () => {
     expect(run.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
     expect(run.stderr).toBe("");
     const json = await lrg(["documents", "upload", path, "--type", "TR1", "--json"], { env: suite.env });
-    expect(JSON.parse(json.stdout)).toMatchObject({ document_id: expect.any(String), file_length: readFileSync(path).length, file_sha256: expect.any(String) });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      document_id: expect.any(String),
+      file_length: readFileSync(path).length,
+      file_sha256: expect.any(String),
+    });
   });
 
   it("a missing file or type is a usage error before any request", async () => {
-    const missing = await lrg(["documents", "upload", join(suite.home.dir, "nope.pdf"), "--type", "TR1"], { env: { ...suite.env, LRG_BASE_URL: "http://127.0.0.1:9" } });
+    const missing = await lrg(["documents", "upload", join(suite.home.dir, "nope.pdf"), "--type", "TR1"], {
+      env: { ...suite.env, LRG_BASE_URL: "http://127.0.0.1:9" },
+    });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(`lrg: usage: no such file: ${join(suite.home.dir, "nope.pdf")}\n`);
     const untyped = await lrg(["documents", "upload", join(suite.home.dir, "upload.pdf")], { env: suite.env });
@@ -46,7 +58,9 @@ describe("documents", () => {
   });
 
   it("an unknown document type is refused by the API (1) with its problem code", async () => {
-    const run = await lrg(["documents", "upload", writePdf(suite.home.dir, "typed.pdf"), "--type", "NOT_A_TYPE"], { env: suite.env });
+    const run = await lrg(["documents", "upload", writePdf(suite.home.dir, "typed.pdf"), "--type", "NOT_A_TYPE"], {
+      env: suite.env,
+    });
     expect(run.code).toBe(1);
     oneLine(run.stderr);
     expect(run.stderr).toMatch(/^lrg: refused: 400 \S+: /);
@@ -55,7 +69,12 @@ describe("documents", () => {
   it("download writes a correspondence document to a file, or to stdout in a pipe", async () => {
     const id = await submitWithFile("CLI-DOWNLOAD");
     await waitForStatus(id, "ACCEPTED_PRIORITY_PROTECTED");
-    const despatched = await unwrap(suite.gateway.sandbox.POST("/sandbox/v1/applications/{id}/correspondence", { params: { path: { id } }, body: { documents: ["RCS"] } }));
+    const despatched = await unwrap(
+      suite.gateway.sandbox.POST("/sandbox/v1/applications/{id}/correspondence", {
+        params: { path: { id } },
+        body: { documents: ["RCS"] },
+      }),
+    );
     const downloadId = despatched.documents[0]?.download_id as string;
     const target = join(suite.home.dir, "requisition.pdf");
     const saved = await lrg(["documents", "download", downloadId, "-o", target], { env: suite.env });
@@ -82,7 +101,10 @@ describe("applications", () => {
     expect(shown.stdout).toMatch(/^Errors \(0\)$/m);
     expect(shown.stdout).toMatch(/^Correspondence \(0\)$/m);
     const json = await lrg(["applications", "show", id, "--json"], { env: suite.env });
-    expect(JSON.parse(json.stdout)).toMatchObject({ application_request_id: id, status: "ACCEPTED_PRIORITY_PROTECTED" });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      application_request_id: id,
+      status: "ACCEPTED_PRIORITY_PROTECTED",
+    });
   });
 
   it("the README's example submits as it is (its document named by a path beside it)", async () => {
@@ -98,9 +120,15 @@ describe("applications", () => {
     const file = join(suite.home.dir, "json.json");
     const body = submission("x", "CLI-JSON");
     writeFileSync(file, JSON.stringify({ ...body, documents: { transfer: { type: "TR1", file: "json.pdf" } } }));
-    const run = await lrg(["applications", "submit", file, "--json", "--idempotency-key", "cli-json-key-1"], { env: suite.env });
+    const run = await lrg(["applications", "submit", file, "--json", "--idempotency-key", "cli-json-key-1"], {
+      env: suite.env,
+    });
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ application_request_id: expect.any(String), idempotency_key: "cli-json-key-1", uploaded: { transfer: expect.any(String) } });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      application_request_id: expect.any(String),
+      idempotency_key: "cli-json-key-1",
+      uploaded: { transfer: expect.any(String) },
+    });
   });
 
   it("bad submission files: missing, not JSON, a missing local document (2); a refused submission (1)", async () => {
@@ -112,7 +140,10 @@ describe("applications", () => {
     expect(parsed.code).toBe(2);
     oneLine(parsed.stderr);
     const dangling = join(suite.home.dir, "dangling.json");
-    writeFileSync(dangling, JSON.stringify({ ...submission("x"), documents: { transfer: { type: "TR1", file: "./missing.pdf" } } }));
+    writeFileSync(
+      dangling,
+      JSON.stringify({ ...submission("x"), documents: { transfer: { type: "TR1", file: "./missing.pdf" } } }),
+    );
     const missing = await lrg(["applications", "submit", dangling], { env: offline });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(`lrg: usage: no such file: ${join(suite.home.dir, "missing.pdf")}\n`);
@@ -132,9 +163,12 @@ describe("applications", () => {
       const id = await submitWithFile(`CLI-WATCH-${to}`);
       const watch = follow(["applications", "watch", id, "--interval", "0.2"], suite.env);
       await waitForStatus(id, "ACCEPTED_PRIORITY_PROTECTED");
-      while (!watch.lines.includes("status ACCEPTED_PRIORITY_PROTECTED")) await new Promise((resolve) => setTimeout(resolve, 50));
+      while (!watch.lines.includes("status ACCEPTED_PRIORITY_PROTECTED"))
+        await new Promise((resolve) => setTimeout(resolve, 50));
       const body = to === "COMPLETED" ? { to, early_completion: false } : { to };
-      await unwrap(suite.gateway.sandbox.POST("/sandbox/v1/applications/{id}/transitions", { params: { path: { id } }, body }));
+      await unwrap(
+        suite.gateway.sandbox.POST("/sandbox/v1/applications/{id}/transitions", { params: { path: { id } }, body }),
+      );
       expect(await watch.exited).toBe(code);
       expect(watch.lines.at(-1)).toBe(`status ${to}`);
       expect(watch.lines.some((line) => line.includes(`application.${to.toLowerCase()}`))).toBe(true);

@@ -4,7 +4,19 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NotificationV1 } from "@lrg/client";
-import { NOTIFICATIONS_PER_SUBMISSION, connectionEnv, follow, lrg, makeHome, startGateway, submitThroughClient, waitForNew, type Credentials, type Home, type RunningGateway } from "./support.js";
+import {
+  NOTIFICATIONS_PER_SUBMISSION,
+  connectionEnv,
+  follow,
+  lrg,
+  makeHome,
+  startGateway,
+  submitThroughClient,
+  waitForNew,
+  type Credentials,
+  type Home,
+  type RunningGateway,
+} from "./support.js";
 
 let gateway: RunningGateway;
 let home: Home;
@@ -20,7 +32,9 @@ afterAll(async () => {
 });
 
 /** A new business unit with `count` applications submitted and their NEW notifications arrived. */
-async function unitWithNotifications(count: number): Promise<{ user: Credentials; env: NodeJS.ProcessEnv; notifications: NotificationV1[] }> {
+async function unitWithNotifications(
+  count: number,
+): Promise<{ user: Credentials; env: NodeJS.ProcessEnv; notifications: NotificationV1[] }> {
   const user = await gateway.newBusinessUnit();
   const client = gateway.client(user);
   for (let i = 0; i < count; i += 1) await submitThroughClient(client, `CLI-N-${i}`);
@@ -47,7 +61,9 @@ describe("list and ack", () => {
     expect(printed[0]).toContain(notifications[0]?.notification_id);
     expect(printed[0]).toContain(notifications[0]?.notification_type);
 
-    const json = await lrg(["notifications", "list", "--json", "--application", notifications[0]?.subject as string], { env });
+    const json = await lrg(["notifications", "list", "--json", "--application", notifications[0]?.subject as string], {
+      env,
+    });
     expect((JSON.parse(json.stdout) as NotificationV1[]).map((n) => n.subject)).toEqual(
       notifications.filter((n) => n.subject === notifications[0]?.subject).map((n) => n.subject),
     );
@@ -64,7 +80,9 @@ describe("list and ack", () => {
   });
 
   it("refuses an id that is not one before sending anything (2)", async () => {
-    const run = await lrg(["notifications", "ack", "not-an-id"], { env: { ...home.env, LRG_BASE_URL: "http://127.0.0.1:9" } });
+    const run = await lrg(["notifications", "ack", "not-an-id"], {
+      env: { ...home.env, LRG_BASE_URL: "http://127.0.0.1:9" },
+    });
     expect(run.code).toBe(2);
     expect(run.stderr).toBe("lrg: usage: not a notification id: not-an-id\n");
   });
@@ -80,14 +98,20 @@ describe("tail", () => {
   it("prints the waiting ones, then picks up notifications created after it started; --ack acknowledges them", async () => {
     const { user, env, notifications } = await unitWithNotifications(1);
     const total = 2 * NOTIFICATIONS_PER_SUBMISSION;
-    const tail = follow(["notifications", "tail", "--ack", "--json", "--interval", "0.2", "--count", String(total)], env);
+    const tail = follow(
+      ["notifications", "tail", "--ack", "--json", "--interval", "0.2", "--count", String(total)],
+      env,
+    );
     const waiting = await tail.waitForLines(notifications.length);
-    expect(waiting.map((line) => JSON.parse(line).notification_id)).toEqual(notifications.map((n) => n.notification_id));
+    expect(waiting.map((line) => JSON.parse(line).notification_id)).toEqual(
+      notifications.map((n) => n.notification_id),
+    );
 
     // Created after tail printed its first line: it must be picked up by a later poll.
     const later = await submitThroughClient(gateway.client(user), "CLI-TAIL-LATER");
     const lines = await tail.waitForLines(total);
-    for (const line of lines.slice(notifications.length)) expect(JSON.parse(line)).toMatchObject({ subject: later, duplicate_of: null });
+    for (const line of lines.slice(notifications.length))
+      expect(JSON.parse(line)).toMatchObject({ subject: later, duplicate_of: null });
     expect(await tail.exited).toBe(0);
     const after = await statuses(user);
     expect(after.size).toBe(total);
@@ -157,7 +181,10 @@ describe("forward", () => {
     const receiver = await startReceiver(2, isNew);
     try {
       // First run: two failures, then the first event delivered; stopped (killed) right after.
-      const first = follow(["notifications", "forward", "--to", receiver.url, "--interval", "0.2", "--max-delay", "1", "--count", "1"], forwardEnv);
+      const first = follow(
+        ["notifications", "forward", "--to", receiver.url, "--interval", "0.2", "--max-delay", "1", "--count", "1"],
+        forwardEnv,
+      );
       const [line] = await first.waitForLines(1);
       expect(line).toMatch(/^delivered \S+ \S+ -> 204 \(attempt 3\)$/);
       expect(await first.exited).toBe(0);
@@ -166,13 +193,20 @@ describe("forward", () => {
       // An event created while lrg is not running is delivered after the restart too.
       await submitThroughClient(client, "CLI-FORWARD-LATE");
       const all = await waitForNew(client, notifications.length - 1 + NOTIFICATIONS_PER_SUBMISSION);
-      const restarted = await lrg(["notifications", "forward", "--to", receiver.url, "--once", "--json"], { env: forwardEnv });
+      const restarted = await lrg(["notifications", "forward", "--to", receiver.url, "--once", "--json"], {
+        env: forwardEnv,
+      });
       expect(restarted.code).toBe(0);
-      const results = restarted.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as { delivered: boolean });
+      const results = restarted.stdout
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { delivered: boolean });
       expect(results.every((r) => r.delivered)).toBe(true);
 
       // Every event delivered once with a 2xx, each request signed, nothing acknowledged before its 2xx.
-      const delivered = receiver.requests.filter((r) => r.status === 204).map((r) => (JSON.parse(r.body) as { notification: NotificationV1 }).notification.notification_id);
+      const delivered = receiver.requests
+        .filter((r) => r.status === 204)
+        .map((r) => (JSON.parse(r.body) as { notification: NotificationV1 }).notification.notification_id);
       const expected = [...notifications.map((n) => n.notification_id), ...all.map((n) => n.notification_id)];
       expect(new Set(delivered)).toEqual(new Set(expected));
       expect(delivered).toHaveLength(new Set(expected).size);
@@ -196,7 +230,10 @@ describe("forward", () => {
     const receiver = await startReceiver(0, async () => true);
     try {
       const failing = await startReceiver(1000, async () => true);
-      const stopped = follow(["notifications", "forward", "--to", failing.url, "--interval", "0.2", "--max-delay", "0.2"], env);
+      const stopped = follow(
+        ["notifications", "forward", "--to", failing.url, "--interval", "0.2", "--max-delay", "0.2"],
+        env,
+      );
       while (failing.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 50));
       stopped.child.kill("SIGKILL");
       expect(await stopped.exited).toBeNull();

@@ -15,13 +15,18 @@ const json = async (args: string[], environment = suite.env): Promise<unknown> =
 async function accepted(): Promise<string> {
   const client = suite.gateway.client(suite.user);
   const id = await submitThroughClient(client, "CLI-SANDBOX");
-  while ((await client.applications.information(id)).status !== "ACCEPTED_PRIORITY_PROTECTED") await new Promise((resolve) => setTimeout(resolve, 100));
+  while ((await client.applications.information(id)).status !== "ACCEPTED_PRIORITY_PROTECTED")
+    await new Promise((resolve) => setTimeout(resolve, 100));
   return id;
 }
 
 describe("sandbox", () => {
   it("unit create prints new credentials, or keeps them in a profile that then works", async () => {
-    expect(await json(["sandbox", "unit", "create", "--name", "CLI unit"])).toMatchObject({ business_unit_id: expect.any(String), username: expect.any(String), password: expect.any(String) });
+    expect(await json(["sandbox", "unit", "create", "--name", "CLI unit"])).toMatchObject({
+      business_unit_id: expect.any(String),
+      username: expect.any(String),
+      password: expect.any(String),
+    });
     const saved = await lrg(["sandbox", "unit", "create", "--save-profile", "fresh"], { env: suite.env });
     expect(saved.code).toBe(0);
     expect(saved.stdout).toMatch(/saved as profile fresh/);
@@ -33,9 +38,15 @@ describe("sandbox", () => {
 
   it("clock show, set and advance 2d", async () => {
     // The gateway's clock runs on from where it is set: compare to the minute.
-    expect(await json(["sandbox", "clock", "set", IN_SERVICE_HOURS])).toEqual({ now: expect.stringMatching(/^2025-04-01T09:15:/) });
-    expect(await json(["sandbox", "clock", "advance", "2d"])).toEqual({ now: expect.stringMatching(/^2025-04-03T09:15:/) });
-    expect(await json(["sandbox", "clock", "advance", "1h30m"])).toEqual({ now: expect.stringMatching(/^2025-04-03T10:45:/) });
+    expect(await json(["sandbox", "clock", "set", IN_SERVICE_HOURS])).toEqual({
+      now: expect.stringMatching(/^2025-04-01T09:15:/),
+    });
+    expect(await json(["sandbox", "clock", "advance", "2d"])).toEqual({
+      now: expect.stringMatching(/^2025-04-03T09:15:/),
+    });
+    expect(await json(["sandbox", "clock", "advance", "1h30m"])).toEqual({
+      now: expect.stringMatching(/^2025-04-03T10:45:/),
+    });
     const shown = await lrg(["sandbox", "clock", "show"], { env: suite.env });
     expect(shown.stdout).toMatch(/^2025-04-03T10:45:\d\d\.\d{3}Z\n$/);
     const bad = await lrg(["sandbox", "clock", "advance", "2 days"], { env: suite.env });
@@ -48,7 +59,8 @@ describe("sandbox", () => {
     expect(await json(["sandbox", "day-list", "close"])).toMatchObject({ open: false });
     const client = suite.gateway.client(suite.user);
     const id = await submitThroughClient(client, "CLI-DAYLIST");
-    while ((await client.applications.information(id)).status !== "ACCEPTED_AWAITING_PRIORITY") await new Promise((resolve) => setTimeout(resolve, 100));
+    while ((await client.applications.information(id)).status !== "ACCEPTED_AWAITING_PRIORITY")
+      await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await json(["sandbox", "day-list", "show"])).toMatchObject({ open: false, awaiting_priority: 1 });
     expect(await json(["sandbox", "day-list", "open"])).toMatchObject({ open: true, promoted: 1 });
     expect((await client.applications.information(id)).status).toBe("ACCEPTED_PRIORITY_PROTECTED");
@@ -56,7 +68,10 @@ describe("sandbox", () => {
 
   it("transition and correspondence emit their notifications; an illegal transition is refused (1)", async () => {
     const id = await accepted();
-    const despatched = (await json(["sandbox", "correspondence", id, "RCS"])) as { documents: unknown[]; notifications: { notification_type: string }[] };
+    const despatched = (await json(["sandbox", "correspondence", id, "RCS"])) as {
+      documents: unknown[];
+      notifications: { notification_type: string }[];
+    };
     expect(despatched.documents).toHaveLength(1);
     expect(despatched.notifications[0]?.notification_type).toBe("application.correspondence-despatched");
     const moved = await lrg(["sandbox", "transition", id, "COMPLETED", "--documents", "REG"], { env: suite.env });
@@ -71,17 +86,31 @@ describe("sandbox", () => {
 
   it("trigger produces a notification type through the control plane, and says which it cannot", async () => {
     const id = await accepted();
-    const cancelled = (await json(["sandbox", "trigger", "application.cancelled", "--application", id])) as { notifications: { notification_type: string }[] };
+    const cancelled = (await json(["sandbox", "trigger", "application.cancelled", "--application", id])) as {
+      notifications: { notification_type: string }[];
+    };
     expect(cancelled.notifications.map((n) => n.notification_type)).toEqual(["application.cancelled"]);
-    const list = (await json(["notifications", "list", "--application", id, "--type", "application.cancelled"])) as unknown[];
+    const list = (await json([
+      "notifications",
+      "list",
+      "--application",
+      id,
+      "--type",
+      "application.cancelled",
+    ])) as unknown[];
     expect(list).toHaveLength(1);
-    const cannot = await lrg(["sandbox", "trigger", "application.message-success", "--application", id], { env: suite.env });
+    const cannot = await lrg(["sandbox", "trigger", "application.message-success", "--application", id], {
+      env: suite.env,
+    });
     expect(cannot.code).toBe(2);
     expect(cannot.stderr).toMatch(/^lrg: usage: the control plane cannot produce application.message-success: /);
   });
 
   it("settings get and set key=value; reset needs --yes; a wrong token is refused (1)", async () => {
-    expect(await json(["sandbox", "settings", "set", "duplicate_rate=0.5", "processing=manual"])).toMatchObject({ duplicate_rate: 0.5, processing: "manual" });
+    expect(await json(["sandbox", "settings", "set", "duplicate_rate=0.5", "processing=manual"])).toMatchObject({
+      duplicate_rate: 0.5,
+      processing: "manual",
+    });
     expect(await json(["sandbox", "settings", "get"])).toMatchObject({ duplicate_rate: 0.5, processing: "manual" });
     const badValue = await lrg(["sandbox", "settings", "set", "duplicate_rate=2"], { env: suite.env });
     expect(badValue.code).toBe(1);

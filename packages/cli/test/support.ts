@@ -7,12 +7,26 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll } from "vitest";
 import type { GatewayClient, NotificationV1 } from "@lrg/client";
-import { SANDBOX_TOKEN, smallPdf, startGateway, submission, type Credentials, type RunningGateway } from "../../client/test/integration/gateway-support.js";
+import {
+  SANDBOX_TOKEN,
+  smallPdf,
+  startGateway,
+  submission,
+  type Credentials,
+  type RunningGateway,
+} from "../../client/test/integration/gateway-support.js";
 
 export const LRG = join(import.meta.dirname, "..", "bin", "lrg.js");
 
 // The gateway the client's integration tests start (createServer from @lrg/gateway on port 0, in a temp dir).
-export { SANDBOX_TOKEN, smallPdf, startGateway, submission, type Credentials, type RunningGateway } from "../../client/test/integration/gateway-support.js";
+export {
+  SANDBOX_TOKEN,
+  smallPdf,
+  startGateway,
+  submission,
+  type Credentials,
+  type RunningGateway,
+} from "../../client/test/integration/gateway-support.js";
 
 /** A home for lrg: its own config and state directories, removed by `remove`. */
 export interface Home {
@@ -36,7 +50,12 @@ export function makeHome(extra: NodeJS.ProcessEnv = {}): Home {
 
 /** The environment that points lrg at a gateway as a user, without a profile. */
 export function connectionEnv(gateway: RunningGateway, credentials: Credentials): NodeJS.ProcessEnv {
-  return { LRG_BASE_URL: gateway.url, LRG_USERNAME: credentials.username, LRG_PASSWORD: credentials.password, LRG_SANDBOX_TOKEN: SANDBOX_TOKEN };
+  return {
+    LRG_BASE_URL: gateway.url,
+    LRG_USERNAME: credentials.username,
+    LRG_PASSWORD: credentials.password,
+    LRG_SANDBOX_TOKEN: SANDBOX_TOKEN,
+  };
 }
 
 export interface Run {
@@ -46,9 +65,16 @@ export interface Run {
 }
 
 /** Runs the built lrg to its end. */
-export function lrg(args: readonly string[], options: { env: NodeJS.ProcessEnv; input?: string; cwd?: string }): Promise<Run> {
+export function lrg(
+  args: readonly string[],
+  options: { env: NodeJS.ProcessEnv; input?: string; cwd?: string },
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [LRG, ...args], { env: options.env, cwd: options.cwd ?? tmpdir(), stdio: "pipe" });
+    const child = spawn(process.execPath, [LRG, ...args], {
+      env: options.env,
+      cwd: options.cwd ?? tmpdir(),
+      stdio: "pipe",
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -95,7 +121,9 @@ export function follow(args: readonly string[], env: NodeJS.ProcessEnv): Followe
         ? Promise.resolve([...lines])
         : new Promise((resolve, reject) => {
             waiters.push({ count, resolve });
-            void exited.then((code) => reject(new Error(`lrg exited (${code}) after ${lines.length} lines; stderr: ${stderr.join(" | ")}`)));
+            void exited.then((code) =>
+              reject(new Error(`lrg exited (${code}) after ${lines.length} lines; stderr: ${stderr.join(" | ")}`)),
+            );
           }),
   };
 }

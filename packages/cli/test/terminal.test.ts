@@ -15,7 +15,11 @@ const has = (command: string, args: string[]): boolean => spawnSync(command, arg
 // LRG_TEST_TERMINAL=script tries the fallback on a machine that has tmux.
 const TMUX = process.env.LRG_TEST_TERMINAL !== "script" && has("tmux", ["-V"]);
 const SCRIPT = has("script", ["--version"]);
-const reason = TMUX ? "" : SCRIPT ? " (tmux is not installed: through script from util-linux)" : " (skipped: neither tmux nor script is installed)";
+const reason = TMUX
+  ? ""
+  : SCRIPT
+    ? " (tmux is not installed: through script from util-linux)"
+    : " (skipped: neither tmux nor script is installed)";
 
 /** A shell script that sets lrg's environment, runs `command` and prints its exit code. */
 function runner(name: string, command: string): string {
@@ -35,7 +39,8 @@ async function onTerminal(name: string, command: string): Promise<string> {
   let screen: string;
   if (TMUX) {
     const socket = `lrg-cli-test-${randomUUID()}`;
-    const tmux = (...args: string[]): string => execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { encoding: "utf8" });
+    const tmux = (...args: string[]): string =>
+      execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { encoding: "utf8" });
     tmux("new-session", "-d", "-x", "180", "-y", "30", "-s", "lrg");
     try {
       tmux("send-keys", "-t", "lrg", `bash '${script}'`, "Enter");
@@ -48,7 +53,9 @@ async function onTerminal(name: string, command: string): Promise<string> {
     }
   } else {
     // Not execFileSync: the gateway runs in this process and must go on answering.
-    const child = spawn("script", ["-q", "-e", "-c", `bash '${script}'`, "/dev/null"], { env: { PATH: process.env.PATH, TERM: "xterm" } });
+    const child = spawn("script", ["-q", "-e", "-c", `bash '${script}'`, "/dev/null"], {
+      env: { PATH: process.env.PATH, TERM: "xterm" },
+    });
     let raw = "";
     child.stdout.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
     await new Promise((resolve) => child.on("close", resolve));
@@ -59,7 +66,13 @@ async function onTerminal(name: string, command: string): Promise<string> {
       .replace(/\u001b7/g, "")
       .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "")
       .split(/\r?\n/)
-      .map((line) => line.split("\r").filter((part) => part !== "").at(-1) ?? "")
+      .map(
+        (line) =>
+          line
+            .split("\r")
+            .filter((part) => part !== "")
+            .at(-1) ?? "",
+      )
       .join("\n");
     /* eslint-enable no-control-regex */
   }
@@ -73,7 +86,10 @@ describe.skipIf(!TMUX && !SCRIPT)(`on a terminal${reason}`, () => {
   it("documents upload draws a progress bar on stderr and prints the document id", async () => {
     // About 4 MiB, so that the bar has something to show.
     const file = join(suite.home.dir, "big.pdf");
-    writeFileSync(file, Buffer.concat([smallPdf("terminal"), Buffer.from(`% ${"x".repeat(80)}\n`.repeat(50_000), "latin1")]));
+    writeFileSync(
+      file,
+      Buffer.concat([smallPdf("terminal"), Buffer.from(`% ${"x".repeat(80)}\n`.repeat(50_000), "latin1")]),
+    );
     const screen = await onTerminal("upload-progress", `node '${LRG}' documents upload big.pdf --type TR1`);
     expect(screen).toMatch(/big\.pdf uploaded +\[[^\]]+\] 100% (\d+)\/\1 bytes/);
     expect(screen).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/m);
@@ -83,9 +99,15 @@ describe.skipIf(!TMUX && !SCRIPT)(`on a terminal${reason}`, () => {
   it("applications show draws the information as tables", async () => {
     const client = suite.gateway.client(suite.user);
     const uploaded = await client.uploadDocument(smallPdf("table"), { documentType: "TR1" });
-    const { application_request_id: id } = await client.applications.submit(submission(uploaded.document_id, "CLI-TERMINAL"));
-    while ((await client.applications.information(id)).status !== "ACCEPTED_PRIORITY_PROTECTED") await new Promise((resolve) => setTimeout(resolve, 100));
-    await suite.gateway.sandbox.POST("/sandbox/v1/applications/{id}/correspondence", { params: { path: { id } }, body: { documents: ["RCS"] } });
+    const { application_request_id: id } = await client.applications.submit(
+      submission(uploaded.document_id, "CLI-TERMINAL"),
+    );
+    while ((await client.applications.information(id)).status !== "ACCEPTED_PRIORITY_PROTECTED")
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    await suite.gateway.sandbox.POST("/sandbox/v1/applications/{id}/correspondence", {
+      params: { path: { id } },
+      body: { documents: ["RCS"] },
+    });
     const screen = await onTerminal("application-table", `node '${LRG}' applications show ${id}`);
     expect(screen).toMatch(/^Application: +[0-9a-f-]{36}$/m);
     expect(screen).toMatch(/^Status: +ACCEPTED_PRIORITY_PROTECTED$/m);

@@ -21,7 +21,16 @@ afterAll(async () => {
   await gateway.stop();
 });
 
-const SEARCH = ["--proprietors", "Alex Example and Sam Example", "--applicant", "Robin Sample", "--property", "1 Sample Row, Exampleton", "--from", "2025-03-14"];
+const SEARCH = [
+  "--proprietors",
+  "Alex Example and Sam Example",
+  "--applicant",
+  "Robin Sample",
+  "--property",
+  "1 Sample Row, Exampleton",
+  "--from",
+  "2025-03-14",
+];
 
 describe("search", () => {
   it("answers the result at once in service hours", async () => {
@@ -31,20 +40,29 @@ describe("search", () => {
     expect(run.stdout).toMatch(/^Title: +ZZ100001$/m);
     expect(run.stderr).toBe("");
     const json = await lrg(["search", "ZZ100001", ...SEARCH, "--json"], { env });
-    expect(JSON.parse(json.stdout)).toMatchObject({ message_id: expect.any(String), result: { data: { registry_reference: expect.any(String) } } });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      message_id: expect.any(String),
+      result: { data: { registry_reference: expect.any(String) } },
+    });
   });
 
   it("a deferred result: the search says when and how to fetch it; --result fetches it once it is ready", async () => {
     // The title is processed by hand: the result is expected 15 minutes (of the gateway's clock) later.
     const deferred = await lrg(["search", "ZZ100009", ...SEARCH, "--timeout", "1"], { env });
     expect(deferred.code).toBe(1);
-    const match = /^lrg: the result is deferred \(BG2000\d\), expected at \S+: fetch it then with lrg search --result (\S+)\n$/.exec(deferred.stderr);
+    const match =
+      /^lrg: the result is deferred \(BG2000\d\), expected at \S+: fetch it then with lrg search --result (\S+)\n$/.exec(
+        deferred.stderr,
+      );
     expect(match).not.toBeNull();
     const messageId = match?.[1] as string;
     await unwrap(gateway.sandbox.POST("/sandbox/v1/clock/advance", { body: { seconds: 16 * 60 } }));
     const ready = await lrg(["search", "--result", messageId, "--json"], { env });
     expect(ready.code).toBe(0);
-    expect(JSON.parse(ready.stdout)).toMatchObject({ message_id: messageId, result: { data: { registry_reference: expect.any(String) } } });
+    expect(JSON.parse(ready.stdout)).toMatchObject({
+      message_id: messageId,
+      result: { data: { registry_reference: expect.any(String) } },
+    });
     await gateway.setClock(IN_SERVICE_HOURS);
   });
 
@@ -67,7 +85,9 @@ describe("titles", () => {
     expect(run.stdout).toMatch(/^TYPE +NAME$/m);
     expect(run.stdout).toMatch(/^PRIVATE_INDIVIDUAL +\S/m);
     const json = await lrg(["titles", "names", "ZZ100001", "--json"], { env });
-    expect(JSON.parse(json.stdout)).toMatchObject({ data: { title_number: "ZZ100001", proprietors: expect.any(Array) } });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      data: { title_number: "ZZ100001", proprietors: expect.any(Array) },
+    });
   });
 
   it("copies shows the availability of the register, the plan and the documents referred to", async () => {

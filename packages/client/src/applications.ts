@@ -49,26 +49,48 @@ export interface DecidedApplication extends SubmittedApplication {
 }
 
 /** The defaults of {@link submitUntilDecided}. */
-export const DEFAULT_SUBMIT_UNTIL_DECIDED = { maxAttempts: 3, initialDelayMs: 500, maxDelayMs: 10_000, timeoutMs: 120_000 } as const;
+export const DEFAULT_SUBMIT_UNTIL_DECIDED = {
+  maxAttempts: 3,
+  initialDelayMs: 500,
+  maxDelayMs: 10_000,
+  timeoutMs: 120_000,
+} as const;
 
 /**
  * Submits an application with an `Idempotency-Key` (generated when not given). A network failure or a 429/5xx is
  * retried with the same key, so the registry sees one submission. Answers the `application_request_id` and the
  * key; an error answer is thrown as its typed error (`ProblemError` for 400 and 409...).
  */
-export async function submitApplication(context: WorkflowContext, body: ApplicationSubmission, options: SubmitOptions = {}): Promise<SubmittedApplication> {
+export async function submitApplication(
+  context: WorkflowContext,
+  body: ApplicationSubmission,
+  options: SubmitOptions = {},
+): Promise<SubmittedApplication> {
   const key = options.idempotencyKey ?? randomUUID();
   const { signal } = options;
   const answer = await unwrap(
-    context.api.POST("/v0/applications", { params: { header: { "Idempotency-Key": key } }, body, ...(signal !== undefined && { signal }) }),
+    context.api.POST("/v0/applications", {
+      params: { header: { "Idempotency-Key": key } },
+      body,
+      ...(signal !== undefined && { signal }),
+    }),
   );
   return { application_request_id: answer.data.application_request_id, idempotency_key: key };
 }
 
 /** An application's information; an error answer (404 for an unknown id) is thrown as its typed error. */
-export async function applicationInformation(context: WorkflowContext, id: string, options: { signal?: AbortSignal } = {}): Promise<ApplicationInformation> {
+export async function applicationInformation(
+  context: WorkflowContext,
+  id: string,
+  options: { signal?: AbortSignal } = {},
+): Promise<ApplicationInformation> {
   const { signal } = options;
-  const answer = await unwrap(context.api.GET("/v0/applications/{id}/information", { params: { path: { id } }, ...(signal !== undefined && { signal }) }));
+  const answer = await unwrap(
+    context.api.GET("/v0/applications/{id}/information", {
+      params: { path: { id } },
+      ...(signal !== undefined && { signal }),
+    }),
+  );
   return answer.data;
 }
 
@@ -91,12 +113,17 @@ export async function submitUntilDecided(
     const submitted = await submitApplication(context, body, { ...options, idempotencyKey: key });
     attempts.push(submitted.application_request_id);
     const information = await awaitDecision(context, submitted.application_request_id, options);
-    if (information.status !== "SYSTEM_ERROR" || attempts.length >= maxAttempts) return { ...submitted, information, attempts };
+    if (information.status !== "SYSTEM_ERROR" || attempts.length >= maxAttempts)
+      return { ...submitted, information, attempts };
   }
 }
 
 /** Reads application information with a doubling wait until the status leaves VALIDATING or the time is up. */
-async function awaitDecision(context: WorkflowContext, id: string, options: SubmitUntilDecidedOptions): Promise<ApplicationInformation> {
+async function awaitDecision(
+  context: WorkflowContext,
+  id: string,
+  options: SubmitUntilDecidedOptions,
+): Promise<ApplicationInformation> {
   const { signal } = options;
   const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_SUBMIT_UNTIL_DECIDED.timeoutMs);
   const initialDelayMs = options.initialDelayMs ?? DEFAULT_SUBMIT_UNTIL_DECIDED.initialDelayMs;

@@ -1,17 +1,24 @@
 import type { WorkflowContext } from "./context.js";
-import { uploadDocument, type DocumentSource, type UploadDocumentOptions, type UploadedDocument } from "./documents/upload.js";
+import {
+  uploadDocument,
+  type DocumentSource,
+  type UploadDocumentOptions,
+  type UploadedDocument,
+} from "./documents/upload.js";
 import { errorFromResponse } from "./errors.js";
 import { MAX_MESSAGE_LENGTH } from "@lrg/spec/constants";
 import type { components } from "@lrg/spec/types/openapi";
 
 /** How an attached document is certified: `CERTIFIED`, `CERTIFIED_BY_ANOTHER` or `NOT_CERTIFIED`. */
-export type CertificationStatementType = components["schemas"]["AttachDocumentRequest"]["data"]["certification_statement_type"];
+export type CertificationStatementType =
+  components["schemas"]["AttachDocumentRequest"]["data"]["certification_statement_type"];
 
 /** The longest message Attach a message takes, in characters (the spec's bound). */
 export { MAX_MESSAGE_LENGTH };
 
 /** The document to attach: one already sent with Send a document, or one to send first. */
-export type AttachableDocument = { readonly documentId: string } | ({ readonly source: DocumentSource } & UploadDocumentOptions);
+export type AttachableDocument =
+  { readonly documentId: string } | ({ readonly source: DocumentSource } & UploadDocumentOptions);
 
 /** Options of {@link attachDocument}. */
 export interface AttachDocumentOptions {
@@ -43,14 +50,21 @@ export async function attachDocument(
   document: AttachableDocument,
   options: AttachDocumentOptions,
 ): Promise<AttachedDocument> {
-  const uploaded = "source" in document ? await uploadDocument(context, document.source, { ...document, ...(options.signal !== undefined && { signal: options.signal }) }) : undefined;
+  const uploaded =
+    "source" in document
+      ? await uploadDocument(context, document.source, {
+          ...document,
+          ...(options.signal !== undefined && { signal: options.signal }),
+        })
+      : undefined;
   const documentId = uploaded?.document_id ?? (document as { documentId: string }).documentId;
   const { response, error } = await context.api.POST("/v1/applications/{id}/attachments", {
     params: { path: { id: applicationId } },
     body: { data: { document_id: documentId, certification_statement_type: options.certificationStatementType } },
     ...(options.signal !== undefined && { signal: options.signal }),
   });
-  if (!response.ok) throw errorFromResponse({ status: response.status, headers: response.headers, url: response.url, body: error });
+  if (!response.ok)
+    throw errorFromResponse({ status: response.status, headers: response.headers, url: response.url, body: error });
   return uploaded === undefined ? { documentId } : { documentId, uploaded };
 }
 
@@ -62,14 +76,21 @@ export async function attachDocument(
  * @throws {RangeError} the message is empty or longer than 4034 characters; nothing was sent.
  * @throws {ProblemError} 404 `OC200`, 400 `OC036`, as for {@link attachDocument}.
  */
-export async function attachMessage(context: WorkflowContext, applicationId: string, messageText: string, options: { readonly signal?: AbortSignal } = {}): Promise<void> {
+export async function attachMessage(
+  context: WorkflowContext,
+  applicationId: string,
+  messageText: string,
+  options: { readonly signal?: AbortSignal } = {},
+): Promise<void> {
   // Characters as the spec's maxLength counts them: code points, not UTF-16 units.
   const length = [...messageText].length;
-  if (length === 0 || length > MAX_MESSAGE_LENGTH) throw new RangeError(`a message has 1 to ${MAX_MESSAGE_LENGTH} characters; this one has ${length}`);
+  if (length === 0 || length > MAX_MESSAGE_LENGTH)
+    throw new RangeError(`a message has 1 to ${MAX_MESSAGE_LENGTH} characters; this one has ${length}`);
   const { response, error } = await context.api.POST("/v1/applications/{id}/messages", {
     params: { path: { id: applicationId } },
     body: { data: { message_text: messageText } },
     ...(options.signal !== undefined && { signal: options.signal }),
   });
-  if (!response.ok) throw errorFromResponse({ status: response.status, headers: response.headers, url: response.url, body: error });
+  if (!response.ok)
+    throw errorFromResponse({ status: response.status, headers: response.headers, url: response.url, body: error });
 }

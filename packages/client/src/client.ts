@@ -24,7 +24,12 @@ import {
   type DownloadedDocumentFile,
   type DownloadedDocumentStream,
 } from "./documents/download.js";
-import { uploadDocument, type DocumentSource, type UploadDocumentOptions, type UploadedDocument } from "./documents/upload.js";
+import {
+  uploadDocument,
+  type DocumentSource,
+  type UploadDocumentOptions,
+  type UploadedDocument,
+} from "./documents/upload.js";
 import type { paths } from "@lrg/spec/types/openapi";
 import {
   acknowledgeNotifications,
@@ -92,7 +97,11 @@ export interface ApplicationsClient {
   /** An application's information. */
   information(id: string, options?: { signal?: AbortSignal }): Promise<ApplicationInformation>;
   /** Attaches a document to a pending application, sending it first when given a `source`; the outcome arrives as a notification. See {@link attachDocument}. */
-  attachDocument(applicationId: string, document: AttachableDocument, options: AttachDocumentOptions): Promise<AttachedDocument>;
+  attachDocument(
+    applicationId: string,
+    document: AttachableDocument,
+    options: AttachDocumentOptions,
+  ): Promise<AttachedDocument>;
   /** Attaches a message of at most 4034 characters; the outcome arrives as a notification. See {@link attachMessage}. */
   attachMessage(applicationId: string, messageText: string, options?: { readonly signal?: AbortSignal }): Promise<void>;
 }
@@ -100,13 +109,18 @@ export interface ApplicationsClient {
 /** Notifications, in either version (`{ version: "v0" }`; `v1` when not given). */
 export interface NotificationsClient {
   /** Every matching notification, oldest first, paged by `created_after` 100 at a time. */
-  listAll<V extends NotificationVersion = "v1">(options?: ListAllOptions<V>): AsyncGenerator<NotificationOf<V>, void, undefined>;
+  listAll<V extends NotificationVersion = "v1">(
+    options?: ListAllOptions<V>,
+  ): AsyncGenerator<NotificationOf<V>, void, undefined>;
   /** The same, a page at a time (each page without the notifications already answered). */
   listPages<V extends NotificationVersion = "v1">(
     options?: ListAllOptions<V>,
   ): AsyncGenerator<NotificationOf<V>[], void, undefined>;
   /** Acknowledges by id, 100 ids a call. */
-  acknowledge<V extends NotificationVersion = "v1">(ids: Iterable<string>, options?: AcknowledgeOptions<V>): Promise<AcknowledgeResult>;
+  acknowledge<V extends NotificationVersion = "v1">(
+    ids: Iterable<string>,
+    options?: AcknowledgeOptions<V>,
+  ): Promise<AcknowledgeResult>;
   /** Handles each NEW event once (duplicates grouped) and acknowledges its deliveries after the handler succeeds. */
   consume<V extends NotificationVersion = "v1">(
     handler: (event: NotificationEvent<NotificationOf<V>>) => unknown,
@@ -123,7 +137,10 @@ export interface GatewayClient extends ApiClient {
   /** Sends a document (hash, upload address, streamed PUT without credentials). See {@link uploadDocument}. */
   uploadDocument(source: DocumentSource, options: UploadDocumentOptions): Promise<UploadedDocument>;
   /** Downloads a document by `download_id` to a file. See {@link downloadDocument}. */
-  downloadDocument(downloadId: string, options: DownloadDocumentOptions & { to: string }): Promise<DownloadedDocumentFile>;
+  downloadDocument(
+    downloadId: string,
+    options: DownloadDocumentOptions & { to: string },
+  ): Promise<DownloadedDocumentFile>;
   /** Downloads a document by `download_id` as a stream. */
   downloadDocument(downloadId: string, options?: DownloadDocumentOptions): Promise<DownloadedDocumentStream>;
   readonly notifications: NotificationsClient;
@@ -161,7 +178,8 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export function createGatewayClient(options: GatewayClientOptions): GatewayClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const origin = new URL(baseUrl).origin;
-  const tls = options.fetch === undefined && options.tls !== undefined ? createTlsTransport(options.tls, origin) : undefined;
+  const tls =
+    options.fetch === undefined && options.tls !== undefined ? createTlsTransport(options.tls, origin) : undefined;
   // `window: null` keeps a streamed upload (redirect "error") from being copied by fetch (undici#4058). The
   // client's own transports take an attempt's signal beside the request (fetch copies the request anyway); a
   // given fetch gets it in a copy of the request.
@@ -169,7 +187,8 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     options.fetch !== undefined
       ? withSignal(options.fetch)
       : (tls?.fetch ??
-        ((request, signal) => globalThis.fetch(request, signal === undefined ? { window: null } : { window: null, signal })));
+        ((request, signal) =>
+          globalThis.fetch(request, signal === undefined ? { window: null } : { window: null, signal })));
   const transport: Fetch = options.fetch ?? ((request) => send(request));
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const shared = { retry: options.retry, onRetry: options.onRetry };
@@ -203,8 +222,10 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     submit: (body, submitOptions) => submitApplication(context, body, submitOptions),
     submitUntilDecided: (body, submitOptions) => submitUntilDecided(context, body, submitOptions),
     information: (id, informationOptions) => applicationInformation(context, id, informationOptions),
-    attachDocument: (applicationId, document, attachOptions) => attachDocument(context, applicationId, document, attachOptions),
-    attachMessage: (applicationId, messageText, messageOptions) => attachMessage(context, applicationId, messageText, messageOptions),
+    attachDocument: (applicationId, document, attachOptions) =>
+      attachDocument(context, applicationId, document, attachOptions),
+    attachMessage: (applicationId, messageText, messageOptions) =>
+      attachMessage(context, applicationId, messageText, messageOptions),
   };
 
   return {

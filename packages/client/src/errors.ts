@@ -9,7 +9,8 @@ export type RegistryErrorCodes = components["schemas"]["RegistryErrorCodes"];
 /** The registry's envelope of Attach a document and Attach a message: `{ errors: [{ type, detail, pointer }] }`. */
 export type AttachErrors = components["schemas"]["AttachErrors"];
 /** An item of any of the registry's `{ errors }` envelopes. */
-export type RegistryErrorItem = RegistryErrors["errors"][number] | RegistryErrorCodes["errors"][number] | AttachErrors["errors"][number];
+export type RegistryErrorItem =
+  RegistryErrors["errors"][number] | RegistryErrorCodes["errors"][number] | AttachErrors["errors"][number];
 
 /** One failing member or one registry error, the same whichever envelope the server used. */
 export interface ErrorItem {
@@ -52,7 +53,8 @@ function withoutQuery(url: string): string {
 /** The innermost reason of a fetch error: `ECONNRESET`, `other side closed`... */
 function rootCause(error: unknown): string | undefined {
   let reason: unknown = error;
-  for (let depth = 0; depth < 5 && reason instanceof Error && reason.cause !== undefined; depth++) reason = reason.cause;
+  for (let depth = 0; depth < 5 && reason instanceof Error && reason.cause !== undefined; depth++)
+    reason = reason.cause;
   if (reason === error || !(reason instanceof Error)) return undefined;
   const code = (reason as { code?: unknown }).code;
   return typeof code === "string" ? code : reason.message;
@@ -77,7 +79,8 @@ export class NetworkError extends GatewayError {
     const root = rootCause(init.cause);
     const tries = init.attempts > 1 ? ` after ${init.attempts} attempts` : "";
     super(
-      message ?? `${init.method} ${withoutQuery(init.url)} failed${tries}: ${cause}${root === undefined ? "" : ` (${root})`}`,
+      message ??
+        `${init.method} ${withoutQuery(init.url)} failed${tries}: ${cause}${root === undefined ? "" : ` (${root})`}`,
       { cause: init.cause },
     );
     this.method = init.method;
@@ -253,7 +256,8 @@ function optionalStatus(value: unknown): number | undefined {
 export function parseErrorBody(body: unknown, contentType?: string | null): ParsedErrorBody | undefined {
   if (!isObject(body)) return undefined;
   const problemMedia = contentType?.toLowerCase().includes("application/problem+json") ?? false;
-  const problemShape = optionalStatus(body.status) !== undefined && (typeof body.title === "string" || typeof body.type === "string");
+  const problemShape =
+    optionalStatus(body.status) !== undefined && (typeof body.title === "string" || typeof body.type === "string");
   if (problemMedia || problemShape) {
     const errors = Array.isArray(body.errors)
       ? body.errors.filter(isObject).map((item) =>
@@ -279,7 +283,10 @@ export function parseErrorBody(body: unknown, contentType?: string | null): Pars
       compact<ErrorItem>({
         code: optionalString(item.code) ?? optionalString(item.error_code) ?? optionalString(item.type),
         type: optionalString(item.type),
-        pointer: typeof item.pointer === "string" || item.pointer === null ? item.pointer : optionalString(isObject(item.source) ? item.source.pointer : undefined),
+        pointer:
+          typeof item.pointer === "string" || item.pointer === null
+            ? item.pointer
+            : optionalString(isObject(item.source) ? item.source.pointer : undefined),
         title: optionalString(item.title),
         detail: optionalString(item.detail) ?? optionalString(item.error_message),
         status: optionalStatus(item.status ?? item.http_status),
@@ -345,7 +352,12 @@ export interface FetchResult<T> {
 export async function unwrap<T>(call: Promise<FetchResult<T>> | FetchResult<T>): Promise<T> {
   const { data, error, response } = await call;
   if (!response.ok) {
-    throw errorFromResponse({ status: response.status, headers: response.headers, url: response.url, body: error ?? "" });
+    throw errorFromResponse({
+      status: response.status,
+      headers: response.headers,
+      url: response.url,
+      body: error ?? "",
+    });
   }
   return data as T;
 }

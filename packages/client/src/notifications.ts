@@ -151,7 +151,9 @@ export async function* listNotificationPages<V extends NotificationVersion = "v1
     const last = page[page.length - 1] as AnyNotification;
     const lastInstant = instantOf(last.created_datetime);
     if (lastInstant === undefined) {
-      throw new GatewayError(`cannot page past an unreadable created_datetime: ${JSON.stringify(last.created_datetime)}`);
+      throw new GatewayError(
+        `cannot page past an unreadable created_datetime: ${JSON.stringify(last.created_datetime)}`,
+      );
     }
     if (fresh.length === 0) {
       throw new GatewayError(

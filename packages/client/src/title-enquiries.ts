@@ -146,7 +146,8 @@ function outcomeOf(
   if (data === undefined) {
     throw errorFromResponse({ status: response.status, headers: response.headers, url: response.url, body: error });
   }
-  if (response.status !== 202) return { message_id: messageId, result: data as OfficialSearchResult, deferred: undefined };
+  if (response.status !== 202)
+    return { message_id: messageId, result: data as OfficialSearchResult, deferred: undefined };
   const deferred = data as OfficialSearchDeferred;
   return pollUntilReady(context, messageId, deferred, response.headers.get("retry-after"), deadline, options);
 }

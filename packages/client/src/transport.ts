@@ -71,7 +71,11 @@ export const DEFAULT_RETRY: Required<RetryOptions> = {
  * Exponential backoff with full jitter: a uniform delay between 0 and min(maxDelayMs, baseDelayMs × 2^(n-1))
  * before retry n. Full jitter spreads the retries of many clients that failed together.
  */
-export function backoffDelay(retry: number, options: Required<RetryOptions>, random: () => number = Math.random): number {
+export function backoffDelay(
+  retry: number,
+  options: Required<RetryOptions>,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** Math.max(0, retry - 1));
   return Math.floor(random() * ceiling);
 }
@@ -159,7 +163,10 @@ class AttemptSignal {
   readonly #timer: ReturnType<typeof setTimeout>;
 
   constructor(timeoutMs: number) {
-    this.#timer = setTimeout(() => this.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")), timeoutMs);
+    this.#timer = setTimeout(
+      () => this.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
+      timeoutMs,
+    );
     this.#timer.unref();
   }
 
@@ -360,7 +367,13 @@ export function createSignalRetryingFetch(send: SignalFetch, options: RetryingFe
       } finally {
         if (!keepDeadline) deadline?.release();
       }
-      onRetry?.({ method, url: request.url, attempt, delayMs, ...(status !== undefined ? { status } : { error: failure }) });
+      onRetry?.({
+        method,
+        url: request.url,
+        attempt,
+        delayMs,
+        ...(status !== undefined ? { status } : { error: failure }),
+      });
       await sleep(delayMs, undefined, { signal: request.signal });
     }
   };

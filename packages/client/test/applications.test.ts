@@ -29,7 +29,11 @@ function registry(ids: string[], statuses: Record<string, string[]>) {
   return recordingFetch((request: RecordedRequest) => {
     if (request.method === "POST" && request.url.pathname === "/v0/applications") {
       const id = ids[submitted++] ?? "";
-      return jsonResponse(202, { data: { application_request_id: id } }, { location: `/v0/applications/${id}/information` });
+      return jsonResponse(
+        202,
+        { data: { application_request_id: id } },
+        { location: `/v0/applications/${id}/information` },
+      );
     }
     const id = request.url.pathname.split("/")[3] ?? "";
     const script = statuses[id] ?? [];
@@ -59,29 +63,45 @@ describe("applications.submit", () => {
   it("uses the key it is given, and retries a 503 with that same key", async () => {
     let calls = 0;
     const recording = recordingFetch(() =>
-      ++calls === 1 ? problemResponse(503, "503-01", "unavailable", { "retry-after": "0" }) : jsonResponse(202, { data: { application_request_id: ID_1 } }),
+      ++calls === 1
+        ? problemResponse(503, "503-01", "unavailable", { "retry-after": "0" })
+        : jsonResponse(202, { data: { application_request_id: ID_1 } }),
     );
-    const submitted = await clientOf(recording.fetch).applications.submit(body, { idempotencyKey: "case-1-submission" });
+    const submitted = await clientOf(recording.fetch).applications.submit(body, {
+      idempotencyKey: "case-1-submission",
+    });
     expect(submitted).toEqual({ application_request_id: ID_1, idempotency_key: "case-1-submission" });
-    expect(recording.requests.map((request) => request.headers.get("idempotency-key"))).toEqual(["case-1-submission", "case-1-submission"]);
+    expect(recording.requests.map((request) => request.headers.get("idempotency-key"))).toEqual([
+      "case-1-submission",
+      "case-1-submission",
+    ]);
   });
 
   it("throws a refused submission as its typed error (409 for a key used with another body)", async () => {
-    const recording = recordingFetch(() => problemResponse(409, "409-01", "Idempotency-Key k was used with a different request body"));
-    await expect(clientOf(recording.fetch).applications.submit(body, { idempotencyKey: "k" })).rejects.toBeInstanceOf(ProblemError);
+    const recording = recordingFetch(() =>
+      problemResponse(409, "409-01", "Idempotency-Key k was used with a different request body"),
+    );
+    await expect(clientOf(recording.fetch).applications.submit(body, { idempotencyKey: "k" })).rejects.toBeInstanceOf(
+      ProblemError,
+    );
   });
 });
 
 describe("applications.submitUntilDecided", () => {
   it("resubmits with the same key after SYSTEM_ERROR and answers the new application once it is decided", async () => {
-    const recording = registry([ID_1, ID_2], { [ID_1]: ["VALIDATING", "SYSTEM_ERROR"], [ID_2]: ["VALIDATING", "ACCEPTED_PRIORITY_PROTECTED"] });
+    const recording = registry([ID_1, ID_2], {
+      [ID_1]: ["VALIDATING", "SYSTEM_ERROR"],
+      [ID_2]: ["VALIDATING", "ACCEPTED_PRIORITY_PROTECTED"],
+    });
     const decided = await clientOf(recording.fetch).applications.submitUntilDecided(body, FAST_POLL);
     expect(decided.attempts).toEqual([ID_1, ID_2]);
     expect(decided.application_request_id).toBe(ID_2);
     expect(decided.information.status).toBe("ACCEPTED_PRIORITY_PROTECTED");
     const submissions = recording.requests.filter((request) => request.method === "POST");
     expect(submissions).toHaveLength(2);
-    expect(new Set(submissions.map((request) => request.headers.get("idempotency-key")))).toEqual(new Set([decided.idempotency_key]));
+    expect(new Set(submissions.map((request) => request.headers.get("idempotency-key")))).toEqual(
+      new Set([decided.idempotency_key]),
+    );
     expect(submissions.map((request) => request.body)).toEqual([JSON.stringify(body), JSON.stringify(body)]);
   });
 
@@ -95,8 +115,16 @@ describe("applications.submitUntilDecided", () => {
   });
 
   it("stops after maxAttempts submissions and answers a SYSTEM_ERROR that persists", async () => {
-    const recording = registry([ID_1, ID_2, ID_3], { [ID_1]: ["SYSTEM_ERROR"], [ID_2]: ["SYSTEM_ERROR"], [ID_3]: ["SYSTEM_ERROR"] });
-    const decided = await clientOf(recording.fetch).applications.submitUntilDecided(body, { ...FAST_POLL, maxAttempts: 2, idempotencyKey: "kept" });
+    const recording = registry([ID_1, ID_2, ID_3], {
+      [ID_1]: ["SYSTEM_ERROR"],
+      [ID_2]: ["SYSTEM_ERROR"],
+      [ID_3]: ["SYSTEM_ERROR"],
+    });
+    const decided = await clientOf(recording.fetch).applications.submitUntilDecided(body, {
+      ...FAST_POLL,
+      maxAttempts: 2,
+      idempotencyKey: "kept",
+    });
     expect(decided.attempts).toEqual([ID_1, ID_2]);
     expect(decided.information.status).toBe("SYSTEM_ERROR");
     expect(decided.idempotency_key).toBe("kept");
@@ -104,7 +132,11 @@ describe("applications.submitUntilDecided", () => {
 
   it("answers an application still VALIDATING when its decision does not come in time", async () => {
     const recording = registry([ID_1], { [ID_1]: ["VALIDATING"] });
-    const decided = await clientOf(recording.fetch).applications.submitUntilDecided(body, { initialDelayMs: 5, maxDelayMs: 5, timeoutMs: 20 });
+    const decided = await clientOf(recording.fetch).applications.submitUntilDecided(body, {
+      initialDelayMs: 5,
+      maxDelayMs: 5,
+      timeoutMs: 20,
+    });
     expect(decided.information.status).toBe("VALIDATING");
     expect(decided.attempts).toEqual([ID_1]);
   });

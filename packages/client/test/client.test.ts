@@ -20,7 +20,12 @@ afterEach(async () => {
 describe("createGatewayClient", () => {
   it("sends HTTP Basic credentials and serialises typed parameters", async () => {
     const recorder = recordingFetch(() => jsonResponse(200, EMPTY_LIST));
-    const client = createGatewayClient({ baseUrl: `${BASE}/`, username: "alex", password: "pä:ss", fetch: recorder.fetch });
+    const client = createGatewayClient({
+      baseUrl: `${BASE}/`,
+      username: "alex",
+      password: "pä:ss",
+      fetch: recorder.fetch,
+    });
     const { data, error } = await client.GET("/v1/notifications", {
       params: { query: { status: "NEW", created_after: "2025-02-20T09:06:29", limit: 100 } },
     });
@@ -28,7 +33,11 @@ describe("createGatewayClient", () => {
     expect(data).toEqual(EMPTY_LIST);
     const request = recorder.last();
     expect(request.url.origin + request.url.pathname).toBe(`${BASE}/v1/notifications`);
-    expect(Object.fromEntries(request.url.searchParams)).toEqual({ status: "NEW", created_after: "2025-02-20T09:06:29", limit: "100" });
+    expect(Object.fromEntries(request.url.searchParams)).toEqual({
+      status: "NEW",
+      created_after: "2025-02-20T09:06:29",
+      limit: "100",
+    });
     expect(request.headers.get("authorization")).toBe(`Basic ${Buffer.from("alex:pä:ss").toString("base64")}`);
   });
 
@@ -49,7 +58,9 @@ describe("createGatewayClient", () => {
   });
 
   it("runs middleware once per call, around all of its attempts", async () => {
-    const recorder = recordingFetch((_request, index) => (index === 0 ? problemResponse(503, "503-01", "busy") : jsonResponse(200, EMPTY_LIST)));
+    const recorder = recordingFetch((_request, index) =>
+      index === 0 ? problemResponse(503, "503-01", "busy") : jsonResponse(200, EMPTY_LIST),
+    );
     const seen: string[] = [];
     const logger: Middleware = {
       onRequest: ({ request }) => {
@@ -59,7 +70,14 @@ describe("createGatewayClient", () => {
         seen.push(`response ${response.status}`);
       },
     };
-    const client = createGatewayClient({ baseUrl: BASE, username: "u", password: "p", fetch: recorder.fetch, retry: FAST_RETRY, middleware: [logger] });
+    const client = createGatewayClient({
+      baseUrl: BASE,
+      username: "u",
+      password: "p",
+      fetch: recorder.fetch,
+      retry: FAST_RETRY,
+      middleware: [logger],
+    });
     await client.GET("/v1/notifications");
     expect(recorder.requests).toHaveLength(2);
     expect(seen).toEqual(["request GET /v1/notifications", "response 200"]);
@@ -68,7 +86,9 @@ describe("createGatewayClient", () => {
 
 describe("retries", () => {
   it.each([429, 502, 503, 504])("retries a GET answered %i, then answers the success", async (status) => {
-    const recorder = recordingFetch((_request, index) => (index < 2 ? new Response(null, { status }) : jsonResponse(200, EMPTY_LIST)));
+    const recorder = recordingFetch((_request, index) =>
+      index < 2 ? new Response(null, { status }) : jsonResponse(200, EMPTY_LIST),
+    );
     const events: RetryEvent[] = [];
     const client = createGatewayClient({
       baseUrl: BASE,
@@ -89,7 +109,13 @@ describe("retries", () => {
 
   it("bounds the attempts and hands the last answer back as a value", async () => {
     const recorder = recordingFetch(() => problemResponse(503, "503-01", "shutting down"));
-    const client = createGatewayClient({ baseUrl: BASE, username: "u", password: "p", fetch: recorder.fetch, retry: { ...FAST_RETRY, attempts: 4 } });
+    const client = createGatewayClient({
+      baseUrl: BASE,
+      username: "u",
+      password: "p",
+      fetch: recorder.fetch,
+      retry: { ...FAST_RETRY, attempts: 4 },
+    });
     const { error, response } = await client.GET("/v1/notifications");
     expect(recorder.requests).toHaveLength(4);
     expect(response.status).toBe(503);
@@ -98,25 +124,47 @@ describe("retries", () => {
 
   it.each([400, 401, 404, 409, 500])("does not retry %i", async (status) => {
     const recorder = recordingFetch(() => new Response(null, { status }));
-    const client = createGatewayClient({ baseUrl: BASE, username: "u", password: "p", fetch: recorder.fetch, retry: FAST_RETRY });
+    const client = createGatewayClient({
+      baseUrl: BASE,
+      username: "u",
+      password: "p",
+      fetch: recorder.fetch,
+      retry: FAST_RETRY,
+    });
     await client.GET("/v1/notifications");
     expect(recorder.requests).toHaveLength(1);
   });
 
   it("does not retry a POST without an Idempotency-Key", async () => {
     const recorder = recordingFetch(() => new Response(null, { status: 503 }));
-    const client = createGatewayClient({ baseUrl: BASE, username: "u", password: "p", fetch: recorder.fetch, retry: FAST_RETRY });
+    const client = createGatewayClient({
+      baseUrl: BASE,
+      username: "u",
+      password: "p",
+      fetch: recorder.fetch,
+      retry: FAST_RETRY,
+    });
     await client.POST("/v0/documents/url", {
-      body: { data: { document_type: "TR1", file_length: 1, file_sha256: "n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=" } },
+      body: {
+        data: { document_type: "TR1", file_length: 1, file_sha256: "n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=" },
+      },
     });
     expect(recorder.requests).toHaveLength(1);
   });
 
   it("retries a POST that carries an Idempotency-Key, with the same body", async () => {
     const recorder = recordingFetch((_request, index) =>
-      index === 0 ? new Response(null, { status: 502 }) : jsonResponse(202, { data: { application_request_id: APPLICATION_ID } }),
+      index === 0
+        ? new Response(null, { status: 502 })
+        : jsonResponse(202, { data: { application_request_id: APPLICATION_ID } }),
     );
-    const client = createGatewayClient({ baseUrl: BASE, username: "u", password: "p", fetch: recorder.fetch, retry: FAST_RETRY });
+    const client = createGatewayClient({
+      baseUrl: BASE,
+      username: "u",
+      password: "p",
+      fetch: recorder.fetch,
+      retry: FAST_RETRY,
+    });
     const { data } = await client.POST("/v0/applications", {
       params: { header: { "Idempotency-Key": "submission-0001" } },
       body: { type: "REGISTER_UPDATE" } as never,
@@ -129,10 +177,19 @@ describe("retries", () => {
 
   it("waits the seconds of Retry-After", async () => {
     const recorder = recordingFetch((_request, index) =>
-      index === 0 ? new Response(null, { status: 429, headers: { "retry-after": "1" } }) : jsonResponse(200, EMPTY_LIST),
+      index === 0
+        ? new Response(null, { status: 429, headers: { "retry-after": "1" } })
+        : jsonResponse(200, EMPTY_LIST),
     );
     const events: RetryEvent[] = [];
-    const client = createGatewayClient({ baseUrl: BASE, username: "u", password: "p", fetch: recorder.fetch, retry: FAST_RETRY, onRetry: (event) => events.push(event) });
+    const client = createGatewayClient({
+      baseUrl: BASE,
+      username: "u",
+      password: "p",
+      fetch: recorder.fetch,
+      retry: FAST_RETRY,
+      onRetry: (event) => events.push(event),
+    });
     const started = Date.now();
     await client.GET("/v1/notifications");
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
@@ -145,7 +202,14 @@ describe("retries", () => {
       index === 0 ? new Response(null, { status: 503, headers: { "retry-after": at } }) : jsonResponse(200, EMPTY_LIST),
     );
     const events: RetryEvent[] = [];
-    const client = createGatewayClient({ baseUrl: BASE, username: "u", password: "p", fetch: recorder.fetch, retry: FAST_RETRY, onRetry: (event) => events.push(event) });
+    const client = createGatewayClient({
+      baseUrl: BASE,
+      username: "u",
+      password: "p",
+      fetch: recorder.fetch,
+      retry: FAST_RETRY,
+      onRetry: (event) => events.push(event),
+    });
     await client.GET("/v1/notifications");
     expect(events).toHaveLength(1);
     expect(events[0]?.delayMs).toBe(0);
@@ -153,7 +217,13 @@ describe("retries", () => {
 
   it("hands back a Retry-After longer than it waits for", async () => {
     const recorder = recordingFetch(() => new Response(null, { status: 429, headers: { "retry-after": "120" } }));
-    const client = createGatewayClient({ baseUrl: BASE, username: "u", password: "p", fetch: recorder.fetch, retry: FAST_RETRY });
+    const client = createGatewayClient({
+      baseUrl: BASE,
+      username: "u",
+      password: "p",
+      fetch: recorder.fetch,
+      retry: FAST_RETRY,
+    });
     const { response } = await client.GET("/v1/notifications");
     expect(response.status).toBe(429);
     expect(recorder.requests).toHaveLength(1);
@@ -161,7 +231,13 @@ describe("retries", () => {
 
   it("can be turned off", async () => {
     const recorder = recordingFetch(() => new Response(null, { status: 503 }));
-    const client = createGatewayClient({ baseUrl: BASE, username: "u", password: "p", fetch: recorder.fetch, retry: false });
+    const client = createGatewayClient({
+      baseUrl: BASE,
+      username: "u",
+      password: "p",
+      fetch: recorder.fetch,
+      retry: false,
+    });
     await client.GET("/v1/notifications");
     expect(recorder.requests).toHaveLength(1);
   });
@@ -185,7 +261,13 @@ describe("retries", () => {
     const url = server.url;
     await server.close(); // nothing listens there any more
     const events: RetryEvent[] = [];
-    const client = createGatewayClient({ baseUrl: url, username: "u", password: "p", retry: FAST_RETRY, onRetry: (event) => events.push(event) });
+    const client = createGatewayClient({
+      baseUrl: url,
+      username: "u",
+      password: "p",
+      retry: FAST_RETRY,
+      onRetry: (event) => events.push(event),
+    });
     const failure = await client.GET("/v1/notifications").catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(NetworkError);
     expect((failure as NetworkError).cause).toBeInstanceOf(TypeError);
@@ -200,7 +282,13 @@ describe("retries", () => {
       else json(response, 200, EMPTY_LIST);
     });
     servers.push(server);
-    const client = createGatewayClient({ baseUrl: server.url, username: "u", password: "p", timeoutMs: 150, retry: FAST_RETRY });
+    const client = createGatewayClient({
+      baseUrl: server.url,
+      username: "u",
+      password: "p",
+      timeoutMs: 150,
+      retry: FAST_RETRY,
+    });
     const { data } = await client.GET("/v1/notifications");
     expect(data).toEqual(EMPTY_LIST);
     expect(calls).toBe(2);
@@ -211,10 +299,18 @@ describe("retries", () => {
       setTimeout(() => json(response, 201, {}), 1000);
     });
     servers.push(server);
-    const client = createGatewayClient({ baseUrl: server.url, username: "u", password: "p", timeoutMs: 150, retry: FAST_RETRY });
+    const client = createGatewayClient({
+      baseUrl: server.url,
+      username: "u",
+      password: "p",
+      timeoutMs: 150,
+      retry: FAST_RETRY,
+    });
     const failure = await client
       .POST("/v0/documents/url", {
-        body: { data: { document_type: "TR1", file_length: 1, file_sha256: "n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=" } },
+        body: {
+          data: { document_type: "TR1", file_length: 1, file_sha256: "n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=" },
+        },
       })
       .catch((error: unknown) => error);
     expect((failure as Error).name).toBe("TimeoutError");
@@ -282,7 +378,13 @@ describe("mutual TLS", () => {
 
   it("presents the client certificate through an undici Agent", async () => {
     const server = await startTlsServer(
-      { key: fixture("server.key"), cert: fixture("server.crt"), ca: fixture("ca.crt"), requestCert: true, rejectUnauthorized: true },
+      {
+        key: fixture("server.key"),
+        cert: fixture("server.crt"),
+        ca: fixture("ca.crt"),
+        requestCert: true,
+        rejectUnauthorized: true,
+      },
       (_request, response, raw) => {
         const peer = (raw.socket as TLSSocket).getPeerCertificate();
         json(response, 200, { data: [] }, { "x-peer": String(peer.subject?.CN) });
@@ -310,13 +412,22 @@ describe("mutual TLS", () => {
     const downloadId = "a".repeat(64);
     const bytes = Buffer.alloc(2 * 1024 * 1024 + 3, 9);
     const server = await startTlsServer(
-      { key: fixture("server.key"), cert: fixture("server.crt"), ca: fixture("ca.crt"), requestCert: true, rejectUnauthorized: true },
+      {
+        key: fixture("server.key"),
+        cert: fixture("server.crt"),
+        ca: fixture("ca.crt"),
+        requestCert: true,
+        rejectUnauthorized: true,
+      },
       (request, response) => {
         if (request.url === "/v0/documents/url") {
-          return json(response, 200, { data: { upload_url: `${server.url}/v0/uploads/${documentId}?signature=s`, document_id: documentId } });
+          return json(response, 200, {
+            data: { upload_url: `${server.url}/v0/uploads/${documentId}?signature=s`, document_id: documentId },
+          });
         }
         if (request.method === "PUT") {
-          const ok = request.headers["content-length"] === String(bytes.length) && Buffer.compare(request.body, bytes) === 0;
+          const ok =
+            request.headers["content-length"] === String(bytes.length) && Buffer.compare(request.body, bytes) === 0;
           return json(response, ok ? 200 : 403, {});
         }
         if (request.url === `/v1/documents/${downloadId}`) {
@@ -350,7 +461,13 @@ describe("mutual TLS", () => {
 
   it("is refused with a certificate the server's CA did not sign", async () => {
     const server = await startTlsServer(
-      { key: fixture("server.key"), cert: fixture("server.crt"), ca: fixture("ca.crt"), requestCert: true, rejectUnauthorized: true },
+      {
+        key: fixture("server.key"),
+        cert: fixture("server.crt"),
+        ca: fixture("ca.crt"),
+        requestCert: true,
+        rejectUnauthorized: true,
+      },
       (_request, response) => json(response, 200, { data: [] }),
     );
     servers.push(server);

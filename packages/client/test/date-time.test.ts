@@ -10,14 +10,23 @@ import {
 
 describe("normalizeRegistryDateTime", () => {
   const cases: [string, { given: string; want: string }][] = [
-    ["no zone, two fractional digits (read as UTC)", { given: "2025-02-20T09:06:29.04", want: "2025-02-20T09:06:29.040Z" }],
+    [
+      "no zone, two fractional digits (read as UTC)",
+      { given: "2025-02-20T09:06:29.04", want: "2025-02-20T09:06:29.040Z" },
+    ],
     ["milliseconds and Z", { given: "2025-02-20T09:06:29.040Z", want: "2025-02-20T09:06:29.040Z" }],
     ["microseconds, no zone", { given: "2025-02-20T09:06:29.040123", want: "2025-02-20T09:06:29.040Z" }],
-    ["microseconds and Z, truncated not rounded", { given: "2025-02-20T09:06:29.999999Z", want: "2025-02-20T09:06:29.999Z" }],
+    [
+      "microseconds and Z, truncated not rounded",
+      { given: "2025-02-20T09:06:29.999999Z", want: "2025-02-20T09:06:29.999Z" },
+    ],
     ["nanoseconds", { given: "2025-02-20T09:06:29.123456789Z", want: "2025-02-20T09:06:29.123Z" }],
     ["lower-case t and z", { given: "2025-02-20t09:06:29.5z", want: "2025-02-20T09:06:29.500Z" }],
     ["colon before the milliseconds", { given: "2025-02-20T15:29:51:405Z", want: "2025-02-20T15:29:51.405Z" }],
-    ["colon before the milliseconds, lower case", { given: "2025-02-20t15:29:51:405z", want: "2025-02-20T15:29:51.405Z" }],
+    [
+      "colon before the milliseconds, lower case",
+      { given: "2025-02-20t15:29:51:405z", want: "2025-02-20T15:29:51.405Z" },
+    ],
     ["comma as decimal sign", { given: "2025-02-20T09:06:29,25Z", want: "2025-02-20T09:06:29.250Z" }],
     ["no fraction", { given: "2025-02-20T09:06:29Z", want: "2025-02-20T09:06:29.000Z" }],
     ["no seconds, no zone", { given: "2025-02-20T09:06", want: "2025-02-20T09:06:00.000Z" }],
@@ -106,7 +115,9 @@ describe("date-time properties", () => {
     fc.assert(
       fc.property(shaped, shaped, (a, b) => {
         const order = Math.sign(a.date.getTime() - b.date.getTime());
-        expect(Math.sign(parseRegistryDateTime(a.text).getTime() - parseRegistryDateTime(b.text).getTime())).toBe(order);
+        expect(Math.sign(parseRegistryDateTime(a.text).getTime() - parseRegistryDateTime(b.text).getTime())).toBe(
+          order,
+        );
       }),
     );
   });
@@ -137,7 +148,10 @@ describe("date-time properties", () => {
 
 describe("formatQueryDateTime", () => {
   const cases: [string, { given: string; want: string }][] = [
-    ["a whole second: exactly the requirement's example shape", { given: "2020-01-01T00:00:00.000Z", want: "2020-01-01T00:00:00" }],
+    [
+      "a whole second: exactly the requirement's example shape",
+      { given: "2020-01-01T00:00:00.000Z", want: "2020-01-01T00:00:00" },
+    ],
     ["milliseconds are kept", { given: "2025-02-20T09:06:29.040Z", want: "2025-02-20T09:06:29.040" }],
     ["an offset is converted to UTC", { given: "2025-02-20T10:06:29+01:00", want: "2025-02-20T09:06:29" }],
   ];
@@ -147,11 +161,14 @@ describe("formatQueryDateTime", () => {
 
   it("is always zone-less UTC with seconds, and reads back as the same instant", () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date(Date.UTC(1970, 0, 1)), max: new Date(Date.UTC(9999, 11, 31)), noInvalidDate: true }), (date) => {
-        const text = formatQueryDateTime(date);
-        expect(text).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?$/);
-        expect(parseRegistryDateTime(text).getTime()).toBe(date.getTime());
-      }),
+      fc.property(
+        fc.date({ min: new Date(Date.UTC(1970, 0, 1)), max: new Date(Date.UTC(9999, 11, 31)), noInvalidDate: true }),
+        (date) => {
+          const text = formatQueryDateTime(date);
+          expect(text).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?$/);
+          expect(parseRegistryDateTime(text).getTime()).toBe(date.getTime());
+        },
+      ),
     );
   });
 });

@@ -20,7 +20,19 @@ afterEach(async () => {
 async function startStorage(options: { expired?: boolean; dropMidway?: boolean } = {}) {
   const storage = await startServer((request, response) => {
     if (options.expired === true) {
-      return json(response, 403, { type: "about:blank", title: "Forbidden", status: 403, detail: "expired", instance: request.url, code: "403-04" }, { "content-type": "application/problem+json" });
+      return json(
+        response,
+        403,
+        {
+          type: "about:blank",
+          title: "Forbidden",
+          status: 403,
+          detail: "expired",
+          instance: request.url,
+          code: "403-04",
+        },
+        { "content-type": "application/problem+json" },
+      );
     }
     response.writeHead(200, {
       "content-type": "application/pdf",
@@ -62,7 +74,11 @@ describe("downloadDocument", () => {
 
     const download = await client.downloadDocument(DOWNLOAD_ID);
     expect(Buffer.compare(await readAll(download.body), PDF)).toBe(0);
-    expect(download).toMatchObject({ contentType: "application/pdf", contentLength: PDF.length, fileName: "LTR-3b4c1f0e.pdf" });
+    expect(download).toMatchObject({
+      contentType: "application/pdf",
+      contentLength: PDF.length,
+      fileName: "LTR-3b4c1f0e.pdf",
+    });
 
     expect(gateway.requests).toHaveLength(1);
     expect(gateway.requests[0]?.headers.authorization).toMatch(/^Basic /);
@@ -86,7 +102,9 @@ describe("downloadDocument", () => {
     const client = createGatewayClient({ baseUrl: gatewayUrl, username: "alex", password: "secret" });
     const download = await client.downloadDocument(DOWNLOAD_ID);
     expect((await readAll(download.body)).length).toBe(PDF.length);
-    expect(gateway.requests.map((request) => [request.url.split("?")[0], request.headers.authorization !== undefined])).toEqual([
+    expect(
+      gateway.requests.map((request) => [request.url.split("?")[0], request.headers.authorization !== undefined]),
+    ).toEqual([
       [`/v1/documents/${DOWNLOAD_ID}`, true],
       [`/v1/document-downloads/${DOWNLOAD_ID}`, false],
     ]);
@@ -125,7 +143,12 @@ describe("downloadDocument", () => {
     ["a path", `../${DOWNLOAD_ID.slice(3)}`],
   ])("refuses a download id that is %s before any request", async (_name, id) => {
     const recorder = recordingFetch(() => new Response(null, { status: 500 }));
-    const client = createGatewayClient({ baseUrl: "http://gateway.test", username: "u", password: "p", fetch: recorder.fetch });
+    const client = createGatewayClient({
+      baseUrl: "http://gateway.test",
+      username: "u",
+      password: "p",
+      fetch: recorder.fetch,
+    });
     await expect(client.downloadDocument(id)).rejects.toThrow(TypeError);
     expect(recorder.requests).toHaveLength(0);
   });
@@ -136,18 +159,32 @@ describe("downloadDocument", () => {
         ? new Response(null, { status: 302, headers: { location: "http://storage.test/blob" } })
         : new Response("bytes", { status: 200, headers: { "content-type": "application/pdf" } }),
     );
-    const client = createGatewayClient({ baseUrl: "http://gateway.test", username: "u", password: "p", fetch: recorder.fetch });
+    const client = createGatewayClient({
+      baseUrl: "http://gateway.test",
+      username: "u",
+      password: "p",
+      fetch: recorder.fetch,
+    });
     const download = await client.downloadDocument(DOWNLOAD_ID);
     expect(await new Response(download.body).text()).toBe("bytes");
-    expect(recorder.requests.map((request) => [request.url.href, request.redirect, request.headers.has("authorization")])).toEqual([
+    expect(
+      recorder.requests.map((request) => [request.url.href, request.redirect, request.headers.has("authorization")]),
+    ).toEqual([
       [`http://gateway.test/v1/documents/${DOWNLOAD_ID}`, "manual", true],
       ["http://storage.test/blob", "manual", false],
     ]);
   });
 
   it("accepts the bytes answered at once", async () => {
-    const recorder = recordingFetch(() => new Response("bytes", { status: 200, headers: { "content-type": "application/pdf" } }));
-    const client = createGatewayClient({ baseUrl: "http://gateway.test", username: "u", password: "p", fetch: recorder.fetch });
+    const recorder = recordingFetch(
+      () => new Response("bytes", { status: 200, headers: { "content-type": "application/pdf" } }),
+    );
+    const client = createGatewayClient({
+      baseUrl: "http://gateway.test",
+      username: "u",
+      password: "p",
+      fetch: recorder.fetch,
+    });
     const download = await client.downloadDocument(DOWNLOAD_ID);
     expect(await new Response(download.body).text()).toBe("bytes");
     expect(recorder.requests).toHaveLength(1);
@@ -155,9 +192,21 @@ describe("downloadDocument", () => {
 
   it("throws the problem of an unknown download id", async () => {
     const recorder = recordingFetch(() =>
-      jsonResponse(404, { type: "about:blank", title: "Not Found", status: 404, detail: "no such document", instance: "/", code: "404-01" }),
+      jsonResponse(404, {
+        type: "about:blank",
+        title: "Not Found",
+        status: 404,
+        detail: "no such document",
+        instance: "/",
+        code: "404-01",
+      }),
     );
-    const client = createGatewayClient({ baseUrl: "http://gateway.test", username: "u", password: "p", fetch: recorder.fetch });
+    const client = createGatewayClient({
+      baseUrl: "http://gateway.test",
+      username: "u",
+      password: "p",
+      fetch: recorder.fetch,
+    });
     const failure = await client.downloadDocument(DOWNLOAD_ID).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ProblemError);
     expect((failure as ProblemError).code).toBe("404-01");

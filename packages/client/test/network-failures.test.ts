@@ -35,7 +35,10 @@ afterEach(async () => {
   vi.restoreAllMocks();
 });
 
-async function serve(handler: Parameters<typeof startServer>[0], options?: Parameters<typeof startServer>[1]): Promise<TestServer> {
+async function serve(
+  handler: Parameters<typeof startServer>[0],
+  options?: Parameters<typeof startServer>[1],
+): Promise<TestServer> {
   const server = await startServer(handler, options);
   servers.push(server);
   return server;
@@ -61,15 +64,19 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-const clientOf = (server: TestServer, options: { timeoutMs?: number; onRetry?: (event: RetryEvent) => void; middleware?: Middleware[] } = {}) =>
-  createGatewayClient({ baseUrl: server.url, username: "u", password: "p", retry: FAST_RETRY, ...options });
+const clientOf = (
+  server: TestServer,
+  options: { timeoutMs?: number; onRetry?: (event: RetryEvent) => void; middleware?: Middleware[] } = {},
+) => createGatewayClient({ baseUrl: server.url, username: "u", password: "p", retry: FAST_RETRY, ...options });
 
 describe("network failures are NetworkErrors", () => {
   it("a GET where nothing listens: NetworkError after its attempts, fetch's TypeError as the cause", async () => {
     const server = await startServer(() => undefined);
     await server.close(); // nothing listens there any more
     const events: RetryEvent[] = [];
-    const failure = await rejection(clientOf(server, { onRetry: (event) => events.push(event) }).GET("/v1/notifications"));
+    const failure = await rejection(
+      clientOf(server, { onRetry: (event) => events.push(event) }).GET("/v1/notifications"),
+    );
     expect(failure).toBeInstanceOf(NetworkError);
     expect(failure).toBeInstanceOf(GatewayError);
     expect(failure).not.toBeInstanceOf(TimeoutError);
@@ -78,7 +85,9 @@ describe("network failures are NetworkErrors", () => {
     expect(error.cause).toBeInstanceOf(TypeError);
     expect(error.attempts).toBe(3);
     expect(error.method).toBe("GET");
-    expect(error.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/v1\/notifications failed after 3 attempts: fetch failed \(ECONNREFUSED\)$/);
+    expect(error.message).toMatch(
+      /^GET http:\/\/127\.0\.0\.1:\d+\/v1\/notifications failed after 3 attempts: fetch failed \(ECONNREFUSED\)$/,
+    );
     expect(events).toHaveLength(2);
   });
 
@@ -89,7 +98,12 @@ describe("network failures are NetworkErrors", () => {
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on("warning", onWarning);
     try {
-      const client = createGatewayClient({ baseUrl: server.url, username: "u", password: "p", retry: { ...FAST_RETRY, attempts: 15 } });
+      const client = createGatewayClient({
+        baseUrl: server.url,
+        username: "u",
+        password: "p",
+        retry: { ...FAST_RETRY, attempts: 15 },
+      });
       const failure = await rejection(client.GET("/v1/notifications"));
       expect(failure).toMatchObject({ name: "NetworkError", attempts: 15 });
       await new Promise((resolve) => setImmediate(resolve));
@@ -136,7 +150,9 @@ describe("network failures are NetworkErrors", () => {
     // the call (the client's own timeout is far away), and no second attempt follows it.
     const controller = new AbortController();
     const server = await serve(() => controller.abort());
-    const failure = await rejection(clientOf(server, { timeoutMs: 600_000 }).GET("/v1/notifications", { signal: controller.signal }));
+    const failure = await rejection(
+      clientOf(server, { timeoutMs: 600_000 }).GET("/v1/notifications", { signal: controller.signal }),
+    );
     expect(failure).not.toBeInstanceOf(GatewayError);
     expect((failure as Error).name).toBe("AbortError");
     expect(server.requests).toHaveLength(1);
@@ -152,7 +168,9 @@ describe("answers cut off in the middle of their body", () => {
       else json(response, 200, PAGE, { "x-request-id": "r-2" });
     });
     const events: RetryEvent[] = [];
-    const { data, response } = await clientOf(server, { onRetry: (event) => events.push(event) }).GET("/v1/notifications");
+    const { data, response } = await clientOf(server, { onRetry: (event) => events.push(event) }).GET(
+      "/v1/notifications",
+    );
     expect(data).toEqual(PAGE);
     expect(calls).toBe(2);
     expect(events).toHaveLength(1);
@@ -172,10 +190,14 @@ describe("answers cut off in the middle of their body", () => {
   });
 
   it("sends a POST once and throws a NetworkError when its answer is cut off", async () => {
-    const server = await serve((_request, response) => cutOff(response, 200, { data: { upload_url: "/x", document_id: DOCUMENT_ID } }));
+    const server = await serve((_request, response) =>
+      cutOff(response, 200, { data: { upload_url: "/x", document_id: DOCUMENT_ID } }),
+    );
     const failure = await rejection(
       clientOf(server).POST("/v0/documents/url", {
-        body: { data: { document_type: "TR1", file_length: 1, file_sha256: "n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=" } },
+        body: {
+          data: { document_type: "TR1", file_length: 1, file_sha256: "n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=" },
+        },
       }),
     );
     expect(failure).toBeInstanceOf(NetworkError);
@@ -190,7 +212,10 @@ describe("answers cut off in the middle of their body", () => {
     });
     const result = await clientOf(server).notifications.acknowledge(ids);
     expect(result).toEqual({ acknowledged: ids, not_found: [] });
-    expect(server.requests.map((request) => JSON.parse(request.body.toString()) as unknown)).toEqual([{ data: ids }, { data: ids }]);
+    expect(server.requests.map((request) => JSON.parse(request.body.toString()) as unknown)).toEqual([
+      { data: ids },
+      { data: ids },
+    ]);
   });
 
   it("consume survives a list answer cut off mid-body: every event handled once, everything acknowledged", async () => {
@@ -201,7 +226,11 @@ describe("answers cut off in the middle of their body", () => {
     });
     const a = "6f1c2a4e-0b7d-4c1e-9a53-2d8f4b6e7c10";
     const b = "7a2d3b5f-1c8e-4d2f-8b64-3e9a5c7f8d21";
-    const registry = fakeRegistry([stored(at(10), event(5, a)), stored(at(20), event(5, a)), stored(at(30), event(25, b))]);
+    const registry = fakeRegistry([
+      stored(at(10), event(5, a)),
+      stored(at(20), event(5, a)),
+      stored(at(30), event(25, b)),
+    ]);
     let lists = 0;
     // A real server in front of the in-memory registry; the first list answer is cut off half-way.
     const server = await serve(async (request, response) => {
@@ -212,7 +241,7 @@ describe("answers cut off in the middle of their body", () => {
           ...(request.body.length > 0 && { body: request.body }),
         }),
       );
-      const body = (await answer.json());
+      const body = await answer.json();
       if (request.method === "GET" && (lists += 1) === 1) return cutOff(response, answer.status, body);
       json(response, answer.status, body);
     });
@@ -229,9 +258,12 @@ describe("answers cut off in the middle of their body", () => {
 
 describe("the answer handed over after reading the body within the attempt", () => {
   const answer = (status = 200, body: string | null = '{"data":[1,2]}') => {
-    const retrying = createRetryingFetch(async () => new Response(body, { status, headers: { "content-type": "application/json", "x-a": "1" } }), {
-      bufferBody: true,
-    });
+    const retrying = createRetryingFetch(
+      async () => new Response(body, { status, headers: { "content-type": "application/json", "x-a": "1" } }),
+      {
+        bufferBody: true,
+      },
+    );
     return retrying(new Request("http://gateway.test/v1/notifications"));
   };
 
@@ -282,14 +314,19 @@ describe("the answer handed over after reading the body within the attempt", () 
 describe("uploadDocument over a failing network", () => {
   const bytes = new Uint8Array(256 * 1024).fill(0x41);
 
-  async function startGateway(put: (raw: IncomingMessage, response: ServerResponse) => void, post?: (raw: IncomingMessage) => boolean) {
+  async function startGateway(
+    put: (raw: IncomingMessage, response: ServerResponse) => void,
+    post?: (raw: IncomingMessage) => boolean,
+  ) {
     const server: TestServer = await serve(
       (request: ReceivedRequest, response, raw) => {
         if (request.method === "POST") {
           if (post?.(raw) === true) return;
           raw.resume();
           raw.on("end", () =>
-            json(response, 201, { data: { upload_url: `${server.url}/v0/uploads/${DOCUMENT_ID}?signature=s`, document_id: DOCUMENT_ID } }),
+            json(response, 201, {
+              data: { upload_url: `${server.url}/v0/uploads/${DOCUMENT_ID}?signature=s`, document_id: DOCUMENT_ID },
+            }),
           );
           return;
         }
@@ -334,7 +371,9 @@ describe("downloadDocument over a failing network", () => {
   async function startDropping(): Promise<TestServer> {
     const server: TestServer = await serve((request, response) => {
       if (request.url.startsWith("/v1/documents/")) {
-        response.writeHead(302, { location: `${server.url}/blobs/${DOWNLOAD_ID}?signature=s`, "content-length": 0 }).end();
+        response
+          .writeHead(302, { location: `${server.url}/blobs/${DOWNLOAD_ID}?signature=s`, "content-length": 0 })
+          .end();
         return;
       }
       response.writeHead(200, { "content-type": "application/pdf", "content-length": 100_000 });

@@ -6,7 +6,13 @@ import { at, fakeRegistry, id, stored, type StoredNotification } from "./support
 const FAST_RETRY = { baseDelayMs: 1, maxDelayMs: 2 } as const;
 
 function clientOf(registry: ReturnType<typeof fakeRegistry>) {
-  return createGatewayClient({ baseUrl: "http://gateway.test", username: "u", password: "p", fetch: registry.fetch, retry: FAST_RETRY });
+  return createGatewayClient({
+    baseUrl: "http://gateway.test",
+    username: "u",
+    password: "p",
+    fetch: registry.fetch,
+    retry: FAST_RETRY,
+  });
 }
 
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
@@ -20,7 +26,9 @@ describe("notifications.listAll", () => {
     const all = Array.from({ length: 250 }, (_, index) => stored(at(index * 10)));
     const registry = fakeRegistry([...all].reverse());
     const listed = await collect(clientOf(registry).notifications.listAll());
-    expect(listed.map((notification) => notification.notification_id)).toEqual(all.map((notification) => notification.notification_id));
+    expect(listed.map((notification) => notification.notification_id)).toEqual(
+      all.map((notification) => notification.notification_id),
+    );
     const queries = registry.listQueries();
     expect(queries).toHaveLength(3);
     expect(queries.every((query) => query.limit === "100")).toBe(true);
@@ -41,7 +49,9 @@ describe("notifications.listAll", () => {
     ];
     const registry = fakeRegistry(all);
     const listed = await collect(clientOf(registry).notifications.listAll());
-    expect(listed.map((notification) => notification.notification_id)).toEqual(all.map((notification) => notification.notification_id));
+    expect(listed.map((notification) => notification.notification_id)).toEqual(
+      all.map((notification) => notification.notification_id),
+    );
   });
 
   it("starts after `since`, exclusive, given as a Date or as the registry's text", async () => {
@@ -52,7 +62,10 @@ describe("notifications.listAll", () => {
     expect(fromDate.map((notification) => notification.created_datetime)).toEqual([at(3000), at(4000)]);
     const fromText = await collect(client.notifications.listAll({ since: "2025-02-20T09:00:01" }));
     expect(fromText).toHaveLength(3);
-    expect(registry.listQueries().map((query) => query.created_after)).toEqual(["2025-02-20T09:00:02", "2025-02-20T09:00:01"]);
+    expect(registry.listQueries().map((query) => query.created_after)).toEqual([
+      "2025-02-20T09:00:02",
+      "2025-02-20T09:00:01",
+    ]);
     await collect(client.notifications.listAll({ since: "2025-02-20T10:00:01.250+01:00" }));
     expect(registry.listQueries().at(-1)?.created_after).toBe("2025-02-20T09:00:01.250");
   });
@@ -60,15 +73,26 @@ describe("notifications.listAll", () => {
   it("passes the filters through", async () => {
     const registry = fakeRegistry([stored(at(0)), stored(at(1), { notification_type: "application.cancelled" })]);
     const listed = await collect(
-      clientOf(registry).notifications.listAll({ notification_type: "application.cancelled", status: "NEW", created_before: at(10) }),
+      clientOf(registry).notifications.listAll({
+        notification_type: "application.cancelled",
+        status: "NEW",
+        created_before: at(10),
+      }),
     );
     expect(listed).toHaveLength(1);
-    expect(registry.listQueries()[0]).toEqual({ notification_type: "application.cancelled", status: "NEW", created_before: at(10), limit: "100" });
+    expect(registry.listQueries()[0]).toEqual({
+      notification_type: "application.cancelled",
+      status: "NEW",
+      created_before: at(10),
+      limit: "100",
+    });
   });
 
   it("speaks version 0 on its own paths and filters", async () => {
     const registry = fakeRegistry([stored(at(0), { notification_type: "APPLICATION_COMPLETED" })], "v0");
-    const listed = await collect(clientOf(registry).notifications.listAll({ version: "v0", occured_after: "2025-01-01T00:00:00" }));
+    const listed = await collect(
+      clientOf(registry).notifications.listAll({ version: "v0", occured_after: "2025-01-01T00:00:00" }),
+    );
     expect(listed).toHaveLength(1);
     expect(registry.requests[0]?.url.pathname).toBe("/v0/notifications");
     expect(registry.listQueries()[0]?.occured_after).toBe("2025-01-01T00:00:00");
@@ -78,7 +102,8 @@ describe("notifications.listAll", () => {
     const registry = fakeRegistry(Array.from({ length: 150 }, () => stored(at(0))));
     const seen: string[] = [];
     const failure = await (async () => {
-      for await (const notification of clientOf(registry).notifications.listAll()) seen.push(notification.notification_id);
+      for await (const notification of clientOf(registry).notifications.listAll())
+        seen.push(notification.notification_id);
     })().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(GatewayError);
     expect(seen).toHaveLength(100);
@@ -97,9 +122,13 @@ describe("notifications.listAll", () => {
         async (instants, since) => {
           const all = instants.map((instant) => stored(at(instant)));
           const registry = fakeRegistry(all);
-          const listed = await collect(clientOf(registry).notifications.listAll(since === undefined ? {} : { since: at(since) }));
+          const listed = await collect(
+            clientOf(registry).notifications.listAll(since === undefined ? {} : { since: at(since) }),
+          );
           const ids = listed.map((notification) => notification.notification_id);
-          const expected = all.filter((notification) => since === undefined || notification.created_datetime > at(since));
+          const expected = all.filter(
+            (notification) => since === undefined || notification.created_datetime > at(since),
+          );
           expect(new Set(ids).size).toBe(ids.length);
           expect([...ids].sort()).toEqual(expected.map((notification) => notification.notification_id).sort());
           const created = listed.map((notification) => notification.created_datetime);
@@ -158,17 +187,20 @@ describe("notifications.consume", () => {
   });
 
   it("calls the handler once per event and acknowledges every duplicate", async () => {
-    const a = [stored(at(10), event(5)), stored(at(20), event(5)), stored(at(30), { ...event(5), event_datetime: "2025-02-20T09:00:00.005" })];
+    const a = [
+      stored(at(10), event(5)),
+      stored(at(20), event(5)),
+      stored(at(30), { ...event(5), event_datetime: "2025-02-20T09:00:00.005" }),
+    ];
     const b = stored(at(40), event(35));
     const registry = fakeRegistry([a[0], b, a[1], a[2]] as StoredNotification[]);
     const events: NotificationEvent<NotificationV1>[] = [];
     const summary = await clientOf(registry).notifications.consume((received) => {
       events.push(received);
     });
-    expect(events.map((received) => received.notifications.map((notification) => notification.notification_id))).toEqual([
-      a.map((notification) => notification.notification_id),
-      [b.notification_id],
-    ]);
+    expect(
+      events.map((received) => received.notifications.map((notification) => notification.notification_id)),
+    ).toEqual([a.map((notification) => notification.notification_id), [b.notification_id]]);
     expect(events[0]?.notification.notification_id).toBe(a[0]?.notification_id);
     expect(summary).toEqual({ events: 2, notifications: 4, acknowledged: 4 });
     expect(registry.notifications.every((notification) => notification.status === "ACKNOWLEDGED")).toBe(true);
@@ -204,7 +236,12 @@ describe("notifications.consume", () => {
     expect((failure as Error).message).toBe("handler failed");
     expect(order).toEqual([`handle ${first.notification_id}`, `handle ${failing.notification_id}`]);
     expect(registry.acknowledgements()).toEqual([[first.notification_id, firstAgain.notification_id]]);
-    expect(registry.notifications.map((notification) => notification.status)).toEqual(["ACKNOWLEDGED", "ACKNOWLEDGED", "NEW", "NEW"]);
+    expect(registry.notifications.map((notification) => notification.status)).toEqual([
+      "ACKNOWLEDGED",
+      "ACKNOWLEDGED",
+      "NEW",
+      "NEW",
+    ]);
     // The acknowledgement was sent after the handler had returned for that event, never before.
     const ackIndex = registry.requests.findIndex((request) => request.method === "POST");
     expect(ackIndex).toBeGreaterThan(0);
@@ -226,7 +263,10 @@ describe("notifications.consume", () => {
 
   it("consumes version 0", async () => {
     const registry = fakeRegistry(
-      [stored(at(1), { ...event(0), notification_type: "APPLICATION_COMPLETED" }), stored(at(2), { ...event(0), notification_type: "APPLICATION_COMPLETED" })],
+      [
+        stored(at(1), { ...event(0), notification_type: "APPLICATION_COMPLETED" }),
+        stored(at(2), { ...event(0), notification_type: "APPLICATION_COMPLETED" }),
+      ],
       "v0",
     );
     let calls = 0;

@@ -24,26 +24,48 @@ describe("package", () => {
 
   it("imports by its name through the exports map", () => {
     const script = "const m = await import('@lrg/client'); console.log(JSON.stringify(Object.keys(m).sort()));";
-    const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: packageDir, encoding: "utf8" });
+    const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: packageDir,
+      encoding: "utf8",
+    });
     const names = JSON.parse(output) as string[];
-    for (const name of ["createGatewayClient", "ProblemError", "SignatureError", "RateLimitError", "AuthenticationError", "normalizeRegistryDateTime", "unwrap"]) {
+    for (const name of [
+      "createGatewayClient",
+      "ProblemError",
+      "SignatureError",
+      "RateLimitError",
+      "AuthenticationError",
+      "normalizeRegistryDateTime",
+      "unwrap",
+    ]) {
       expect(names).toContain(name);
     }
   });
 
-  it.each(["openapi", "sandbox"])("carries the %s types it was built with, so its declarations never name @lrg/spec", (document) => {
-    const inlined = readFileSync(new URL(`../dist/lrg-spec/lib/generated/${document}.d.ts`, import.meta.url), "utf8");
-    expect(inlined).toContain("export interface paths");
-    const declarations = readdirSync(new URL("../dist", import.meta.url), { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".d.ts") && !file.startsWith("lrg-spec"));
-    expect(declarations.length).toBeGreaterThan(0);
-    for (const file of declarations) expect(readFileSync(new URL(`../dist/${file}`, import.meta.url), "utf8"), file).not.toContain("@lrg/spec");
-  });
+  it.each(["openapi", "sandbox"])(
+    "carries the %s types it was built with, so its declarations never name @lrg/spec",
+    (document) => {
+      const inlined = readFileSync(new URL(`../dist/lrg-spec/lib/generated/${document}.d.ts`, import.meta.url), "utf8");
+      expect(inlined).toContain("export interface paths");
+      const declarations = readdirSync(new URL("../dist", import.meta.url), {
+        recursive: true,
+        encoding: "utf8",
+      }).filter((file) => file.endsWith(".d.ts") && !file.startsWith("lrg-spec"));
+      expect(declarations.length).toBeGreaterThan(0);
+      for (const file of declarations)
+        expect(readFileSync(new URL(`../dist/${file}`, import.meta.url), "utf8"), file).not.toContain("@lrg/spec");
+    },
+  );
 });
 
 describe("limits the client takes from the spec (inlined into its build)", () => {
   it.each([
     ["MAX_DOCUMENT_BYTES", MAX_DOCUMENT_BYTES, specBound("UploadUrlRequest", ["data", "file_length"], "maximum")],
-    ["MAX_MESSAGE_LENGTH", MAX_MESSAGE_LENGTH, specBound("AttachMessageRequest", ["data", "message_text"], "maxLength")],
+    [
+      "MAX_MESSAGE_LENGTH",
+      MAX_MESSAGE_LENGTH,
+      specBound("AttachMessageRequest", ["data", "message_text"], "maxLength"),
+    ],
   ])("%s equals the spec's bound", (_name, restated, bound) => {
     expect(bound).toBeTypeOf("number");
     expect(restated).toBe(bound);

@@ -9,11 +9,16 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
-const rootManifest = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { packageManager: string };
+const rootManifest = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as {
+  packageManager: string;
+};
 const work = mkdtempSync(join(tmpdir(), "lrg-client-packed-"));
 const npx = process.platform === "win32" ? "npx.cmd" : "npx";
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-const quiet = { encoding: "utf8" as const, env: { ...process.env, npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" } };
+const quiet = {
+  encoding: "utf8" as const,
+  env: { ...process.env, npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" },
+};
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -21,7 +26,10 @@ describe("the packed client", () => {
   let tarball = "";
 
   it("packs into a tarball whose manifest has real version ranges", () => {
-    execFileSync(npx, ["--yes", rootManifest.packageManager, "pack", "--pack-destination", work], { ...quiet, cwd: packageDir });
+    execFileSync(npx, ["--yes", rootManifest.packageManager, "pack", "--pack-destination", work], {
+      ...quiet,
+      cwd: packageDir,
+    });
     const name = readdirSync(work).find((file) => file.endsWith(".tgz"));
     expect(name).toMatch(/^lrg-client-\d+\.\d+\.\d+\.tgz$/);
     tarball = join(work, name as string);
@@ -34,7 +42,10 @@ describe("the packed client", () => {
   it("installs with npm into an empty project and imports from a plain .mjs file", () => {
     const project = join(work, "project");
     execFileSync("mkdir", ["-p", project]);
-    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "integrator-project", private: true, type: "module" }));
+    writeFileSync(
+      join(project, "package.json"),
+      JSON.stringify({ name: "integrator-project", private: true, type: "module" }),
+    );
     execFileSync(npm, ["install", "--no-package-lock", tarball], { ...quiet, cwd: project });
     writeFileSync(
       join(project, "check.mjs"),

@@ -21,7 +21,12 @@ const { message_id: _unused, ...withoutMessageId } = request;
 
 function clientWith(responder: Responder) {
   const recorder = recordingFetch(responder);
-  const client = createGatewayClient({ baseUrl: "http://gateway.test", username: "u", password: "p", fetch: recorder.fetch });
+  const client = createGatewayClient({
+    baseUrl: "http://gateway.test",
+    username: "u",
+    password: "p",
+    fetch: recorder.fetch,
+  });
   return { client, recorder };
 }
 
@@ -72,7 +77,11 @@ describe("officialSearchOfWhole", () => {
 
   it("polls a deferred result by message_id until it is ready, honouring Retry-After", async () => {
     const { client, recorder } = clientWith((sent, index) => {
-      if (sent.method === "POST") return jsonResponse(202, deferred, { "retry-after": "0", location: `/api/v1/poll-requests/${request.message_id}` });
+      if (sent.method === "POST")
+        return jsonResponse(202, deferred, {
+          "retry-after": "0",
+          location: `/api/v1/poll-requests/${request.message_id}`,
+        });
       return index < 3 ? jsonResponse(202, deferred, { "retry-after": "0" }) : jsonResponse(200, result);
     });
     const started = Date.now();
@@ -116,7 +125,9 @@ describe("officialSearchOfWhole", () => {
 
   it("gives up after polling until the deadline", async () => {
     const { client, recorder } = clientWith(() => jsonResponse(202, deferred));
-    const failure = await client.officialSearchOfWhole(request, { timeoutMs: 300, initialDelayMs: 20, maxDelayMs: 40 }).catch((error: unknown) => error);
+    const failure = await client
+      .officialSearchOfWhole(request, { timeoutMs: 300, initialDelayMs: 20, maxDelayMs: 40 })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(DeferredResultTimeoutError);
     expect(recorder.requests.length).toBeGreaterThan(3);
   });
@@ -150,6 +161,9 @@ describe("pollOfficialSearch", () => {
   it("throws the 404 of an unknown message_id", async () => {
     const envelope = specExample(POLL, "get", "404", "application/json", "unknownMessageId");
     const { client } = clientWith(() => jsonResponse(404, envelope));
-    await expect(client.pollOfficialSearch("os-2025-04-01-0404")).rejects.toMatchObject({ status: 404, code: "BG40002" });
+    await expect(client.pollOfficialSearch("os-2025-04-01-0404")).rejects.toMatchObject({
+      status: 404,
+      code: "BG40002",
+    });
   });
 });

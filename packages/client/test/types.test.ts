@@ -14,7 +14,12 @@ import {
   type UploadedDocument,
 } from "../src/index.js";
 
-const client = createGatewayClient({ baseUrl: "http://gateway.test", username: "u", password: "p", fetch: async () => new Response("{}") });
+const client = createGatewayClient({
+  baseUrl: "http://gateway.test",
+  username: "u",
+  password: "p",
+  fetch: async () => new Response("{}"),
+});
 const APPLICATION_ID = "6f1c2a4e-0b7d-4c1e-9a53-2d8f4b6e7c10";
 
 async function operations() {
@@ -36,18 +41,23 @@ async function operations() {
   // @ts-expect-error version 0 spells it occured_after
   await client.GET("/v0/notifications", { params: { query: { occurred_after: "2025-02-20T09:06:29" } } });
 
-  const information = await client.GET("/v0/applications/{id}/information", { params: { path: { id: APPLICATION_ID } } });
+  const information = await client.GET("/v0/applications/{id}/information", {
+    params: { path: { id: APPLICATION_ID } },
+  });
   expectTypeOf(information.data).toExtend<components["schemas"]["ApplicationInformation"] | undefined>();
   // @ts-expect-error the path parameter is required
   await client.GET("/v0/applications/{id}/information");
 
   const url = await client.POST("/v0/documents/url", {
-    body: { data: { document_type: "TR1", file_length: 1, file_sha256: "n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=" } },
+    body: {
+      data: { document_type: "TR1", file_length: 1, file_sha256: "n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=" },
+    },
   });
   expectTypeOf(url.data).toExtend<components["schemas"]["UploadUrlResponse"] | undefined>();
   expectTypeOf<NonNullable<typeof url.data>["data"]["document_id"]>().toEqualTypeOf<string>();
   // @ts-expect-error the body is required
   await client.POST("/v0/documents/url");
+  // prettier-ignore
   // @ts-expect-error an unknown document type
   await client.POST("/v0/documents/url", { body: { data: { document_type: "XX9", file_length: 1, file_sha256: "x" } } });
 
@@ -66,7 +76,9 @@ async function workflows() {
   // @ts-expect-error not a document type code
   await client.uploadDocument("/tmp/tr1.pdf", { documentType: "NOT_A_TYPE" });
 
-  expectTypeOf(await client.downloadDocument("0".repeat(64), { to: "/tmp/letter.pdf" })).toEqualTypeOf<DownloadedDocumentFile>();
+  expectTypeOf(
+    await client.downloadDocument("0".repeat(64), { to: "/tmp/letter.pdf" }),
+  ).toEqualTypeOf<DownloadedDocumentFile>();
   expectTypeOf(await client.downloadDocument("0".repeat(64))).toEqualTypeOf<DownloadedDocumentStream>();
 
   for await (const notification of client.notifications.listAll()) {
@@ -78,14 +90,19 @@ async function workflows() {
       expectTypeOf(notification.payload.data.was_subject_to_early_completion).toEqualTypeOf<boolean>();
     }
   }
-  for await (const notification of client.notifications.listAll({ version: "v0", occured_after: "2025-02-20T09:06:29" })) {
+  for await (const notification of client.notifications.listAll({
+    version: "v0",
+    occured_after: "2025-02-20T09:06:29",
+  })) {
     expectTypeOf(notification).toEqualTypeOf<NotificationV0>();
   }
   // @ts-expect-error created_after belongs to the paging; use `since`
   client.notifications.listAll({ created_after: "2025-02-20T09:06:29" });
 
   await client.notifications.consume((event) => expectTypeOf(event).toEqualTypeOf<NotificationEvent<NotificationV1>>());
-  await client.notifications.consume((event) => expectTypeOf(event.notification).toEqualTypeOf<NotificationV0>(), { version: "v0" });
+  await client.notifications.consume((event) => expectTypeOf(event.notification).toEqualTypeOf<NotificationV0>(), {
+    version: "v0",
+  });
 
   const outcome = await client.officialSearchOfWhole({
     title_number: "ZZ100001",

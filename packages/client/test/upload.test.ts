@@ -42,11 +42,28 @@ async function startGateway(options: { refuseUrl?: boolean } = {}) {
   const server: TestServer = await startServer((request: ReceivedRequest, response) => {
     if (request.method === "POST" && request.url === "/v0/documents/url") {
       if (options.refuseUrl === true) {
-        return json(response, 400, { type: "about:blank", title: "Bad Request", status: 400, detail: "unknown document_type", instance: request.url, code: "400-02" }, { "content-type": "application/problem+json" });
+        return json(
+          response,
+          400,
+          {
+            type: "about:blank",
+            title: "Bad Request",
+            status: 400,
+            detail: "unknown document_type",
+            instance: request.url,
+            code: "400-02",
+          },
+          { "content-type": "application/problem+json" },
+        );
       }
       const { data } = JSON.parse(request.body.toString()) as { data: { file_length: number; file_sha256: string } };
       signed.set(DOCUMENT_ID, { length: data.file_length, checksum: data.file_sha256 });
-      return json(response, 200, { data: { upload_url: `${server.url}/v0/uploads/${DOCUMENT_ID}?expires=1&signature=abc`, document_id: DOCUMENT_ID } });
+      return json(response, 200, {
+        data: {
+          upload_url: `${server.url}/v0/uploads/${DOCUMENT_ID}?expires=1&signature=abc`,
+          document_id: DOCUMENT_ID,
+        },
+      });
     }
     if (request.method === "PUT" && request.url.startsWith(`/v0/uploads/${DOCUMENT_ID}?`)) {
       const expected = signed.get(DOCUMENT_ID);
@@ -57,7 +74,19 @@ async function startGateway(options: { refuseUrl?: boolean } = {}) {
         request.body.length === expected.length &&
         sha256(request.body) === expected.checksum;
       if (!ok) {
-        return json(response, 403, { type: "about:blank", title: "Forbidden", status: 403, detail: "signature verification failure", instance: request.url, code: "403-01" }, { "content-type": "application/problem+json" });
+        return json(
+          response,
+          403,
+          {
+            type: "about:blank",
+            title: "Forbidden",
+            status: 403,
+            detail: "signature verification failure",
+            instance: request.url,
+            code: "403-01",
+          },
+          { "content-type": "application/problem+json" },
+        );
       }
       response.writeHead(200).end();
       return;
@@ -122,7 +151,10 @@ describe("uploadDocument", () => {
   it("reports progress while hashing and while uploading", async () => {
     const { client } = await startGateway();
     const events: UploadProgress[] = [];
-    await client.uploadDocument(file("progress.pdf", bytes), { documentType: "TR1", onProgress: (event) => events.push(event) });
+    await client.uploadDocument(file("progress.pdf", bytes), {
+      documentType: "TR1",
+      onProgress: (event) => events.push(event),
+    });
     const hashing = events.filter((event) => event.phase === "hashing");
     const uploading = events.filter((event) => event.phase === "uploading");
     expect(hashing.length).toBeGreaterThan(1);
@@ -180,8 +212,12 @@ describe("uploadDocument", () => {
 
   it("refuses an empty document before any request", async () => {
     const { client, server } = await startGateway();
-    await expect(client.uploadDocument(new Uint8Array(0), { documentType: "TR1" })).rejects.toBeInstanceOf(DocumentSizeError);
-    await expect(client.uploadDocument(file("empty.pdf", new Uint8Array(0)), { documentType: "TR1" })).rejects.toBeInstanceOf(DocumentSizeError);
+    await expect(client.uploadDocument(new Uint8Array(0), { documentType: "TR1" })).rejects.toBeInstanceOf(
+      DocumentSizeError,
+    );
+    await expect(
+      client.uploadDocument(file("empty.pdf", new Uint8Array(0)), { documentType: "TR1" }),
+    ).rejects.toBeInstanceOf(DocumentSizeError);
     expect(server.requests).toHaveLength(0);
   });
 
@@ -212,9 +248,23 @@ describe("uploadDocument", () => {
     const server = await startServer(
       (request, response) => {
         if (request.method === "POST") {
-          return json(response, 200, { data: { upload_url: `${server.url}/v0/uploads/${DOCUMENT_ID}`, document_id: DOCUMENT_ID } });
+          return json(response, 200, {
+            data: { upload_url: `${server.url}/v0/uploads/${DOCUMENT_ID}`, document_id: DOCUMENT_ID },
+          });
         }
-        json(response, 403, { type: "about:blank", title: "Forbidden", status: 403, detail: "expired", instance: request.url, code: "403-02" }, { connection: "close" });
+        json(
+          response,
+          403,
+          {
+            type: "about:blank",
+            title: "Forbidden",
+            status: 403,
+            detail: "expired",
+            instance: request.url,
+            code: "403-02",
+          },
+          { connection: "close" },
+        );
       },
       { readBody: false },
     );
@@ -264,13 +314,20 @@ describe("uploadDocument", () => {
     expect((failure as Error).message).toMatch(/shrank/);
   });
 
-  it("sends the PUT with redirect \"error\", so that fetch keeps no copy of the streamed body", async () => {
+  it('sends the PUT with redirect "error", so that fetch keeps no copy of the streamed body', async () => {
     const recorder = recordingFetch((request) =>
       request.method === "POST"
-        ? jsonResponse(200, { data: { upload_url: "http://uploads.test/put-here?signature=s", document_id: DOCUMENT_ID } })
+        ? jsonResponse(200, {
+            data: { upload_url: "http://uploads.test/put-here?signature=s", document_id: DOCUMENT_ID },
+          })
         : new Response(null, { status: 200 }),
     );
-    const client = createGatewayClient({ baseUrl: "http://gateway.test", username: "u", password: "p", fetch: recorder.fetch });
+    const client = createGatewayClient({
+      baseUrl: "http://gateway.test",
+      username: "u",
+      password: "p",
+      fetch: recorder.fetch,
+    });
     const text = "%PDF-1.7 ".repeat(5000);
     await client.uploadDocument(new TextEncoder().encode(text), { documentType: "TR1" });
     expect(recorder.last()).toMatchObject({ method: "PUT", redirect: "error", body: text });

@@ -63,13 +63,18 @@ async function open(target: TargetName, url: string | undefined): Promise<Sessio
 }
 
 /** The fuzzing mode: its own options, the target reached by address or started here. */
-async function fuzz(target: TargetName, values: Record<string, string | boolean | undefined>, seed: number | undefined): Promise<number> {
+async function fuzz(
+  target: TargetName,
+  values: Record<string, string | boolean | undefined>,
+  seed: number | undefined,
+): Promise<number> {
   const count = (name: string, fallback: number, min: number) => {
     const value = integer(`--${name}`, values[name] as string | undefined) ?? fallback;
     if (value < min) fail(`--${name} must be at least ${min}`);
     return value;
   };
-  for (const name of ["runs", "path", "only", "junit"]) if (values[name] !== undefined) fail(`--${name} does not go with --fuzz`);
+  for (const name of ["runs", "path", "only", "junit"])
+    if (values[name] !== undefined) fail(`--${name} does not go with --fuzz`);
   return runFuzzCommand(
     {
       target,
@@ -109,7 +114,8 @@ async function main(): Promise<void> {
     return;
   }
   const target = values.target as TargetName | undefined;
-  if (target === undefined || !["mock", "gateway", "remote"].includes(target)) fail("--target must be mock, gateway or remote");
+  if (target === undefined || !["mock", "gateway", "remote"].includes(target))
+    fail("--target must be mock, gateway or remote");
   const runs = integer("--runs", values.runs);
   if (runs !== undefined && runs < 1) fail("--runs must be at least 1");
   const seed = integer("--seed", values.seed);
@@ -118,7 +124,11 @@ async function main(): Promise<void> {
     return;
   }
   if (values.path !== undefined && seed === undefined) fail("--path needs --seed");
-  const options: RunOptions = { ...(runs !== undefined ? { runs } : {}), ...(seed !== undefined ? { seed } : {}), ...(values.path !== undefined ? { path: values.path } : {}) };
+  const options: RunOptions = {
+    ...(runs !== undefined ? { runs } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(values.path !== undefined ? { path: values.path } : {}),
+  };
   const properties = allProperties.filter((p) => values.only === undefined || p.id.includes(values.only));
   if (properties.length === 0) fail(`no property id contains ${values.only ?? ""}`);
 
@@ -128,7 +138,9 @@ async function main(): Promise<void> {
 
   const started = performance.now();
   const session = await open(target, values.url);
-  process.stdout.write(`lrg-conformance: ${properties.length} properties against ${target} at ${session.baseUrl}${seed !== undefined ? ` (seed ${seed})` : ""}\n`);
+  process.stdout.write(
+    `lrg-conformance: ${properties.length} properties against ${target} at ${session.baseUrl}${seed !== undefined ? ` (seed ${seed})` : ""}\n`,
+  );
   const live = process.stdout.isTTY === true;
   let results: PropertyResult[];
   try {
@@ -138,7 +150,10 @@ async function main(): Promise<void> {
         if (live) process.stdout.write(`\r\u001b[2K${position} ${property.id} …`);
         return;
       }
-      const outcome = result.outcome === "skipped" ? `skipped (${result.message ?? ""})` : `${result.outcome} in ${(result.durationMs / 1000).toFixed(1)} s, ${result.runs} runs`;
+      const outcome =
+        result.outcome === "skipped"
+          ? `skipped (${result.message ?? ""})`
+          : `${result.outcome} in ${(result.durationMs / 1000).toFixed(1)} s, ${result.runs} runs`;
       process.stdout.write(`${live ? "\r\u001b[2K" : ""}${position} ${property.id}: ${outcome}\n`);
       // The report without stack frames; the JUnit XML keeps them.
       const report = (result.message ?? "").split("\n").filter((line) => !/^\s+at /.test(line));
@@ -147,7 +162,9 @@ async function main(): Promise<void> {
   } finally {
     await session.close();
   }
-  process.stdout.write(`\n${summaryTable(results)}\nwall time ${((performance.now() - started) / 1000).toFixed(1)} s, ${session.calls} requests\n`);
+  process.stdout.write(
+    `\n${summaryTable(results)}\nwall time ${((performance.now() - started) / 1000).toFixed(1)} s, ${session.calls} requests\n`,
+  );
   if (values.junit !== undefined) {
     const file = resolve(values.junit);
     mkdirSync(dirname(file), { recursive: true });
@@ -161,6 +178,8 @@ main().catch((error: unknown) => {
   if (error instanceof MissingTargetPackageError) fail(error.message);
   // A message, not a stack trace: what went wrong is the user's to fix (LRG_CONFORMANCE_DEBUG=1 shows the stack).
   const debug = process.env["LRG_CONFORMANCE_DEBUG"] === "1";
-  process.stderr.write(`lrg-conformance: ${error instanceof Error ? (debug ? (error.stack ?? error.message) : error.message) : String(error)}\n`);
+  process.stderr.write(
+    `lrg-conformance: ${error instanceof Error ? (debug ? (error.stack ?? error.message) : error.message) : String(error)}\n`,
+  );
   process.exit(2);
 });

@@ -17,7 +17,10 @@ export function expectThat(condition: boolean, message: string | (() => string))
 
 /** Asserts the status of an answer, showing the body when it differs. */
 export function expectStatus(answer: Answer, status: number, what: string): void {
-  expectThat(answer.status === status, () => `${what}: expected ${status}, got ${answer.status}: ${answer.text.slice(0, 400)}`);
+  expectThat(
+    answer.status === status,
+    () => `${what}: expected ${status}, got ${answer.status}: ${answer.text.slice(0, 400)}`,
+  );
 }
 
 /**
@@ -27,12 +30,19 @@ export function expectStatus(answer: Answer, status: number, what: string): void
  */
 export function errorOf(answer: Pick<Answer, "body">): { code?: string; status?: number; title?: string } {
   const body = (answer.body ?? {}) as Record<string, unknown>;
-  const first = Array.isArray(body["errors"]) && typeof body["code"] !== "string" ? (body["errors"] as Record<string, unknown>[])[0] : undefined;
+  const first =
+    Array.isArray(body["errors"]) && typeof body["code"] !== "string"
+      ? (body["errors"] as Record<string, unknown>[])[0]
+      : undefined;
   const item = first ?? body;
   const code = item["code"] ?? item["error_code"] ?? (first ? item["type"] : undefined);
   const status = Number(item["status"] ?? item["http_status"]);
   const title = item["title"];
-  return { ...(typeof code === "string" ? { code } : {}), ...(Number.isInteger(status) ? { status } : {}), ...(typeof title === "string" ? { title } : {}) };
+  return {
+    ...(typeof code === "string" ? { code } : {}),
+    ...(Number.isInteger(status) ? { status } : {}),
+    ...(typeof title === "string" ? { title } : {}),
+  };
 }
 
 /** JSON equality for plain values (member order ignored). */
@@ -40,7 +50,11 @@ export function sameJson(a: unknown, b: unknown): boolean {
   const canonical = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(canonical);
     if (value !== null && typeof value === "object") {
-      return Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, v]) => [k, canonical(v)]));
+      return Object.fromEntries(
+        Object.entries(value as Record<string, unknown>)
+          .sort(([x], [y]) => (x < y ? -1 : 1))
+          .map(([k, v]) => [k, canonical(v)]),
+      );
     }
     return value;
   };
@@ -83,7 +97,9 @@ export interface TransitionResult {
 export type Version = "v0" | "v1";
 
 /** A valid submission naming `documents` documents (never uploaded unless the caller uploads them). */
-export function submission(options: { documents?: number; label?: string | null; documentIds?: string[] } = {}): Record<string, unknown> {
+export function submission(
+  options: { documents?: number; label?: string | null; documentIds?: string[] } = {},
+): Record<string, unknown> {
   const ids = options.documentIds ?? Array.from({ length: options.documents ?? 1 }, () => randomUUID());
   return {
     type: "REGISTER_UPDATE",
@@ -91,15 +107,31 @@ export function submission(options: { documents?: number; label?: string | null;
     customer_reference: "CONFORMANCE-1",
     application_lodger: { email: "lodger@example.test", type: "CONVEYANCER" },
     titles: { "title-1": { title_number: "AB12345" } },
-    transactions: { transfer: { type: "T", priority: 1, title_keys: ["title-1"], document_keys: ids.map((_, index) => `doc-${index + 1}`) } },
+    transactions: {
+      transfer: {
+        type: "T",
+        priority: 1,
+        title_keys: ["title-1"],
+        document_keys: ids.map((_, index) => `doc-${index + 1}`),
+      },
+    },
     documents: Object.fromEntries(ids.map((id, index) => [`doc-${index + 1}`, { type: "TR1", document_id: id }])),
     ...(options.label ? { additional_provider_filter: options.label } : {}),
   };
 }
 
 /** Submits an application as `as`; answers its application_request_id. */
-export async function submit(session: Session, as: Credentials, body: Record<string, unknown>, key = `conformance-${randomUUID()}`): Promise<string> {
-  const answer = await session.call("POST", "/v0/applications", { as, json: body, headers: { "idempotency-key": key } });
+export async function submit(
+  session: Session,
+  as: Credentials,
+  body: Record<string, unknown>,
+  key = `conformance-${randomUUID()}`,
+): Promise<string> {
+  const answer = await session.call("POST", "/v0/applications", {
+    as,
+    json: body,
+    headers: { "idempotency-key": key },
+  });
   expectStatus(answer, 202, "submit an application");
   return (answer.body as { data: { application_request_id: string } }).data.application_request_id;
 }
@@ -108,15 +140,29 @@ export async function submit(session: Session, as: Credentials, body: Record<str
  * The EICAR anti-virus test signature (68 bytes), which real virus scanners report as infected. Assembled at run
  * time so that no committed file carries it.
  */
-export const EICAR = Buffer.from(["X5O!P%@AP[4\\PZX54(P^)7CC)7}$", "EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*"].join(""), "latin1");
+export const EICAR = Buffer.from(
+  ["X5O!P%@AP[4\\PZX54(P^)7CC)7}$", "EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*"].join(""),
+  "latin1",
+);
 
 /** Sends a document (upload address, then the signed PUT) declared as `type`; answers its document_id. */
 export async function upload(session: Session, bytes: Buffer, type = "TR1"): Promise<string> {
   const checksum = createHash("sha256").update(bytes).digest("base64");
-  const answer = await session.call("POST", "/v0/documents/url", { json: { data: { document_type: type, file_length: bytes.length, file_sha256: checksum } } });
+  const answer = await session.call("POST", "/v0/documents/url", {
+    json: { data: { document_type: type, file_length: bytes.length, file_sha256: checksum } },
+  });
   expectStatus(answer, 200, "upload address");
-  const { upload_url: url, document_id: id } = (answer.body as { data: { upload_url: string; document_id: string } }).data;
-  expectStatus(await session.call("PUT", url, { as: null, body: bytes, headers: { "content-type": "application/octet-stream", "x-provider-checksum-sha256": checksum } }), 200, "upload");
+  const { upload_url: url, document_id: id } = (answer.body as { data: { upload_url: string; document_id: string } })
+    .data;
+  expectStatus(
+    await session.call("PUT", url, {
+      as: null,
+      body: bytes,
+      headers: { "content-type": "application/octet-stream", "x-provider-checksum-sha256": checksum },
+    }),
+    200,
+    "upload",
+  );
   return id;
 }
 
@@ -152,7 +198,11 @@ export function requestTransition(session: Session, id: string, body: Record<str
 }
 
 /** A transition that must succeed. */
-export async function transition(session: Session, id: string, body: Record<string, unknown>): Promise<TransitionResult> {
+export async function transition(
+  session: Session,
+  id: string,
+  body: Record<string, unknown>,
+): Promise<TransitionResult> {
   const answer = await requestTransition(session, id, body);
   expectStatus(answer, 200, `transition ${id} to ${String(body["to"])}`);
   return answer.body as TransitionResult;
@@ -178,21 +228,34 @@ export async function settings(session: Session, changes: Record<string, unknown
 }
 
 /** Lists notifications; the answer must be 200. */
-export async function list(session: Session, version: Version, as: Credentials, query: Record<string, string | number | undefined> = {}): Promise<Notification[]> {
+export async function list(
+  session: Session,
+  version: Version,
+  as: Credentials,
+  query: Record<string, string | number | undefined> = {},
+): Promise<Notification[]> {
   const answer = await session.call("GET", `/${version}/notifications`, { as, query });
   expectStatus(answer, 200, `list ${version} notifications ${JSON.stringify(query)}`);
   return (answer.body as { data: Notification[] }).data;
 }
 
 /** Acknowledges ids; the answer must be 200. */
-export async function acknowledge(session: Session, version: Version, as: Credentials, ids: string[]): Promise<{ acknowledged: string[]; not_found?: string[] }> {
+export async function acknowledge(
+  session: Session,
+  version: Version,
+  as: Credentials,
+  ids: string[],
+): Promise<{ acknowledged: string[]; not_found?: string[] }> {
   const answer = await session.call("POST", `/${version}/notifications/acknowledge`, { as, json: { data: ids } });
   expectStatus(answer, 200, `acknowledge ${ids.length} ${version} notifications`);
   return (answer.body as { data: { acknowledged: string[]; not_found?: string[] } }).data;
 }
 
 /** Renders an instant as a query date-time in one of the shapes the spec admits (all denote the same instant). */
-export function queryDateTime(ms: number, shape: "zoneless" | "zonelessMillis" | "Z" | "millisZ" | "offset" | "compactOffset" | "minutes"): string {
+export function queryDateTime(
+  ms: number,
+  shape: "zoneless" | "zonelessMillis" | "Z" | "millisZ" | "offset" | "compactOffset" | "minutes",
+): string {
   const iso = new Date(ms).toISOString(); // 2025-02-20T09:06:29.040Z
   switch (shape) {
     case "zoneless":
@@ -221,4 +284,12 @@ export function truncatedTo(ms: number, shape: Parameters<typeof queryDateTime>[
   return ms;
 }
 
-export const QUERY_SHAPES = ["zoneless", "zonelessMillis", "Z", "millisZ", "offset", "compactOffset", "minutes"] as const;
+export const QUERY_SHAPES = [
+  "zoneless",
+  "zonelessMillis",
+  "Z",
+  "millisZ",
+  "offset",
+  "compactOffset",
+  "minutes",
+] as const;

@@ -74,10 +74,18 @@ export class HttpClient {
           const chunks: Buffer[] = [];
           response.on("data", (chunk: Buffer) => chunks.push(chunk));
           response.on("error", reject);
-          response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: flatten(response.headers), bytes: Buffer.concat(chunks) }));
+          response.on("end", () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: flatten(response.headers),
+              bytes: Buffer.concat(chunks),
+            }),
+          );
         },
       );
-      outgoing.on("timeout", () => outgoing.destroy(new Error(`${request.method} ${url.href}: no answer within ${TIMEOUT_MS} ms`)));
+      outgoing.on("timeout", () =>
+        outgoing.destroy(new Error(`${request.method} ${url.href}: no answer within ${TIMEOUT_MS} ms`)),
+      );
       outgoing.on("error", reject);
       outgoing.end(request.body);
     });

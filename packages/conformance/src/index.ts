@@ -3,14 +3,29 @@
 export * as badInput from "./bad-input/index.js";
 export { assertConformant, ConformanceError, violationsOf } from "@lrg/spec/check";
 export type { CheckedAnswer } from "./session.js";
-export { runFuzz, describeFuzz, type FuzzOptions, type FuzzScope, type FuzzSummary, type Violation } from "./fuzz/runner.js";
+export {
+  runFuzz,
+  describeFuzz,
+  type FuzzOptions,
+  type FuzzScope,
+  type FuzzSummary,
+  type Violation,
+} from "./fuzz/runner.js";
 export { WireClient, type WireAnswer, type WireRequest } from "./fuzz/http.js";
 export { HttpClient, type TlsFiles } from "./http.js";
 export { allProperties } from "./properties/index.js";
 export { propertyName, PropertyContext, PropertyFailure, type Property, type RunOptions } from "./property.js";
 export { junitXml, summaryTable } from "./report.js";
 export { runProperties, runProperty, skipReason, type Outcome, type PropertyResult } from "./runner.js";
-export { basic, Session, type Answer, type CallOptions, type Capability, type Credentials, type TargetName } from "./session.js";
+export {
+  basic,
+  Session,
+  type Answer,
+  type CallOptions,
+  type Capability,
+  type Credentials,
+  type TargetName,
+} from "./session.js";
 export {
   MissingTargetPackageError,
   openGateway,

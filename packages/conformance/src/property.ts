@@ -41,7 +41,10 @@ export class PropertyFailure extends Error {
   readonly numRuns: number;
   readonly path: string | undefined;
 
-  constructor(message: string, details: { seed: number; counterexample: unknown; numRuns: number; path?: string | undefined }) {
+  constructor(
+    message: string,
+    details: { seed: number; counterexample: unknown; numRuns: number; path?: string | undefined },
+  ) {
     super(message);
     this.name = "PropertyFailure";
     this.seed = details.seed;
@@ -83,7 +86,11 @@ export class PropertyContext {
    * Checks a property with fast-check; throws a PropertyFailure carrying the report on failure. `examples` are
    * checked first, before the generated values.
    */
-  async assert<Ts>(property: fc.IAsyncPropertyWithHooks<Ts> | fc.IPropertyWithHooks<Ts>, runs?: number, examples?: Ts[]): Promise<void> {
+  async assert<Ts>(
+    property: fc.IAsyncPropertyWithHooks<Ts> | fc.IPropertyWithHooks<Ts>,
+    runs?: number,
+    examples?: Ts[],
+  ): Promise<void> {
     const details = await fc.check(property as fc.IAsyncPropertyWithHooks<Ts>, this.parameters<Ts>(runs, examples));
     this.runs += details.numRuns;
     if (details.failed) {

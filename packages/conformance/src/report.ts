@@ -26,7 +26,8 @@ export function junitXml(results: readonly PropertyResult[]): string {
     const cases = own.map((r) => {
       const head = `    <testcase classname="lrg-conformance.${escapeXml(target)}" name="${escapeXml(r.name)}" time="${seconds(r.durationMs)}">`;
       const properties = `\n      <properties><property name="id" value="${escapeXml(r.id)}"/><property name="runs" value="${r.runs}"/><property name="requests" value="${r.calls}"/>${r.seed !== undefined ? `<property name="seed" value="${r.seed}"/>` : ""}</properties>`;
-      if (r.outcome === "skipped") return `${head}${properties}\n      <skipped message="${escapeXml(r.message ?? "")}"/>\n    </testcase>`;
+      if (r.outcome === "skipped")
+        return `${head}${properties}\n      <skipped message="${escapeXml(r.message ?? "")}"/>\n    </testcase>`;
       if (r.outcome === "failed") {
         const first = (r.message ?? "failed").split("\n")[0] ?? "failed";
         return `${head}${properties}\n      <failure message="${escapeXml(first)}">${escapeXml(r.message ?? "")}</failure>\n    </testcase>`;
@@ -42,10 +43,25 @@ export function junitXml(results: readonly PropertyResult[]): string {
 
 /** A plain-text table: property, target, runs, result. */
 export function summaryTable(results: readonly PropertyResult[]): string {
-  const rows = results.map((r) => [r.id, r.target, String(r.runs), r.outcome === "skipped" ? "skipped" : `${r.outcome} (${(r.durationMs / 1000).toFixed(1)} s)`]);
+  const rows = results.map((r) => [
+    r.id,
+    r.target,
+    String(r.runs),
+    r.outcome === "skipped" ? "skipped" : `${r.outcome} (${(r.durationMs / 1000).toFixed(1)} s)`,
+  ]);
   const header = ["property", "target", "runs", "result"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i === 2 ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0))).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === 2 ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
   const count = (outcome: string) => results.filter((r) => r.outcome === outcome).length;
-  return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line), "", `${count("passed")} passed, ${count("failed")} failed, ${count("skipped")} skipped`].join("\n");
+  return [
+    line(header),
+    line(widths.map((w) => "-".repeat(w))),
+    ...rows.map(line),
+    "",
+    `${count("passed")} passed, ${count("failed")} failed, ${count("skipped")} skipped`,
+  ].join("\n");
 }

@@ -29,13 +29,18 @@ export function skipReason(property: Property, session: Session): string | undef
   const why: Record<string, string> = {
     "control-plane": "needs the sandbox control plane to set up state",
     semantics: "checks behaviour the schemas cannot express (a mock only validates and echoes examples)",
-    writes: "creates or changes data or a user's state (failed logins), or may be charged for (observational properties only on this target)",
+    writes:
+      "creates or changes data or a user's state (failed logins), or may be charged for (observational properties only on this target)",
   };
   return `${session.target}: ${missing.map((capability) => why[capability] ?? capability).join("; ")}`;
 }
 
 /** Runs one property; never throws (the failure is in the result). */
-export async function runProperty(property: Property, session: Session, options: RunOptions = {}): Promise<PropertyResult> {
+export async function runProperty(
+  property: Property,
+  session: Session,
+  options: RunOptions = {},
+): Promise<PropertyResult> {
   const base = { id: property.id, name: propertyName(property), rows: property.rows, target: session.target };
   const reason = skipReason(property, session);
   if (reason !== undefined) return { ...base, outcome: "skipped", runs: 0, calls: 0, durationMs: 0, message: reason };
@@ -45,7 +50,13 @@ export async function runProperty(property: Property, session: Session, options:
   try {
     await session.beforeEachProperty?.();
     await property.check(context);
-    return { ...base, outcome: "passed", runs: context.runs, calls: session.calls - callsBefore, durationMs: performance.now() - started };
+    return {
+      ...base,
+      outcome: "passed",
+      runs: context.runs,
+      calls: session.calls - callsBefore,
+      durationMs: performance.now() - started,
+    };
   } catch (error) {
     const failure = error instanceof PropertyFailure ? error : undefined;
     return {

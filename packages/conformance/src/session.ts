@@ -55,8 +55,12 @@ export function basic(credentials: Credentials): string {
 
 /** Builds the query string of a request; undefined members are left out. */
 export function queryString(query: CallOptions["query"]): string {
-  const entries = Object.entries(query ?? {}).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
-  return entries.length === 0 ? "" : `?${new URLSearchParams(entries.map(([k, v]): [string, string] => [k, String(v)])).toString()}`;
+  const entries = Object.entries(query ?? {}).filter(
+    (entry): entry is [string, string | number | boolean] => entry[1] !== undefined,
+  );
+  return entries.length === 0
+    ? ""
+    : `?${new URLSearchParams(entries.map(([k, v]): [string, string] => [k, String(v)])).toString()}`;
 }
 
 export interface SessionOptions {
@@ -131,13 +135,19 @@ export class Session {
   /** A control-plane call that must answer `status`; answers the body. */
   async control<T>(method: string, path: string, json?: unknown, status = 200): Promise<T> {
     const answer = await this.sandbox(method, path, json);
-    if (answer.status !== status) throw new Error(`${method} ${path}: expected ${status}, got ${answer.status}: ${answer.text.slice(0, 500)}`);
+    if (answer.status !== status)
+      throw new Error(`${method} ${path}: expected ${status}, got ${answer.status}: ${answer.text.slice(0, 500)}`);
     return answer.body as T;
   }
 
   /** A new business unit with its own user (control plane). */
   async newBusinessUnit(): Promise<Credentials> {
-    return this.control<Credentials>("POST", "/sandbox/v1/business-units", { name: `conformance ${randomUUID().slice(0, 8)}` }, 201);
+    return this.control<Credentials>(
+      "POST",
+      "/sandbox/v1/business-units",
+      { name: `conformance ${randomUUID().slice(0, 8)}` },
+      201,
+    );
   }
 
   /** A value created once per session (e.g. a business unit holding many notifications). */
@@ -166,7 +176,12 @@ export class Session {
     this.http.close();
   }
 
-  async #send(method: string, url: string, headers: Record<string, string>, body: Buffer | string | undefined): Promise<Answer> {
+  async #send(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: Buffer | string | undefined,
+  ): Promise<Answer> {
     this.calls += 1;
     const response = await this.http.send({ method, url, headers, ...(body !== undefined ? { body } : {}) });
     const text = response.bytes.toString("utf8");
@@ -179,10 +194,20 @@ export class Session {
         parsed = text;
       }
     }
-    const answer: Answer = { status: response.status, headers: response.headers, body: parsed, bytes: response.bytes, text };
+    const answer: Answer = {
+      status: response.status,
+      headers: response.headers,
+      body: parsed,
+      bytes: response.bytes,
+      text,
+    };
     // A remote target may be the registry itself: its known departures (stub problem bodies, a 429 without a
     // body) are not reported as failures there.
-    assertConformant({ method, pathname: this.http.resolve(url).pathname }, { status: answer.status, headers: answer.headers, body: answer.bytes }, { registry: this.target === "remote" });
+    assertConformant(
+      { method, pathname: this.http.resolve(url).pathname },
+      { status: answer.status, headers: answer.headers, body: answer.bytes },
+      { registry: this.target === "remote" },
+    );
     return answer;
   }
 }

@@ -17,9 +17,13 @@ async function loadTarget<T>(target: "mock" | "gateway", name: string, load: () 
   try {
     return await load();
   } catch (error) {
-    const missing = (error as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" && String((error as Error).message).includes(`'${name}'`);
+    const missing =
+      (error as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" &&
+      String((error as Error).message).includes(`'${name}'`);
     if (!missing) throw error;
-    throw new MissingTargetPackageError(`--target ${target} without --url starts ${name} in this process, and ${name} is not installed: install ${name} beside @lrg/conformance, or give --url of a running ${target}`);
+    throw new MissingTargetPackageError(
+      `--target ${target} without --url starts ${name} in this process, and ${name} is not installed: install ${name} beside @lrg/conformance, or give --url of a running ${target}`,
+    );
   }
 }
 
@@ -75,7 +79,13 @@ export async function openMock(options: TargetOptions = {}): Promise<Session> {
   const url = options.url ?? (started as StartedTarget).url;
   const close = started?.stop ?? (async () => {});
   // Prism checks that credentials are present and well formed, not whom they name.
-  return new Session({ target: "mock", http: new HttpClient(url), capabilities: [...TARGET_CAPABILITIES.mock], credentials: { username: "conformance", password: "any-password" }, onClose: close });
+  return new Session({
+    target: "mock",
+    http: new HttpClient(url),
+    capabilities: [...TARGET_CAPABILITIES.mock],
+    credentials: { username: "conformance", password: "any-password" },
+    onClose: close,
+  });
 }
 
 export interface GatewayTargetOptions extends TargetOptions {
@@ -97,14 +107,30 @@ export async function openGateway(options: GatewayTargetOptions = {}): Promise<S
   } else if (sandboxToken === undefined) {
     throw new Error("the gateway target at --url needs the control plane's bearer token in LRG_SANDBOX_TOKEN");
   }
-  const session = new Session({ target: "gateway", http: new HttpClient(url), capabilities: [...TARGET_CAPABILITIES.gateway], credentials: { username: "", password: "" }, sandboxToken, onClose: stop });
+  const session = new Session({
+    target: "gateway",
+    http: new HttpClient(url),
+    capabilities: [...TARGET_CAPABILITIES.gateway],
+    credentials: { username: "", password: "" },
+    sandboxToken,
+    onClose: stop,
+  });
   try {
     const before = await session.control<SandboxSettings>("GET", "/sandbox/v1/settings");
     // Every property starts from manual processing, no faults, no duplicates and an open day list, whatever the
     // property before it did; title enquiries at any hour and over the suite's plain HTTP (the title enquiry
     // properties on service hours and client certificates set those settings themselves).
     session.beforeEachProperty = async () => {
-      await session.control("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0, latency_ms: 0, error_rate: 0, duplicate_seed: null, strict_date_times: false, service_hours: "always-open", require_client_certificate: false });
+      await session.control("PUT", "/sandbox/v1/settings", {
+        processing: "manual",
+        duplicate_rate: 0,
+        latency_ms: 0,
+        error_rate: 0,
+        duplicate_seed: null,
+        strict_date_times: false,
+        service_hours: "always-open",
+        require_client_certificate: false,
+      });
       await session.control("PUT", "/sandbox/v1/day-list", { open: true });
     };
     await session.beforeEachProperty();
@@ -129,18 +155,32 @@ export interface RemoteTargetOptions {
 /** The remote options from LRG_BASE_URL, LRG_USERNAME, LRG_PASSWORD and LRG_CLIENT_CERT/KEY and LRG_CA. */
 export function remoteOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, url?: string): RemoteTargetOptions {
   const baseUrl = url ?? env["LRG_BASE_URL"];
-  const missing = [baseUrl === undefined ? "LRG_BASE_URL (or --url)" : "", env["LRG_USERNAME"] === undefined ? "LRG_USERNAME" : "", env["LRG_PASSWORD"] === undefined ? "LRG_PASSWORD" : ""].filter(Boolean);
+  const missing = [
+    baseUrl === undefined ? "LRG_BASE_URL (or --url)" : "",
+    env["LRG_USERNAME"] === undefined ? "LRG_USERNAME" : "",
+    env["LRG_PASSWORD"] === undefined ? "LRG_PASSWORD" : "",
+  ].filter(Boolean);
   if (missing.length > 0) throw new Error(`the remote target needs ${missing.join(", ")}`);
   const tls: TlsFiles = {
     ...(env["LRG_CLIENT_CERT"] ? { cert: env["LRG_CLIENT_CERT"] } : {}),
     ...(env["LRG_CLIENT_KEY"] ? { key: env["LRG_CLIENT_KEY"] } : {}),
     ...(env["LRG_CA"] ? { ca: env["LRG_CA"] } : {}),
   };
-  return { baseUrl: String(baseUrl), username: String(env["LRG_USERNAME"]), password: String(env["LRG_PASSWORD"]), tls };
+  return {
+    baseUrl: String(baseUrl),
+    username: String(env["LRG_USERNAME"]),
+    password: String(env["LRG_PASSWORD"]),
+    tls,
+  };
 }
 
 /** A remote environment: observed only, never changed. */
 export async function openRemote(options: RemoteTargetOptions): Promise<Session> {
   const credentials: Credentials = { username: options.username, password: options.password };
-  return new Session({ target: "remote", http: new HttpClient(options.baseUrl, options.tls ?? {}), capabilities: [...TARGET_CAPABILITIES.remote], credentials });
+  return new Session({
+    target: "remote",
+    http: new HttpClient(options.baseUrl, options.tls ?? {}),
+    capabilities: [...TARGET_CAPABILITIES.remote],
+    credentials,
+  });
 }

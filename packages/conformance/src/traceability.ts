@@ -34,7 +34,13 @@ export function readTraceability(file = traceabilityFile()): { text: string; row
     .filter((line) => /^\| R\d{3} \|/.test(line))
     .map((line) => {
       const cells = line.split(" | ");
-      return { id: String(/^\| (R\d{3})/.exec(line)?.[1]), line, conformance: String(cells[cells.length - 1]).replace(/ \|$/, "").trim() };
+      return {
+        id: String(/^\| (R\d{3})/.exec(line)?.[1]),
+        line,
+        conformance: String(cells[cells.length - 1])
+          .replace(/ \|$/, "")
+          .trim(),
+      };
     });
   return { text, rows };
 }
@@ -42,7 +48,8 @@ export function readTraceability(file = traceabilityFile()): { text: string; row
 /** The properties that name each row. */
 export function propertiesByRow(properties: readonly Property[] = allProperties): Map<string, Property[]> {
   const byRow = new Map<string, Property[]>();
-  for (const property of properties) for (const row of property.rows) byRow.set(row, [...(byRow.get(row) ?? []), property]);
+  for (const property of properties)
+    for (const row of property.rows) byRow.set(row, [...(byRow.get(row) ?? []), property]);
   return byRow;
 }
 

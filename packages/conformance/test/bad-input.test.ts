@@ -17,21 +17,34 @@ describe("what the shared generator draws breaks the spec", () => {
   const bodies = operations.flatMap((operation) => {
     const body = operation.requestBody;
     const schema = body?.content.get("application/json");
-    return schema === undefined || body === undefined ? [] : [{ operation: operation.operationId, schema, example: body.examples[0], required: body.required }];
+    return schema === undefined || body === undefined
+      ? []
+      : [{ operation: operation.operationId, schema, example: body.examples[0], required: body.required }];
   });
 
-  it.each(bodies)("bodies of $operation fail the suite's response checker's validation of the same schema", ({ schema, example, required }) => {
-    for (const bad of fc.sample(badBody(schema, example, required), { seed: SEED, numRuns: 20 })) {
-      expect(schemaViolations(schema, bad.value).length, `${bad.change}: ${JSON.stringify(bad.value)?.slice(0, 200)}`).toBeGreaterThan(0);
-      expect(bad.value).not.toBeUndefined();
-    }
-  });
+  it.each(bodies)(
+    "bodies of $operation fail the suite's response checker's validation of the same schema",
+    ({ schema, example, required }) => {
+      for (const bad of fc.sample(badBody(schema, example, required), { seed: SEED, numRuns: 20 })) {
+        expect(
+          schemaViolations(schema, bad.value).length,
+          `${bad.change}: ${JSON.stringify(bad.value)?.slice(0, 200)}`,
+        ).toBeGreaterThan(0);
+        expect(bad.value).not.toBeUndefined();
+      }
+    },
+  );
 
   it("parameter texts fail their parameter's schema, and routable ones stay one path segment", () => {
-    const constrained = operations.flatMap((o) => o.parameters).filter((p) => p.in === "path" && p.schema["pattern"] !== undefined);
+    const constrained = operations
+      .flatMap((o) => o.parameters)
+      .filter((p) => p.in === "path" && p.schema["pattern"] !== undefined);
     expect(constrained.length).toBeGreaterThan(0);
     for (const parameter of constrained) {
-      for (const text of fc.sample(badParameterText(parameter.schema, { routable: true }), { seed: SEED, numRuns: 20 })) {
+      for (const text of fc.sample(badParameterText(parameter.schema, { routable: true }), {
+        seed: SEED,
+        numRuns: 20,
+      })) {
         expect(isValidParameter(parameter.schema, text), `${parameter.name}=${text}`).toBe(false);
         expect(text).toMatch(/^[^/?#%\s]+$/);
       }
@@ -39,7 +52,8 @@ describe("what the shared generator draws breaks the spec", () => {
   });
 
   it("malformed JSON never parses", () => {
-    for (const text of fc.sample(malformedJson, { seed: SEED, numRuns: 200 })) expect(() => JSON.parse(text), text).toThrow();
+    for (const text of fc.sample(malformedJson, { seed: SEED, numRuns: 200 }))
+      expect(() => JSON.parse(text), text).toThrow();
   });
 });
 
@@ -57,7 +71,9 @@ describe("a gateway refuses every kind of bad input for every operation with a d
 
   it("covers every operation the negative properties address, and every kind of bad input", () => {
     expect(new Set(cases.map((c) => c.operationId)).size).toBeGreaterThanOrEqual(20);
-    expect(new Set(cases.map((c) => c.kind))).toEqual(new Set(["path", "query", "unknown-query", "missing-header", "malformed-json", "content-type", "body"]));
+    expect(new Set(cases.map((c) => c.kind))).toEqual(
+      new Set(["path", "query", "unknown-query", "missing-header", "malformed-json", "content-type", "body"]),
+    );
   });
 
   it.each(cases.map((c) => [`${c.operationId}: ${c.kind}`, c] as const))("%s", async (_name, { requests }) => {

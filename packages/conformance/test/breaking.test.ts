@@ -68,7 +68,15 @@ describe("a broken gateway fails the matching property with a shrunk counterexam
     expect(result.message).toContain("expected 400, got 200");
     // Shrunk to the smallest gap the created_after's shape can write: a millisecond, a second or a minute.
     const [, before, gap, afterShape] = result.counterexample as [string, number, number, string];
-    const resolution: Record<string, number> = { millisZ: 1, zonelessMillis: 1, offset: 1, compactOffset: 1, zoneless: 1000, Z: 1000, minutes: 60_000 };
+    const resolution: Record<string, number> = {
+      millisZ: 1,
+      zonelessMillis: 1,
+      offset: 1,
+      compactOffset: 1,
+      zoneless: 1000,
+      Z: 1000,
+      minutes: 60_000,
+    };
     expect(before).toBe(Date.UTC(2001, 0, 1));
     expect(gap).toBe(resolution[afterShape]);
   });
@@ -81,7 +89,9 @@ describe("a broken gateway fails the matching property with a shrunk counterexam
     // Shrunk from sequences of up to 50 commands to a handful ending in the acknowledgement that exposes it.
     expect(steps.length).toBeLessThanOrEqual(4);
     expect(steps[steps.length - 1]).toMatch(/^(acknowledge|list)\(/);
-    expect(result.message).toMatch(/acknowledged \d+ ids, the model expects|listed \d+ notifications, the model expects/);
+    expect(result.message).toMatch(
+      /acknowledged \d+ ids, the model expects|listed \d+ notifications, the model expects/,
+    );
   });
 
   it("[R098] a version 0 list that defaults to NEW fails notifications.v0-no-default-status", async () => {

@@ -22,10 +22,19 @@ interface Outcome {
   stderr: string;
 }
 
-async function lrgConformance(args: string[], env: Record<string, string> = {}, command: readonly string[] = [process.execPath, cli], timeout = 90_000): Promise<Outcome> {
+async function lrgConformance(
+  args: string[],
+  env: Record<string, string> = {},
+  command: readonly string[] = [process.execPath, cli],
+  timeout = 90_000,
+): Promise<Outcome> {
   const [file, ...first] = command as [string, ...string[]];
   try {
-    const { stdout, stderr } = await run(file, [...first, ...args], { env: { ...process.env, ...env }, timeout, cwd: checkout });
+    const { stdout, stderr } = await run(file, [...first, ...args], {
+      env: { ...process.env, ...env },
+      timeout,
+      cwd: checkout,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -51,7 +60,12 @@ afterAll(async () => {
 
 /** A business unit's user of the test gateway, which is told not to ask for a client certificate over plain HTTP. */
 async function remoteUser(): Promise<{ username: string; password: string }> {
-  const unit = (await (await fetch(`${url}/sandbox/v1/business-units`, { method: "POST", headers: { authorization: `Bearer ${sandboxToken}` } })).json()) as { username: string; password: string };
+  const unit = (await (
+    await fetch(`${url}/sandbox/v1/business-units`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${sandboxToken}` },
+    })
+  ).json()) as { username: string; password: string };
   // The registry is reached with a client certificate; this gateway over plain HTTP is told not to ask for one.
   const relaxed = await fetch(`${url}/sandbox/v1/settings`, {
     method: "PUT",
@@ -77,13 +91,26 @@ interface FuzzReport {
 describe("lrg-conformance --fuzz", () => {
   it("fuzzes a running gateway given by --url with the seed given, prints the counts and writes its report", async () => {
     const report = join(dir, "fuzz", "gateway.json");
-    const outcome = await lrgConformance(["--target", "gateway", "--url", url, "--fuzz", "400", "--seed", "4242", "--epoch", "100", "--report", report], { LRG_SANDBOX_TOKEN: sandboxToken }, undefined, 240_000);
+    const outcome = await lrgConformance(
+      ["--target", "gateway", "--url", url, "--fuzz", "400", "--seed", "4242", "--epoch", "100", "--report", report],
+      { LRG_SANDBOX_TOKEN: sandboxToken },
+      undefined,
+      240_000,
+    );
     expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0);
     expect(outcome.stderr).toContain("seed 4242 (--seed 4242 draws the same requests)");
-    expect(outcome.stdout).toMatch(/^fuzz: [\d,]+ requests \([\d,]+ drawn, \d+ epochs\) in \d+ s, [\d,]+\/s; seed 4242$/m);
+    expect(outcome.stdout).toMatch(
+      /^fuzz: [\d,]+ requests \([\d,]+ drawn, \d+ epochs\) in \d+ s, [\d,]+\/s; seed 4242$/m,
+    );
     expect(outcome.stdout).toContain("violations: 0; known departures: 0; 5xx not explained by fault injection: 0");
     const written = JSON.parse(await readFile(report, "utf8")) as FuzzReport;
-    expect({ seed: written.seed, target: written.target, scope: written.scope, violations: written.violationCount, serverErrors: written.serverErrors }).toEqual({ seed: 4242, target: "gateway", scope: "full", violations: 0, serverErrors: 0 });
+    expect({
+      seed: written.seed,
+      target: written.target,
+      scope: written.scope,
+      violations: written.violationCount,
+      serverErrors: written.serverErrors,
+    }).toEqual({ seed: 4242, target: "gateway", scope: "full", violations: 0, serverErrors: 0 });
     expect(written.requests).toBeGreaterThanOrEqual(400);
     expect(Object.keys(written.known)).toContain("mock-pdf-placeholder");
   });
@@ -91,14 +118,27 @@ describe("lrg-conformance --fuzz", () => {
   it("fuzzes a remote environment with GET requests only, as its user or as nobody", async () => {
     const unit = await remoteUser();
     const report = join(dir, "fuzz", "remote.json");
-    const outcome = await lrgConformance(["--target", "remote", "--fuzz", "150", "--seed", "7", "--report", report], { LRG_BASE_URL: url, LRG_USERNAME: unit.username, LRG_PASSWORD: unit.password }, undefined, 240_000);
+    const outcome = await lrgConformance(
+      ["--target", "remote", "--fuzz", "150", "--seed", "7", "--report", report],
+      { LRG_BASE_URL: url, LRG_USERNAME: unit.username, LRG_PASSWORD: unit.password },
+      undefined,
+      240_000,
+    );
     expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0);
     const written = JSON.parse(await readFile(report, "utf8")) as FuzzReport;
     expect(written.scope).toBe("observe");
-    const gets = new Set(operations.filter((o) => o.document === "registry" && o.method === "GET").map((o) => o.operationId));
-    const addressed = Object.entries(written.operations).filter(([, tally]) => tally.requests > 0).map(([id]) => id);
+    const gets = new Set(
+      operations.filter((o) => o.document === "registry" && o.method === "GET").map((o) => o.operationId),
+    );
+    const addressed = Object.entries(written.operations)
+      .filter(([, tally]) => tally.requests > 0)
+      .map(([id]) => id);
     expect(addressed.filter((id) => id !== "(unmatched)" && !gets.has(id))).toEqual([]);
-    expect(Object.keys(written.variants).filter((v) => v.startsWith("upload") || v.startsWith("download") || v === "wrong-method")).toEqual([]);
+    expect(
+      Object.keys(written.variants).filter(
+        (v) => v.startsWith("upload") || v.startsWith("download") || v === "wrong-method",
+      ),
+    ).toEqual([]);
   });
 
   it("refuses property options beside --fuzz with exit code 2", async () => {
@@ -124,7 +164,10 @@ describe("lrg-conformance", () => {
 
   it("checks a running gateway given by --url and LRG_SANDBOX_TOKEN, prints the summary and writes JUnit XML", async () => {
     const junit = join(dir, "gateway.xml");
-    const outcome = await lrgConformance(["--target", "gateway", "--url", url, "--only", "notifications.acknowledge", "--runs", "5", "--junit", junit], { LRG_SANDBOX_TOKEN: sandboxToken });
+    const outcome = await lrgConformance(
+      ["--target", "gateway", "--url", url, "--only", "notifications.acknowledge", "--runs", "5", "--junit", junit],
+      { LRG_SANDBOX_TOKEN: sandboxToken },
+    );
     expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0);
     expect(outcome.stdout).toMatch(/notifications\.acknowledge-limit\s+gateway\s+5\s+passed/);
     expect(outcome.stdout).toContain("1 passed, 0 failed, 0 skipped");
@@ -135,7 +178,11 @@ describe("lrg-conformance", () => {
 
   it("runs from the root of the checkout as npm run conformance -- --url, the gateway target preset", async () => {
     const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-    const outcome = await lrgConformance(["--url", url, "--only", "notifications.acknowledge-limit", "--runs", "2"], { LRG_SANDBOX_TOKEN: sandboxToken }, [npm, "run", "conformance", "--"]);
+    const outcome = await lrgConformance(
+      ["--url", url, "--only", "notifications.acknowledge-limit", "--runs", "2"],
+      { LRG_SANDBOX_TOKEN: sandboxToken },
+      [npm, "run", "conformance", "--"],
+    );
     expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0);
     expect(outcome.stdout).toMatch(/notifications\.acknowledge-limit\s+gateway\s+2\s+passed/);
   });
@@ -143,7 +190,11 @@ describe("lrg-conformance", () => {
   it("observes a remote environment with its credentials only, skipping what would change it", async () => {
     const unit = await remoteUser();
     const junit = join(dir, "remote.xml");
-    const outcome = await lrgConformance(["--target", "remote", "--runs", "3", "--junit", junit], { LRG_BASE_URL: url, LRG_USERNAME: unit.username, LRG_PASSWORD: unit.password });
+    const outcome = await lrgConformance(["--target", "remote", "--runs", "3", "--junit", junit], {
+      LRG_BASE_URL: url,
+      LRG_USERNAME: unit.username,
+      LRG_PASSWORD: unit.password,
+    });
     expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0);
     expect(outcome.stdout).toMatch(/notifications\.created-after-later-than-created-before\s+remote\s+\d+\s+passed/);
     expect(outcome.stdout).toMatch(/notifications\.model\s+remote\s+0\s+skipped/);
@@ -156,11 +207,14 @@ describe("lrg-conformance", () => {
     const proxy = await startBreakingProxy(url, "drop-400-01");
     try {
       const junit = join(dir, "broken.xml");
-      const outcome = await lrgConformance(["--target", "gateway", "--url", proxy.url, "--only", "created-after", "--junit", junit], { LRG_SANDBOX_TOKEN: sandboxToken });
+      const outcome = await lrgConformance(
+        ["--target", "gateway", "--url", proxy.url, "--only", "created-after", "--junit", junit],
+        { LRG_SANDBOX_TOKEN: sandboxToken },
+      );
       expect(outcome.code).toBe(1);
       expect(outcome.stdout).toMatch(/seed: -?\d+, path: "[\d:]+"/);
       expect(outcome.stdout).toContain("Counterexample:");
-      expect(await readFile(junit, "utf8")).toContain("<failure message=\"Property failed after");
+      expect(await readFile(junit, "utf8")).toContain('<failure message="Property failed after');
     } finally {
       await proxy.close();
     }

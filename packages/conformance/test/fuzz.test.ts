@@ -13,7 +13,14 @@ let summary: FuzzSummary;
 
 beforeAll(async () => {
   gateway = await startGateway();
-  summary = await runFuzz({ url: gateway.url, sandboxToken: gateway.sandboxToken, requests: REQUESTS, seed: SEED, concurrency: 4, epochSize: 200 });
+  summary = await runFuzz({
+    url: gateway.url,
+    sandboxToken: gateway.sandboxToken,
+    requests: REQUESTS,
+    seed: SEED,
+    concurrency: 4,
+    epochSize: 200,
+  });
   process.stderr.write(`${describeFuzz(summary)}\n`);
 }, 300_000);
 
@@ -31,7 +38,11 @@ describe(`fuzzing every operation (${REQUESTS} requests, seed ${SEED})`, () => {
   });
 
   it("gets no answer outside the spec (beyond the known departures, which it reports)", () => {
-    expect(summary.violations.map((v) => `${v.method} ${v.target.slice(0, 100)} -> ${v.status ?? "nothing"}: ${v.problems.join("; ")}`)).toEqual([]);
+    expect(
+      summary.violations.map(
+        (v) => `${v.method} ${v.target.slice(0, 100)} -> ${v.status ?? "nothing"}: ${v.problems.join("; ")}`,
+      ),
+    ).toEqual([]);
   });
 
   it("addresses every operation of both documents, and each answers success at least once", () => {
@@ -41,7 +52,21 @@ describe(`fuzzing every operation (${REQUESTS} requests, seed ${SEED})`, () => {
   });
 
   it("sends invalid requests of every kind", () => {
-    for (const variant of ["valid", "broken-body", "broken-query-parameter", "junk-query", "malformed-json", "wrong-content-type", "oversized-body", "bad-credentials", "odd-path", "wrong-method", "unmatched-route", "upload", "download"]) {
+    for (const variant of [
+      "valid",
+      "broken-body",
+      "broken-query-parameter",
+      "junk-query",
+      "malformed-json",
+      "wrong-content-type",
+      "oversized-body",
+      "bad-credentials",
+      "odd-path",
+      "wrong-method",
+      "unmatched-route",
+      "upload",
+      "download",
+    ]) {
       expect(summary.variants[variant] ?? 0, variant).toBeGreaterThan(0);
     }
   });

@@ -14,13 +14,20 @@ import { startTestGateway, type TestGateway } from "@lrg/gateway/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
-const rootManifest = JSON.parse(await readFile(new URL("../../../package.json", import.meta.url), "utf8")) as { packageManager: string };
+const rootManifest = JSON.parse(await readFile(new URL("../../../package.json", import.meta.url), "utf8")) as {
+  packageManager: string;
+};
 const npx = process.platform === "win32" ? "npx.cmd" : "npx";
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 // An integrator's shell: without the NODE_PATH that pnpm's launchers set, through which require() would find the
 // workspace's packages (@lrg/spec among them) from the temp project.
 const integratorEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== "NODE_PATH"));
-const quietEnv = { ...integratorEnv, npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" };
+const quietEnv = {
+  ...integratorEnv,
+  npm_config_update_notifier: "false",
+  npm_config_fund: "false",
+  npm_config_audit: "false",
+};
 
 interface Outcome {
   code: number;
@@ -31,10 +38,15 @@ interface Outcome {
 /** Runs a command without blocking this process (the gateway it talks to answers from here). */
 function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Outcome> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, env: { ...quietEnv, ...env }, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      command,
+      args,
+      { cwd, env: { ...quietEnv, ...env }, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -60,7 +72,11 @@ describe("the packed conformance suite", () => {
   let tarball = "";
 
   it("packs into a tarball with real version ranges, the spec inside and the in-process targets as optional peers", async () => {
-    const packed = await run(npx, ["--yes", rootManifest.packageManager, "pack", "--pack-destination", work], packageDir);
+    const packed = await run(
+      npx,
+      ["--yes", rootManifest.packageManager, "pack", "--pack-destination", work],
+      packageDir,
+    );
     expect(packed.code, packed.stderr).toBe(0);
     const name = (await readdir(work)).find((file) => file.endsWith(".tgz"));
     expect(name).toMatch(/^lrg-conformance-\d+\.\d+\.\d+\.tgz$/);
@@ -84,11 +100,15 @@ describe("the packed conformance suite", () => {
 
   it("installs with npm into an empty project without the gateway, the mock or the spec package", async () => {
     await mkdir(project, { recursive: true });
-    await writeFile(join(project, "package.json"), JSON.stringify({ name: "integrator-project", private: true, type: "module" }));
+    await writeFile(
+      join(project, "package.json"),
+      JSON.stringify({ name: "integrator-project", private: true, type: "module" }),
+    );
     const installed = await run(npm, ["install", "--no-package-lock", tarball], project);
     expect(installed.code, installed.stderr).toBe(0);
     expect(existsSync(join(project, "node_modules", "@lrg", "conformance", "package.json"))).toBe(true);
-    for (const absent of ["gateway", "mock", "spec"]) expect(existsSync(join(project, "node_modules", "@lrg", absent))).toBe(false);
+    for (const absent of ["gateway", "mock", "spec"])
+      expect(existsSync(join(project, "node_modules", "@lrg", absent))).toBe(false);
   }, 300_000);
 
   it("prints its usage with npx lrg-conformance --help", async () => {
@@ -113,7 +133,24 @@ describe("the packed conformance suite", () => {
   }, 120_000);
 
   it("checks a running gateway given by --url and LRG_SANDBOX_TOKEN", async () => {
-    const checked = await run(npx, ["--no", "--", "lrg-conformance", "--target", "gateway", "--url", url, "--only", "notifications.acknowledge-limit", "--runs", "3"], project, { LRG_SANDBOX_TOKEN: sandboxToken });
+    const checked = await run(
+      npx,
+      [
+        "--no",
+        "--",
+        "lrg-conformance",
+        "--target",
+        "gateway",
+        "--url",
+        url,
+        "--only",
+        "notifications.acknowledge-limit",
+        "--runs",
+        "3",
+      ],
+      project,
+      { LRG_SANDBOX_TOKEN: sandboxToken },
+    );
     expect(checked.code, checked.stdout + checked.stderr).toBe(0);
     expect(checked.stdout).toMatch(/notifications\.acknowledge-limit\s+gateway\s+3\s+passed/);
     expect(checked.stdout).toContain("1 passed, 0 failed, 0 skipped");
@@ -124,9 +161,15 @@ describe("the packed conformance suite", () => {
       ["gateway", "@lrg/gateway"],
       ["mock", "@lrg/mock"],
     ] as const) {
-      const refused = await run(npx, ["--no", "--", "lrg-conformance", "--target", target, "--only", "notifications.acknowledge-limit"], project);
+      const refused = await run(
+        npx,
+        ["--no", "--", "lrg-conformance", "--target", target, "--only", "notifications.acknowledge-limit"],
+        project,
+      );
       expect(refused.code, refused.stdout + refused.stderr).toBe(2);
-      expect(refused.stderr).toContain(`${peer} is not installed: install ${peer} beside @lrg/conformance, or give --url of a running ${target}`);
+      expect(refused.stderr).toContain(
+        `${peer} is not installed: install ${peer} beside @lrg/conformance, or give --url of a running ${target}`,
+      );
       expect(refused.stderr).toContain("Usage: lrg-conformance");
       expect(refused.stderr).not.toMatch(/^\s+at /m);
     }

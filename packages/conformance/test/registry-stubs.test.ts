@@ -20,25 +20,71 @@ const APPLICATION = "3be62ad3-8b2c-4f4e-9c1d-2a7e5f0b196f";
 
 /** What the registry's stubs and services answer, by method and path. */
 const REGISTRY: Record<string, Stubbed> = {
-  [`POST /v1/applications/${APPLICATION}/attachments`]: { status: 404, contentType: "application/json", body: { errors: [{ type: "OC200", detail: "Order creation request not found", pointer: null }] } },
-  [`POST /v1/applications/${APPLICATION}/messages`]: { status: 400, contentType: "application/json", body: { errors: [{ type: "OC036", detail: "Application is not in a pending state", pointer: null }] } },
-  "POST /api/v1/official-searches-of-whole": { status: 409, contentType: "application/json", body: { errors: [{ code: "BG40011", detail: "Duplicate message id", status: 409, trace_id: "b1c2", title: "Conflict" }] } },
-  "GET /s2/v1/titles/ZZ100010/registered-proprietor-names": { status: 404, contentType: "application/json", body: { errors: [{ error_code: "BG40002", error_message: "Title not found", http_status: "404", timestamp: "2025-04-01T10:15:30" }] } },
+  [`POST /v1/applications/${APPLICATION}/attachments`]: {
+    status: 404,
+    contentType: "application/json",
+    body: { errors: [{ type: "OC200", detail: "Order creation request not found", pointer: null }] },
+  },
+  [`POST /v1/applications/${APPLICATION}/messages`]: {
+    status: 400,
+    contentType: "application/json",
+    body: { errors: [{ type: "OC036", detail: "Application is not in a pending state", pointer: null }] },
+  },
+  "POST /api/v1/official-searches-of-whole": {
+    status: 409,
+    contentType: "application/json",
+    body: {
+      errors: [{ code: "BG40011", detail: "Duplicate message id", status: 409, trace_id: "b1c2", title: "Conflict" }],
+    },
+  },
+  "GET /s2/v1/titles/ZZ100010/registered-proprietor-names": {
+    status: 404,
+    contentType: "application/json",
+    body: {
+      errors: [
+        {
+          error_code: "BG40002",
+          error_message: "Title not found",
+          http_status: "404",
+          timestamp: "2025-04-01T10:15:30",
+        },
+      ],
+    },
+  },
   "GET /s1/v1/titles/ZZ100001/official-copies/availability": { status: 429 },
   "POST /v0/documents/url": {
     status: 400,
     contentType: "application/problem+json",
-    body: { type: "https://landregistry.github.io/bgtechdoc/problems/global#bad-request", title: "Bad Request", detail: "The request is invalid or malformed.", status: "400", errors: [{ type: "L1A_SCHEMA_VALIDATION_ERROR", detail: "[file_length must be at least 1]" }] },
+    body: {
+      type: "https://landregistry.github.io/bgtechdoc/problems/global#bad-request",
+      title: "Bad Request",
+      detail: "The request is invalid or malformed.",
+      status: "400",
+      errors: [{ type: "L1A_SCHEMA_VALIDATION_ERROR", detail: "[file_length must be at least 1]" }],
+    },
   },
   "POST /v0/applications": {
     status: 400,
     contentType: "application/problem+json",
-    body: { type: "https://landregistry.github.io/bgtechdoc/problems/global#bad-request", title: "Bad Request", detail: "The request is invalid or malformed.", status: "400", errors: [{ type: "OCV_L1A_000", detail: "must not be in the future", pointer: "/data/transactions/0/date" }] },
+    body: {
+      type: "https://landregistry.github.io/bgtechdoc/problems/global#bad-request",
+      title: "Bad Request",
+      detail: "The request is invalid or malformed.",
+      status: "400",
+      errors: [{ type: "OCV_L1A_000", detail: "must not be in the future", pointer: "/data/transactions/0/date" }],
+    },
   },
   "GET /v1/notifications": {
     status: 400,
     contentType: "application/problem+json",
-    body: { type: "https://problems-registry.smartbear.com/bad-request/", title: "Bad Request", status: 400, detail: "created_after cannot be after created_before", instance: "/v1/notifications", code: "400-01" },
+    body: {
+      type: "https://problems-registry.smartbear.com/bad-request/",
+      title: "Bad Request",
+      status: 400,
+      detail: "created_after cannot be after created_before",
+      instance: "/v1/notifications",
+      code: "400-01",
+    },
   },
 };
 
@@ -46,7 +92,14 @@ const REGISTRY: Record<string, Stubbed> = {
 const WRONG_ENVELOPE: Stubbed = {
   status: 404,
   contentType: "application/problem+json",
-  body: { type: "https://land-registration-gateway.example/problems/404-01", title: "Not Found", status: 404, detail: "no application", instance: "/", code: "404-01" },
+  body: {
+    type: "https://land-registration-gateway.example/problems/404-01",
+    title: "Not Found",
+    status: 404,
+    detail: "no application",
+    instance: "/",
+    code: "404-01",
+  },
 };
 
 let server: Server;
@@ -67,7 +120,9 @@ beforeAll(async () => {
         response.writeHead(stubbed.status).end();
         return;
       }
-      response.writeHead(stubbed.status, { "content-type": stubbed.contentType ?? "application/json" }).end(JSON.stringify(stubbed.body));
+      response
+        .writeHead(stubbed.status, { "content-type": stubbed.contentType ?? "application/json" })
+        .end(JSON.stringify(stubbed.body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -78,7 +133,12 @@ afterAll(async () => {
 });
 
 function session(target: TargetName): Session {
-  return new Session({ target, http: new HttpClient(url), capabilities: [], credentials: { username: "stub", password: "any" } });
+  return new Session({
+    target,
+    http: new HttpClient(url),
+    capabilities: [],
+    credentials: { username: "stub", password: "any" },
+  });
 }
 
 const requests = Object.keys(REGISTRY).map((key) => {
@@ -103,15 +163,26 @@ describe("the remote target against answers like the registry's stubs", () => {
     remote.http.close();
   });
 
-  it.each(requests.filter(([key]) => !documented.has(key)))("%s is reported against the gateway target, which must answer as the spec says", async (_key, method, path) => {
-    const gateway = session("gateway");
-    await expect(gateway.call(method, path, bodyOf(method))).rejects.toBeInstanceOf(ConformanceError);
-    gateway.http.close();
-  });
+  it.each(requests.filter(([key]) => !documented.has(key)))(
+    "%s is reported against the gateway target, which must answer as the spec says",
+    async (_key, method, path) => {
+      const gateway = session("gateway");
+      await expect(gateway.call(method, path, bodyOf(method))).rejects.toBeInstanceOf(ConformanceError);
+      gateway.http.close();
+    },
+  );
 
-  it.each(["remote", "gateway"] as const)("an attach answered in problem+json instead of the registry's envelope is reported (%s)", async (target) => {
-    const checked = session(target);
-    await expect(checked.call("POST", `/v1/applications/${APPLICATION}/attachments`, { query: { wrong: "envelope" }, json: { data: {} } })).rejects.toBeInstanceOf(ConformanceError);
-    checked.http.close();
-  });
+  it.each(["remote", "gateway"] as const)(
+    "an attach answered in problem+json instead of the registry's envelope is reported (%s)",
+    async (target) => {
+      const checked = session(target);
+      await expect(
+        checked.call("POST", `/v1/applications/${APPLICATION}/attachments`, {
+          query: { wrong: "envelope" },
+          json: { data: {} },
+        }),
+      ).rejects.toBeInstanceOf(ConformanceError);
+      checked.http.close();
+    },
+  );
 });

@@ -22,7 +22,8 @@ function selected(): Section[] {
   if (only !== undefined && only.trim() !== "") {
     const names = only.split(",").map((name) => name.trim());
     const unknown = names.filter((name) => !SECTIONS.includes(name as Section));
-    if (unknown.length > 0) throw new Error(`BENCH_ONLY names ${unknown.join(", ")}; choose from ${SECTIONS.join(", ")}`);
+    if (unknown.length > 0)
+      throw new Error(`BENCH_ONLY names ${unknown.join(", ")}; choose from ${SECTIONS.join(", ")}`);
     return names as Section[];
   }
   return yes("BENCH_LOAD") ? [...SECTIONS] : ["notifications", "upload", "client"];
@@ -45,10 +46,18 @@ for (const section of sections) {
       partial.upload = await uploadBenchmark({ rounds: options.quick ? 3 : 7 });
       break;
     case "client":
-      partial.client = await clientBenchmark(options.quick ? { gets: 2000, rounds: 4, hashRounds: 3, concurrency: 8 } : { gets: 10_000, rounds: 10, hashRounds: 7, concurrency: 8 });
+      partial.client = await clientBenchmark(
+        options.quick
+          ? { gets: 2000, rounds: 4, hashRounds: 3, concurrency: 8 }
+          : { gets: 10_000, rounds: 10, hashRounds: 7, concurrency: 8 },
+      );
       break;
     case "load":
-      partial.load = await loadRun(options.quick ? { clients: 32, warmupSeconds: 5, durationSeconds: 15 } : { clients: 32, warmupSeconds: 10, durationSeconds: 60 });
+      partial.load = await loadRun(
+        options.quick
+          ? { clients: 32, warmupSeconds: 5, durationSeconds: 15 }
+          : { clients: 32, warmupSeconds: 10, durationSeconds: 60 },
+      );
       break;
   }
   progress(`${section}: done in ${((Date.now() - sectionStarted) / 1000).toFixed(0)} s`);
@@ -60,4 +69,10 @@ if (Math.max(loadAtStart, loadAtEnd) > 2.5) {
       "where a benchmark alone makes about 2): expect noise.",
   );
 }
-finishRun(options.resultsDir, { quick: options.quick, loadAverage: { start: loadAtStart, end: loadAtEnd }, seconds: (Date.now() - started) / 1000, ...partial, notes });
+finishRun(options.resultsDir, {
+  quick: options.quick,
+  loadAverage: { start: loadAtStart, end: loadAtEnd },
+  seconds: (Date.now() - started) / 1000,
+  ...partial,
+  notes,
+});

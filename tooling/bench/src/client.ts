@@ -33,8 +33,21 @@ export interface ClientMemory {
 
 /** What the client benchmark measured. */
 export interface ClientResults {
-  gets: { concurrency: number; rounds: number; client: GetFigures; rawFetch: GetFigures; ratio: number; responseBytes: number };
-  hashing: { fileBytes: number; rounds: number; client: { seconds: number; mbPerSecond: number }; sha256sum: { seconds: number; mbPerSecond: number }; ratio: number };
+  gets: {
+    concurrency: number;
+    rounds: number;
+    client: GetFigures;
+    rawFetch: GetFigures;
+    ratio: number;
+    responseBytes: number;
+  };
+  hashing: {
+    fileBytes: number;
+    rounds: number;
+    client: { seconds: number; mbPerSecond: number };
+    sha256sum: { seconds: number; mbPerSecond: number };
+    ratio: number;
+  };
   memory: ClientMemory[];
 }
 
@@ -57,7 +70,13 @@ async function timed(count: number, concurrency: number, send: () => Promise<voi
 
 async function gets(total: number, rounds: number, concurrency: number): Promise<ClientResults["gets"]> {
   const body = Buffer.from(JSON.stringify(listExample()));
-  const server = await startBareServer({ [`GET ${LIST}`]: { status: 200, contentType: "application/json; charset=utf-8", bodyBase64: body.toString("base64") } });
+  const server = await startBareServer({
+    [`GET ${LIST}`]: {
+      status: 200,
+      contentType: "application/json; charset=utf-8",
+      bodyBase64: body.toString("base64"),
+    },
+  });
   try {
     const username = "bench";
     const password = "bench-password";
@@ -78,14 +97,24 @@ async function gets(total: number, rounds: number, concurrency: number): Promise
     const seconds = { client: 0, raw: 0 };
     for (let round = 1; round <= rounds; round += 1) {
       const order = round % 2 === 1 ? (["client", "raw"] as const) : (["raw", "client"] as const);
-      for (const who of order) seconds[who] += await timed(perRound, concurrency, who === "client" ? viaClient : viaFetch);
+      for (const who of order)
+        seconds[who] += await timed(perRound, concurrency, who === "client" ? viaClient : viaFetch);
       if (round % Math.max(1, Math.floor(rounds / 5)) === 0) {
-        progress(`client: GETs round ${round}/${rounds}: client ${((perRound * round) / seconds.client).toFixed(0)}/s, raw fetch ${((perRound * round) / seconds.raw).toFixed(0)}/s so far`);
+        progress(
+          `client: GETs round ${round}/${rounds}: client ${((perRound * round) / seconds.client).toFixed(0)}/s, raw fetch ${((perRound * round) / seconds.raw).toFixed(0)}/s so far`,
+        );
       }
     }
     const requests = perRound * rounds;
     const figures = (s: number): GetFigures => ({ requests, seconds: s, requestsPerSecond: requests / s });
-    return { concurrency, rounds, client: figures(seconds.client), rawFetch: figures(seconds.raw), ratio: seconds.raw / seconds.client, responseBytes: body.length };
+    return {
+      concurrency,
+      rounds,
+      client: figures(seconds.client),
+      rawFetch: figures(seconds.raw),
+      ratio: seconds.raw / seconds.client,
+      responseBytes: body.length,
+    };
   } finally {
     await server.close();
   }
@@ -93,7 +122,14 @@ async function gets(total: number, rounds: number, concurrency: number): Promise
 
 /** The spec's example of a page of notifications (the first example of the 200 answer of GET /v1/notifications). */
 function listExample(): unknown {
-  const paths = openapi["paths"] as Record<string, { get: { responses: Record<string, { content: Record<string, { examples?: Record<string, { value: unknown }> }> }> } }>;
+  const paths = openapi["paths"] as Record<
+    string,
+    {
+      get: {
+        responses: Record<string, { content: Record<string, { examples?: Record<string, { value: unknown }> }> }>;
+      };
+    }
+  >;
   const examples = paths[LIST]?.get.responses["200"]?.content["application/json"]?.examples ?? {};
   return Object.values(examples)[0]?.value ?? { data: [] };
 }
@@ -103,12 +139,28 @@ async function hashingSeconds(path: string): Promise<number> {
   let firstRequestAt = 0;
   const refuse: Fetch = async () => {
     firstRequestAt = performance.now();
-    return new Response(JSON.stringify({ type: "about:blank", title: "Bad Request", status: 400, detail: "benchmark stop", instance: "/", code: "400-02" }), {
-      status: 400,
-      headers: { "content-type": "application/problem+json" },
-    });
+    return new Response(
+      JSON.stringify({
+        type: "about:blank",
+        title: "Bad Request",
+        status: 400,
+        detail: "benchmark stop",
+        instance: "/",
+        code: "400-02",
+      }),
+      {
+        status: 400,
+        headers: { "content-type": "application/problem+json" },
+      },
+    );
   };
-  const client = createGatewayClient({ baseUrl: "http://127.0.0.1:9", username: "u", password: "p", fetch: refuse, retry: false });
+  const client = createGatewayClient({
+    baseUrl: "http://127.0.0.1:9",
+    username: "u",
+    password: "p",
+    fetch: refuse,
+    retry: false,
+  });
   const started = performance.now();
   await client.uploadDocument(path, { documentType: "TR1" }).catch(() => undefined);
   if (firstRequestAt === 0) throw new Error("uploadDocument made no request");
@@ -128,20 +180,43 @@ async function hashing(path: string, bytes: number, rounds: number): Promise<Cli
       sha.push(await sha256sumSeconds(path));
       client.push(await hashingSeconds(path));
     }
-    progress(`client: hashing round ${round}/${rounds}: uploadDocument ${mbPerSecond(bytes, client.at(-1) as number).toFixed(0)} MB/s, sha256sum ${mbPerSecond(bytes, sha.at(-1) as number).toFixed(0)} MB/s`);
+    progress(
+      `client: hashing round ${round}/${rounds}: uploadDocument ${mbPerSecond(bytes, client.at(-1) as number).toFixed(0)} MB/s, sha256sum ${mbPerSecond(bytes, sha.at(-1) as number).toFixed(0)} MB/s`,
+    );
   }
   const c = median(client);
   const s = median(sha);
-  return { fileBytes: bytes, rounds, client: { seconds: c, mbPerSecond: mbPerSecond(bytes, c) }, sha256sum: { seconds: s, mbPerSecond: mbPerSecond(bytes, s) }, ratio: s / c };
+  return {
+    fileBytes: bytes,
+    rounds,
+    client: { seconds: c, mbPerSecond: mbPerSecond(bytes, c) },
+    sha256sum: { seconds: s, mbPerSecond: mbPerSecond(bytes, s) },
+    ratio: s / c,
+  };
 }
 
-function runChild(args: string[], flags: string[], env: Record<string, string>): Promise<Omit<ClientMemory, "setting">> {
+function runChild(
+  args: string[],
+  flags: string[],
+  env: Record<string, string>,
+): Promise<Omit<ClientMemory, "setting">> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--expose-gc", ...flags, "--import", "tsx", join(BENCH_ROOT, "src", "servers", "client-upload-child.ts"), ...args], {
-      cwd: BENCH_ROOT,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        "--expose-gc",
+        ...flags,
+        "--import",
+        "tsx",
+        join(BENCH_ROOT, "src", "servers", "client-upload-child.ts"),
+        ...args,
+      ],
+      {
+        cwd: BENCH_ROOT,
+        env: { ...process.env, ...env },
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     let output = "";
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (chunk: string) => (output += chunk));
@@ -168,7 +243,9 @@ async function memory(dir: string, path: string): Promise<ClientMemory[]> {
     const results: ClientMemory[] = [];
     for (const [setting, flags, env] of settings) {
       const measured = await runChild(args, flags, env);
-      progress(`client: 40 MiB upload from a file (${setting}): peak grows ${(measured.growth / MiB).toFixed(1)} MiB over ${(measured.baselineRss / MiB).toFixed(1)} MiB`);
+      progress(
+        `client: 40 MiB upload from a file (${setting}): peak grows ${(measured.growth / MiB).toFixed(1)} MiB over ${(measured.baselineRss / MiB).toFixed(1)} MiB`,
+      );
       results.push({ setting, ...measured });
     }
     return results;
@@ -178,10 +255,17 @@ async function memory(dir: string, path: string): Promise<ClientMemory[]> {
 }
 
 /** Runs the client benchmark. */
-export async function clientBenchmark(options: { gets: number; rounds: number; hashRounds: number; concurrency: number }): Promise<ClientResults> {
+export async function clientBenchmark(options: {
+  gets: number;
+  rounds: number;
+  hashRounds: number;
+  concurrency: number;
+}): Promise<ClientResults> {
   const dir = mkdtempSync(join(tmpdir(), "lrg-bench-client-"));
   try {
-    progress(`client: ${options.gets.toLocaleString("en")} GETs through @lrg/client and through raw fetch, ${options.concurrency} at a time, in ${options.rounds} interleaved rounds`);
+    progress(
+      `client: ${options.gets.toLocaleString("en")} GETs through @lrg/client and through raw fetch, ${options.concurrency} at a time, in ${options.rounds} interleaved rounds`,
+    );
     const getFigures = await gets(options.gets, options.rounds, options.concurrency);
     const path = writeDocument(join(dir, "document-40.pdf"), 40 * MiB);
     progress(`client: uploadDocument's hashing pass and sha256sum on 40 MiB, ${options.hashRounds} rounds`);

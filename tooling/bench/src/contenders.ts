@@ -64,7 +64,13 @@ export function latencyOf(samples: number[]): Latency {
   const sorted = Float64Array.from(samples).sort();
   const rank = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? 0;
   const sum = sorted.reduce((a, b) => a + b, 0);
-  return { mean: sorted.length ? sum / sorted.length : 0, p50: rank(0.5), p90: rank(0.9), p99: rank(0.99), max: sorted.at(-1) ?? 0 };
+  return {
+    mean: sorted.length ? sum / sorted.length : 0,
+    p50: rank(0.5),
+    p90: rank(0.9),
+    p99: rank(0.99),
+    max: sorted.at(-1) ?? 0,
+  };
 }
 
 /** An HTTP server as a contender: `connections` autocannon connections, one request in flight on each. */
@@ -102,7 +108,11 @@ export function httpContender(name: string, target: HttpTarget, connections: num
                     setImmediate(() => instance.stop());
                   }
                   last = shot ?? last;
-                  return { ...request, headers: { ...request.headers, ...last?.headers }, ...(last?.body !== undefined ? { body: last.body } : {}) };
+                  return {
+                    ...request,
+                    headers: { ...request.headers, ...last?.headers },
+                    ...(last?.body !== undefined ? { body: last.body } : {}),
+                  };
                 },
               },
             ],
@@ -160,7 +170,11 @@ export interface Schedule {
  * each has had `durationSeconds`, so that a shared, noisy machine slows them alike and the ratios stay fair. A
  * contender whose request supply runs out sits out the remaining slices. Prints progress after every slice.
  */
-export async function compare(title: string, contenders: Contender[], schedule: Schedule): Promise<Map<string, LoadResult>> {
+export async function compare(
+  title: string,
+  contenders: Contender[],
+  schedule: Schedule,
+): Promise<Map<string, LoadResult>> {
   const sliceSeconds = Math.max(1, Math.round(schedule.durationSeconds / schedule.slices));
   const rounds = Math.max(1, Math.round(schedule.durationSeconds / sliceSeconds));
   for (const contender of contenders) {
@@ -184,7 +198,9 @@ export async function compare(title: string, contenders: Contender[], schedule: 
   }
   const results = new Map([...slices].map(([name, done]) => [name, merge(done)]));
   for (const [name, result] of results) {
-    progress(`${title}: ${name}: ${result.requestsPerSecond.toFixed(0)}/s, p50 ${result.latencyMs.p50.toFixed(1)} ms, p99 ${result.latencyMs.p99.toFixed(1)} ms`);
+    progress(
+      `${title}: ${name}: ${result.requestsPerSecond.toFixed(0)}/s, p50 ${result.latencyMs.p50.toFixed(1)} ms, p99 ${result.latencyMs.p99.toFixed(1)} ms`,
+    );
   }
   return results;
 }

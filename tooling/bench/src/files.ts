@@ -28,7 +28,11 @@ export function sha256sumSeconds(path: string): Promise<number> {
     const started = performance.now();
     const child = spawn("sha256sum", [path], { stdio: ["ignore", "ignore", "inherit"] });
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve((performance.now() - started) / 1000) : reject(new Error(`sha256sum exited with ${String(code)}`))));
+    child.on("exit", (code) =>
+      code === 0
+        ? resolve((performance.now() - started) / 1000)
+        : reject(new Error(`sha256sum exited with ${String(code)}`)),
+    );
   });
 }
 
@@ -36,7 +40,9 @@ export function sha256sumSeconds(path: string): Promise<number> {
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** Megabytes (10^6 bytes) per second. */

@@ -12,13 +12,23 @@ export interface Unit {
   business_unit_id: string;
 }
 
-export const basicOf = (unit: Pick<Unit, "username" | "password">) => `Basic ${Buffer.from(`${unit.username}:${unit.password}`).toString("base64")}`;
+export const basicOf = (unit: Pick<Unit, "username" | "password">) =>
+  `Basic ${Buffer.from(`${unit.username}:${unit.password}`).toString("base64")}`;
 
 /** Calls the sandbox control plane; throws on an error answer. */
-export async function sandboxCall(url: string, token: string, method: string, path: string, body?: unknown): Promise<unknown> {
+export async function sandboxCall(
+  url: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
   const response = await fetch(`${url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
@@ -51,14 +61,20 @@ export async function digestFile(path: string): Promise<{ length: number; sha256
 }
 
 /** Asks for an upload address (POST /v0/documents/url). */
-export async function uploadAddress(url: string, unit: Unit, length: number, sha256: string): Promise<{ uploadUrl: string; documentId: string }> {
+export async function uploadAddress(
+  url: string,
+  unit: Unit,
+  length: number,
+  sha256: string,
+): Promise<{ uploadUrl: string; documentId: string }> {
   const response = await fetch(`${url}/v0/documents/url`, {
     method: "POST",
     headers: { authorization: basicOf(unit), "content-type": "application/json" },
     body: JSON.stringify({ data: { document_type: "TR1", file_length: length, file_sha256: sha256 } }),
   });
   const body = (await response.json()) as { data?: { upload_url: string; document_id: string } };
-  if (response.status !== 200 || body.data === undefined) throw new Error(`POST /v0/documents/url answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  if (response.status !== 200 || body.data === undefined)
+    throw new Error(`POST /v0/documents/url answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
   return { uploadUrl: body.data.upload_url, documentId: body.data.document_id };
 }
 
@@ -67,13 +83,19 @@ export function putFile(uploadUrl: string, path: string, length: number, sha256:
   return new Promise((resolve, reject) => {
     const put = request(uploadUrl, {
       method: "PUT",
-      headers: { "content-type": "application/octet-stream", "content-length": String(length), "x-provider-checksum-sha256": sha256 },
+      headers: {
+        "content-type": "application/octet-stream",
+        "content-length": String(length),
+        "x-provider-checksum-sha256": sha256,
+      },
     });
     put.on("error", reject);
     put.on("response", (response) => {
       response.resume();
       response.on("end", () => resolve(response.statusCode ?? 0));
     });
-    createReadStream(path, { highWaterMark: 64 * 1024 }).on("error", reject).pipe(put);
+    createReadStream(path, { highWaterMark: 64 * 1024 })
+      .on("error", reject)
+      .pipe(put);
   });
 }

@@ -17,7 +17,15 @@ import { progress } from "./options.js";
 import { startGatewayMain } from "./servers/processes.js";
 
 /** The operations of the mixed traffic, and how often each is drawn (out of 100). */
-const MIX = { listV1: 30, listV0: 5, acknowledge: 15, submit: 15, transition: 15, upload: 10, information: 10 } as const;
+const MIX = {
+  listV1: 30,
+  listV0: 5,
+  acknowledge: 15,
+  submit: 15,
+  transition: 15,
+  upload: 10,
+  information: 10,
+} as const;
 type Kind = keyof typeof MIX;
 
 /** What the load run measured. */
@@ -70,12 +78,19 @@ const submission = {
 };
 
 /** Runs the load; the gateway is a fresh child process over a temporary data directory. */
-export async function loadRun(options: { clients: number; warmupSeconds: number; durationSeconds: number }): Promise<LoadRunResults> {
+export async function loadRun(options: {
+  clients: number;
+  warmupSeconds: number;
+  durationSeconds: number;
+}): Promise<LoadRunResults> {
   const dir = mkdtempSync(join(tmpdir(), "lrg-bench-load-"));
   const gateway = await startGatewayMain(join(dir, "gateway"));
   const wire = new WireClient(gateway.url, options.clients + 8, 30_000);
   try {
-    await sandboxCall(gateway.url, gateway.sandboxToken, "PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0 });
+    await sandboxCall(gateway.url, gateway.sandboxToken, "PUT", "/sandbox/v1/settings", {
+      processing: "manual",
+      duplicate_rate: 0,
+    });
     progress(`load: creating ${options.clients} business units`);
     const states: ClientState[] = [];
     for (let n = 0; n < options.clients; n += 1) {
@@ -108,12 +123,15 @@ export async function loadRun(options: { clients: number; warmupSeconds: number;
         errors += 1;
         tally.errors += 1;
         if (errorSamples.length < 10) {
-          errorSamples.push(`${name}: ${answer.kind === "answer" ? `${answer.status} ${answer.body.subarray(0, 200).toString("utf8")}` : answer.reason}`);
+          errorSamples.push(
+            `${name}: ${answer.kind === "answer" ? `${answer.status} ${answer.body.subarray(0, 200).toString("utf8")}` : answer.reason}`,
+          );
         }
       }
       return answer;
     };
-    const json = (answer: WireAnswer): unknown => (answer.kind === "answer" ? (JSON.parse(answer.body.toString("utf8") || "null") as unknown) : undefined);
+    const json = (answer: WireAnswer): unknown =>
+      answer.kind === "answer" ? (JSON.parse(answer.body.toString("utf8") || "null") as unknown) : undefined;
     const jsonRequest = (value: unknown) => {
       const body = Buffer.from(JSON.stringify(value));
       return { body, headers: { "content-type": "application/json", "content-length": String(body.length) } };
@@ -125,9 +143,15 @@ export async function loadRun(options: { clients: number; warmupSeconds: number;
         case "listV1":
         case "listV0": {
           const version = kind === "listV1" ? "v1" : "v0";
-          const answer = record(`GET /${version}/notifications`, await wire.send({ method: "GET", target: `/${version}/notifications?limit=100`, headers: auth }), [200]);
+          const answer = record(
+            `GET /${version}/notifications`,
+            await wire.send({ method: "GET", target: `/${version}/notifications?limit=100`, headers: auth }),
+            [200],
+          );
           if (version === "v1" && answer.kind === "answer" && answer.status === 200) {
-            state.unacknowledged = ((json(answer) as { data: { notification_id: string }[] }).data ?? []).map((n) => n.notification_id);
+            state.unacknowledged = ((json(answer) as { data: { notification_id: string }[] }).data ?? []).map(
+              (n) => n.notification_id,
+            );
           }
           return;
         }
@@ -135,17 +159,34 @@ export async function loadRun(options: { clients: number; warmupSeconds: number;
           if (state.unacknowledged.length === 0) return act(state, "listV1");
           const { body, headers } = jsonRequest({ data: state.unacknowledged.slice(0, 100) });
           state.unacknowledged = [];
-          record("POST /v1/notifications/acknowledge", await wire.send({ method: "POST", target: "/v1/notifications/acknowledge", headers: { ...auth, ...headers }, body }), [200]);
+          record(
+            "POST /v1/notifications/acknowledge",
+            await wire.send({
+              method: "POST",
+              target: "/v1/notifications/acknowledge",
+              headers: { ...auth, ...headers },
+              body,
+            }),
+            [200],
+          );
           return;
         }
         case "submit": {
           const { body, headers } = jsonRequest(submission);
           const answer = record(
             "POST /v0/applications",
-            await wire.send({ method: "POST", target: "/v0/applications", headers: { ...auth, ...headers, "idempotency-key": `load-${randomUUID()}` }, body }),
+            await wire.send({
+              method: "POST",
+              target: "/v0/applications",
+              headers: { ...auth, ...headers, "idempotency-key": `load-${randomUUID()}` },
+              body,
+            }),
             [202],
           );
-          const id = answer.kind === "answer" && answer.status === 202 ? (json(answer) as { data: { application_request_id: string } }).data.application_request_id : undefined;
+          const id =
+            answer.kind === "answer" && answer.status === 202
+              ? (json(answer) as { data: { application_request_id: string } }).data.application_request_id
+              : undefined;
           if (id !== undefined) state.applications.push({ id, status: "VALIDATING" });
           if (state.applications.length > 50) state.applications.shift();
           return;
@@ -153,11 +194,21 @@ export async function loadRun(options: { clients: number; warmupSeconds: number;
         case "transition": {
           const application = state.applications[0];
           if (application === undefined) return act(state, "submit");
-          const to = application.status === "VALIDATING" ? "ACCEPTED_PRIORITY_PROTECTED" : (state.submitted += 1) % 4 === 0 ? "CANCELLED" : "COMPLETED";
+          const to =
+            application.status === "VALIDATING"
+              ? "ACCEPTED_PRIORITY_PROTECTED"
+              : (state.submitted += 1) % 4 === 0
+                ? "CANCELLED"
+                : "COMPLETED";
           const { body, headers } = jsonRequest({ to });
           const answer = record(
             "POST /sandbox/v1/applications/{id}/transitions",
-            await wire.send({ method: "POST", target: `/sandbox/v1/applications/${application.id}/transitions`, headers: { authorization: bearer, ...headers }, body }),
+            await wire.send({
+              method: "POST",
+              target: `/sandbox/v1/applications/${application.id}/transitions`,
+              headers: { authorization: bearer, ...headers },
+              body,
+            }),
             [200],
           );
           if (answer.kind === "answer" && answer.status === 200) {
@@ -167,8 +218,14 @@ export async function loadRun(options: { clients: number; warmupSeconds: number;
           return;
         }
         case "upload": {
-          const { body, headers } = jsonRequest({ data: { document_type: "TR1", file_length: UPLOAD_BYTES, file_sha256: documentSha } });
-          const asked = record("POST /v0/documents/url", await wire.send({ method: "POST", target: "/v0/documents/url", headers: { ...auth, ...headers }, body }), [200]);
+          const { body, headers } = jsonRequest({
+            data: { document_type: "TR1", file_length: UPLOAD_BYTES, file_sha256: documentSha },
+          });
+          const asked = record(
+            "POST /v0/documents/url",
+            await wire.send({ method: "POST", target: "/v0/documents/url", headers: { ...auth, ...headers }, body }),
+            [200],
+          );
           if (asked.kind !== "answer" || asked.status !== 200) return;
           const address = new URL((json(asked) as { data: { upload_url: string } }).data.upload_url);
           record(
@@ -176,7 +233,11 @@ export async function loadRun(options: { clients: number; warmupSeconds: number;
             await wire.send({
               method: "PUT",
               target: `${address.pathname}${address.search}`,
-              headers: { "content-type": "application/octet-stream", "content-length": String(UPLOAD_BYTES), "x-provider-checksum-sha256": documentSha },
+              headers: {
+                "content-type": "application/octet-stream",
+                "content-length": String(UPLOAD_BYTES),
+                "x-provider-checksum-sha256": documentSha,
+              },
               body: document,
             }),
             [200],
@@ -186,7 +247,11 @@ export async function loadRun(options: { clients: number; warmupSeconds: number;
         case "information": {
           const application = state.applications.at(-1);
           if (application === undefined) return act(state, "submit");
-          record("GET /v0/applications/{id}/information", await wire.send({ method: "GET", target: `/v0/applications/${application.id}/information`, headers: auth }), [200]);
+          record(
+            "GET /v0/applications/{id}/information",
+            await wire.send({ method: "GET", target: `/v0/applications/${application.id}/information`, headers: auth }),
+            [200],
+          );
           return;
         }
       }
@@ -210,7 +275,9 @@ export async function loadRun(options: { clients: number; warmupSeconds: number;
     const sampler = sampleResident(gateway.pid, 1000);
     const ticker = setInterval(() => {
       const seconds = (performance.now() - measuredFrom) / 1000;
-      progress(`load: ${seconds.toFixed(0)}/${options.durationSeconds} s, ${requests.toLocaleString("en")} requests (${(requests / seconds).toFixed(0)}/s), ${errors} errors, RSS ${(residentOf(gateway.pid).rss / MiB).toFixed(1)} MiB`);
+      progress(
+        `load: ${seconds.toFixed(0)}/${options.durationSeconds} s, ${requests.toLocaleString("en")} requests (${(requests / seconds).toFixed(0)}/s), ${errors} errors, RSS ${(residentOf(gateway.pid).rss / MiB).toFixed(1)} MiB`,
+      );
     }, 10_000);
     await Promise.all(loops);
     clearInterval(ticker);
@@ -229,7 +296,9 @@ export async function loadRun(options: { clients: number; warmupSeconds: number;
       requestsPerSecond: requests / seconds,
       errors,
       errorSamples,
-      operations: Object.fromEntries([...counts].map(([name, tally]) => [name, { ...tally, latencyMs: latencyOf(latencies.get(name) ?? []) }])),
+      operations: Object.fromEntries(
+        [...counts].map(([name, tally]) => [name, { ...tally, latencyMs: latencyOf(latencies.get(name) ?? []) }]),
+      ),
       memory: {
         baselineRss: baseline,
         finalRss: final,
@@ -249,8 +318,14 @@ export async function loadRun(options: { clients: number; warmupSeconds: number;
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const number = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-  const results = await loadRun({ clients: number("BENCH_LOAD_CLIENTS", 32), warmupSeconds: number("BENCH_LOAD_WARMUP", 10), durationSeconds: number("BENCH_LOAD_SECONDS", 60) });
+  const results = await loadRun({
+    clients: number("BENCH_LOAD_CLIENTS", 32),
+    warmupSeconds: number("BENCH_LOAD_WARMUP", 10),
+    durationSeconds: number("BENCH_LOAD_SECONDS", 60),
+  });
   const { samples, ...memory } = results.memory;
-  process.stdout.write(`${JSON.stringify({ ...results, memory: { ...memory, samplesMiB: samples.map((s) => Number((s / MiB).toFixed(1))) } }, null, 2)}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ ...results, memory: { ...memory, samplesMiB: samples.map((s) => Number((s / MiB).toFixed(1))) } }, null, 2)}\n`,
+  );
   process.exitCode = results.errors > 0 ? 1 : 0;
 }

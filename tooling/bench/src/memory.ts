@@ -8,7 +8,8 @@ export interface Resident {
   peak: number;
 }
 
-const kib = (status: string, field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN) * 1024;
+const kib = (status: string, field: string) =>
+  Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN) * 1024;
 
 /** VmRSS and VmHWM of a process (or this one). */
 export function residentOf(pid: number | "self" = "self"): Resident {

@@ -19,14 +19,17 @@ const ACK_PATH = "/v1/notifications/acknowledge";
 const BATCH = 100;
 const PRIMING_CONCURRENCY = 4;
 
-const basic = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
+const basic = (username: string, password: string) =>
+  `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
 
 /** Puts back to NEW what earlier benchmark runs acknowledged, so that every run starts from the seeded state. */
 function restoreSeededState(dataDir: string, manifest: SeedManifest): number {
   const db = openSqlite(join(dataDir, "gateway.sqlite"));
   db.pragma("journal_mode = WAL");
   const changed = db
-    .prepare("UPDATE notifications SET status = 'NEW', acknowledged_ms = NULL WHERE status = 'ACKNOWLEDGED' AND acknowledged_ms > ?")
+    .prepare(
+      "UPDATE notifications SET status = 'NEW', acknowledged_ms = NULL WHERE status = 'ACKNOWLEDGED' AND acknowledged_ms > ?",
+    )
     .run(manifest.seededAtMs).changes;
   db.pragma("wal_checkpoint(TRUNCATE)");
   db.close();
@@ -36,10 +39,15 @@ function restoreSeededState(dataDir: string, manifest: SeedManifest): number {
 /** Every NEW id of the rotated units, in batches of 100 of one unit each, the units taking turns. */
 function acknowledgeBatches(dataDir: string, users: SeedManifest["users"]): AckBatch[] {
   const db = openSqlite(join(dataDir, "gateway.sqlite"), { readonly: true });
-  const select = db.prepare("SELECT id FROM notifications WHERE business_unit_id = ? AND status = 'NEW' ORDER BY created_ms, seq").pluck();
+  const select = db
+    .prepare("SELECT id FROM notifications WHERE business_unit_id = ? AND status = 'NEW' ORDER BY created_ms, seq")
+    .pluck();
   const perUnit = users.map((user) => {
     const ids = select.all(user.businessUnitId) as string[];
-    return Array.from({ length: Math.floor(ids.length / BATCH) }, (_, i) => ({ ...user, ids: ids.slice(i * BATCH, (i + 1) * BATCH) }));
+    return Array.from({ length: Math.floor(ids.length / BATCH) }, (_, i) => ({
+      ...user,
+      ids: ids.slice(i * BATCH, (i + 1) * BATCH),
+    }));
   });
   db.close();
   const batches: AckBatch[] = [];
@@ -77,8 +85,15 @@ function listSupply(headers: string[]): () => Shot {
 async function capture(url: string, init: RequestInit): Promise<CannedAnswer> {
   const response = await fetch(url, init);
   const body = Buffer.from(await response.arrayBuffer());
-  if (!response.ok) throw new Error(`${init.method ?? "GET"} ${url} answered ${response.status}: ${body.toString("utf8").slice(0, 300)}`);
-  return { status: response.status, contentType: response.headers.get("content-type") ?? "application/json", bodyBase64: body.toString("base64") };
+  if (!response.ok)
+    throw new Error(
+      `${init.method ?? "GET"} ${url} answered ${response.status}: ${body.toString("utf8").slice(0, 300)}`,
+    );
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type") ?? "application/json",
+    bodyBase64: body.toString("base64"),
+  };
 }
 
 /** One request per credential, a few at a time, so that the gateway's scrypt runs before the measurements. */
@@ -105,19 +120,32 @@ export async function notificationBenchmarks(options: BenchOptions, notes: strin
       `${options.durationSeconds} s per server in ${options.slices} interleaved slices`,
   );
   const manifest = await ensureSeeded(
-    { dataDir: options.dataDir, units: options.units, notifications: options.notifications, busyUnits: options.busyUnits, busyShare: options.busyShare },
+    {
+      dataDir: options.dataDir,
+      units: options.units,
+      notifications: options.notifications,
+      busyUnits: options.busyUnits,
+      busyShare: options.busyShare,
+    },
     options.reseed,
   );
   const restored = restoreSeededState(options.dataDir, manifest);
-  if (restored > 0) progress(`restored ${restored.toLocaleString("en")} notifications acknowledged by an earlier run to NEW`);
+  if (restored > 0)
+    progress(`restored ${restored.toLocaleString("en")} notifications acknowledged by an earlier run to NEW`);
 
   const rotated = manifest.users.slice(0, manifest.busyUnits);
   const authorization = new Map(rotated.map((user) => [user.username, basic(user.username, manifest.password)]));
   const listHeaders = [...authorization.values()];
   const batches = acknowledgeBatches(options.dataDir, rotated);
-  progress(`prepared ${batches.length.toLocaleString("en")} acknowledge requests of ${BATCH} NEW ids over ${rotated.length} busy business units`);
+  progress(
+    `prepared ${batches.length.toLocaleString("en")} acknowledge requests of ${BATCH} NEW ids over ${rotated.length} busy business units`,
+  );
 
-  const schedule = { warmupSeconds: options.warmupSeconds, durationSeconds: options.durationSeconds, slices: options.slices };
+  const schedule = {
+    warmupSeconds: options.warmupSeconds,
+    durationSeconds: options.durationSeconds,
+    slices: options.slices,
+  };
   const stops: (() => Promise<void>)[] = [];
   let list: Map<string, LoadResult>;
   let acknowledge: Map<string, LoadResult>;
@@ -132,7 +160,9 @@ export async function notificationBenchmarks(options: BenchOptions, notes: strin
 
     const spare = batches.pop() as AckBatch;
     const canned = {
-      [`GET ${LIST_PATH}`]: await capture(`${gateway.url}${LIST_PATH}`, { headers: { authorization: listHeaders[0] as string } }),
+      [`GET ${LIST_PATH}`]: await capture(`${gateway.url}${LIST_PATH}`, {
+        headers: { authorization: listHeaders[0] as string },
+      }),
       [`POST ${ACK_PATH}`]: await capture(`${gateway.url}${ACK_PATH}`, {
         method: "POST",
         headers: { authorization: authorization.get(spare.username) as string, "content-type": "application/json" },
@@ -141,7 +171,9 @@ export async function notificationBenchmarks(options: BenchOptions, notes: strin
     };
     const listBytes = Buffer.from(canned[`GET ${LIST_PATH}`]?.bodyBase64 ?? "", "base64");
     const page = (JSON.parse(listBytes.toString("utf8")) as { data: unknown[] }).data.length;
-    progress(`captured a list page of ${page} notifications (${listBytes.length.toLocaleString("en")} bytes) and an acknowledge answer`);
+    progress(
+      `captured a list page of ${page} notifications (${listBytes.length.toLocaleString("en")} bytes) and an acknowledge answer`,
+    );
     if (page !== BATCH) notes.push(`The captured list page held ${page} notifications, not ${BATCH}.`);
 
     progress("starting Prism on the bundled openapi.yaml and a bare node:http server on the captured answers");
@@ -183,9 +215,13 @@ export async function notificationBenchmarks(options: BenchOptions, notes: strin
   const ackGateway = acknowledge.get("gateway") as LoadResult;
   const sqliteDirect = acknowledge.get("SQLite direct") as LoadResult;
   if (ackGateway.seconds === 0 || sqliteDirect.seconds === 0) {
-    notes.push(`The ${batches.length.toLocaleString("en")} prepared acknowledge requests (fresh NEW ids each) were used up by the warm-ups: acknowledge was not measured (the data set is too small; quick mode's is).`);
+    notes.push(
+      `The ${batches.length.toLocaleString("en")} prepared acknowledge requests (fresh NEW ids each) were used up by the warm-ups: acknowledge was not measured (the data set is too small; quick mode's is).`,
+    );
   } else if (ackGateway.stoppedEarly || sqliteDirect.stoppedEarly) {
-    notes.push(`The ${batches.length.toLocaleString("en")} prepared acknowledge requests (fresh NEW ids each) ran out: the gateway's figures cover ${ackGateway.seconds.toFixed(1)} s, SQLite direct's ${sqliteDirect.seconds.toFixed(1)} s.`);
+    notes.push(
+      `The ${batches.length.toLocaleString("en")} prepared acknowledge requests (fresh NEW ids each) ran out: the gateway's figures cover ${ackGateway.seconds.toFixed(1)} s, SQLite direct's ${sqliteDirect.seconds.toFixed(1)} s.`,
+    );
   }
   restoreSeededState(options.dataDir, manifest);
   const pick = (results: Map<string, LoadResult>): Record<Target, LoadResult> => ({
@@ -195,13 +231,23 @@ export async function notificationBenchmarks(options: BenchOptions, notes: strin
   });
 
   const operations = {
-    list: { request: `GET ${LIST_PATH} (default status NEW, page of ${BATCH})`, rotatedUnits: rotated.length, results: pick(list) },
-    acknowledge: { request: `POST ${ACK_PATH} with ${BATCH} fresh NEW ids`, rotatedUnits: rotated.length, results: pick(acknowledge) },
+    list: {
+      request: `GET ${LIST_PATH} (default status NEW, page of ${BATCH})`,
+      rotatedUnits: rotated.length,
+      results: pick(list),
+    },
+    acknowledge: {
+      request: `POST ${ACK_PATH} with ${BATCH} fresh NEW ids`,
+      rotatedUnits: rotated.length,
+      results: pick(acknowledge),
+    },
   };
   for (const operation of ["list", "acknowledge"] as const) {
     for (const [target, result] of Object.entries(operations[operation].results)) {
       if (result.non2xx + result.errors + result.timeouts > 0) {
-        notes.push(`${target} ${operation}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts.`);
+        notes.push(
+          `${target} ${operation}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts.`,
+        );
       }
     }
   }
@@ -228,5 +274,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const notes: string[] = [];
   const notifications = await notificationBenchmarks(options, notes);
   const end = Number((loadavg()[0] ?? 0).toFixed(2));
-  finishRun(options.resultsDir, { quick: options.quick, loadAverage: { start, end }, seconds: (Date.now() - started) / 1000, notifications, notes });
+  finishRun(options.resultsDir, {
+    quick: options.quick,
+    loadAverage: { start, end },
+    seconds: (Date.now() - started) / 1000,
+    notifications,
+    notes,
+  });
 }

@@ -28,7 +28,14 @@ export interface Ratio {
 /** The notification benchmarks (issue 3) on the seeded data set. */
 export interface NotificationResults {
   load: { connections: number; warmupSeconds: number; durationSeconds: number; slices: number };
-  dataSet: { units: number; notifications: number; newNotifications: number; applications: number; busyUnits: number; seededAt: string };
+  dataSet: {
+    units: number;
+    notifications: number;
+    newNotifications: number;
+    applications: number;
+    busyUnits: number;
+    seededAt: string;
+  };
   operations: Record<Operation, { request: string; rotatedUnits: number; results: Record<Target, LoadResult> }>;
   /** Acknowledge through the gateway's storage without HTTP; requestsPerSecond counts transactions of 100 ids. */
   sqliteDirect: LoadResult;
@@ -53,7 +60,9 @@ export interface BenchResults {
 }
 
 const check = (ratio: Ratio): Ratio =>
-  ratio.target === undefined ? ratio : { ...ratio, met: ratio.kind === "max" ? ratio.value <= ratio.target : ratio.value >= ratio.target };
+  ratio.target === undefined
+    ? ratio
+    : { ...ratio, met: ratio.kind === "max" ? ratio.value <= ratio.target : ratio.value >= ratio.target };
 
 /** The ratios and targeted figures of whatever the run measured, with the targets of issues 3, 4, 6 and 9. */
 export function ratiosOf(results: Omit<BenchResults, "ratios">): Ratio[] {
@@ -64,42 +73,143 @@ export function ratiosOf(results: Omit<BenchResults, "ratios">): Ratio[] {
       const { gateway, prism, bare } = n.operations[operation].results;
       // A supply of fresh ids used up before the measured slices leaves nothing to compare (quick mode's small data set).
       if ([gateway, prism, bare].some((result) => result.seconds === 0)) continue;
-      ratios.push(check({ group: "notifications", name: `${operation}: gateway / Prism`, value: gateway.requestsPerSecond / prism.requestsPerSecond, unit: "×", target: 10, kind: "min" }));
-      ratios.push(check({ group: "notifications", name: `${operation}: gateway / bare node:http`, value: gateway.requestsPerSecond / bare.requestsPerSecond, unit: "×", target: 0.5, kind: "min" }));
-      ratios.push(check({ group: "notifications", name: `${operation}: gateway p99`, value: gateway.latencyMs.p99, unit: "ms", target: 25, kind: "max" }));
+      ratios.push(
+        check({
+          group: "notifications",
+          name: `${operation}: gateway / Prism`,
+          value: gateway.requestsPerSecond / prism.requestsPerSecond,
+          unit: "×",
+          target: 10,
+          kind: "min",
+        }),
+      );
+      ratios.push(
+        check({
+          group: "notifications",
+          name: `${operation}: gateway / bare node:http`,
+          value: gateway.requestsPerSecond / bare.requestsPerSecond,
+          unit: "×",
+          target: 0.5,
+          kind: "min",
+        }),
+      );
+      ratios.push(
+        check({
+          group: "notifications",
+          name: `${operation}: gateway p99`,
+          value: gateway.latencyMs.p99,
+          unit: "ms",
+          target: 25,
+          kind: "max",
+        }),
+      );
     }
     const ackGateway = n.operations.acknowledge.results.gateway;
     if (ackGateway.seconds > 0 && n.sqliteDirect.seconds > 0) {
-      ratios.push({ group: "notifications", name: "acknowledge: gateway / SQLite direct", value: ackGateway.requestsPerSecond / n.sqliteDirect.requestsPerSecond, unit: "×" });
+      ratios.push({
+        group: "notifications",
+        name: "acknowledge: gateway / SQLite direct",
+        value: ackGateway.requestsPerSecond / n.sqliteDirect.requestsPerSecond,
+        unit: "×",
+      });
     }
   }
   const u = results.upload;
   if (u !== undefined) {
-    ratios.push(check({ group: "upload", name: "upload 40 MiB: gateway PUT / sha256sum", value: u.ratio, unit: "×", target: 0.5, kind: "min" }));
+    ratios.push(
+      check({
+        group: "upload",
+        name: "upload 40 MiB: gateway PUT / sha256sum",
+        value: u.ratio,
+        unit: "×",
+        target: 0.5,
+        kind: "min",
+      }),
+    );
     const [small, big] = [u.memory.find((m) => m.fileMiB === 10), u.memory.find((m) => m.fileMiB === 40)];
     if (small !== undefined && big !== undefined) {
-      ratios.push({ group: "upload", name: "upload: gateway RSS growth, 4 × 10 MiB", value: small.growth / MiB, unit: "MiB" });
+      ratios.push({
+        group: "upload",
+        name: "upload: gateway RSS growth, 4 × 10 MiB",
+        value: small.growth / MiB,
+        unit: "MiB",
+      });
       // "Independent of file size": four times the bytes may not cost more than a few MiB more.
-      ratios.push(check({ group: "upload", name: "upload: gateway RSS growth, 4 × 40 MiB", value: big.growth / MiB, unit: "MiB", target: Math.max(8, (small.growth / MiB) * 2), kind: "max" }));
+      ratios.push(
+        check({
+          group: "upload",
+          name: "upload: gateway RSS growth, 4 × 40 MiB",
+          value: big.growth / MiB,
+          unit: "MiB",
+          target: Math.max(8, (small.growth / MiB) * 2),
+          kind: "max",
+        }),
+      );
     }
   }
   const c = results.client;
   if (c !== undefined) {
-    ratios.push(check({ group: "client", name: "client GETs: @lrg/client / raw fetch", value: c.gets.ratio, unit: "×", target: 0.9, kind: "min" }));
-    ratios.push(check({ group: "client", name: "client hashing 40 MiB: uploadDocument / sha256sum", value: c.hashing.ratio, unit: "×", target: 0.8, kind: "min" }));
+    ratios.push(
+      check({
+        group: "client",
+        name: "client GETs: @lrg/client / raw fetch",
+        value: c.gets.ratio,
+        unit: "×",
+        target: 0.9,
+        kind: "min",
+      }),
+    );
+    ratios.push(
+      check({
+        group: "client",
+        name: "client hashing 40 MiB: uploadDocument / sha256sum",
+        value: c.hashing.ratio,
+        unit: "×",
+        target: 0.8,
+        kind: "min",
+      }),
+    );
     for (const memory of c.memory) {
-      ratios.push(check({ group: "client", name: `client RSS growth, 40 MiB upload (${memory.setting})`, value: memory.growth / MiB, unit: "MiB", target: 16, kind: "max" }));
+      ratios.push(
+        check({
+          group: "client",
+          name: `client RSS growth, 40 MiB upload (${memory.setting})`,
+          value: memory.growth / MiB,
+          unit: "MiB",
+          target: 16,
+          kind: "max",
+        }),
+      );
     }
   }
   const l = results.load;
   if (l !== undefined) {
-    ratios.push(check({ group: "load", name: `load: errors (${l.clients} clients, ${l.durationSeconds} s)`, value: l.errors, unit: "errors", target: 0, kind: "max" }));
-    ratios.push(check({ group: "load", name: "load: gateway RSS growth after warm-up", value: l.memory.growth * 100, unit: "%", target: 10, kind: "max" }));
+    ratios.push(
+      check({
+        group: "load",
+        name: `load: errors (${l.clients} clients, ${l.durationSeconds} s)`,
+        value: l.errors,
+        unit: "errors",
+        target: 0,
+        kind: "max",
+      }),
+    );
+    ratios.push(
+      check({
+        group: "load",
+        name: "load: gateway RSS growth after warm-up",
+        value: l.memory.growth * 100,
+        unit: "%",
+        target: 10,
+        kind: "max",
+      }),
+    );
   }
   return ratios;
 }
 
-const fixed = (value: number, digits = 1) => value.toLocaleString("en", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const fixed = (value: number, digits = 1) =>
+  value.toLocaleString("en", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const mib = (bytes: number) => `${fixed(bytes / MiB)} MiB`;
 
 /** A ratio or figure as the tables show it. */
@@ -114,7 +224,9 @@ export function ratioText(ratio: Ratio): string {
     case "errors":
       return ratio.value.toLocaleString("en");
     default:
-      return ratio.value < 0.1 ? `${Number(ratio.value.toPrecision(2))}×` : `${fixed(ratio.value, ratio.value < 10 ? 2 : 1)}×`;
+      return ratio.value < 0.1
+        ? `${Number(ratio.value.toPrecision(2))}×`
+        : `${fixed(ratio.value, ratio.value < 10 ? 2 : 1)}×`;
   }
 }
 
@@ -124,8 +236,15 @@ const targetText = (ratio: Ratio) => {
   return `${sign} ${ratioText({ ...ratio, value: ratio.target })}`;
 };
 
-const TARGET_NAMES: Record<Target, string> = { gateway: "gateway", prism: "Prism (static examples)", bare: "bare node:http (same bytes)" };
-const OPERATION_NAMES: Record<Operation, string> = { list: "GET /v1/notifications", acknowledge: "POST /v1/notifications/acknowledge" };
+const TARGET_NAMES: Record<Target, string> = {
+  gateway: "gateway",
+  prism: "Prism (static examples)",
+  bare: "bare node:http (same bytes)",
+};
+const OPERATION_NAMES: Record<Operation, string> = {
+  list: "GET /v1/notifications",
+  acknowledge: "POST /v1/notifications/acknowledge",
+};
 
 function notificationsMarkdown(n: NotificationResults): string[] {
   const lines = [
@@ -146,7 +265,10 @@ function notificationsMarkdown(n: NotificationResults): string[] {
     }
   }
   const d = n.sqliteDirect;
-  lines.push(`| POST /v1/notifications/acknowledge | SQLite directly: the gateway's storage, no HTTP (one caller) | ${fixed(d.requestsPerSecond, 0)} | ${fixed(d.latencyMs.p50, 2)} | ${fixed(d.latencyMs.p99, 2)} | ${fixed(d.latencyMs.max, 2)} | – |`, "");
+  lines.push(
+    `| POST /v1/notifications/acknowledge | SQLite directly: the gateway's storage, no HTTP (one caller) | ${fixed(d.requestsPerSecond, 0)} | ${fixed(d.latencyMs.p50, 2)} | ${fixed(d.latencyMs.p99, 2)} | ${fixed(d.latencyMs.max, 2)} | – |`,
+    "",
+  );
   return lines;
 }
 
@@ -164,7 +286,10 @@ function uploadMarkdown(u: UploadResults): string[] {
     "",
     "| 4 concurrent uploads (fresh gateway each) | RSS at start | baseline (after 1 warm-up upload) | peak (VmHWM) | growth |",
     "|---|---:|---:|---:|---:|",
-    ...u.memory.map((m) => `| 4 × ${m.fileMiB} MiB | ${mib(m.coldRss)} | ${mib(m.baselineRss)} | ${mib(m.peakRss)} | ${mib(m.growth)} |`),
+    ...u.memory.map(
+      (m) =>
+        `| 4 × ${m.fileMiB} MiB | ${mib(m.coldRss)} | ${mib(m.baselineRss)} | ${mib(m.peakRss)} | ${mib(m.growth)} |`,
+    ),
     "",
   ];
 }
@@ -206,10 +331,16 @@ function loadMarkdown(l: LoadRunResults): string[] {
     "",
     "| Operation | requests | errors | p50 ms | p99 ms |",
     "|---|---:|---:|---:|---:|",
-    ...Object.entries(l.operations).map(([name, o]) => `| ${name} | ${o.requests.toLocaleString("en")} | ${o.errors} | ${fixed(o.latencyMs.p50)} | ${fixed(o.latencyMs.p99)} |`),
+    ...Object.entries(l.operations).map(
+      ([name, o]) =>
+        `| ${name} | ${o.requests.toLocaleString("en")} | ${o.errors} | ${fixed(o.latencyMs.p50)} | ${fixed(o.latencyMs.p99)} |`,
+    ),
     "",
   ];
-  lines.push(`Gateway VmRSS each second after the warm-up (MiB): ${l.memory.samples.map((s) => (s / MiB).toFixed(0)).join(" ")}`, "");
+  lines.push(
+    `Gateway VmRSS each second after the warm-up (MiB): ${l.memory.samples.map((s) => (s / MiB).toFixed(0)).join(" ")}`,
+    "",
+  );
   if (l.errorSamples.length > 0) lines.push("Unexpected answers:", "", ...l.errorSamples.map((s) => `- ${s}`), "");
   return lines;
 }
@@ -224,14 +355,19 @@ export function markdownOf(results: BenchResults): string {
     "",
     "| Figure | Value | Target | Met |",
     "|---|---:|---:|:---:|",
-    ...results.ratios.map((r) => `| ${r.name} | ${ratioText(r)} | ${targetText(r)} | ${r.met === undefined ? "–" : r.met ? "yes" : "**no**"} |`),
+    ...results.ratios.map(
+      (r) =>
+        `| ${r.name} | ${ratioText(r)} | ${targetText(r)} | ${r.met === undefined ? "–" : r.met ? "yes" : "**no**"} |`,
+    ),
     "",
   ];
   if (results.notifications !== undefined) lines.push(...notificationsMarkdown(results.notifications));
   if (results.upload !== undefined) lines.push(...uploadMarkdown(results.upload));
   if (results.client !== undefined) lines.push(...clientMarkdown(results.client));
   if (results.load !== undefined) lines.push(...loadMarkdown(results.load));
-  const missing = (["notifications", "upload", "client", "load"] as const).filter((section) => results[section] === undefined);
+  const missing = (["notifications", "upload", "client", "load"] as const).filter(
+    (section) => results[section] === undefined,
+  );
   if (missing.length > 0) lines.push(`Not measured in this run: ${missing.join(", ")}.`, "");
   if (results.notes.length > 0) lines.push(...results.notes.map((note) => `- ${note}`), "");
   return `${lines.join("\n").trimEnd()}\n`;
@@ -274,16 +410,22 @@ export function svgOf(results: BenchResults): string {
   for (let decade = low; decade <= high; decade += 1) {
     const gx = x(10 ** decade);
     parts.push(`<line x1="${gx}" y1="${top - 6}" x2="${gx}" y2="${top + bars.length * rowHeight}" stroke="#ddd"/>`);
-    parts.push(`<text x="${gx}" y="${top + bars.length * rowHeight + 16}" text-anchor="middle" fill="#555">${10 ** decade >= 1 ? 10 ** decade : (10 ** decade).toFixed(-decade)}×</text>`);
+    parts.push(
+      `<text x="${gx}" y="${top + bars.length * rowHeight + 16}" text-anchor="middle" fill="#555">${10 ** decade >= 1 ? 10 ** decade : (10 ** decade).toFixed(-decade)}×</text>`,
+    );
   }
   bars.forEach((bar, index) => {
     const y = top + index * rowHeight;
     const colour = bar.met === undefined ? "#607d8b" : bar.met ? "#2e7d32" : "#c62828";
     parts.push(`<text x="${left - 8}" y="${y + 18}" text-anchor="end">${escape(bar.label)}</text>`);
-    parts.push(`<rect x="${left}" y="${y + 6}" width="${Math.max(1, x(bar.value) - left).toFixed(1)}" height="${rowHeight - 12}" fill="${colour}"/>`);
+    parts.push(
+      `<rect x="${left}" y="${y + 6}" width="${Math.max(1, x(bar.value) - left).toFixed(1)}" height="${rowHeight - 12}" fill="${colour}"/>`,
+    );
     const mx = x(bar.mark).toFixed(1);
     parts.push(`<line x1="${mx}" y1="${y + 2}" x2="${mx}" y2="${y + rowHeight - 2}" stroke="#000" stroke-width="2"/>`);
-    parts.push(`<text x="${(Math.max(x(bar.value), x(bar.mark)) + 6).toFixed(1)}" y="${y + 18}">${escape(bar.text)}</text>`);
+    parts.push(
+      `<text x="${(Math.max(x(bar.value), x(bar.mark)) + 6).toFixed(1)}" y="${y + 18}">${escape(bar.text)}</text>`,
+    );
   });
   parts.push("</svg>");
   return `${parts.join("\n")}\n`;
@@ -313,7 +455,10 @@ export function printRatios(ratios: Ratio[]): void {
 }
 
 /** Completes a run's results (ratios, machine), writes them and prints the figures. */
-export function finishRun(dir: string, partial: Omit<BenchResults, "ratios" | "machine" | "generatedAt">): BenchResults {
+export function finishRun(
+  dir: string,
+  partial: Omit<BenchResults, "ratios" | "machine" | "generatedAt">,
+): BenchResults {
   const results: BenchResults = { generatedAt: new Date().toISOString(), machine: machine(), ...partial, ratios: [] };
   results.ratios = ratiosOf(results);
   const files = writeResults(dir, results);

@@ -8,10 +8,14 @@ import { pathToFileURL } from "node:url";
 import { openSqlite } from "@lrg/gateway/sqlite";
 import { startTestGateway } from "@lrg/gateway/testing";
 import { openapi } from "@lrg/spec";
-import { hashPassword, notificationsFor, type ApplicationEvent, type CorrespondenceDocument } from "./gateway-internals.js";
+import {
+  hashPassword,
+  notificationsFor,
+  type ApplicationEvent,
+  type CorrespondenceDocument,
+} from "./gateway-internals.js";
 import { benchOptions, progress } from "./options.js";
 import { seededRandom } from "./random.js";
-
 
 /** What to seed. */
 export interface SeedPlan {
@@ -50,14 +54,19 @@ const generator = seededRandom;
 
 type Random = () => number;
 const between = (random: Random, low: number, high: number) => low + Math.floor(random() * (high - low + 1));
-const hex = (random: Random, length: number) => Array.from({ length }, () => Math.floor(random() * 16).toString(16)).join("");
-const uuid = (random: Random) => `${hex(random, 8)}-${hex(random, 4)}-4${hex(random, 3)}-${"89ab"[between(random, 0, 3)]}${hex(random, 3)}-${hex(random, 12)}`;
+const hex = (random: Random, length: number) =>
+  Array.from({ length }, () => Math.floor(random() * 16).toString(16)).join("");
+const uuid = (random: Random) =>
+  `${hex(random, 8)}-${hex(random, 4)}-4${hex(random, 3)}-${"89ab"[between(random, 0, 3)]}${hex(random, 3)}-${hex(random, 12)}`;
 
 interface SpecDocument {
   components: { schemas: Record<string, Record<string, unknown>>; examples: Record<string, { value: unknown }> };
 }
 const spec = openapi as unknown as SpecDocument;
-const DOCUMENT_NAMES = spec.components.schemas["CorrespondenceDocumentTypeCode"]?.["x-lrg-code-names"] as Record<string, string>;
+const DOCUMENT_NAMES = spec.components.schemas["CorrespondenceDocumentTypeCode"]?.["x-lrg-code-names"] as Record<
+  string,
+  string
+>;
 const SUBMISSION_EXAMPLE = spec.components.examples["application-submission"]?.value as Record<string, unknown>;
 const LETTERS = ["LTR", "ROA", "OCR", "LRP"];
 
@@ -95,7 +104,13 @@ const STATUS_AFTER: Partial<Record<ApplicationEvent["kind"], string>> = {
  * acceptance, some through the day-list queue), correspondence, and completion or cancellation. Events later than
  * `nowMs` have not happened yet; at most `maxRows` notifications are emitted (a duplicate counts twice).
  */
-function planApplication(random: Random, index: number, unit: number, nowMs: number, maxRows: number): PlannedApplication {
+function planApplication(
+  random: Random,
+  index: number,
+  unit: number,
+  nowMs: number,
+  maxRows: number,
+): PlannedApplication {
   const startMs = nowMs - SPREAD_MS + Math.floor(random() * (SPREAD_MS - 10 * 60_000));
   const registryReference = `B${index.toString(36).toUpperCase().padStart(6, "0")}`;
   const documentIds = Array.from({ length: between(random, 2, 5) }, () => uuid(random));
@@ -105,14 +120,21 @@ function planApplication(random: Random, index: number, unit: number, nowMs: num
   const correspondence = (): CorrespondenceDocument[] =>
     Array.from({ length: between(random, 1, 2) }, () => {
       const code = LETTERS[between(random, 0, LETTERS.length - 1)] as string;
-      return { type: { code, name: (DOCUMENT_NAMES[code] ?? code).toUpperCase() }, created_at: new Date(at).toISOString(), download_id: hex(random, 64) };
+      return {
+        type: { code, name: (DOCUMENT_NAMES[code] ?? code).toUpperCase() },
+        created_at: new Date(at).toISOString(),
+        download_id: hex(random, 64),
+      };
     });
 
   const failedDocument = random() < 0.05 ? between(random, 0, documentIds.length - 1) : -1;
   documentIds.forEach((documentId, i) => {
     later(2_000, 30_000);
     planned.push({
-      event: i === failedDocument ? { kind: "attachment-failed", documentId, failureReason: "The file is password-protected." } : { kind: "attachment-success", documentId },
+      event:
+        i === failedDocument
+          ? { kind: "attachment-failed", documentId, failureReason: "The file is password-protected." }
+          : { kind: "attachment-success", documentId },
       atMs: at,
     });
   });
@@ -133,16 +155,29 @@ function planApplication(random: Random, index: number, unit: number, nowMs: num
     planned.push({ event: { kind: "accepted-priority-protected", registryReference, priorityMs: at }, atMs: at });
     for (let letters = between(random, 1, 6); letters > 0; letters -= 1) {
       later(3_600_000, 48 * 3_600_000);
-      planned.push({ event: { kind: "correspondence-despatched", registryReference, documents: correspondence() }, atMs: at });
+      planned.push({
+        event: { kind: "correspondence-despatched", registryReference, documents: correspondence() },
+        atMs: at,
+      });
     }
     const ending = random();
     later(3_600_000, 72 * 3_600_000);
     if (ending < 0.65) {
       earlyCompletion = random() < 0.1;
-      const documents = ["CMT", "REG"].map((code) => ({ type: { code, name: (DOCUMENT_NAMES[code] ?? code).toUpperCase() }, created_at: new Date(at).toISOString(), download_id: hex(random, 64) }));
+      const documents = ["CMT", "REG"].map((code) => ({
+        type: { code, name: (DOCUMENT_NAMES[code] ?? code).toUpperCase() },
+        created_at: new Date(at).toISOString(),
+        download_id: hex(random, 64),
+      }));
       planned.push({ event: { kind: "completed", registryReference, documents, earlyCompletion }, atMs: at });
     } else if (ending < 0.75) {
-      const documents = [{ type: { code: "CAN", name: (DOCUMENT_NAMES["CAN"] ?? "CAN").toUpperCase() }, created_at: new Date(at).toISOString(), download_id: hex(random, 64) }];
+      const documents = [
+        {
+          type: { code: "CAN", name: (DOCUMENT_NAMES["CAN"] ?? "CAN").toUpperCase() },
+          created_at: new Date(at).toISOString(),
+          download_id: hex(random, 64),
+        },
+      ];
       planned.push({ event: { kind: "cancelled", registryReference, documents }, atMs: at });
     }
   }
@@ -172,15 +207,18 @@ function planApplication(random: Random, index: number, unit: number, nowMs: num
   };
 }
 
-const rowsOf = (application: PlannedApplication) => application.events.reduce((sum, e) => sum + (e.duplicate ? 2 : 1), 0);
+const rowsOf = (application: PlannedApplication) =>
+  application.events.reduce((sum, e) => sum + (e.duplicate ? 2 : 1), 0);
 
 /** How many notifications each unit gets: the busy ones share `busyShare` of them, the rest share what is left. */
 function quotas(plan: SeedPlan): number[] {
-  const busyTotal = plan.busyUnits === plan.units ? plan.notifications : Math.round(plan.notifications * plan.busyShare);
+  const busyTotal =
+    plan.busyUnits === plan.units ? plan.notifications : Math.round(plan.notifications * plan.busyShare);
   const quietTotal = plan.notifications - busyTotal;
   const quietUnits = plan.units - plan.busyUnits;
   return Array.from({ length: plan.units }, (_, unit) => {
-    const [total, count, first] = unit < plan.busyUnits ? [busyTotal, plan.busyUnits, 0] : [quietTotal, quietUnits, plan.busyUnits];
+    const [total, count, first] =
+      unit < plan.busyUnits ? [busyTotal, plan.busyUnits, 0] : [quietTotal, quietUnits, plan.busyUnits];
     const i = unit - first;
     return Math.floor(((i + 1) * total) / count) - Math.floor((i * total) / count);
   });
@@ -192,8 +230,19 @@ function submissionOf(application: PlannedApplication, index: number): Record<st
     ...SUBMISSION_EXAMPLE,
     customer_reference: `CASE-${String(index).padStart(7, "0")}`,
     ...(application.label ? { additional_provider_filter: application.label } : {}),
-    transactions: { transfer: { type: "T", priority: 1, title_keys: ["title-1"], party_keys: ["buyer-1"], document_keys: keys, fee_in_pence: 15000 } },
-    documents: Object.fromEntries(keys.map((key, i) => [key, { type: i === 0 ? "TR1" : "AP1", document_id: application.documentIds[i] }])),
+    transactions: {
+      transfer: {
+        type: "T",
+        priority: 1,
+        title_keys: ["title-1"],
+        party_keys: ["buyer-1"],
+        document_keys: keys,
+        fee_in_pence: 15000,
+      },
+    },
+    documents: Object.fromEntries(
+      keys.map((key, i) => [key, { type: i === 0 ? "TR1" : "AP1", document_id: application.documentIds[i] }]),
+    ),
   };
 }
 
@@ -219,7 +268,10 @@ export async function seed(plan: SeedPlan): Promise<SeedManifest> {
   const password = randomBytes(18).toString("base64url");
   const passwordHash = await hashPassword(password);
   const random = generator(0x1a2b3c4d);
-  const users = Array.from({ length: plan.units }, (_, unit) => ({ username: `bench-${String(unit).padStart(4, "0")}`, businessUnitId: uuid(random) }));
+  const users = Array.from({ length: plan.units }, (_, unit) => ({
+    username: `bench-${String(unit).padStart(4, "0")}`,
+    businessUnitId: uuid(random),
+  }));
 
   const db = openSqlite(join(plan.dataDir, "gateway.sqlite"));
   db.pragma("journal_mode = WAL");
@@ -228,11 +280,17 @@ export async function seed(plan: SeedPlan): Promise<SeedManifest> {
   db.pragma("foreign_keys = ON");
 
   const insertUnit = db.prepare("INSERT INTO business_units (id, name, created_ms) VALUES (?, ?, ?)");
-  const insertUser = db.prepare("INSERT INTO users (username, business_unit_id, password_hash, created_ms) VALUES (?, ?, ?, ?)");
+  const insertUser = db.prepare(
+    "INSERT INTO users (username, business_unit_id, password_hash, created_ms) VALUES (?, ?, ?, ?)",
+  );
   db.transaction(() => {
     users.forEach((user, unit) => {
       const createdMs = nowMs - SPREAD_MS - DAY_MS;
-      insertUnit.run(user.businessUnitId, `Bench business unit ${unit}${unit < plan.busyUnits ? " (busy)" : ""}`, createdMs);
+      insertUnit.run(
+        user.businessUnitId,
+        `Bench business unit ${unit}${unit < plan.busyUnits ? " (busy)" : ""}`,
+        createdMs,
+      );
       insertUser.run(user.username, user.businessUnitId, passwordHash, createdMs);
     });
   })();
@@ -242,7 +300,7 @@ export async function seed(plan: SeedPlan): Promise<SeedManifest> {
   // gateway's table fills up (one unit's rows interleaved with everyone else's).
   const applications: PlannedApplication[] = [];
   quotas(plan).forEach((quota, unit) => {
-    for (let rows = 0; rows < quota; ) {
+    for (let rows = 0; rows < quota;) {
       const application = planApplication(random, applications.length, unit, nowMs, quota - rows);
       rows += rowsOf(application);
       applications.push(application);
@@ -255,8 +313,20 @@ export async function seed(plan: SeedPlan): Promise<SeedManifest> {
   );
   db.transaction(() => {
     applications.forEach((application, index) => {
-      const errors = application.status === "VALIDATION_FAILED" ? [{ type: "sandbox-validation-failure", detail: "the sandbox failed the application's validation", pointer: null }] : [];
-      const warnings = application.status === "SYSTEM_ERROR" ? ["The application could not be added to the day list because of a system error."] : [];
+      const errors =
+        application.status === "VALIDATION_FAILED"
+          ? [
+              {
+                type: "sandbox-validation-failure",
+                detail: "the sandbox failed the application's validation",
+                pointer: null,
+              },
+            ]
+          : [];
+      const warnings =
+        application.status === "SYSTEM_ERROR"
+          ? ["The application could not be added to the day list because of a system error."]
+          : [];
       const updatedMs = application.events.at(-1)?.atMs ?? application.startMs;
       insertApplication.run(
         application.id,
@@ -277,7 +347,9 @@ export async function seed(plan: SeedPlan): Promise<SeedManifest> {
   progress(`seed: ${applications.length.toLocaleString("en")} applications inserted`);
 
   const order: { app: number; event: number; atMs: number }[] = [];
-  applications.forEach((application, app) => application.events.forEach((e, event) => order.push({ app, event, atMs: e.atMs })));
+  applications.forEach((application, app) =>
+    application.events.forEach((e, event) => order.push({ app, event, atMs: e.atMs })),
+  );
   order.sort((a, b) => a.atMs - b.atMs || a.app - b.app || a.event - b.event);
 
   const insertNotification = db.prepare(
@@ -290,8 +362,17 @@ export async function seed(plan: SeedPlan): Promise<SeedManifest> {
     for (const { app, event } of chunk) {
       const application = applications[app] as PlannedApplication;
       const planned = application.events[event] as PlannedEvent;
-      const owner = { id: application.id, businessUnitId: (users[application.unit] as { businessUnitId: string }).businessUnitId, additionalProviderFilter: application.label };
-      for (const row of notificationsFor(owner, planned.event, { eventMs: planned.atMs, createdMs: planned.atMs }, () => planned.duplicate)) {
+      const owner = {
+        id: application.id,
+        businessUnitId: (users[application.unit] as { businessUnitId: string }).businessUnitId,
+        additionalProviderFilter: application.label,
+      };
+      for (const row of notificationsFor(
+        owner,
+        planned.event,
+        { eventMs: planned.atMs, createdMs: planned.atMs },
+        () => planned.duplicate,
+      )) {
         // Consumers lag: a few recent notifications are acknowledged already, older ones more often. The NEW ones
         // are what the benchmark lists and acknowledges.
         const acknowledged = random() < (nowMs - row.createdMs > 7 * DAY_MS ? 0.4 : 0.05);
@@ -319,7 +400,9 @@ export async function seed(plan: SeedPlan): Promise<SeedManifest> {
   for (let i = 0; i < order.length; i += INSERT_CHUNK) {
     insertChunk(order.slice(i, i + INSERT_CHUNK));
     const seconds = (Date.now() - started) / 1000;
-    progress(`seed: ${written.toLocaleString("en")} / ${plan.notifications.toLocaleString("en")} notifications (${seconds.toFixed(1)} s)`);
+    progress(
+      `seed: ${written.toLocaleString("en")} / ${plan.notifications.toLocaleString("en")} notifications (${seconds.toFixed(1)} s)`,
+    );
   }
   db.pragma("wal_checkpoint(TRUNCATE)");
   db.close();
@@ -339,7 +422,9 @@ export async function seed(plan: SeedPlan): Promise<SeedManifest> {
     seconds: (Date.now() - started) / 1000,
   };
   writeFileSync(join(plan.dataDir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
-  progress(`seed: done in ${manifest.seconds.toFixed(1)} s (${fresh.toLocaleString("en")} NEW, ${(written - fresh).toLocaleString("en")} ACKNOWLEDGED)`);
+  progress(
+    `seed: done in ${manifest.seconds.toFixed(1)} s (${fresh.toLocaleString("en")} NEW, ${(written - fresh).toLocaleString("en")} ACKNOWLEDGED)`,
+  );
   return manifest;
 }
 
@@ -365,5 +450,11 @@ export async function ensureSeeded(plan: SeedPlan, force: boolean): Promise<Seed
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const options = benchOptions();
-  await seed({ dataDir: options.dataDir, units: options.units, notifications: options.notifications, busyUnits: options.busyUnits, busyShare: options.busyShare });
+  await seed({
+    dataDir: options.dataDir,
+    units: options.units,
+    notifications: options.notifications,
+    busyUnits: options.busyUnits,
+    busyShare: options.busyShare,
+  });
 }

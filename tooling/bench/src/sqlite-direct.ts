@@ -14,7 +14,10 @@ export interface AckBatch {
  * same statements, pragmas and transaction as POST /v1/notifications/acknowledge runs, whatever they become;
  * minus routing, authentication, validation, serialisation and the 32-way concurrency. The floor under it.
  */
-export async function directAcknowledger(dataDir: string, next: () => AckBatch | undefined): Promise<{ contender: Contender; close(): Promise<void> }> {
+export async function directAcknowledger(
+  dataDir: string,
+  next: () => AckBatch | undefined,
+): Promise<{ contender: Contender; close(): Promise<void> }> {
   const { gateway, stop } = await startTestGateway({ dataDir, demoUser: null, decisionDelayMs: 2000 });
   const contender: Contender = {
     name: "SQLite direct",
@@ -33,7 +36,16 @@ export async function directAcknowledger(dataDir: string, next: () => AckBatch |
         await gateway.storage.acknowledgeNotifications(batch.businessUnitId, batch.ids, gateway.clock.nowMs());
         samples.push(performance.now() - before);
       }
-      return { requests: samples.length, seconds: (performance.now() - started) / 1000, bytes: 0, non2xx: 0, errors: 0, timeouts: 0, samples, exhausted };
+      return {
+        requests: samples.length,
+        seconds: (performance.now() - started) / 1000,
+        bytes: 0,
+        non2xx: 0,
+        errors: 0,
+        timeouts: 0,
+        samples,
+        exhausted,
+      };
     },
   };
   return { contender, close: stop };

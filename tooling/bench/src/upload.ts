@@ -40,7 +40,13 @@ export interface UploadResults {
   }[];
 }
 
-async function uploadOnce(url: string, unit: Unit, path: string, length: number, sha256: string): Promise<{ put: number; total: number }> {
+async function uploadOnce(
+  url: string,
+  unit: Unit,
+  path: string,
+  length: number,
+  sha256: string,
+): Promise<{ put: number; total: number }> {
   const started = performance.now();
   const { uploadUrl } = await uploadAddress(url, unit, length, sha256);
   const putStarted = performance.now();
@@ -94,12 +100,23 @@ async function peakWithConcurrentUploads(dir: string, path: string, fileMiB: num
     const baseline = residentOf(gateway.pid);
     const peakWasReset = resetPeak(gateway.pid);
     const sampler = sampleResident(gateway.pid, 25);
-    const addresses = await Promise.all(Array.from({ length: concurrent }, () => uploadAddress(gateway.url, unit, length, sha256)));
+    const addresses = await Promise.all(
+      Array.from({ length: concurrent }, () => uploadAddress(gateway.url, unit, length, sha256)),
+    );
     const statuses = await Promise.all(addresses.map(({ uploadUrl }) => putFile(uploadUrl, path, length, sha256)));
     const samples = sampler.stop();
-    if (statuses.some((status) => status !== 200)) throw new Error(`concurrent uploads answered ${statuses.join(", ")}`);
+    if (statuses.some((status) => status !== 200))
+      throw new Error(`concurrent uploads answered ${statuses.join(", ")}`);
     const peakRss = Math.max(peakWasReset ? residentOf(gateway.pid).peak : 0, ...samples.map((s) => s.rss));
-    return { fileMiB, concurrent, coldRss: cold.rss, baselineRss: baseline.rss, peakRss, growth: peakRss - baseline.rss, peakWasReset };
+    return {
+      fileMiB,
+      concurrent,
+      coldRss: cold.rss,
+      baselineRss: baseline.rss,
+      peakRss,
+      growth: peakRss - baseline.rss,
+      peakWasReset,
+    };
   } finally {
     await gateway.close();
   }
@@ -121,7 +138,9 @@ export async function uploadBenchmark(options: { rounds: number }): Promise<Uplo
     ] as const) {
       progress(`upload: peak resident memory of a fresh gateway with 4 concurrent ${fileMiB} MiB uploads`);
       const result = await peakWithConcurrentUploads(dir, path, fileMiB, 4);
-      progress(`upload: 4 × ${fileMiB} MiB: baseline ${(result.baselineRss / MiB).toFixed(1)} MiB, peak ${(result.peakRss / MiB).toFixed(1)} MiB, growth ${(result.growth / MiB).toFixed(1)} MiB`);
+      progress(
+        `upload: 4 × ${fileMiB} MiB: baseline ${(result.baselineRss / MiB).toFixed(1)} MiB, peak ${(result.peakRss / MiB).toFixed(1)} MiB, growth ${(result.growth / MiB).toFixed(1)} MiB`,
+      );
       memory.push(result);
     }
     const sha = { seconds: measured.hashed, mbPerSecond: mbPerSecond(measured.length, measured.hashed) };

@@ -10,7 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startInProcessGateway, type InProcessGateway } from "../src/servers/in-process-gateway.js";
 import { seededRandom, startFaultProxy, type FaultProfile, type FaultProxy } from "../src/resilience/fault-proxy.js";
 
-const FAULTS: Omit<FaultProfile, "seed"> = { unavailable: 0.2, dropBefore: 0.05, dropMidResponse: 0.05, latencyMs: [0, 15] };
+const FAULTS: Omit<FaultProfile, "seed"> = {
+  unavailable: 0.2,
+  dropBefore: 0.05,
+  dropMidResponse: 0.05,
+  latencyMs: [0, 15],
+};
 /** Enough attempts that a request meets a working path: at 30 % faults, ten failures in a row are a 1-in-170,000 event. */
 const RETRY = { attempts: 10, baseDelayMs: 5, maxDelayMs: 40 };
 
@@ -33,7 +38,8 @@ async function proxyFor(name: string, seedOffset: number): Promise<FaultProxy> {
  * subclass, and a cut-off answer is not retried even for an idempotent request. These are counted and printed;
  * with RESILIENCE_STRICT=1 they fail the test. Any other untyped error always fails it.
  */
-const isNetworkTypeError = (error: unknown) => error instanceof TypeError && /^(fetch failed|terminated)$/.test(error.message);
+const isNetworkTypeError = (error: unknown) =>
+  error instanceof TypeError && /^(fetch failed|terminated)$/.test(error.message);
 
 interface Unit {
   username: string;
@@ -44,7 +50,10 @@ interface Unit {
 async function sandbox(method: string, path: string, body?: unknown): Promise<unknown> {
   const response = await fetch(`${gateway.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${gateway.sandboxToken}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: `Bearer ${gateway.sandboxToken}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
@@ -53,7 +62,13 @@ async function sandbox(method: string, path: string, body?: unknown): Promise<un
 }
 
 /** Straight to the gateway, around the proxy: what the test sets up and checks with. */
-async function direct(unit: Unit, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown }> {
+async function direct(
+  unit: Unit,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: unknown }> {
   const response = await fetch(`${gateway.url}${path}`, {
     method,
     headers: {
@@ -68,7 +83,13 @@ async function direct(unit: Unit, method: string, path: string, body?: unknown, 
 }
 
 function clientOf(proxy: FaultProxy, unit: Unit): GatewayClient {
-  return createGatewayClient({ baseUrl: proxy.url, username: unit.username, password: unit.password, retry: RETRY, timeoutMs: 5000 });
+  return createGatewayClient({
+    baseUrl: proxy.url,
+    username: unit.username,
+    password: unit.password,
+    retry: RETRY,
+    timeoutMs: 5000,
+  });
 }
 
 const submission = {
@@ -87,10 +108,16 @@ async function produce(unit: Unit, applications: number): Promise<void> {
     await Promise.all(
       Array.from({ length: Math.min(10, applications - start) }, async (_, offset) => {
         const n = start + offset;
-        const submitted = await direct(unit, "POST", "/v0/applications", submission, { "idempotency-key": `resilience-${unit.username}-${n}` });
+        const submitted = await direct(unit, "POST", "/v0/applications", submission, {
+          "idempotency-key": `resilience-${unit.username}-${n}`,
+        });
         const id = (submitted.json as { data: { application_request_id: string } }).data.application_request_id;
         await sandbox("POST", `/sandbox/v1/applications/${id}/transitions`, { to: "ACCEPTED_PRIORITY_PROTECTED" });
-        await sandbox("POST", `/sandbox/v1/applications/${id}/transitions`, n % 3 === 0 ? { to: "CANCELLED" } : { to: "COMPLETED" });
+        await sandbox(
+          "POST",
+          `/sandbox/v1/applications/${id}/transitions`,
+          n % 3 === 0 ? { to: "CANCELLED" } : { to: "COMPLETED" },
+        );
       }),
     );
     await sleep(30);
@@ -101,13 +128,18 @@ async function produce(unit: Unit, applications: number): Promise<void> {
 function storedNotifications(businessUnitId: string): { id: string; status: string; v0: boolean }[] {
   const db = openSqlite(join(gateway.dataDir, "gateway.sqlite"), { readonly: true });
   try {
-    return db.prepare("SELECT id, status, v0_type IS NOT NULL AS v0 FROM notifications WHERE business_unit_id = ?").all(businessUnitId) as { id: string; status: string; v0: boolean }[];
+    return db
+      .prepare("SELECT id, status, v0_type IS NOT NULL AS v0 FROM notifications WHERE business_unit_id = ?")
+      .all(businessUnitId) as { id: string; status: string; v0: boolean }[];
   } finally {
     db.close();
   }
 }
 
-const errorName = (error: unknown) => (error instanceof Error ? `${error.name}${error instanceof GatewayError ? "" : " (untyped)"}: ${error.message.slice(0, 80)}` : String(error));
+const errorName = (error: unknown) =>
+  error instanceof Error
+    ? `${error.name}${error instanceof GatewayError ? "" : " (untyped)"}: ${error.message.slice(0, 80)}`
+    : String(error);
 
 beforeAll(async () => {
   gateway = await startInProcessGateway();
@@ -117,7 +149,9 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const [name, proxy] of proxies) {
     await proxy.close();
-    const faults = Object.entries(proxy.counts).map(([fault, count]) => `${fault} ${count}`).join(", ");
+    const faults = Object.entries(proxy.counts)
+      .map(([fault, count]) => `${fault} ${count}`)
+      .join(", ");
     process.stderr.write(`fault proxy (${name}): ${faults}\n`);
     for (const [route, counts] of proxy.byRoute) process.stderr.write(`  ${route}: ${JSON.stringify(counts)}\n`);
   }
@@ -125,76 +159,88 @@ afterAll(async () => {
 });
 
 describe("client resilience behind a faulty network", () => {
-  it.each(["v1", "v0"] as const)("consume (%s) hands each event to the handler once and acknowledges every notification", async (version: NotificationVersion) => {
-    const unit = (await sandbox("POST", "/sandbox/v1/business-units", { name: `Resilience ${version}` })) as Unit;
-    const client = clientOf(await proxyFor(`consume ${version}`, version === "v1" ? 1 : 2), unit);
-    const handled = new Map<string, number[]>(); // event key -> the consumer runs that handled it
-    const delivered = new Map<string, number>(); // notification id -> times handed to the handler
-    const failures = new Map<string, number>();
-    const failedRuns = new Set<number>();
-    let run = 0;
-    let producing = true;
-    const producer = produce(unit, 150).finally(() => (producing = false));
-    // A consumer as an integrator would run it: consume, and after an error or an empty pass, wait and consume again.
-    for (let clean = false; producing || !clean; ) {
-      run += 1;
-      // Only a pass that starts after production ended can be the last one: a pass that began earlier may have
-      // listed before the final notifications were emitted.
-      const startedAfterProduction = !producing;
-      try {
-        await client.notifications.consume(
-          (event) => {
-            handled.set(event.key, [...(handled.get(event.key) ?? []), run]);
-            for (const notification of event.notifications) delivered.set(notification.notification_id, (delivered.get(notification.notification_id) ?? 0) + 1);
-          },
-          { version },
-        );
-        clean = startedAfterProduction;
-      } catch (error) {
-        clean = false;
-        failedRuns.add(run);
-        failures.set(errorName(error), (failures.get(errorName(error)) ?? 0) + 1);
-        // A run may end in an error (the consumer runs again); it must be a typed one or a known network TypeError.
-        if (!(error instanceof GatewayError) && (strict || !isNetworkTypeError(error))) throw error;
+  it.each(["v1", "v0"] as const)(
+    "consume (%s) hands each event to the handler once and acknowledges every notification",
+    async (version: NotificationVersion) => {
+      const unit = (await sandbox("POST", "/sandbox/v1/business-units", { name: `Resilience ${version}` })) as Unit;
+      const client = clientOf(await proxyFor(`consume ${version}`, version === "v1" ? 1 : 2), unit);
+      const handled = new Map<string, number[]>(); // event key -> the consumer runs that handled it
+      const delivered = new Map<string, number>(); // notification id -> times handed to the handler
+      const failures = new Map<string, number>();
+      const failedRuns = new Set<number>();
+      let run = 0;
+      let producing = true;
+      const producer = produce(unit, 150).finally(() => (producing = false));
+      // A consumer as an integrator would run it: consume, and after an error or an empty pass, wait and consume again.
+      for (let clean = false; producing || !clean;) {
+        run += 1;
+        // Only a pass that starts after production ended can be the last one: a pass that began earlier may have
+        // listed before the final notifications were emitted.
+        const startedAfterProduction = !producing;
+        try {
+          await client.notifications.consume(
+            (event) => {
+              handled.set(event.key, [...(handled.get(event.key) ?? []), run]);
+              for (const notification of event.notifications)
+                delivered.set(notification.notification_id, (delivered.get(notification.notification_id) ?? 0) + 1);
+            },
+            { version },
+          );
+          clean = startedAfterProduction;
+        } catch (error) {
+          clean = false;
+          failedRuns.add(run);
+          failures.set(errorName(error), (failures.get(errorName(error)) ?? 0) + 1);
+          // A run may end in an error (the consumer runs again); it must be a typed one or a known network TypeError.
+          if (!(error instanceof GatewayError) && (strict || !isNetworkTypeError(error))) throw error;
+        }
+        await sleep(20);
+        expect(run, "the consumer settles within 400 passes").toBeLessThan(400);
       }
-      await sleep(20);
-      expect(run, "the consumer settles within 400 passes").toBeLessThan(400);
-    }
-    await producer;
+      await producer;
 
-    // Nothing NEW is left, by the gateway's own answer (around the proxy).
-    const left = await direct(unit, "GET", `/${version}/notifications?status=NEW&limit=100`);
-    expect(left.status).toBe(200);
-    expect((left.json as { data: unknown[] }).data).toEqual([]);
-    // Every notification the gateway holds for the unit (that this version shows) was handed over and acknowledged.
-    const stored = storedNotifications(unit.business_unit_id).filter((n) => version === "v1" || n.v0);
-    expect(stored.length).toBeGreaterThan(250);
-    expect(stored.filter((n) => n.status !== "ACKNOWLEDGED")).toEqual([]);
-    expect(stored.filter((n) => !delivered.has(n.id)).map((n) => n.id)).toEqual([]);
-    // No delivery was handed to the handler twice (that would be a lost acknowledgement) ...
-    expect([...delivered].filter(([, times]) => times > 1)).toEqual([]);
-    // ... nor any event twice within one run (duplicates are grouped). Across runs, the only way to see an event again
-    // is a duplicate delivered after the run that handled the first delivery failed: the client keeps no memory
-    // between runs. Those are counted, not hidden.
-    const twiceInOneRun = [...handled].filter(([, runs]) => new Set(runs).size !== runs.length);
-    expect(twiceInOneRun).toEqual([]);
-    const acrossRuns = [...handled].filter(([, runs]) => runs.length > 1);
-    for (const [key, runs] of acrossRuns) {
-      const [first, again] = [Math.min(...runs), Math.max(...runs)];
-      expect([...failedRuns].some((failed) => failed >= first && failed < again), `${key} was seen again in run ${again} with no failed run since run ${first}`).toBe(true);
-    }
-    process.stderr.write(
-      `consume ${version}: ${handled.size} events, ${delivered.size} notifications over ${run} runs; ` +
-        `${acrossRuns.length} duplicates seen again in a later run; errors that ended a run: ` +
-        `${[...failures].map(([name, count]) => `${count} × ${name}`).join("; ") || "none"}\n`,
-    );
-  });
+      // Nothing NEW is left, by the gateway's own answer (around the proxy).
+      const left = await direct(unit, "GET", `/${version}/notifications?status=NEW&limit=100`);
+      expect(left.status).toBe(200);
+      expect((left.json as { data: unknown[] }).data).toEqual([]);
+      // Every notification the gateway holds for the unit (that this version shows) was handed over and acknowledged.
+      const stored = storedNotifications(unit.business_unit_id).filter((n) => version === "v1" || n.v0);
+      expect(stored.length).toBeGreaterThan(250);
+      expect(stored.filter((n) => n.status !== "ACKNOWLEDGED")).toEqual([]);
+      expect(stored.filter((n) => !delivered.has(n.id)).map((n) => n.id)).toEqual([]);
+      // No delivery was handed to the handler twice (that would be a lost acknowledgement) ...
+      expect([...delivered].filter(([, times]) => times > 1)).toEqual([]);
+      // ... nor any event twice within one run (duplicates are grouped). Across runs, the only way to see an event again
+      // is a duplicate delivered after the run that handled the first delivery failed: the client keeps no memory
+      // between runs. Those are counted, not hidden.
+      const twiceInOneRun = [...handled].filter(([, runs]) => new Set(runs).size !== runs.length);
+      expect(twiceInOneRun).toEqual([]);
+      const acrossRuns = [...handled].filter(([, runs]) => runs.length > 1);
+      for (const [key, runs] of acrossRuns) {
+        const [first, again] = [Math.min(...runs), Math.max(...runs)];
+        expect(
+          [...failedRuns].some((failed) => failed >= first && failed < again),
+          `${key} was seen again in run ${again} with no failed run since run ${first}`,
+        ).toBe(true);
+      }
+      process.stderr.write(
+        `consume ${version}: ${handled.size} events, ${delivered.size} notifications over ${run} runs; ` +
+          `${acrossRuns.length} duplicates seen again in a later run; errors that ended a run: ` +
+          `${[...failures].map(([name, count]) => `${count} × ${name}`).join("; ") || "none"}\n`,
+      );
+    },
+  );
 
   it("every upload either lands at the gateway or fails with a typed error (network TypeErrors counted as a known client issue)", async () => {
     const unit = (await sandbox("POST", "/sandbox/v1/business-units", { name: "Resilience uploads" })) as Unit;
     const client = clientOf(await proxyFor("uploads", 3), unit);
     const random = seededRandom(7);
-    const outcomes = { uploaded: 0, typed: new Map<string, number>(), network: [] as string[], untyped: [] as string[] };
+    const outcomes = {
+      uploaded: 0,
+      typed: new Map<string, number>(),
+      network: [] as string[],
+      untyped: [] as string[],
+    };
     for (let n = 0; n < 40; n += 1) {
       const size = n === 0 ? 4 * 1024 * 1024 : 1 + Math.floor(random() * 256 * 1024);
       const bytes = Buffer.alloc(size, 0x41 + (n % 26));
@@ -202,7 +248,9 @@ describe("client resilience behind a faulty network", () => {
       try {
         const uploaded = await client.uploadDocument(bytes, { documentType: "TR1" });
         const stored = await gateway.gateway.storage.findDocument(uploaded.document_id, unit.business_unit_id);
-        expect(stored?.status, `document ${uploaded.document_id} is uploaded at the gateway`).toMatch(/^(UPLOADED|ACCEPTED|REJECTED)$/);
+        expect(stored?.status, `document ${uploaded.document_id} is uploaded at the gateway`).toMatch(
+          /^(UPLOADED|ACCEPTED|REJECTED)$/,
+        );
         expect(stored?.fileSha256).toBe(createHash("sha256").update(bytes).digest("base64"));
         outcomes.uploaded += 1;
       } catch (error) {

@@ -33,7 +33,9 @@ export function ensureChromium(log: (line: string) => void = console.log): void 
     throw new Error(`CHROMIUM_PATH=${CHROMIUM_PATH} does not exist`);
   }
   if (typeof process.getuid === "function" && process.getuid() !== 0) {
-    throw new Error(`${CHROMIUM_PATH} is missing; install Debian's chromium package (sudo apt-get install -y chromium)`);
+    throw new Error(
+      `${CHROMIUM_PATH} is missing; install Debian's chromium package (sudo apt-get install -y chromium)`,
+    );
   }
   const apt = (args: string[]): void => {
     log(`docs browser test: apt-get ${args.join(" ")}`);

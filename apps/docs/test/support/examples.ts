@@ -60,7 +60,14 @@ export function codeBlocks(markdown: string): CodeBlock[] {
     }
     const lang = (fence[3] ?? "").toLowerCase();
     const file = TYPESCRIPT.has(lang) ? CAPTION.exec(code)?.[1] : undefined;
-    blocks.push({ lang, code, line: index + 1, section, ...(notRun !== undefined && { notRun }), ...(file !== undefined && { file }) });
+    blocks.push({
+      lang,
+      code,
+      line: index + 1,
+      section,
+      ...(notRun !== undefined && { notRun }),
+      ...(file !== undefined && { file }),
+    });
     index = close;
   }
   return blocks;
@@ -71,15 +78,25 @@ export function blockProblems(blocks: readonly CodeBlock[]): string[] {
   const problems: string[] = [];
   for (const block of blocks) {
     const where = `line ${block.line} (${block.lang || "no language"})`;
-    if (TYPESCRIPT.has(block.lang) && block.file === undefined) problems.push(`${where}: a TypeScript block must start with \`// file: <name>.ts\``);
-    if (!SHELL.has(block.lang) && !TYPESCRIPT.has(block.lang) && !TRANSCRIPT.has(block.lang) && block.notRun === undefined) {
-      problems.push(`${where}: not a runnable language (sh, ts) nor a transcript (http, json, text), and not marked <!-- not-run: reason -->`);
+    if (TYPESCRIPT.has(block.lang) && block.file === undefined)
+      problems.push(`${where}: a TypeScript block must start with \`// file: <name>.ts\``);
+    if (
+      !SHELL.has(block.lang) &&
+      !TYPESCRIPT.has(block.lang) &&
+      !TRANSCRIPT.has(block.lang) &&
+      block.notRun === undefined
+    ) {
+      problems.push(
+        `${where}: not a runnable language (sh, ts) nor a transcript (http, json, text), and not marked <!-- not-run: reason -->`,
+      );
     }
     if (block.lang === "json" && block.notRun === undefined) {
       try {
         JSON.parse(block.code);
       } catch (error) {
-        problems.push(`${where}: JSON that does not parse (${(error as Error).message}); mark it <!-- not-run: reason --> if it is deliberately partial`);
+        problems.push(
+          `${where}: JSON that does not parse (${(error as Error).message}); mark it <!-- not-run: reason --> if it is deliberately partial`,
+        );
       }
     }
   }
@@ -95,16 +112,23 @@ export function curlsThatCannotFail(blocks: readonly CodeBlock[]): string[] {
         .replace(/\\\n/g, " ")
         .split(/\n|\||&&|;|\$\(/)
         // A command that captures the status (-w '%{http_code}') is checked by the block itself.
-        .filter((command) => /(^|\s)curl\s/.test(command) && !command.includes("--fail-with-body") && !command.includes("%{http_code}"))
+        .filter(
+          (command) =>
+            /(^|\s)curl\s/.test(command) && !command.includes("--fail-with-body") && !command.includes("%{http_code}"),
+        )
         .map((command) => `line ${block.line}: ${command.trim()}`),
     );
 }
 
 /** Request lines of `http` transcripts (not responses) whose section has no runnable curl command. */
 export function exchangesWithoutCurl(blocks: readonly CodeBlock[]): string[] {
-  const curlSections = new Set(blocks.filter((block) => SHELL.has(block.lang) && /\bcurl\b/.test(block.code)).map((block) => block.section));
+  const curlSections = new Set(
+    blocks.filter((block) => SHELL.has(block.lang) && /\bcurl\b/.test(block.code)).map((block) => block.section),
+  );
   return blocks
-    .filter((block) => block.lang === "http" && /^[A-Z]+ \S+ HTTP\/1\.1/.test(block.code) && !curlSections.has(block.section))
+    .filter(
+      (block) => block.lang === "http" && /^[A-Z]+ \S+ HTTP\/1\.1/.test(block.code) && !curlSections.has(block.section),
+    )
     .map((block) => `line ${block.line} (${block.section}): ${block.code.split("\n")[0] ?? ""}`);
 }
 
@@ -149,7 +173,8 @@ function prepare(workDir: string): void {
   mkdirSync(join(workDir, "node_modules", "@lrg"), { recursive: true });
   cpSync(join(REPO_ROOT, "examples"), join(workDir, "examples"), { recursive: true });
   // Each package by path, as `npm install <path to the package>` would link it.
-  for (const [name, path] of Object.entries(PACKAGES)) symlinkSync(join(REPO_ROOT, path), join(workDir, "node_modules", "@lrg", name), "dir");
+  for (const [name, path] of Object.entries(PACKAGES))
+    symlinkSync(join(REPO_ROOT, path), join(workDir, "node_modules", "@lrg", name), "dir");
   writeFileSync(join(workDir, "package.json"), JSON.stringify({ private: true, type: "module" }, null, 2));
   writeFileSync(
     join(workDir, "tsconfig.json"),
@@ -174,7 +199,13 @@ function prepare(workDir: string): void {
   );
 }
 
-function run(command: string, args: string[], cwd: string, env: Record<string, string>, timeoutMs: number): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let stdout = "";
@@ -199,24 +230,46 @@ function run(command: string, args: string[], cwd: string, env: Record<string, s
  */
 export async function runPage(markdown: string, environment: RunEnvironment): Promise<BlockRun[]> {
   const blocks = codeBlocks(markdown);
-  const problems = [...blockProblems(blocks), ...curlsThatCannotFail(blocks).map((curl) => `${curl}: add --fail-with-body, so that an error answer fails the block`)];
+  const problems = [
+    ...blockProblems(blocks),
+    ...curlsThatCannotFail(blocks).map(
+      (curl) => `${curl}: add --fail-with-body, so that an error answer fails the block`,
+    ),
+  ];
   if (problems.length > 0) throw new ExampleError(problems.join("\n"), undefined);
-  const runnable = blocks.filter((block) => block.notRun === undefined && (SHELL.has(block.lang) || TYPESCRIPT.has(block.lang)));
+  const runnable = blocks.filter(
+    (block) => block.notRun === undefined && (SHELL.has(block.lang) || TYPESCRIPT.has(block.lang)),
+  );
   const { workDir, substitutions } = environment;
   // Generous: CI runs every package's tests at once on two cores, and a compile then takes a minute.
   const timeoutMs = environment.blockTimeoutMs ?? 240_000;
-  const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: process.env["HOME"] ?? workDir, ...environment.env };
+  const env = {
+    PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+    HOME: process.env["HOME"] ?? workDir,
+    ...environment.env,
+  };
   prepare(workDir);
 
   // Each snippet file is the concatenation of its blocks (a later block with the same caption continues it).
   const files = new Map<string, string[]>();
   for (const block of runnable) {
-    if (block.file !== undefined) files.set(block.file, [...(files.get(block.file) ?? []), substitute(block.code, substitutions)]);
+    if (block.file !== undefined)
+      files.set(block.file, [...(files.get(block.file) ?? []), substitute(block.code, substitutions)]);
   }
   if (files.size > 0) {
     for (const [name, parts] of files) writeFileSync(join(workDir, name), `${parts.join("\n\n")}\n`);
-    const tsc = await run(process.execPath, [join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", workDir], workDir, env, timeoutMs);
-    if (tsc.status !== 0) throw new ExampleError(`TypeScript snippets do not compile:\n${tsc.stdout}${tsc.stderr}`, runnable.find((block) => block.file !== undefined));
+    const tsc = await run(
+      process.execPath,
+      [join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", workDir],
+      workDir,
+      env,
+      timeoutMs,
+    );
+    if (tsc.status !== 0)
+      throw new ExampleError(
+        `TypeScript snippets do not compile:\n${tsc.stdout}${tsc.stderr}`,
+        runnable.find((block) => block.file !== undefined),
+      );
   }
 
   const runs: BlockRun[] = [];

@@ -51,7 +51,8 @@ export async function startDocsGateway(): Promise<StartedGateway> {
   const url = /listening on (http:\/\/\S+)/.exec(banner)?.[1];
   const tlsUrl = /Mutual TLS:\s+(https:\/\/\S+)/.exec(banner)?.[1];
   const certificates = /Certificates:\s+(\S+)/.exec(banner)?.[1];
-  if (url === undefined || tlsUrl === undefined || certificates === undefined) throw new Error(`unexpected banner:\n${banner}`);
+  if (url === undefined || tlsUrl === undefined || certificates === undefined)
+    throw new Error(`unexpected banner:\n${banner}`);
   return {
     url,
     tlsUrl,

@@ -42,7 +42,10 @@ export async function serveDirectory(root: string, prefix = "/docs"): Promise<St
       response.writeHead(404, { "content-type": "text/plain" }).end("not found");
       return;
     }
-    response.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "content-length": size });
+    response.writeHead(200, {
+      "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+      "content-length": size,
+    });
     createReadStream(file).pipe(response);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

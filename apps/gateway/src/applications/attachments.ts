@@ -39,12 +39,22 @@ export class AttachmentService {
 
   async attachDocument(principal: Principal, applicationId: string, request: DocumentAttachment): Promise<void> {
     const application = await this.#pendingApplication(principal, applicationId);
-    await this.#record(application, { kind: "DOCUMENT", documentId: request.document_id, certificationStatementType: request.certification_statement_type, messageText: null });
+    await this.#record(application, {
+      kind: "DOCUMENT",
+      documentId: request.document_id,
+      certificationStatementType: request.certification_statement_type,
+      messageText: null,
+    });
   }
 
   async attachMessage(principal: Principal, applicationId: string, messageText: string): Promise<void> {
     const application = await this.#pendingApplication(principal, applicationId);
-    await this.#record(application, { kind: "MESSAGE", documentId: null, certificationStatementType: null, messageText });
+    await this.#record(application, {
+      kind: "MESSAGE",
+      documentId: null,
+      certificationStatementType: null,
+      messageText,
+    });
   }
 
   /** Decides every attachment whose outcome is known by now (a document whose checks have finished). */
@@ -60,13 +70,24 @@ export class AttachmentService {
     const application = await this.#deps.storage.findApplication(applicationId, principal.businessUnitId);
     if (!application) throw new Problem("404-01", `no application ${applicationId}`);
     if (!PENDING_STATUSES.has(application.status)) {
-      throw new Problem("400-06", `application ${applicationId} is ${application.status}; only a pending application takes attachments`);
+      throw new Problem(
+        "400-06",
+        `application ${applicationId} is ${application.status}; only a pending application takes attachments`,
+      );
     }
     return application;
   }
 
-  async #record(application: ApplicationRow, attachment: Pick<AttachmentRow, "kind" | "documentId" | "certificationStatementType" | "messageText">): Promise<void> {
-    const row = { ...attachment, applicationId: application.id, businessUnitId: application.businessUnitId, createdMs: this.#deps.clock.nowMs() };
+  async #record(
+    application: ApplicationRow,
+    attachment: Pick<AttachmentRow, "kind" | "documentId" | "certificationStatementType" | "messageText">,
+  ): Promise<void> {
+    const row = {
+      ...attachment,
+      applicationId: application.id,
+      businessUnitId: application.businessUnitId,
+      createdMs: this.#deps.clock.nowMs(),
+    };
     const id = await this.#deps.storage.insertAttachment(row);
     await this.#resolve({ ...row, id, status: "PENDING", failureReason: null });
   }
@@ -80,8 +101,14 @@ export class AttachmentService {
     if (!application) return false;
     const now = clock.nowMs();
     const failed = event.kind === "attachment-failed" || event.kind === "message-failed";
-    const outcome = failed ? { status: "FAILED" as const, failureReason: event.failureReason } : { status: "ATTACHED" as const, failureReason: null };
-    return storage.resolveAttachment(attachment.id, outcome, notificationsFor(application, event, { eventMs: now, createdMs: now }, state.duplicate));
+    const outcome = failed
+      ? { status: "FAILED" as const, failureReason: event.failureReason }
+      : { status: "ATTACHED" as const, failureReason: null };
+    return storage.resolveAttachment(
+      attachment.id,
+      outcome,
+      notificationsFor(application, event, { eventMs: now, createdMs: now }, state.duplicate),
+    );
   }
 
   /** The notification an attachment ends in, or undefined while its document's checks are still running. */
@@ -94,7 +121,11 @@ export class AttachmentService {
     }
     const documentId = String(attachment.documentId);
     const document = await this.#deps.storage.findDocument(documentId, attachment.businessUnitId);
-    const failed = (failureReason: string): ApplicationEvent => ({ kind: "attachment-failed", documentId, failureReason });
+    const failed = (failureReason: string): ApplicationEvent => ({
+      kind: "attachment-failed",
+      documentId,
+      failureReason,
+    });
     switch (document?.status) {
       case undefined:
         return failed(`document ${documentId} was not sent by this business unit with Send a document`);

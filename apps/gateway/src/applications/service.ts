@@ -20,7 +20,9 @@ export type TransitionRequest = { to: SandboxSchemas["SandboxTransitionRequest"]
 >;
 
 type WithoutTo<U> = U extends unknown ? Omit<U, "to"> : never;
-type UnionToIntersection<U> = (U extends unknown ? (member: U) => void : never) extends (member: infer I) => void ? I : never;
+type UnionToIntersection<U> = (U extends unknown ? (member: U) => void : never) extends (member: infer I) => void
+  ? I
+  : never;
 
 export interface ApplicationServiceDeps {
   storage: Storage;
@@ -68,7 +70,11 @@ export class ApplicationService {
     this.#deps = deps;
   }
 
-  async submit(principal: Principal, submission: Submission, idempotencyKey: string): Promise<{ applicationId: string; replayed: boolean }> {
+  async submit(
+    principal: Principal,
+    submission: Submission,
+    idempotencyKey: string,
+  ): Promise<{ applicationId: string; replayed: boolean }> {
     const { storage, clock, state, decisionDelayMs } = this.#deps;
     const now = clock.nowMs();
     const future = futureDates(submission, londonDate(now));
@@ -136,7 +142,15 @@ export class ApplicationService {
     let documents: CorrespondenceDocument[] | undefined;
     switch (request.to) {
       case "VALIDATION_FAILED":
-        patch.errors = (request.errors ?? [{ type: "sandbox-validation-failure", detail: "the sandbox failed the application's validation", pointer: null }]).map((e) => ({
+        patch.errors = (
+          request.errors ?? [
+            {
+              type: "sandbox-validation-failure",
+              detail: "the sandbox failed the application's validation",
+              pointer: null,
+            },
+          ]
+        ).map((e) => ({
           type: e.type,
           detail: e.detail,
           pointer: e.pointer ?? null,
@@ -144,7 +158,9 @@ export class ApplicationService {
         event = { kind: "validation-failed" };
         break;
       case "SYSTEM_ERROR":
-        patch.warnings = ["The application could not be added to the day list because of a system error. Submit it again; if the error persists, contact support."];
+        patch.warnings = [
+          "The application could not be added to the day list because of a system error. Submit it again; if the error persists, contact support.",
+        ];
         event = { kind: "error" };
         break;
       case "ACCEPTED_AWAITING_PRIORITY":
@@ -157,11 +173,22 @@ export class ApplicationService {
         break;
       case "COMPLETED":
       case "CANCELLED": {
-        documents = await generateDocuments(storage, blobs, application, request.documents ?? DEFAULT_DOCUMENTS[request.to] ?? [], now);
+        documents = await generateDocuments(
+          storage,
+          blobs,
+          application,
+          request.documents ?? DEFAULT_DOCUMENTS[request.to] ?? [],
+          now,
+        );
         const reference = application.registryReference as string;
         if (request.to === "COMPLETED") {
           patch.earlyCompletion = request.early_completion ?? false;
-          event = { kind: "completed", registryReference: reference, documents, earlyCompletion: patch.earlyCompletion };
+          event = {
+            kind: "completed",
+            registryReference: reference,
+            documents,
+            earlyCompletion: patch.earlyCompletion,
+          };
         } else {
           event = { kind: "cancelled", registryReference: reference, documents };
         }
@@ -188,22 +215,35 @@ export class ApplicationService {
         patch,
         updatedMs: now,
         notifications,
-        ...(documents ? { correspondence: { recordId: randomUUID(), applicationId: application.id, documents, createdMs: now } } : {}),
+        ...(documents
+          ? { correspondence: { recordId: randomUUID(), applicationId: application.id, documents, createdMs: now } }
+          : {}),
       });
     } catch (error) {
       if (isConstraintViolation(error)) {
-        throw new Problem("409-03", `registry reference ${String(patch.registryReference)} is held by another application`);
+        throw new Problem(
+          "409-03",
+          `registry reference ${String(patch.registryReference)} is held by another application`,
+        );
       }
       throw error;
     }
-    if (!applied) throw new Problem("409-03", `application ${application.id} changed while this transition was applied; read it and try again`);
+    if (!applied)
+      throw new Problem(
+        "409-03",
+        `application ${application.id} changed while this transition was applied; read it and try again`,
+      );
     if (request.to === "COMPLETED") await this.#despatchEarlyCompletionDocuments(application);
     return {
       application_request_id: application.id,
       previous_status: application.status,
       status: request.to,
-      ...(patch.registryReference ?? application.registryReference ? { registry_reference: patch.registryReference ?? application.registryReference } : {}),
-      ...(patch.priorityMs ?? application.priorityMs ? { priority_timestamp: isoMillis((patch.priorityMs ?? application.priorityMs) as number) } : {}),
+      ...((patch.registryReference ?? application.registryReference)
+        ? { registry_reference: patch.registryReference ?? application.registryReference }
+        : {}),
+      ...((patch.priorityMs ?? application.priorityMs)
+        ? { priority_timestamp: isoMillis((patch.priorityMs ?? application.priorityMs) as number) }
+        : {}),
       ...(documents ? { documents } : {}),
       notifications: emitted(notifications),
     };
@@ -220,7 +260,14 @@ export class ApplicationService {
       if (earlier.id === completed.id || !earlier.earlyCompletion) continue;
       if (!titleNumbers(earlier.submission as Submission).some((title) => titles.has(title))) continue;
       const records = await this.#deps.storage.correspondenceOf(earlier.id);
-      if (records.some((record) => (record.documents as CorrespondenceDocument[]).some((document) => EARLY_COMPLETION_DOCUMENTS.includes(document.type.code)))) continue;
+      if (
+        records.some((record) =>
+          (record.documents as CorrespondenceDocument[]).some((document) =>
+            EARLY_COMPLETION_DOCUMENTS.includes(document.type.code),
+          ),
+        )
+      )
+        continue;
       await this.despatchCorrespondence(earlier.id, EARLY_COMPLETION_DOCUMENTS);
     }
   }
@@ -231,8 +278,14 @@ export class ApplicationService {
     for (const { document_id: documentId } of Object.values((application.submission as Submission).documents)) {
       const document = await this.#deps.storage.findDocument(documentId, application.businessUnitId);
       if (document?.status === "ACCEPTED") events.push({ kind: "attachment-success", documentId });
-      else if (document?.status === "REJECTED") events.push({ kind: "attachment-failed", documentId, failureReason: document.failureReason ?? "the document failed its checks" });
-      else if (document?.status !== "UPLOADED") events.push({ kind: "attachment-failed", documentId, failureReason: "the document has not been uploaded" });
+      else if (document?.status === "REJECTED")
+        events.push({
+          kind: "attachment-failed",
+          documentId,
+          failureReason: document.failureReason ?? "the document failed its checks",
+        });
+      else if (document?.status !== "UPLOADED")
+        events.push({ kind: "attachment-failed", documentId, failureReason: "the document has not been uploaded" });
     }
     return events;
   }
@@ -247,7 +300,13 @@ export class ApplicationService {
       const decision = decide(await validateSubmission(storage, application), state.dayListOpen);
       if (!decision) {
         // A document's checks are still running: look again shortly.
-        await storage.changeApplication({ applicationId: application.id, fromStatus: "VALIDATING", patch: { decideAtMs: clock.nowMs() + 1000 }, updatedMs: clock.nowMs(), notifications: [] });
+        await storage.changeApplication({
+          applicationId: application.id,
+          fromStatus: "VALIDATING",
+          patch: { decideAtMs: clock.nowMs() + 1000 },
+          updatedMs: clock.nowMs(),
+          notifications: [],
+        });
         continue;
       }
       try {
@@ -272,11 +331,18 @@ export class ApplicationService {
         promoted += 1;
       }
     }
-    return { open, awaiting_priority: (await storage.applicationsWithStatus("ACCEPTED_AWAITING_PRIORITY")).length, promoted };
+    return {
+      open,
+      awaiting_priority: (await storage.applicationsWithStatus("ACCEPTED_AWAITING_PRIORITY")).length,
+      promoted,
+    };
   }
 
   async dayList() {
-    return { open: this.#deps.state.dayListOpen, awaiting_priority: (await this.#deps.storage.applicationsWithStatus("ACCEPTED_AWAITING_PRIORITY")).length };
+    return {
+      open: this.#deps.state.dayListOpen,
+      awaiting_priority: (await this.#deps.storage.applicationsWithStatus("ACCEPTED_AWAITING_PRIORITY")).length,
+    };
   }
 
   /** The registry raises correspondence on an application that has a registry reference. */
@@ -285,11 +351,19 @@ export class ApplicationService {
     const application = await storage.findApplication(id);
     if (!application) throw new Problem("404-01", `no application ${id}`);
     if (!application.registryReference) {
-      throw new Problem("409-03", `application ${id} has no registry reference yet (status ${application.status}); correspondence follows acceptance onto the day list`);
+      throw new Problem(
+        "409-03",
+        `application ${id} has no registry reference yet (status ${application.status}); correspondence follows acceptance onto the day list`,
+      );
     }
     const now = clock.nowMs();
     const documents = await generateDocuments(storage, blobs, application, codes, now);
-    const notifications = notificationsFor(application, { kind: "correspondence-despatched", registryReference: application.registryReference, documents }, { eventMs: now, createdMs: now }, state.duplicate);
+    const notifications = notificationsFor(
+      application,
+      { kind: "correspondence-despatched", registryReference: application.registryReference, documents },
+      { eventMs: now, createdMs: now },
+      state.duplicate,
+    );
     const recordId = randomUUID();
     const applied = await storage.changeApplication({
       applicationId: id,
@@ -300,7 +374,13 @@ export class ApplicationService {
       correspondence: { recordId, applicationId: id, documents, createdMs: now },
     });
     if (!applied) throw new Problem("409-03", `application ${id} changed meanwhile; try again`);
-    return { application_request_id: id, registry_reference: application.registryReference, record_id: recordId, documents, notifications: emitted(notifications) };
+    return {
+      application_request_id: id,
+      registry_reference: application.registryReference,
+      record_id: recordId,
+      documents,
+      notifications: emitted(notifications),
+    };
   }
 }
 
@@ -310,6 +390,8 @@ function emitted(notifications: NotificationRow[]) {
     notification_id: n.id,
     notification_type: n.v1Type,
     v0_notification_type: n.v0Type,
-    duplicate: notifications.slice(0, index).some((earlier) => earlier.v1Type === n.v1Type && earlier.eventMs === n.eventMs),
+    duplicate: notifications
+      .slice(0, index)
+      .some((earlier) => earlier.v1Type === n.v1Type && earlier.eventMs === n.eventMs),
   }));
 }

@@ -34,10 +34,18 @@ function documentRules(submission: Submission, stored: Map<string, StoredDocumen
     } else if (found.status === "AWAITING_UPLOAD") {
       errors.push({ type: "OC018", detail: `document ${document.document_id} has not been uploaded`, pointer });
     } else if (found.status === "REJECTED") {
-      errors.push({ type: "document-valid", detail: `document ${document.document_id} failed its checks: ${found.failureReason ?? "rejected"}`, pointer });
+      errors.push({
+        type: "document-valid",
+        detail: `document ${document.document_id} failed its checks: ${found.failureReason ?? "rejected"}`,
+        pointer,
+      });
     }
     if (found && found.documentType !== document.type) {
-      errors.push({ type: "document-type-valid", detail: `document ${key} is declared ${document.type} but was uploaded as ${found.documentType}`, pointer: `/documents/${key}/type` });
+      errors.push({
+        type: "document-type-valid",
+        detail: `document ${key} is declared ${document.type} but was uploaded as ${found.documentType}`,
+        pointer: `/documents/${key}/type`,
+      });
     }
   }
   return errors;
@@ -55,7 +63,12 @@ function conditionHolds(when: string, transaction: Transaction): boolean {
 
 /** The documents a transaction lacks, each as "X" or "one of X, Y" (empty when it has all it needs). */
 function missingDocuments(required: RequiredDocuments, attached: Set<string>, transaction: Transaction): string[] {
-  const compulsory = [...required.compulsory, ...(required.conditional ?? []).filter((c) => c.becomes === "compulsory" && conditionHolds(c.when, transaction)).map((c) => c.document)];
+  const compulsory = [
+    ...required.compulsory,
+    ...(required.conditional ?? [])
+      .filter((c) => c.becomes === "compulsory" && conditionHolds(c.when, transaction))
+      .map((c) => c.document),
+  ];
   const groups = [...(required.compulsory_one_of ?? []), ...(required.either.length > 0 ? [required.either] : [])];
   return [
     ...[...new Set(compulsory)].filter((code) => !attached.has(code)),
@@ -72,19 +85,36 @@ function allMandatoryDocumentsProvided(submission: Submission): RuleError[] {
   return Object.entries(submission.transactions ?? {}).flatMap(([key, transaction]) => {
     const required = transactionDocuments.get(transaction.type);
     if (!required) return [];
-    const attached = new Set((transaction.document_keys ?? []).map((k) => submission.documents[k]?.type).filter((t): t is NonNullable<typeof t> => t !== undefined));
+    const attached = new Set(
+      (transaction.document_keys ?? [])
+        .map((k) => submission.documents[k]?.type)
+        .filter((t): t is NonNullable<typeof t> => t !== undefined),
+    );
     const missing = missingDocuments(required, attached, transaction);
-    return missing.length === 0 ? [] : [{ type: "all-mandatory-documents-provided", detail: `${describe(key, transaction)} lacks ${missing.join("; ")}`, pointer: `/transactions/${key}/document_keys` }];
+    return missing.length === 0
+      ? []
+      : [
+          {
+            type: "all-mandatory-documents-provided",
+            detail: `${describe(key, transaction)} lacks ${missing.join("; ")}`,
+            pointer: `/transactions/${key}/document_keys`,
+          },
+        ];
   });
 }
 
 /** `incorporation-territory-valid` (ours: the registry states the rule but publishes no type for it). */
 function incorporationTerritoryValid(submission: Submission): RuleError[] {
   return Object.entries(submission.parties ?? {})
-    .filter(([, party]) => party.party_type === "OVERSEAS_COMPANY" && !territories.has(party.incorporation_territory ?? ""))
+    .filter(
+      ([, party]) => party.party_type === "OVERSEAS_COMPANY" && !territories.has(party.incorporation_territory ?? ""),
+    )
     .map(([key, party]) => ({
       type: "incorporation-territory-valid",
-      detail: party.incorporation_territory === undefined ? `overseas company ${key} gives no incorporation_territory` : `${party.incorporation_territory} is not one of the registry's territories`,
+      detail:
+        party.incorporation_territory === undefined
+          ? `overseas company ${key} gives no incorporation_territory`
+          : `${party.incorporation_territory} is not one of the registry's territories`,
       pointer: `/parties/${key}/${party.incorporation_territory === undefined ? "party_type" : "incorporation_territory"}`,
     }));
 }
@@ -96,7 +126,12 @@ function transactionPrioritiesUnique(submission: Submission): RuleError[] {
   for (const [key, transaction] of Object.entries(submission.transactions ?? {})) {
     if (transaction.priority === undefined) continue;
     const earlier = seen.get(transaction.priority);
-    if (earlier !== undefined) errors.push({ type: "transaction-priorities-unique", detail: `transaction ${key} has priority ${transaction.priority}, as transaction ${earlier} has`, pointer: `/transactions/${key}/priority` });
+    if (earlier !== undefined)
+      errors.push({
+        type: "transaction-priorities-unique",
+        detail: `transaction ${key} has priority ${transaction.priority}, as transaction ${earlier} has`,
+        pointer: `/transactions/${key}/priority`,
+      });
     else seen.set(transaction.priority, key);
   }
   return errors;
@@ -104,7 +139,9 @@ function transactionPrioritiesUnique(submission: Submission): RuleError[] {
 
 /** `order-contains-one-transfer`: at most one transaction whose registry details type is Transfer. */
 function orderContainsOneTransfer(submission: Submission): RuleError[] {
-  const transfers = Object.entries(submission.transactions ?? {}).filter(([, t]) => detailsTypeOf.get(t.type) === "Transfer");
+  const transfers = Object.entries(submission.transactions ?? {}).filter(
+    ([, t]) => detailsTypeOf.get(t.type) === "Transfer",
+  );
   return transfers.slice(1).map(([key, transaction]) => ({
     type: "order-contains-one-transfer",
     detail: `${describe(key, transaction)} is a second transfer; an application may contain one (the first is ${transfers[0]?.[0]})`,
@@ -114,7 +151,15 @@ function orderContainsOneTransfer(submission: Submission): RuleError[] {
 
 /** `submission-warning-understood`: the lodger must accept the fraud warning (the member defaults to false). */
 function submissionWarningUnderstood(submission: Submission): RuleError[] {
-  return submission.submission_warning_understood === true ? [] : [{ type: "submission-warning-understood", detail: "the submission warning was not accepted (submission_warning_understood is not true)", pointer: "/submission_warning_understood" }];
+  return submission.submission_warning_understood === true
+    ? []
+    : [
+        {
+          type: "submission-warning-understood",
+          detail: "the submission warning was not accepted (submission_warning_understood is not true)",
+          pointer: "/submission_warning_understood",
+        },
+      ];
 }
 
 /** `references-resolve` (ours: a key that names no member of the submission; the registry publishes no such rule). */
@@ -129,13 +174,23 @@ function referencesResolve(submission: Submission): RuleError[] {
   for (const [transactionKey, transaction] of Object.entries(submission.transactions ?? {})) {
     for (const [member, known, noun] of references) {
       (transaction[member] ?? []).forEach((key, index) => {
-        if (!known.has(key)) errors.push({ type: "references-resolve", detail: `transaction ${transactionKey} names ${noun} ${key}, which the submission does not define`, pointer: `/transactions/${transactionKey}/${member}/${index}` });
+        if (!known.has(key))
+          errors.push({
+            type: "references-resolve",
+            detail: `transaction ${transactionKey} names ${noun} ${key}, which the submission does not define`,
+            pointer: `/transactions/${transactionKey}/${member}/${index}`,
+          });
       });
     }
   }
   const parties = keysOf(submission.parties);
   (submission.applicants ?? []).forEach((key, index) => {
-    if (!parties.has(key)) errors.push({ type: "references-resolve", detail: `applicant ${key} is not one of the submission's parties`, pointer: `/applicants/${index}` });
+    if (!parties.has(key))
+      errors.push({
+        type: "references-resolve",
+        detail: `applicant ${key} is not one of the submission's parties`,
+        pointer: `/applicants/${index}`,
+      });
   });
   return errors;
 }
@@ -146,8 +201,17 @@ function referencesResolve(submission: Submission): RuleError[] {
  */
 export function futureDates(submission: Submission, today: string): RuleError[] {
   return Object.entries(submission.transactions ?? {})
-    .filter(([, t]) => ["Charge", "Transfer"].includes(detailsTypeOf.get(t.type) ?? "") && t.details?.date !== undefined && t.details.date > today)
-    .map(([key, t]) => ({ type: "date-not-in-future", detail: `the date ${t.details?.date} of ${describe(key, t)} is after today (${today})`, pointer: `/body/transactions/${key}/details/date` }));
+    .filter(
+      ([, t]) =>
+        ["Charge", "Transfer"].includes(detailsTypeOf.get(t.type) ?? "") &&
+        t.details?.date !== undefined &&
+        t.details.date > today,
+    )
+    .map(([key, t]) => ({
+      type: "date-not-in-future",
+      detail: `the date ${t.details?.date} of ${describe(key, t)} is after today (${today})`,
+      pointer: `/body/transactions/${key}/details/date`,
+    }));
 }
 
 /**
@@ -158,7 +222,8 @@ export function futureDates(submission: Submission, today: string): RuleError[] 
 export async function validateSubmission(storage: Storage, application: ApplicationRow): Promise<Verdict> {
   const submission = application.submission as Submission;
   const stored = new Map<string, StoredDocument | undefined>();
-  for (const { document_id: id } of Object.values(submission.documents)) stored.set(id, await storage.findDocument(id, application.businessUnitId));
+  for (const { document_id: id } of Object.values(submission.documents))
+    stored.set(id, await storage.findDocument(id, application.businessUnitId));
   if ([...stored.values()].some((document) => document?.status === "UPLOADED")) return { kind: "pending" };
   const errors = [
     ...documentRules(submission, stored),

@@ -28,7 +28,9 @@ export class BasicAuthenticator {
 
   /** Answers the caller, or throws 401 (401-01) for a missing, malformed or wrong credential. */
   async authenticate(authorization: string | undefined): Promise<Principal> {
-    const refused = new Problem("401-01", "valid credentials are required", { headers: { "www-authenticate": 'Basic realm="land-registration-gateway"' } });
+    const refused = new Problem("401-01", "valid credentials are required", {
+      headers: { "www-authenticate": 'Basic realm="land-registration-gateway"' },
+    });
     const match = /^Basic ([A-Za-z0-9+/=]{1,1024})$/i.exec(authorization?.trim() ?? "");
     if (!match?.[1]) throw refused;
     const key = createHmac("sha256", this.#cacheKey).update(match[1]).digest("base64");
@@ -61,6 +63,8 @@ export function checkBearer(authorization: string | undefined, token: string): v
   const a = createHmac("sha256", token).update(presented).digest();
   const b = createHmac("sha256", token).update(token).digest();
   if (!timingSafeEqual(a, b)) {
-    throw new Problem("401-01", "a valid sandbox bearer token is required", { headers: { "www-authenticate": 'Bearer realm="sandbox"' } });
+    throw new Problem("401-01", "a valid sandbox bearer token is required", {
+      headers: { "www-authenticate": 'Bearer realm="sandbox"' },
+    });
   }
 }

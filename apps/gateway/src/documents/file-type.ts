@@ -17,7 +17,10 @@ const SIGNATURES: [FileCheck & { accepted: true }, number[]][] = [
  * The EICAR anti-virus test signature (68 bytes), which real scanners report as a virus. Assembled at run
  * time so that this source file does not itself carry the signature (and is not flagged by scanners).
  */
-const EICAR = Buffer.from(["X5O!P%@AP[4\\PZX54(P^)7CC)7}$", "EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*"].join(""), "latin1");
+const EICAR = Buffer.from(
+  ["X5O!P%@AP[4\\PZX54(P^)7CC)7}$", "EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*"].join(""),
+  "latin1",
+);
 const PDF_ENCRYPT = Buffer.from("/Encrypt");
 
 /** Which of `needles` a file contains, read in small chunks (never whole in memory, no copies of the chunks). */
@@ -57,6 +60,7 @@ export async function checkFile(path: string): Promise<FileCheck> {
   if (found.has(EICAR)) return { accepted: false, reason: "the virus scan found EICAR-Test-Signature" };
   const match = SIGNATURES.find(([, bytes]) => bytes.every((byte, index) => head[index] === byte));
   if (!match) return { accepted: false, reason: "unsupported file type: only PDF, TIFF, GIF and PNG are accepted" };
-  if (match[0].type === "PDF" && found.has(PDF_ENCRYPT)) return { accepted: false, reason: "the PDF is password protected" };
+  if (match[0].type === "PDF" && found.has(PDF_ENCRYPT))
+    return { accepted: false, reason: "the PDF is password protected" };
   return match[0];
 }

@@ -50,7 +50,11 @@ export class DocumentService {
     this.#deps = deps;
   }
 
-  async createUploadUrl(principal: Principal, request: { document_type: string; file_length: number; file_sha256: string }, baseUrl: string) {
+  async createUploadUrl(
+    principal: Principal,
+    request: { document_type: string; file_length: number; file_sha256: string },
+    baseUrl: string,
+  ) {
     const { storage, clock, signer } = this.#deps;
     const id = randomUUID();
     const now = clock.nowMs();
@@ -78,13 +82,29 @@ export class DocumentService {
   async receiveUpload(attempt: UploadAttempt): Promise<void> {
     const { storage, clock, blobs, signer } = this.#deps;
     const refused = (detail: string) => new Problem("403-01", `signature verification failure: ${detail}`);
-    const document = /^[0-9a-f-]{36}$/.test(attempt.documentId) ? await storage.findDocument(attempt.documentId) : undefined;
+    const document = /^[0-9a-f-]{36}$/.test(attempt.documentId)
+      ? await storage.findDocument(attempt.documentId)
+      : undefined;
     const expires = String(attempt.query["expires"] ?? "");
-    if (!document || !/^\d{1,12}$/.test(expires) || !signer.verify(attempt.query["signature"], "upload", document.id, document.fileLength, document.fileSha256, Number(expires))) {
+    if (
+      !document ||
+      !/^\d{1,12}$/.test(expires) ||
+      !signer.verify(
+        attempt.query["signature"],
+        "upload",
+        document.id,
+        document.fileLength,
+        document.fileSha256,
+        Number(expires),
+      )
+    ) {
       throw refused("the upload address was altered or is not one the registry issued");
     }
     if (clock.nowMs() > Number(expires) * 1000) {
-      throw new Problem("403-02", `the upload address expired at ${new Date(Number(expires) * 1000).toISOString()}; ask for a new one`);
+      throw new Problem(
+        "403-02",
+        `the upload address expired at ${new Date(Number(expires) * 1000).toISOString()}; ask for a new one`,
+      );
     }
     if (document.status !== "AWAITING_UPLOAD" || this.#inProgress.has(document.id)) {
       throw new Problem("409-04", "this upload address was used already; each address accepts one upload");
@@ -94,9 +114,11 @@ export class DocumentService {
     const length = Number(attempt.contentLength);
     // A length other than the signed one is a signature failure whatever its size: no signed file_length exceeds
     // the 40 MiB bound, so an over-size Content-Length is refused here before any byte is read.
-    if (length !== document.fileLength) throw refused("Content-Length differs from the file_length given at generation");
+    if (length !== document.fileLength)
+      throw refused("Content-Length differs from the file_length given at generation");
     if (attempt.checksum === undefined) throw refused("X-Provider-Checksum-Sha256 is missing");
-    if (attempt.checksum !== document.fileSha256) throw refused("X-Provider-Checksum-Sha256 differs from the file_sha256 given at generation");
+    if (attempt.checksum !== document.fileSha256)
+      throw refused("X-Provider-Checksum-Sha256 differs from the file_sha256 given at generation");
 
     this.#inProgress.add(document.id);
     const temporary = blobs.incomingPath();
@@ -106,13 +128,17 @@ export class DocumentService {
       const hashing = new Transform({
         transform(chunk: Buffer, _encoding, callback) {
           received += chunk.length;
-          if (received > MAX_DOCUMENT_BYTES) return callback(new Problem("413-01", `a document may not exceed ${MAX_DOCUMENT_BYTES} bytes`));
+          if (received > MAX_DOCUMENT_BYTES)
+            return callback(new Problem("413-01", `a document may not exceed ${MAX_DOCUMENT_BYTES} bytes`));
           hash.update(chunk);
           callback(null, chunk);
         },
       });
       // A request stream (IncomingMessage) can watch its socket for inactivity.
-      (attempt.body as Readable & { setTimeout?: (ms: number, callback: () => void) => void }).setTimeout?.(UPLOAD_IDLE_MS, () => attempt.body.destroy(new Error("upload idle")));
+      (attempt.body as Readable & { setTimeout?: (ms: number, callback: () => void) => void }).setTimeout?.(
+        UPLOAD_IDLE_MS,
+        () => attempt.body.destroy(new Error("upload idle")),
+      );
       try {
         await pipeline(attempt.body, hashing, createWriteStream(temporary));
       } catch (error) {
@@ -120,7 +146,8 @@ export class DocumentService {
         throw new Problem("400-05", `the upload ended after ${received} of ${length} bytes`);
       }
       if (received !== length) throw new Problem("400-05", `the upload ended after ${received} of ${length} bytes`);
-      if (hash.digest("base64") !== document.fileSha256) throw refused("the bytes' SHA-256 differs from X-Provider-Checksum-Sha256");
+      if (hash.digest("base64") !== document.fileSha256)
+        throw refused("the bytes' SHA-256 differs from X-Provider-Checksum-Sha256");
       const handle = await open(temporary, "r");
       await handle.sync();
       await handle.close();
@@ -137,7 +164,8 @@ export class DocumentService {
 
   /** Runs the checks of documents whose bytes arrived before a restart. */
   async resumeChecks(): Promise<void> {
-    for (const document of await this.#deps.storage.documentsAwaitingCheck()) this.#scheduleCheck(document.id, document.fileSha256);
+    for (const document of await this.#deps.storage.documentsAwaitingCheck())
+      this.#scheduleCheck(document.id, document.fileSha256);
   }
 
   /** Resolves when every scheduled check has finished (for shutdown and tests). */
@@ -150,7 +178,11 @@ export class DocumentService {
     const check = (async () => {
       await new Promise((resolve) => setImmediate(resolve));
       const outcome = await checkFile(blobs.pathOf(base64ToHex(fileSha256)));
-      await storage.recordDocumentCheck(documentId, outcome.accepted ? "ACCEPTED" : "REJECTED", outcome.accepted ? null : outcome.reason);
+      await storage.recordDocumentCheck(
+        documentId,
+        outcome.accepted ? "ACCEPTED" : "REJECTED",
+        outcome.accepted ? null : outcome.reason,
+      );
     })()
       .catch((error: unknown) => log(error, `checks of document ${documentId} failed`))
       .finally(() => this.#checks.delete(check));
@@ -160,20 +192,30 @@ export class DocumentService {
   /** The signed, short-lived address of a registry document of the caller's business unit. */
   async downloadAddress(principal: Principal, downloadId: string, baseUrl: string): Promise<string> {
     const document = await this.#deps.storage.findRegistryDocument(downloadId);
-    if (!document || document.businessUnitId !== principal.businessUnitId) throw new Problem("404-01", `no document ${downloadId}`);
+    if (!document || document.businessUnitId !== principal.businessUnitId)
+      throw new Problem("404-01", `no document ${downloadId}`);
     const expires = Math.floor((this.#deps.clock.nowMs() + DOWNLOAD_WINDOW_MS) / 1000);
     return `${baseUrl}/v1/document-downloads/${downloadId}?expires=${expires}&signature=${this.#deps.signer.sign("download", downloadId, expires)}`;
   }
 
   /** The document behind a signed download address, once the address verifies. */
-  async openDownload(downloadId: string, query: Record<string, unknown>): Promise<{ document: RegistryDocumentRow; body: Readable }> {
+  async openDownload(
+    downloadId: string,
+    query: Record<string, unknown>,
+  ): Promise<{ document: RegistryDocumentRow; body: Readable }> {
     const expires = String(query["expires"] ?? "");
-    const valid = /^\d{1,12}$/.test(expires) && this.#deps.signer.verify(query["signature"], "download", downloadId, Number(expires));
+    const valid =
+      /^\d{1,12}$/.test(expires) &&
+      this.#deps.signer.verify(query["signature"], "download", downloadId, Number(expires));
     if (!valid || this.#deps.clock.nowMs() > Number(expires) * 1000) {
-      throw new Problem("403-04", "the download address is expired or its signature does not verify; request the document again");
+      throw new Problem(
+        "403-04",
+        "the download address is expired or its signature does not verify; request the document again",
+      );
     }
     const document = await this.#deps.storage.findRegistryDocument(downloadId);
-    if (!document || !(await this.#deps.blobs.has(downloadId))) throw new Problem("404-01", `no document ${downloadId}`);
+    if (!document || !(await this.#deps.blobs.has(downloadId)))
+      throw new Problem("404-01", `no document ${downloadId}`);
     return { document, body: this.#deps.blobs.read(downloadId) };
   }
 }

@@ -12,7 +12,9 @@ export class AddressSigner {
   }
 
   sign(purpose: "upload" | "download", ...fields: (string | number)[]): string {
-    return createHmac("sha256", this.#secret).update([purpose, ...fields].join("\n")).digest("hex");
+    return createHmac("sha256", this.#secret)
+      .update([purpose, ...fields].join("\n"))
+      .digest("hex");
   }
 
   verify(signature: unknown, purpose: "upload" | "download", ...fields: (string | number)[]): boolean {

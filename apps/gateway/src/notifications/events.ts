@@ -34,7 +34,8 @@ function payloadSchemas(union: string): Map<string, string> {
       const own = (variant["allOf"] as SpecNode[])[1] as { properties: Record<string, SpecNode> };
       const data = (own.properties["payload"]?.["properties"] as Record<string, SpecNode>)["data"] as SpecNode;
       const schema = data["x-lrg-payload-schema"];
-      if (typeof type !== "string" || typeof schema !== "string") throw new Error(`${union}: a member without its notification_type const or payload schema`);
+      if (typeof type !== "string" || typeof schema !== "string")
+        throw new Error(`${union}: a member without its notification_type const or payload schema`);
       return [type, schema];
     }),
   );
@@ -61,7 +62,11 @@ function payloads(event: ApplicationEvent, applicationId: string): { v1: unknown
   switch (event.kind) {
     case "accepted-priority-protected":
       return {
-        v1: { status: "ACCEPTED_PRIORITY_PROTECTED", priority: isoMillisNoZone(event.priorityMs), registry_reference: event.registryReference },
+        v1: {
+          status: "ACCEPTED_PRIORITY_PROTECTED",
+          priority: isoMillisNoZone(event.priorityMs),
+          registry_reference: event.registryReference,
+        },
         v0: { registry_reference: event.registryReference, status: "ACCEPTED", priority: isoMillis(event.priorityMs) },
       };
     case "accepted-priority-pending":
@@ -71,7 +76,11 @@ function payloads(event: ApplicationEvent, applicationId: string): { v1: unknown
     case "error":
       return { v1: { status: "SYSTEM_ERROR" }, v0: { status: "SYSTEM_ERROR" } };
     case "correspondence-despatched": {
-      const data = { documents: event.documents, registry_reference: event.registryReference, application_request_id: applicationId };
+      const data = {
+        documents: event.documents,
+        registry_reference: event.registryReference,
+        application_request_id: applicationId,
+      };
       return { v1: data, v0: data };
     }
     case "completed":
@@ -96,7 +105,13 @@ function payloads(event: ApplicationEvent, applicationId: string): { v1: unknown
         v0: { status: "CANCELLED" },
       };
     case "attachment-success":
-      return { v1: { ...(event.attachmentId !== undefined ? { attachment_id: event.attachmentId } : {}), document_id: event.documentId }, v0: null };
+      return {
+        v1: {
+          ...(event.attachmentId !== undefined ? { attachment_id: event.attachmentId } : {}),
+          document_id: event.documentId,
+        },
+        v0: null,
+      };
     case "attachment-failed":
       return { v1: { failure_reason: event.failureReason, document_id: event.documentId }, v0: null };
     case "message-success":

@@ -7,15 +7,24 @@ import type { NotificationService, Version } from "./service.js";
 export function notificationHandlers(
   notifications: NotificationService,
   schemaBase: (request: FastifyRequest) => string,
-): RegistryHandlers<"listNotificationsV0" | "listNotificationsV1" | "acknowledgeNotificationsV0" | "acknowledgeNotificationsV1"> {
-  const list = (version: Version): Handler<RegistryOperations["listNotificationsV0" | "listNotificationsV1"]> => async ({ principal, query, request }) => {
-    const page = await notifications.page(version, principal, query, schemaBase(request));
-    return { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: page };
-  };
-  const acknowledge = (version: Version): Handler<RegistryOperations["acknowledgeNotificationsV0" | "acknowledgeNotificationsV1"]> => async ({ principal, body }) => {
-    const { acknowledged, notFound } = await notifications.acknowledge(principal, body.data);
-    return { status: 200, body: { data: version === "v0" ? { acknowledged, not_found: notFound } : { acknowledged } } };
-  };
+): RegistryHandlers<
+  "listNotificationsV0" | "listNotificationsV1" | "acknowledgeNotificationsV0" | "acknowledgeNotificationsV1"
+> {
+  const list =
+    (version: Version): Handler<RegistryOperations["listNotificationsV0" | "listNotificationsV1"]> =>
+    async ({ principal, query, request }) => {
+      const page = await notifications.page(version, principal, query, schemaBase(request));
+      return { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: page };
+    };
+  const acknowledge =
+    (version: Version): Handler<RegistryOperations["acknowledgeNotificationsV0" | "acknowledgeNotificationsV1"]> =>
+    async ({ principal, body }) => {
+      const { acknowledged, notFound } = await notifications.acknowledge(principal, body.data);
+      return {
+        status: 200,
+        body: { data: version === "v0" ? { acknowledged, not_found: notFound } : { acknowledged } },
+      };
+    };
   return {
     listNotificationsV0: list("v0"),
     listNotificationsV1: list("v1"),

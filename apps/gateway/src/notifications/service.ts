@@ -49,7 +49,9 @@ export class NotificationService {
     this.#storage = storage;
     this.#clock = clock;
     this.#strictDateTimes = strictDateTimes;
-    storage.onNotificationsChanged((businessUnitId) => (businessUnitId === null ? this.forgetPages() : this.#forgetUnit(businessUnitId)));
+    storage.onNotificationsChanged((businessUnitId) =>
+      businessUnitId === null ? this.forgetPages() : this.#forgetUnit(businessUnitId),
+    );
   }
 
   /** Drops every cached page (the clock moved, or every unit's notifications may have changed). */
@@ -124,7 +126,10 @@ export class NotificationService {
       version,
       // Version 1 defaults to NEW (the requirement); version 0 names no default, and the registry's stub lists
       // acknowledged notifications too when no status is given.
-      ...optional("status", (query["status"] as "NEW" | "ACKNOWLEDGED" | undefined) ?? (version === "v1" ? "NEW" : undefined)),
+      ...optional(
+        "status",
+        (query["status"] as "NEW" | "ACKNOWLEDGED" | undefined) ?? (version === "v1" ? "NEW" : undefined),
+      ),
       // Expired notifications are never answered, even before the purge has removed them.
       createdAfterMs: Math.max(createdAfter ?? -Infinity, retainedFrom - 1),
       ...(createdBefore !== undefined ? { createdBeforeMs: createdBefore } : {}),

@@ -38,7 +38,11 @@ export class Metrics {
       const [method, route, status] = JSON.parse(key) as [string, string, number];
       const labels = `method="${method}",route="${route.replace(/"/g, '\\"')}",status="${status}"`;
       lines.push(`lrg_http_requests_total{${labels}} ${series.count}`);
-      BUCKETS_MS.forEach((bound, index) => histogram.push(`lrg_http_request_duration_seconds_bucket{${labels},le="${bound / 1000}"} ${series.buckets[index]}`));
+      BUCKETS_MS.forEach((bound, index) =>
+        histogram.push(
+          `lrg_http_request_duration_seconds_bucket{${labels},le="${bound / 1000}"} ${series.buckets[index]}`,
+        ),
+      );
       histogram.push(`lrg_http_request_duration_seconds_bucket{${labels},le="+Inf"} ${series.count}`);
       histogram.push(`lrg_http_request_duration_seconds_sum{${labels}} ${series.sumMs / 1000}`);
       histogram.push(`lrg_http_request_duration_seconds_count{${labels}} ${series.count}`);

@@ -32,25 +32,47 @@ function docsDirectory(): string | undefined {
 }
 
 // YAML as plain text, so that a browser shows the bundled spec instead of downloading it.
-const CONTENT_TYPES: Record<string, string> = { html: "text/html; charset=utf-8", svg: "image/svg+xml", css: "text/css", js: "text/javascript", json: "application/json", png: "image/png", yaml: "text/plain; charset=utf-8" };
+const CONTENT_TYPES: Record<string, string> = {
+  html: "text/html; charset=utf-8",
+  svg: "image/svg+xml",
+  css: "text/css",
+  js: "text/javascript",
+  json: "application/json",
+  png: "image/png",
+  yaml: "text/plain; charset=utf-8",
+};
 
 /** The store's figures in the Prometheus text format, labelled with the kind of database. */
 function storeMetrics(storage: Storage): string {
   const { database, figures } = storage.describe();
   return figures
-    .flatMap(({ name, help, type, value }) => [`# HELP lrg_db_${name} ${help}`, `# TYPE lrg_db_${name} ${type}`, `lrg_db_${name}{database="${database}"} ${value}`, ""])
+    .flatMap(({ name, help, type, value }) => [
+      `# HELP lrg_db_${name} ${help}`,
+      `# TYPE lrg_db_${name} ${type}`,
+      `lrg_db_${name}{database="${database}"} ${value}`,
+      "",
+    ])
     .join("\n");
 }
 
 /** Health, readiness, metrics, the bundled spec, the payload schemas and the docs. */
-export function registerOperationsRoutes(app: FastifyInstance, storage: Storage, metrics: Metrics, isClosing: () => boolean): void {
+export function registerOperationsRoutes(
+  app: FastifyInstance,
+  storage: Storage,
+  metrics: Metrics,
+  isClosing: () => boolean,
+): void {
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_request, reply) => {
     const reachable = await storage.ping().catch(() => false);
     const ready = !isClosing() && reachable;
-    return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "not ready", database: { kind: storage.describe().database, reachable } });
+    return reply
+      .code(ready ? 200 : 503)
+      .send({ status: ready ? "ready" : "not ready", database: { kind: storage.describe().database, reachable } });
   });
-  app.get("/metrics", async (_request, reply) => reply.type("text/plain; version=0.0.4").send(metrics.render() + storeMetrics(storage)));
+  app.get("/metrics", async (_request, reply) =>
+    reply.type("text/plain; version=0.0.4").send(metrics.render() + storeMetrics(storage)),
+  );
 
   const bundle = readFileSync(artifactPath("openapi.json"), "utf8");
   const sandboxBundle = readFileSync(artifactPath("sandbox.json"), "utf8");
@@ -63,7 +85,9 @@ export function registerOperationsRoutes(app: FastifyInstance, storage: Storage,
     const schema = path.endsWith(".json") ? payloads.get(path.slice(0, -".json".length)) : undefined;
     if (!schema) throw new Problem("404-01", "no such payload schema");
     const base = `${request.protocol}://${request.host}`;
-    return reply.type("application/schema+json").send({ $schema: "https://json-schema.org/draft/2020-12/schema", $id: `${base}${request.url}`, ...schema });
+    return reply
+      .type("application/schema+json")
+      .send({ $schema: "https://json-schema.org/draft/2020-12/schema", $id: `${base}${request.url}`, ...schema });
   });
 
   const docs = docsDirectory();
@@ -71,10 +95,13 @@ export function registerOperationsRoutes(app: FastifyInstance, storage: Storage,
     app.get("/docs", async (_request, reply) => reply.redirect("/docs/"));
     app.get<{ Params: { "*": string } }>("/docs/*", async (request, reply) => {
       const relative = request.params["*"] || "index.html";
-      if (relative.split("/").some((segment) => segment === ".." || segment.startsWith("."))) throw new Problem("404-01", "no such page");
+      if (relative.split("/").some((segment) => segment === ".." || segment.startsWith(".")))
+        throw new Problem("404-01", "no such page");
       const file = join(docs, relative);
       if (!existsSync(file)) throw new Problem("404-01", "no such page");
-      return reply.type(CONTENT_TYPES[file.split(".").pop() ?? ""] ?? "application/octet-stream").send(readFileSync(file));
+      return reply
+        .type(CONTENT_TYPES[file.split(".").pop() ?? ""] ?? "application/octet-stream")
+        .send(readFileSync(file));
     });
   }
 }

@@ -17,13 +17,19 @@ interface TransactionType {
 
 /** Each mapped transaction type's required documents; the `_` members of the file are notes, not types. */
 export const transactionDocuments: ReadonlyMap<string, RequiredDocuments> = new Map(
-  Object.entries(require("@lrg/spec/registry-data/transaction-documents.json") as Record<string, RequiredDocuments>).filter(([code]) => !code.startsWith("_")),
+  Object.entries(
+    require("@lrg/spec/registry-data/transaction-documents.json") as Record<string, RequiredDocuments>,
+  ).filter(([code]) => !code.startsWith("_")),
 );
 
 /** The territories an overseas company may be incorporated in. */
-export const territories: ReadonlySet<string> = new Set(require("@lrg/spec/registry-data/territories.json") as string[]);
+export const territories: ReadonlySet<string> = new Set(
+  require("@lrg/spec/registry-data/territories.json") as string[],
+);
 
 const transactionTypes = require("@lrg/spec/registry-data/transaction-types.json") as TransactionType[];
 
 /** The registry's details type of each transaction type (Transfer, Charge, Discharge, AmountDetails, or none). */
-export const detailsTypeOf: ReadonlyMap<string, string | null> = new Map(transactionTypes.map((t) => [t.code, t.details_type]));
+export const detailsTypeOf: ReadonlyMap<string, string | null> = new Map(
+  transactionTypes.map((t) => [t.code, t.details_type]),
+);

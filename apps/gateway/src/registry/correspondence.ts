@@ -6,7 +6,10 @@ import type { CorrespondenceDocument } from "../notifications/events.js";
 import { renderPdf } from "./pdf.js";
 
 /** The name of each correspondence document code, from the spec (`x-lrg-code-names`). */
-export const DOCUMENT_NAMES = componentSchema("CorrespondenceDocumentTypeCode")["x-lrg-code-names"] as Record<string, string>;
+export const DOCUMENT_NAMES = componentSchema("CorrespondenceDocumentTypeCode")["x-lrg-code-names"] as Record<
+  string,
+  string
+>;
 
 /**
  * Writes the registry's documents for an application (real PDFs that say what they are), stores their bytes by

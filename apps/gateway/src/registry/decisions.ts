@@ -1,7 +1,9 @@
 import type { RuleError, Verdict } from "../applications/validation-rules.js";
 
 /** What the registry's automatic processing decides for an application whose checks have finished. */
-export type Decision = { to: "VALIDATION_FAILED"; errors: RuleError[] } | { to: "ACCEPTED_PRIORITY_PROTECTED" | "ACCEPTED_AWAITING_PRIORITY" };
+export type Decision =
+  | { to: "VALIDATION_FAILED"; errors: RuleError[] }
+  | { to: "ACCEPTED_PRIORITY_PROTECTED" | "ACCEPTED_AWAITING_PRIORITY" };
 
 /**
  * The registry's decision on a checked application: refused with the failed rules, else accepted, with priority

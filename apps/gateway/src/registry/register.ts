@@ -53,7 +53,9 @@ const file = registerData as unknown as RegisterFile;
 /** The fee of an official search of whole with priority, unless a title says otherwise. */
 export const STANDARD_SEARCH_FEE_GBP = file.standardFeeGbp;
 
-const titles = new Map<string, RegisterTitle>(Object.entries(file.titles).map(([number, title]) => [number, { title_number: number, ...title }]));
+const titles = new Map<string, RegisterTitle>(
+  Object.entries(file.titles).map(([number, title]) => [number, { title_number: number, ...title }]),
+);
 
 /** The seeded title with this (upper-case) number, if the register holds one. */
 export function findTitle(titleNumber: string): RegisterTitle | undefined {

@@ -7,7 +7,10 @@ import { seededRandom } from "./seeded-random.js";
 /** The sandbox settings of the control plane (`SandboxSettings` in spec/sandbox.yaml). */
 export type SandboxSettings = components["schemas"]["SandboxSettings"];
 
-const settingsSchema = componentSchema("SandboxSettings", "sandbox") as { required: string[]; properties: Record<string, SpecNode> };
+const settingsSchema = componentSchema("SandboxSettings", "sandbox") as {
+  required: string[];
+  properties: Record<string, SpecNode>;
+};
 
 /**
  * Every setting's default, read from the spec's `default` of each member of SandboxSettings (so the contract and
@@ -21,7 +24,12 @@ export const DEFAULT_SETTINGS = Object.fromEntries(
   }),
 ) as SandboxSettings;
 
-const KEYS = { settings: "sandbox.settings", clock: "sandbox.clock_offset_ms", dayList: "registry.day_list_open", systemErrors: "registry.system_errors" } as const;
+const KEYS = {
+  settings: "sandbox.settings",
+  clock: "sandbox.clock_offset_ms",
+  dayList: "registry.day_list_open",
+  systemErrors: "registry.system_errors",
+} as const;
 
 /** Scheduled system errors are kept by business unit id; this key holds those for any business unit. */
 const ANY_UNIT = "*";
@@ -45,7 +53,10 @@ export class SandboxState {
   }
 
   async load(): Promise<void> {
-    this.settings = { ...DEFAULT_SETTINGS, ...((await this.#storage.getSetting<SandboxSettings>(KEYS.settings)) ?? {}) };
+    this.settings = {
+      ...DEFAULT_SETTINGS,
+      ...((await this.#storage.getSetting<SandboxSettings>(KEYS.settings)) ?? {}),
+    };
     this.dayListOpen = (await this.#storage.getSetting<boolean>(KEYS.dayList)) ?? true;
     this.#clock.restore((await this.#storage.getSetting<number>(KEYS.clock)) ?? 0);
     this.#reseed();

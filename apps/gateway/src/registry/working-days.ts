@@ -46,7 +46,8 @@ export function easterSunday(year: number): string {
   return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
 }
 
-const iso = (year: number, month: number, day: number) => `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+const iso = (year: number, month: number, day: number) =>
+  `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
 
 /** The Monday on or after a date. */
 const mondayOnOrAfter = (date: string) => addDays(date, (8 - dayOfWeek(date)) % 7);
@@ -99,7 +100,7 @@ export function isWorkingDay(date: string): boolean {
 /** The `count`th working day after `date` (`date` itself is not counted). */
 export function addWorkingDays(date: string, count: number): string {
   let current = date;
-  for (let counted = 0; counted < count; ) {
+  for (let counted = 0; counted < count;) {
     current = addDays(current, 1);
     if (isWorkingDay(current)) counted += 1;
   }

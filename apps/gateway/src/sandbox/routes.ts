@@ -22,12 +22,19 @@ export interface SandboxDeps {
 }
 
 /** Creates a business unit with one user; answers the credentials (the only time the password is shown). */
-export async function createBusinessUnit(storage: Storage, name: string, credentials?: { username: string; password: string }) {
+export async function createBusinessUnit(
+  storage: Storage,
+  name: string,
+  credentials?: { username: string; password: string },
+) {
   const id = randomUUID();
   const username = credentials?.username ?? `bu-${id.slice(0, 8)}`;
   const password = credentials?.password ?? randomBytes(18).toString("base64url");
   const now = Date.now();
-  await storage.createBusinessUnit({ id, name, createdMs: now }, { username, businessUnitId: id, passwordHash: await hashPassword(password), createdMs: now });
+  await storage.createBusinessUnit(
+    { id, name, createdMs: now },
+    { username, businessUnitId: id, passwordHash: await hashPassword(password), createdMs: now },
+  );
   return { business_unit_id: id, username, password };
 }
 
@@ -44,7 +51,9 @@ export function sandboxHandlers(deps: SandboxDeps): SandboxHandlers {
     setClock: async ({ body }) => {
       const target = parseDateTimeFilter(body.now);
       if (target === undefined) {
-        throw new Problem("400-02", "request does not match the schema", { errors: [{ type: "format", detail: "now is not a valid date-time", pointer: "/body/now" }] });
+        throw new Problem("400-02", "request does not match the schema", {
+          errors: [{ type: "format", detail: "now is not a valid date-time", pointer: "/body/now" }],
+        });
       }
       clock.set(target);
       await state.saveClock();
@@ -69,8 +78,12 @@ export function sandboxHandlers(deps: SandboxDeps): SandboxHandlers {
     }),
     scheduleSystemErrors: async ({ body }) => {
       const unit = body?.business_unit_id ?? null;
-      if (unit !== null && !(await storage.findBusinessUnit(unit))) throw new Problem("404-01", `no business unit ${unit}`);
-      return { status: 200, body: { business_unit_id: unit, pending: await state.scheduleSystemErrors(unit, body?.count ?? 1) } };
+      if (unit !== null && !(await storage.findBusinessUnit(unit)))
+        throw new Problem("404-01", `no business unit ${unit}`);
+      return {
+        status: 200,
+        body: { business_unit_id: unit, pending: await state.scheduleSystemErrors(unit, body?.count ?? 1) },
+      };
     },
     getSettings: async () => ({ status: 200, body: state.settings }),
     updateSettings: async ({ body }) => ({ status: 200, body: await state.updateSettings(body) }),

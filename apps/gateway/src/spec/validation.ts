@@ -13,7 +13,13 @@ export interface ValidatedRequest {
 function createAjv(coerceTypes: boolean): Ajv2020 {
   // Parameters get their documented defaults (status NEW, limit 100); a body is taken as sent, so that a partial
   // update changes only what it names.
-  const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes, useDefaults: coerceTypes, validateFormats: true });
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: true,
+    coerceTypes,
+    useDefaults: coerceTypes,
+    validateFormats: true,
+  });
   addFormats.default(ajv);
   return ajv;
 }
@@ -24,7 +30,8 @@ const bodyAjv = createAjv(false);
 
 function issuesOf(errors: ErrorObject[] | null | undefined, location: string): ValidationIssue[] {
   return (errors ?? []).map((error) => {
-    const missing = error.keyword === "required" ? `/${String((error.params as { missingProperty: string }).missingProperty)}` : "";
+    const missing =
+      error.keyword === "required" ? `/${String((error.params as { missingProperty: string }).missingProperty)}` : "";
     return {
       type: error.keyword,
       detail: `${error.instancePath || location} ${error.message ?? "is invalid"}`.trim(),
@@ -47,14 +54,17 @@ function objectSchema(parameters: Parameter[], lowerCaseNames: boolean): SpecNod
  * the JSON body. The returned function throws a 400 Problem (code 400-02, or 400-04 for an undefined query
  * parameter) listing every failing member, or answers the validated, coerced request.
  */
-export function compileRequestValidator(spec: OperationSpec): (request: { params: unknown; query: unknown; headers: unknown; body: unknown }) => ValidatedRequest {
+export function compileRequestValidator(
+  spec: OperationSpec,
+): (request: { params: unknown; query: unknown; headers: unknown; body: unknown }) => ValidatedRequest {
   const parameters = spec.parameters;
   const byLocation = (location: Parameter["in"]) => parameters.filter((p) => p.in === location);
   const known = new Set(byLocation("query").map((p) => p.name));
   const validatePath = parameterAjv.compile(objectSchema(byLocation("path"), false));
   const validateQuery = parameterAjv.compile(objectSchema(byLocation("query"), false));
   const validateHeaders = parameterAjv.compile(objectSchema(byLocation("header"), true));
-  const bodySpec = (spec.operation["requestBody"] as SpecNode | undefined)?.["content"] as Record<string, SpecNode> | undefined;
+  const bodySpec = (spec.operation["requestBody"] as SpecNode | undefined)?.["content"] as
+    Record<string, SpecNode> | undefined;
   const jsonSchema = bodySpec?.["application/json"]?.["schema"] as SpecNode | undefined;
   const validateBody: ValidateFunction | undefined = jsonSchema ? bodyAjv.compile(jsonSchema) : undefined;
   const bodyRequired = Boolean((spec.operation["requestBody"] as SpecNode | undefined)?.["required"]);
@@ -64,7 +74,11 @@ export function compileRequestValidator(spec: OperationSpec): (request: { params
     const unknown = Object.keys(query).filter((name) => !known.has(name));
     if (unknown.length > 0) {
       throw new Problem("400-04", `unknown query parameter: ${unknown.join(", ")}`, {
-        errors: unknown.map((name) => ({ type: "additionalProperties", detail: `${name} is not a parameter of this operation`, pointer: `/query/${name}` })),
+        errors: unknown.map((name) => ({
+          type: "additionalProperties",
+          detail: `${name} is not a parameter of this operation`,
+          pointer: `/query/${name}`,
+        })),
       });
     }
     const params = { ...(request.params as Record<string, unknown>) };
@@ -76,7 +90,8 @@ export function compileRequestValidator(spec: OperationSpec): (request: { params
     let body = request.body;
     if (validateBody) {
       if (body === undefined) {
-        if (bodyRequired) issues.push({ type: "required", detail: "a JSON request body is required", pointer: "/body" });
+        if (bodyRequired)
+          issues.push({ type: "required", detail: "a JSON request body is required", pointer: "/body" });
       } else {
         body = structuredClone(body);
         if (!validateBody(body)) issues.push(...issuesOf(validateBody.errors, "body"));

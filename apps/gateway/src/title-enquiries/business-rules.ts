@@ -28,11 +28,20 @@ const pence = (amount: number) => Math.round(amount * 100);
  * `bg.title.developertitle`). Answers the first refusal, or the fee with a warning and advisory entry for each
  * accepted finding. `today` is the London date by the gateway's clock.
  */
-export function applyBusinessRules(title: RegisterTitle | undefined, titleNumber: string, request: SearchRequest, today: string): Refusal | Clearance {
+export function applyBusinessRules(
+  title: RegisterTitle | undefined,
+  titleNumber: string,
+  request: SearchRequest,
+  today: string,
+): Refusal | Clearance {
   if (!title) return { rule: "bg.title.invalid", detail: `${titleNumber} is not a title number on the register` };
   const rules = title.search;
   if (rules.closed) return { rule: "bg.title.closed", detail: `title ${titleNumber} is closed` };
-  if (rules.caution) return { rule: "bg.title.caution", detail: `${titleNumber} is a caution title; an official search of whole cannot be made against it` };
+  if (rules.caution)
+    return {
+      rule: "bg.title.caution",
+      detail: `${titleNumber} is a caution title; an official search of whole cannot be made against it`,
+    };
   const details = request.official_search_of_whole_with_priority;
   if (details.search_from_date !== undefined && details.search_from_date > today) {
     return { rule: "bg.date.futuredate", detail: `search_from_date ${details.search_from_date} is in the future` };
@@ -64,7 +73,9 @@ export function applyBusinessRules(title: RegisterTitle | undefined, titleNumber
         detail: `the fee of ${pounds(clearance.feeGbp)} exceeds the expected fee of ${pounds(expectedGbp)}; send ACTUAL_FEE_EXCEEDS_EXPECTED_FEE in continue_application_if to search anyway`,
       };
     }
-    clearance.warnings.push(`The fee of ${pounds(clearance.feeGbp)} charged exceeds the expected fee of ${pounds(expectedGbp)}.`);
+    clearance.warnings.push(
+      `The fee of ${pounds(clearance.feeGbp)} charged exceeds the expected fee of ${pounds(expectedGbp)}.`,
+    );
   }
 
   if (rules.pending_search_of_part) {
@@ -84,7 +95,9 @@ export function applyBusinessRules(title: RegisterTitle | undefined, titleNumber
         detail: `${titleNumber} is a developer title; send DEVELOPER_TITLE in continue_application_if to search anyway`,
       };
     }
-    clearance.warnings.push(`This is a developer's estate title of ${proprietorNames.join(", ")}; the search was made against the whole of it.`);
+    clearance.warnings.push(
+      `This is a developer's estate title of ${proprietorNames.join(", ")}; the search was made against the whole of it.`,
+    );
   }
 
   if (rules.commonhold_title_number) {

@@ -41,7 +41,10 @@ export async function issueCertificate(
     "",
     data.result_entries.register_status_entry.entry_text,
     ...data.result_entries.advisory_entries.map((entry) => `Advisory: ${entry.entry_text}`),
-    ...data.pending_official_searches_of_whole.map((search) => `Pending search: ${search.priority_type} for ${search.applicant}, certified ${search.certificate_timestamp}`),
+    ...data.pending_official_searches_of_whole.map(
+      (search) =>
+        `Pending search: ${search.priority_type} for ${search.applicant}, certified ${search.certificate_timestamp}`,
+    ),
     ...(facts.warning ? ["", `Warning: ${facts.warning}`] : []),
     "",
     `Issued: ${isoMillis(nowMs)}`,

@@ -26,10 +26,15 @@ const REFERENCE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 /** The Poll Request Service address of a search. */
 export const pollAddress = (messageId: string) => `/api/v1/poll-requests/${messageId}`;
 
-const randomCode = (length: number) => Array.from({ length }, () => REFERENCE_ALPHABET[randomInt(REFERENCE_ALPHABET.length)]).join("");
+const randomCode = (length: number) =>
+  Array.from({ length }, () => REFERENCE_ALPHABET[randomInt(REFERENCE_ALPHABET.length)]).join("");
 
 /** The customer account a business unit's fees are charged to: a stable seven-digit key number. */
-const keyNumberOf = (businessUnitId: string) => String(parseInt(createHash("sha256").update(businessUnitId).digest("hex").slice(0, 12), 16) % 10_000_000).padStart(7, "0");
+const keyNumberOf = (businessUnitId: string) =>
+  String(parseInt(createHash("sha256").update(businessUnitId).digest("hex").slice(0, 12), 16) % 10_000_000).padStart(
+    7,
+    "0",
+  );
 
 /** When a search is answered and from when it has priority. */
 interface Timing {
@@ -50,7 +55,8 @@ function timingOf(title: RegisterTitle, receivedMs: number): Timing {
       certificateMs: opening,
       deferral: {
         code: "BG20002",
-        message: "The search was received outside service hours (06:30 to 23:00 London time) and will be processed when they resume. Poll for the result.",
+        message:
+          "The search was received outside service hours (06:30 to 23:00 London time) and will be processed when they resume. Poll for the result.",
       },
       acknowledgement: "Official search of whole with priority made when the service hours resumed.",
     };
@@ -60,11 +66,20 @@ function timingOf(title: RegisterTitle, receivedMs: number): Timing {
       receivedMs,
       readyMs: receivedMs + MANUAL_PROCESSING_MS,
       certificateMs: receivedMs,
-      deferral: { code: "BG20001", message: "The search needs manual processing by the registry. Poll for the result." },
+      deferral: {
+        code: "BG20001",
+        message: "The search needs manual processing by the registry. Poll for the result.",
+      },
       acknowledgement: "Official search of whole with priority made after manual processing.",
     };
   }
-  return { receivedMs, readyMs: receivedMs, certificateMs: receivedMs, deferral: undefined, acknowledgement: "Official search of whole with priority made." };
+  return {
+    receivedMs,
+    readyMs: receivedMs,
+    certificateMs: receivedMs,
+    deferral: undefined,
+    acknowledgement: "Official search of whole with priority made.",
+  };
 }
 
 /**
@@ -99,11 +114,15 @@ export class OfficialSearchService {
 
     const key = `${principal.businessUnitId}\n${principal.username}\n${request.message_id}`;
     const reused = () =>
-      new Problem("409-02", `message_id ${request.message_id} was already submitted; fetch its result from ${pollAddress(request.message_id)}`);
+      new Problem(
+        "409-02",
+        `message_id ${request.message_id} was already submitted; fetch its result from ${pollAddress(request.message_id)}`,
+      );
     if (this.#inFlight.has(key)) throw reused();
     this.#inFlight.add(key);
     try {
-      if (await this.#deps.storage.findOfficialSearch(principal.businessUnitId, principal.username, request.message_id)) throw reused();
+      if (await this.#deps.storage.findOfficialSearch(principal.businessUnitId, principal.username, request.message_id))
+        throw reused();
       const nowMs = this.#deps.clock.nowMs();
       const outcome = applyBusinessRules(title, titleNumber, request, londonDate(nowMs));
       if (isRefusal(outcome)) throw new Problem("422-01", outcome.detail, { rule: outcome.rule });
@@ -139,7 +158,12 @@ export class OfficialSearchService {
       });
       if (!stored) throw reused(); // another gateway process sharing the store took it first
       const location = pollAddress(request.message_id);
-      if (deferred) return { status: 202, body: deferred, headers: { location, "retry-after": String(this.#retryAfter(timing.readyMs)) } };
+      if (deferred)
+        return {
+          status: 202,
+          body: deferred,
+          headers: { location, "retry-after": String(this.#retryAfter(timing.readyMs)) },
+        };
       return { status: 201, body: result, headers: { location } };
     } finally {
       this.#inFlight.delete(key);
@@ -151,7 +175,11 @@ export class OfficialSearchService {
     const search = await this.#deps.storage.findOfficialSearch(principal.businessUnitId, principal.username, messageId);
     if (!search) throw new Problem("404-01", `no official search with message_id ${messageId} for this user`);
     if (search.deferred !== null && this.#deps.clock.nowMs() < search.readyMs) {
-      return { status: 202, body: search.deferred, headers: { "retry-after": String(this.#retryAfter(search.readyMs)) } };
+      return {
+        status: 202,
+        body: search.deferred,
+        headers: { "retry-after": String(this.#retryAfter(search.readyMs)) },
+      };
     }
     return { status: 200, body: search.result };
   }
@@ -160,7 +188,15 @@ export class OfficialSearchService {
     return Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil((readyMs - this.#deps.clock.nowMs()) / 1000)));
   }
 
-  async #result(principal: Principal, request: SearchRequest, title: RegisterTitle, clearance: Clearance, timing: Timing, id: string, baseUrl: string): Promise<SearchResult> {
+  async #result(
+    principal: Principal,
+    request: SearchRequest,
+    title: RegisterTitle,
+    clearance: Clearance,
+    timing: Timing,
+    id: string,
+    baseUrl: string,
+  ): Promise<SearchResult> {
     const details = request.official_search_of_whole_with_priority;
     const certificateDate = londonDate(timing.certificateMs);
     const editionDate = londonDate(Date.parse(title.edition));
@@ -185,7 +221,12 @@ export class OfficialSearchService {
       title_number: title.title_number,
       applicants: details.applicant_party,
       key_number: keyNumberOf(principal.businessUnitId),
-      pending_official_searches_of_whole: await this.#pendingSearches(principal, title, timing.certificateMs, certificateDate),
+      pending_official_searches_of_whole: await this.#pendingSearches(
+        principal,
+        title,
+        timing.certificateMs,
+        certificateDate,
+      ),
       result_entries: {
         register_status_entry: { entry_text: entryText, official_copy_timestamp: title.edition },
         advisory_entries: clearance.advisoryEntries,
@@ -195,7 +236,13 @@ export class OfficialSearchService {
       this.#deps,
       principal.businessUnitId,
       data,
-      { searchId: id, registryReference, priorityType: details.priority_type, propertyDescription: details.property_description, warning },
+      {
+        searchId: id,
+        registryReference,
+        priorityType: details.priority_type,
+        propertyDescription: details.property_description,
+        warning,
+      },
       timing.receivedMs,
     );
     return {
@@ -204,7 +251,12 @@ export class OfficialSearchService {
         message_id: request.message_id,
         registry_reference: registryReference,
         external_reference: request.external_reference,
-        actual_price: { gross_price_amount: clearance.feeGbp, net_price_amount: clearance.feeGbp, vat_amount: 0, currency_id: "GBP" },
+        actual_price: {
+          gross_price_amount: clearance.feeGbp,
+          net_price_amount: clearance.feeGbp,
+          vat_amount: 0,
+          currency_id: "GBP",
+        },
         certificate: { type: "LINK", link: `${baseUrl.replace(/\/+$/, "")}/v1/documents/${downloadId}` },
         ...(warning ? { warning_message: warning } : {}),
         acknowledgement_message: timing.acknowledgement,
@@ -214,18 +266,31 @@ export class OfficialSearchService {
   }
 
   /** Earlier searches of the title that still have priority on the day of this one: the seeded ones and the business unit's own. */
-  async #pendingSearches(principal: Principal, title: RegisterTitle, certificateMs: number, certificateDate: string): Promise<PendingSearch[]> {
+  async #pendingSearches(
+    principal: Principal,
+    title: RegisterTitle,
+    certificateMs: number,
+    certificateDate: string,
+  ): Promise<PendingSearch[]> {
     const seeded = (title.search.pending_official_searches_of_whole ?? []).filter((search) => {
       const ms = Date.parse(search.certificate_timestamp);
       return ms < certificateMs && priorityExpiryDate(ms) >= certificateDate;
     });
-    const own = (await this.#deps.storage.searchesWithPriority(principal.businessUnitId, title.title_number, certificateMs, certificateDate, MAX_PENDING_SEARCHES)).map(
-      (search): PendingSearch => ({
-        certificate_timestamp: isoMillis(search.certificateMs),
-        priority_type: search.priorityType as PendingSearch["priority_type"],
-        applicant: search.applicant,
-      }),
-    );
-    return [...seeded, ...own].sort((a, b) => Date.parse(a.certificate_timestamp) - Date.parse(b.certificate_timestamp)).slice(0, MAX_PENDING_SEARCHES);
+    const own = (
+      await this.#deps.storage.searchesWithPriority(
+        principal.businessUnitId,
+        title.title_number,
+        certificateMs,
+        certificateDate,
+        MAX_PENDING_SEARCHES,
+      )
+    ).map((search): PendingSearch => ({
+      certificate_timestamp: isoMillis(search.certificateMs),
+      priority_type: search.priorityType as PendingSearch["priority_type"],
+      applicant: search.applicant,
+    }));
+    return [...seeded, ...own]
+      .sort((a, b) => Date.parse(a.certificate_timestamp) - Date.parse(b.certificate_timestamp))
+      .slice(0, MAX_PENDING_SEARCHES);
   }
 }

@@ -11,7 +11,11 @@ export interface BucketLimit {
 }
 
 /** The bucket of a limit of `requests` a minute. */
-export const perMinute = (requests: number): BucketLimit => ({ burstCapacity: requests * 60, replenishRate: requests, requestedTokens: 60 });
+export const perMinute = (requests: number): BucketLimit => ({
+  burstCapacity: requests * 60,
+  replenishRate: requests,
+  requestedTokens: 60,
+});
 
 /** What a rate-limited request was allowed, as the `X-RateLimit-*` headers report it. */
 export interface RateLimitDecision {
@@ -29,7 +33,10 @@ interface Bucket {
 }
 
 /** Something that changes one named value atomically (the store's `updateSetting`). */
-export type AtomicUpdate = <T, R>(key: string, change: (current: T | undefined) => { value: T; answer: R }) => Promise<R>;
+export type AtomicUpdate = <T, R>(
+  key: string,
+  change: (current: T | undefined) => { value: T; answer: R },
+) => Promise<R>;
 
 /**
  * A token bucket per caller (a user or a business unit, as the limit's scope says), kept in the store so that
@@ -58,10 +65,17 @@ export class TokenBuckets {
       if (tokens < requestedTokens) {
         return {
           value: { tokens, atMs: nowMs },
-          answer: { allowed: false, remaining: Math.floor(tokens), retryAfterSeconds: Math.max(1, Math.ceil((requestedTokens - tokens) / replenishRate)) },
+          answer: {
+            allowed: false,
+            remaining: Math.floor(tokens),
+            retryAfterSeconds: Math.max(1, Math.ceil((requestedTokens - tokens) / replenishRate)),
+          },
         };
       }
-      return { value: { tokens: tokens - requestedTokens, atMs: nowMs }, answer: { allowed: true, remaining: Math.floor(tokens - requestedTokens), retryAfterSeconds: 0 } };
+      return {
+        value: { tokens: tokens - requestedTokens, atMs: nowMs },
+        answer: { allowed: true, remaining: Math.floor(tokens - requestedTokens), retryAfterSeconds: 0 },
+      };
     });
   }
 }

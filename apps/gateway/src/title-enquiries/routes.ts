@@ -9,12 +9,19 @@ import { perMinute, TokenBuckets, type BucketLimit } from "./rate-limit.js";
 import { findTitle, type RegisterTitle } from "../registry/register.js";
 
 type Schemas = components["schemas"];
-type TitleOperation = "officialSearchOfWhole" | "getPollRequest" | "getOfficialCopiesAvailability" | "getRegisteredProprietorNames";
+type TitleOperation =
+  "officialSearchOfWhole" | "getPollRequest" | "getOfficialCopiesAvailability" | "getRegisteredProprietorNames";
 
 /** The registry's rate limits of the title look-ups, as the spec states them (`x-lrg-rate-limit`). */
 export const TITLE_RATE_LIMITS = {
-  registeredProprietorNames: { ...perMinute(rateLimits.getRegisteredProprietorNames.requestsPerMinute), scope: rateLimits.getRegisteredProprietorNames.per },
-  officialCopiesAvailability: { ...perMinute(rateLimits.getOfficialCopiesAvailability.requestsPerMinute), scope: rateLimits.getOfficialCopiesAvailability.per },
+  registeredProprietorNames: {
+    ...perMinute(rateLimits.getRegisteredProprietorNames.requestsPerMinute),
+    scope: rateLimits.getRegisteredProprietorNames.per,
+  },
+  officialCopiesAvailability: {
+    ...perMinute(rateLimits.getOfficialCopiesAvailability.requestsPerMinute),
+    scope: rateLimits.getOfficialCopiesAvailability.per,
+  },
 } as const satisfies Record<string, BucketLimit & { scope: "user" | "business-unit" }>;
 
 /** The title enquiry services: their handlers, and the forgetting of their rate-limit windows on a sandbox reset. */
@@ -33,8 +40,13 @@ export function titleEnquiries(deps: TitleEnquiryDeps): TitleEnquiries {
   const searches = new OfficialSearchService(deps);
   const update = deps.storage.updateSetting.bind(deps.storage);
   const names = new TokenBuckets("registered_proprietor_names", TITLE_RATE_LIMITS.registeredProprietorNames, update);
-  const availability = new TokenBuckets("official_copies_availability", TITLE_RATE_LIMITS.officialCopiesAvailability, update);
-  const baseUrl = ({ request }: HandlerContext<RegistryOperations["officialSearchOfWhole"]>) => deps.publicUrl ?? `${request.protocol}://${request.host}`;
+  const availability = new TokenBuckets(
+    "official_copies_availability",
+    TITLE_RATE_LIMITS.officialCopiesAvailability,
+    update,
+  );
+  const baseUrl = ({ request }: HandlerContext<RegistryOperations["officialSearchOfWhole"]>) =>
+    deps.publicUrl ?? `${request.protocol}://${request.host}`;
 
   /** Takes a request's tokens from the caller's bucket: 429 (the registry's BG40006) when it is short of them. */
   const throttle = async (buckets: TokenBuckets, caller: string) => {
@@ -49,7 +61,11 @@ export function titleEnquiries(deps: TitleEnquiryDeps): TitleEnquiries {
   };
 
   /** The title of the request's path: 404 when it is not on the register. */
-  const titleOf = ({ params }: HandlerContext<RegistryOperations["getOfficialCopiesAvailability" | "getRegisteredProprietorNames"]>): RegisterTitle => {
+  const titleOf = ({
+    params,
+  }: HandlerContext<
+    RegistryOperations["getOfficialCopiesAvailability" | "getRegisteredProprietorNames"]
+  >): RegisterTitle => {
     const titleNumber = params.title_number;
     const title = findTitle(titleNumber);
     if (!title) throw new Problem("404-01", `no title ${titleNumber} on the register`);
@@ -66,7 +82,9 @@ export function titleEnquiries(deps: TitleEnquiryDeps): TitleEnquiries {
         // Available around the clock; limited per business unit, and the bucket's state is in every 200.
         const decision = await throttle(availability, context.principal.businessUnitId);
         const title = titleOf(context);
-        const body: Schemas["OfficialCopiesAvailability"] = { data: { title_number: title.title_number, ...title.official_copies } };
+        const body: Schemas["OfficialCopiesAvailability"] = {
+          data: { title_number: title.title_number, ...title.official_copies },
+        };
         const { burstCapacity, replenishRate, requestedTokens } = availability.limit;
         const headers = {
           "x-ratelimit-burst-capacity": String(burstCapacity),
@@ -81,13 +99,19 @@ export function titleEnquiries(deps: TitleEnquiryDeps): TitleEnquiries {
         const nowMs = deps.clock.nowMs();
         if (deps.settings().service_hours === "enforced" && !withinServiceHours(nowMs)) {
           const seconds = Math.max(1, Math.ceil((nextOpening(nowMs) - nowMs) / 1000));
-          throw new Problem("423-01", "registered proprietor names are served from 06:30 to 23:00 London time; retry when the service hours resume", {
-            rule: "BG50003",
-            headers: { "retry-after": String(seconds) },
-          });
+          throw new Problem(
+            "423-01",
+            "registered proprietor names are served from 06:30 to 23:00 London time; retry when the service hours resume",
+            {
+              rule: "BG50003",
+              headers: { "retry-after": String(seconds) },
+            },
+          );
         }
         const title = titleOf(context);
-        const body: Schemas["ProprietorNames"] = { data: { title_number: title.title_number, ...title.proprietor_names, proprietors: title.proprietors } };
+        const body: Schemas["ProprietorNames"] = {
+          data: { title_number: title.title_number, ...title.proprietor_names, proprietors: title.proprietors },
+        };
         return { status: 200, body };
       },
     },

@@ -67,11 +67,18 @@ function sanNames(hosts: string[]): string[] {
 
 async function reusable(paths: Pems, names: string[]): Promise<boolean> {
   try {
-    const [ca, server, client] = await Promise.all([paths.caCert, paths.serverCert, paths.clientCert].map(async (path) => new X509Certificate(await readFile(path))));
+    const [ca, server, client] = await Promise.all(
+      [paths.caCert, paths.serverCert, paths.clientCert].map(async (path) => new X509Certificate(await readFile(path))),
+    );
     await Promise.all([paths.caKey, paths.serverKey, paths.clientKey].map((path) => readFile(path)));
     const renewBy = Date.now() + RENEW_DAYS * DAY_MS;
     const fresh = [ca, server, client].every((cert) => cert !== undefined && Date.parse(cert.validTo) > renewBy);
-    const signed = server !== undefined && client !== undefined && ca !== undefined && server.verify(ca.publicKey) && client.verify(ca.publicKey);
+    const signed =
+      server !== undefined &&
+      client !== undefined &&
+      ca !== undefined &&
+      server.verify(ca.publicKey) &&
+      client.verify(ca.publicKey);
     const covers = names.every((name) => (isIP(name) ? server?.checkIP(name) : server?.checkHost(name)) !== undefined);
     return fresh && signed && covers;
   } catch {
@@ -89,12 +96,19 @@ interface Party {
 
 function party(): Party {
   // Node's crypto makes the key (forge's own RSA key generation is pure JavaScript and slow); forge signs with it.
-  const keyPem = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+  const keyPem = generateKeyPairSync("rsa", { modulusLength: 2048 })
+    .privateKey.export({ type: "pkcs8", format: "pem" })
+    .toString();
   const privateKey = forge.pki.privateKeyFromPem(keyPem);
   return { keys: { privateKey, publicKey: forge.pki.setRsaPublicKey(privateKey.n, privateKey.e) }, keyPem };
 }
 
-function certificate(subject: Party, commonName: string, issuer: { party: Party; cert?: forge.pki.Certificate }, extensions: object[]): forge.pki.Certificate {
+function certificate(
+  subject: Party,
+  commonName: string,
+  issuer: { party: Party; cert?: forge.pki.Certificate },
+  extensions: object[],
+): forge.pki.Certificate {
   const cert = forge.pki.createCertificate();
   cert.serialNumber = serial();
   cert.publicKey = subject.keys.publicKey;
@@ -106,7 +120,13 @@ function certificate(subject: Party, commonName: string, issuer: { party: Party;
   ];
   cert.setSubject(name);
   cert.setIssuer(issuer.cert?.subject.attributes ?? name);
-  cert.setExtensions([...extensions, { name: "subjectKeyIdentifier" }, ...(issuer.cert ? [{ name: "authorityKeyIdentifier", keyIdentifier: issuer.cert.generateSubjectKeyIdentifier().getBytes() }] : [])]);
+  cert.setExtensions([
+    ...extensions,
+    { name: "subjectKeyIdentifier" },
+    ...(issuer.cert
+      ? [{ name: "authorityKeyIdentifier", keyIdentifier: issuer.cert.generateSubjectKeyIdentifier().getBytes() }]
+      : []),
+  ]);
   cert.sign(issuer.party.keys.privateKey, forge.md.sha256.create());
   return cert;
 }
@@ -124,9 +144,17 @@ function makeSet(names: string[]): Pems {
   ];
   const server = certificate(serverParty, "localhost", { party: caParty, cert: ca }, [
     ...leaf({ serverAuth: true }),
-    { name: "subjectAltName", altNames: names.map((name) => (isIP(name) ? { type: 7, ip: name } : { type: 2, value: name })) },
+    {
+      name: "subjectAltName",
+      altNames: names.map((name) => (isIP(name) ? { type: 7, ip: name } : { type: 2, value: name })),
+    },
   ]);
-  const client = certificate(clientParty, "LRG sandbox demo client", { party: caParty, cert: ca }, leaf({ clientAuth: true }));
+  const client = certificate(
+    clientParty,
+    "LRG sandbox demo client",
+    { party: caParty, cert: ca },
+    leaf({ clientAuth: true }),
+  );
   return {
     caCert: forge.pki.certificateToPem(ca),
     caKey: caParty.keyPem,

@@ -45,18 +45,35 @@ export function basic(credentials: Credentials): string {
 }
 
 /** Starts a gateway; `dataDir` reuses a directory (restart tests). */
-export async function startGateway(options: { dataDir?: string; decisionDelayMs?: number; databaseUrl?: string } = {}): Promise<TestGateway> {
-  const started = await startTestGateway({ ...options, sandboxToken: SANDBOX_TOKEN, signingSecret: "test-signing-secret", demoUser: DEMO });
+export async function startGateway(
+  options: { dataDir?: string; decisionDelayMs?: number; databaseUrl?: string } = {},
+): Promise<TestGateway> {
+  const started = await startTestGateway({
+    ...options,
+    sandboxToken: SANDBOX_TOKEN,
+    signingSecret: "test-signing-secret",
+    demoUser: DEMO,
+  });
   const { url, gateway, dataDir } = started;
 
-  const send = async (method: string, path: string, authorization: string | undefined, options: CallOptions): Promise<Answer> => {
+  const send = async (
+    method: string,
+    path: string,
+    authorization: string | undefined,
+    options: CallOptions,
+  ): Promise<Answer> => {
     const headers: Record<string, string> = { ...(authorization ? { authorization } : {}), ...options.headers };
     let payload: string | undefined = options.rawBody;
     if (options.body !== undefined) {
       payload = JSON.stringify(options.body);
       headers["content-type"] ??= "application/json";
     }
-    const response = await fetch(`${url}${path}`, { method, headers, ...(payload !== undefined ? { body: payload } : {}), redirect: "manual" });
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers,
+      ...(payload !== undefined ? { body: payload } : {}),
+      redirect: "manual",
+    });
     const text = await response.text();
     const contentType = response.headers.get("content-type");
     const body = text && contentType?.includes("json") ? (JSON.parse(text) as unknown) : text;

@@ -26,7 +26,17 @@ export interface GatewayProcess {
  */
 export async function startGatewayProcess(dataDir: string, env: Record<string, string> = {}): Promise<GatewayProcess> {
   const child = spawn(process.execPath, [...RUNTIME_FLAGS, main], {
-    env: { ...process.env, ...RUNTIME_ENV, PORT: "0", LRG_HTTPS_PORT: "off", LRG_DATA_DIR: dataDir, LRG_SANDBOX_TOKEN: SANDBOX_TOKEN, LRG_DEMO_PASSWORD: DEMO.password, LRG_LOG: "off", ...env },
+    env: {
+      ...process.env,
+      ...RUNTIME_ENV,
+      PORT: "0",
+      LRG_HTTPS_PORT: "off",
+      LRG_DATA_DIR: dataDir,
+      LRG_SANDBOX_TOKEN: SANDBOX_TOKEN,
+      LRG_DEMO_PASSWORD: DEMO.password,
+      LRG_LOG: "off",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let output = "";

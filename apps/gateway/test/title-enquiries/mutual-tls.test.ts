@@ -30,7 +30,13 @@ interface HttpsAnswer {
 }
 
 /** One HTTPS request on its own connection; every answer is checked against the spec, body and headers. */
-function send(target: TlsGateway, identity: Identity, method: string, path: string, options: { body?: unknown; authorization?: string | null } = {}): Promise<HttpsAnswer> {
+function send(
+  target: TlsGateway,
+  identity: Identity,
+  method: string,
+  path: string,
+  options: { body?: unknown; authorization?: string | null } = {},
+): Promise<HttpsAnswer> {
   const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
   const authorization = options.authorization === undefined ? basic(DEMO) : options.authorization;
   return new Promise((resolve, reject) => {
@@ -45,7 +51,9 @@ function send(target: TlsGateway, identity: Identity, method: string, path: stri
         ...(identity.cert && identity.key ? { cert: identity.cert, key: identity.key } : {}),
         headers: {
           ...(authorization ? { authorization } : {}),
-          ...(payload !== undefined ? { "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) } : {}),
+          ...(payload !== undefined
+            ? { "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) }
+            : {}),
         },
       },
       (res) => {
@@ -57,7 +65,8 @@ function send(target: TlsGateway, identity: Identity, method: string, path: stri
           const contentType = res.headers["content-type"] ?? null;
           const body = text && contentType?.includes("json") ? (JSON.parse(text) as unknown) : text;
           const headers = new Headers();
-          for (const [name, value] of Object.entries(res.headers)) if (typeof value === "string") headers.set(name, value);
+          for (const [name, value] of Object.entries(res.headers))
+            if (typeof value === "string") headers.set(name, value);
           const status = res.statusCode ?? 0;
           if (!path.startsWith("/sandbox")) {
             expectConformant(method, path, status, text ? contentType : null, body);
@@ -76,7 +85,12 @@ async function start(requireClientCertificate: boolean): Promise<TlsGateway> {
   const started = await startTestGateway({
     sandboxToken: SANDBOX_TOKEN,
     demoUser: DEMO,
-    tls: { cert: join(certDir, "server.crt"), key: join(certDir, "server.key"), clientCa: join(certDir, "ca.crt"), requireClientCertificate },
+    tls: {
+      cert: join(certDir, "server.crt"),
+      key: join(certDir, "server.key"),
+      clientCa: join(certDir, "ca.crt"),
+      requireClientCertificate,
+    },
   });
   return { ...started, port: Number(new URL(started.url).port) };
 }
@@ -98,7 +112,10 @@ beforeAll(async () => {
   optional = await start(false);
   required = await start(true);
   // Inside the service hours, so that a search is answered at once.
-  const clock = await send(optional, trusted, "PUT", "/sandbox/v1/clock", { body: { now: "2025-04-01T09:15:00.000Z" }, authorization: `Bearer ${SANDBOX_TOKEN}` });
+  const clock = await send(optional, trusted, "PUT", "/sandbox/v1/clock", {
+    body: { now: "2025-04-01T09:15:00.000Z" },
+    authorization: `Bearer ${SANDBOX_TOKEN}`,
+  });
   expect(clock.status).toBe(200);
 });
 afterAll(async () => {
@@ -115,16 +132,22 @@ const titleRoutes: [string, string, unknown][] = [
 ];
 
 describe("HTTPS with a client CA: certificates checked by the title enquiry routes", () => {
-  it.each(titleRoutes)("%s %s without a client certificate answers 403 (the registry's BG40005)", async (method, path, body) => {
-    const answer = await send(optional!, {}, method, path, { body });
-    expect(answer.status).toBe(403);
-    expect(errorCodeOf(answer.body)).toEqual({ code: "BG40005", status: 403 });
-  });
+  it.each(titleRoutes)(
+    "%s %s without a client certificate answers 403 (the registry's BG40005)",
+    async (method, path, body) => {
+      const answer = await send(optional!, {}, method, path, { body });
+      expect(answer.status).toBe(403);
+      expect(errorCodeOf(answer.body)).toEqual({ code: "BG40005", status: 403 });
+    },
+  );
 
-  it.each(titleRoutes)("%s %s with a certificate from another CA answers 403 (the registry's BG40005)", async (method, path, body) => {
-    const answer = await send(optional!, untrusted, method, path, { body });
-    expect(errorCodeOf(answer.body)).toEqual({ code: "BG40005", status: 403 });
-  });
+  it.each(titleRoutes)(
+    "%s %s with a certificate from another CA answers 403 (the registry's BG40005)",
+    async (method, path, body) => {
+      const answer = await send(optional!, untrusted, method, path, { body });
+      expect(errorCodeOf(answer.body)).toEqual({ code: "BG40005", status: 403 });
+    },
+  );
 
   it("other services need no client certificate", async () => {
     const answer = await send(optional!, {}, "GET", "/v1/notifications");
@@ -141,25 +164,33 @@ describe("HTTPS with a client CA: certificates checked by the title enquiry rout
     const made = await send(optional!, trusted, "POST", SEARCH, { body });
     expect(made.status).toBe(201);
     const certificate = (made.body as { data: { certificate: { link: string } } }).data.certificate;
-    expect(certificate.link).toMatch(new RegExp(`^https://127\\.0\\.0\\.1:${optional!.port}/v1/documents/[0-9a-f]{64}$`));
+    expect(certificate.link).toMatch(
+      new RegExp(`^https://127\\.0\\.0\\.1:${optional!.port}/v1/documents/[0-9a-f]{64}$`),
+    );
     const polled = await send(optional!, trusted, "GET", `/api/v1/poll-requests/${String(body["message_id"])}`);
     expect(polled).toMatchObject({ status: 200, body: made.body });
   });
 
   it("a client certificate does not replace the Basic credentials", async () => {
-    const answer = await send(optional!, trusted, "GET", "/s2/v1/titles/ZZ100001/registered-proprietor-names", { authorization: null });
+    const answer = await send(optional!, trusted, "GET", "/s2/v1/titles/ZZ100001/registered-proprietor-names", {
+      authorization: null,
+    });
     expect(errorCodeOf(answer.body)).toEqual({ code: "BG40004", status: 401 });
   });
 });
 
 describe("HTTPS requiring a client certificate: the handshake refuses", () => {
   it("a client without a certificate", async () => {
-    await expect(send(required!, {}, "GET", "/s2/v1/titles/ZZ100001/registered-proprietor-names")).rejects.toThrow(/alert certificate required/);
+    await expect(send(required!, {}, "GET", "/s2/v1/titles/ZZ100001/registered-proprietor-names")).rejects.toThrow(
+      /alert certificate required/,
+    );
   });
 
   it("a client with a certificate from another CA", async () => {
     // The server ends the handshake with an "unknown CA" alert; the client sees it as an alert or a reset socket.
-    await expect(send(required!, untrusted, "GET", "/s2/v1/titles/ZZ100001/registered-proprietor-names")).rejects.toThrow(/unknown ca|socket hang up|ECONNRESET/i);
+    await expect(
+      send(required!, untrusted, "GET", "/s2/v1/titles/ZZ100001/registered-proprietor-names"),
+    ).rejects.toThrow(/unknown ca|socket hang up|ECONNRESET/i);
   });
 
   it("but serves a client with the operator's certificate", async () => {

@@ -8,9 +8,21 @@ import { errorEnvelopeOf, operationById } from "@lrg/spec";
 import { BlobStore } from "../../src/storage/blob-store.js";
 import { OfficialSearchService } from "../../src/title-enquiries/official-search.js";
 import type { Answer, Credentials } from "../support/gateway.js";
-import { dataOf, IN_SERVICE_HOURS, messageId, poll, search, searchRequest, SEARCH, startTitleGateway, type TitleGateway } from "./support.js";
+import {
+  dataOf,
+  IN_SERVICE_HOURS,
+  messageId,
+  poll,
+  search,
+  searchRequest,
+  SEARCH,
+  startTitleGateway,
+  type TitleGateway,
+} from "./support.js";
 
-type Data = Record<string, unknown> & { official_search_data: Record<string, unknown> & { result_entries: { advisory_entries: Record<string, unknown>[] } } };
+type Data = Record<string, unknown> & {
+  official_search_data: Record<string, unknown> & { result_entries: { advisory_entries: Record<string, unknown>[] } };
+};
 
 let gw: TitleGateway;
 let unit: Credentials;
@@ -37,7 +49,12 @@ const expectProblem = (answer: Answer, status: number, code: string, rule?: stri
   expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
   const errors = (answer.body as { errors: Record<string, unknown>[] }).errors;
   expect(errors.length).toBeGreaterThan(0);
-  for (const error of errors) expect(error).toMatchObject({ status: String(status), code: rule ?? registryCodes[code] ?? code, trace_id: answer.headers.get("x-request-id") });
+  for (const error of errors)
+    expect(error).toMatchObject({
+      status: String(status),
+      code: rule ?? registryCodes[code] ?? code,
+      trace_id: answer.headers.get("x-request-id"),
+    });
 };
 
 describe("scenario titles", () => {
@@ -62,9 +79,14 @@ describe("scenario titles", () => {
       proprietor_names: ["ALEX EXAMPLE", "SAM EXAMPLE"],
       priority_period_expiry_date: "2025-05-16",
       applicants: "Robin Sample",
-      result_entries: { register_status_entry: { official_copy_timestamp: "2025-03-14T10:02:11.000Z" }, advisory_entries: [] },
+      result_entries: {
+        register_status_entry: { official_copy_timestamp: "2025-03-14T10:02:11.000Z" },
+        advisory_entries: [],
+      },
     });
-    expect(Date.parse(String(data.official_search_data["certificate_timestamp"])) - Date.parse(IN_HOURS)).toBeLessThan(10_000);
+    expect(Date.parse(String(data.official_search_data["certificate_timestamp"])) - Date.parse(IN_HOURS)).toBeLessThan(
+      10_000,
+    );
 
     const certificate = data["certificate"] as { type: string; link: string };
     expect(certificate.type).toBe("LINK");
@@ -72,7 +94,11 @@ describe("scenario titles", () => {
     expect(match).not.toBeNull();
     const downloadId = String(match?.[1]);
     const document = await gw.gateway.storage.findRegistryDocument(downloadId);
-    expect(document).toMatchObject({ businessUnitId: unit.business_unit_id, applicationId: null, contentType: "application/pdf" });
+    expect(document).toMatchObject({
+      businessUnitId: unit.business_unit_id,
+      applicationId: null,
+      contentType: "application/pdf",
+    });
     const bytes = readFileSync(`${gw.dataDir}/blobs/${downloadId.slice(0, 2)}/${downloadId}`);
     expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
     expect(bytes.length).toBe(document?.size);
@@ -94,52 +120,103 @@ describe("scenario titles", () => {
   });
 
   it("ZZ100002: the names never match; accepted with NAME_MISMATCH_ON_REGISTER they give an advisory entry and a warning", async () => {
-    expectProblem(await search(gw, searchRequest({ title_number: "ZZ100002" }), unit), 422, "422-01", "bg.state.nonamematch");
-    const answer = await search(gw, searchRequest({ title_number: "ZZ100002" }, { continue_application_if: ["NAME_MISMATCH_ON_REGISTER"] }), unit);
+    expectProblem(
+      await search(gw, searchRequest({ title_number: "ZZ100002" }), unit),
+      422,
+      "422-01",
+      "bg.state.nonamematch",
+    );
+    const answer = await search(
+      gw,
+      searchRequest({ title_number: "ZZ100002" }, { continue_application_if: ["NAME_MISMATCH_ON_REGISTER"] }),
+      unit,
+    );
     expect(answer.status).toBe(201);
     const data = result(answer);
     expect(data["warning_message"]).toMatch(/names/);
     expect(data.official_search_data).toMatchObject({
       has_advisory_entries: true,
-      result_entries: { advisory_entries: [{ entry_text: expect.any(String), name_mismatch: { registered_proprietor_names: ["JORDAN EXAMPLE"] } }] },
+      result_entries: {
+        advisory_entries: [
+          { entry_text: expect.any(String), name_mismatch: { registered_proprietor_names: ["JORDAN EXAMPLE"] } },
+        ],
+      },
     });
   });
 
   it("ZZ100003: a new edition and a commonhold title, with the seeded search that still has priority", async () => {
-    const data = result(await search(gw, searchRequest({ title_number: "ZZ100003" }, { search_from_date: "2025-03-03" }), unit));
+    const data = result(
+      await search(gw, searchRequest({ title_number: "ZZ100003" }, { search_from_date: "2025-03-03" }), unit),
+    );
     expect(data.official_search_data).toMatchObject({
       has_register_changed: true,
       has_advisory_entries: true,
       proprietor_names: ["MORGAN SAMPLE"],
-      pending_official_searches_of_whole: [{ certificate_timestamp: "2025-03-25T11:30:00.000Z", priority_type: "Charge", applicant: "Example Building Society" }],
+      pending_official_searches_of_whole: [
+        {
+          certificate_timestamp: "2025-03-25T11:30:00.000Z",
+          priority_type: "Charge",
+          applicant: "Example Building Society",
+        },
+      ],
       result_entries: {
-        register_status_entry: { entry_text: expect.stringContaining("20 March 2025"), official_copy_timestamp: "2025-03-20T08:45:12.000Z" },
+        register_status_entry: {
+          entry_text: expect.stringContaining("20 March 2025"),
+          official_copy_timestamp: "2025-03-20T08:45:12.000Z",
+        },
         advisory_entries: [expect.objectContaining({ commonhold_title: { commonhold_title_number: "ZZ100013" } })],
       },
     });
     // Searched from the edition's day, the register has not changed.
-    const later = result(await search(gw, searchRequest({ title_number: "ZZ100003" }, { search_from_date: "2025-03-20" }), unit));
+    const later = result(
+      await search(gw, searchRequest({ title_number: "ZZ100003" }, { search_from_date: "2025-03-20" }), unit),
+    );
     expect(later.official_search_data["has_register_changed"]).toBe(false);
   });
 
   it("ZZ100004: the fee of 6.00 exceeds the expected fee unless the client expects it or accepts it", async () => {
-    const price = (gross: number) => ({ gross_price_amount: gross, net_price_amount: gross, vat_amount: 0, currency_id: "GBP" });
+    const price = (gross: number) => ({
+      gross_price_amount: gross,
+      net_price_amount: gross,
+      vat_amount: 0,
+      currency_id: "GBP",
+    });
     const refused = await search(gw, searchRequest({ title_number: "ZZ100004" }), unit);
     expectProblem(refused, 422, "422-01", "bg.fee.feeMismatch");
     expect((refused.body as { errors: { detail: string }[] }).errors[0]?.detail).toContain("6.00 GBP");
-    expectProblem(await search(gw, searchRequest({ title_number: "ZZ100004", expected_price: price(5.99) }), unit), 422, "422-01", "bg.fee.feeMismatch");
+    expectProblem(
+      await search(gw, searchRequest({ title_number: "ZZ100004", expected_price: price(5.99) }), unit),
+      422,
+      "422-01",
+      "bg.fee.feeMismatch",
+    );
 
-    const expected = result(await search(gw, searchRequest({ title_number: "ZZ100004", expected_price: price(6) }), unit));
+    const expected = result(
+      await search(gw, searchRequest({ title_number: "ZZ100004", expected_price: price(6) }), unit),
+    );
     expect(expected).toMatchObject({ actual_price: price(6) });
     expect(expected["warning_message"]).toBeUndefined();
 
-    const accepted = await search(gw, searchRequest({ title_number: "ZZ100004" }, { continue_application_if: ["ACTUAL_FEE_EXCEEDS_EXPECTED_FEE"] }), unit);
+    const accepted = await search(
+      gw,
+      searchRequest({ title_number: "ZZ100004" }, { continue_application_if: ["ACTUAL_FEE_EXCEEDS_EXPECTED_FEE"] }),
+      unit,
+    );
     expect(accepted.status).toBe(201);
-    expect(result(accepted)).toMatchObject({ actual_price: price(6), warning_message: expect.stringContaining("6.00 GBP") });
+    expect(result(accepted)).toMatchObject({
+      actual_price: price(6),
+      warning_message: expect.stringContaining("6.00 GBP"),
+    });
   });
 
   it("any title: an expected fee below the standard fee is a fee mismatch", async () => {
-    const answer = await search(gw, searchRequest({ expected_price: { gross_price_amount: 2.5, net_price_amount: 2.5, vat_amount: 0, currency_id: "GBP" } }), unit);
+    const answer = await search(
+      gw,
+      searchRequest({
+        expected_price: { gross_price_amount: 2.5, net_price_amount: 2.5, vat_amount: 0, currency_id: "GBP" },
+      }),
+      unit,
+    );
     expectProblem(answer, 422, "422-01", "bg.fee.feeMismatch");
   });
 
@@ -148,7 +225,11 @@ describe("scenario titles", () => {
     ["ZZ100008", "bg.title.developertitle", "DEVELOPER_TITLE"],
   ])("%s: refused with %s unless %s is accepted, then made with a warning", async (title, rule, waiver) => {
     expectProblem(await search(gw, searchRequest({ title_number: title }), unit), 422, "422-01", rule);
-    const answer = await search(gw, searchRequest({ title_number: title }, { continue_application_if: [waiver] }), unit);
+    const answer = await search(
+      gw,
+      searchRequest({ title_number: title }, { continue_application_if: [waiver] }),
+      unit,
+    );
     expect(answer.status).toBe(201);
     expect(result(answer)["warning_message"]).toEqual(expect.any(String));
   });
@@ -159,8 +240,18 @@ describe("scenario titles", () => {
     ["ZZ100010", "bg.title.invalid"],
     ["AB123", "bg.title.invalid"],
   ])("%s: refused with %s, whatever the client accepts", async (title, rule) => {
-    const everything = ["NAME_MISMATCH_ON_REGISTER", "ACTUAL_FEE_EXCEEDS_EXPECTED_FEE", "PENDING_SEARCHES_OF_PART", "DEVELOPER_TITLE"];
-    expectProblem(await search(gw, searchRequest({ title_number: title }, { continue_application_if: everything }), unit), 422, "422-01", rule);
+    const everything = [
+      "NAME_MISMATCH_ON_REGISTER",
+      "ACTUAL_FEE_EXCEEDS_EXPECTED_FEE",
+      "PENDING_SEARCHES_OF_PART",
+      "DEVELOPER_TITLE",
+    ];
+    expectProblem(
+      await search(gw, searchRequest({ title_number: title }, { continue_application_if: everything }), unit),
+      422,
+      "422-01",
+      rule,
+    );
   });
 
   it("ZZ100009: always processed by hand, 202 BG20001, ready 15 minutes after receipt with priority from receipt", async () => {
@@ -186,20 +277,35 @@ describe("scenario titles", () => {
     expect(ready.status).toBe(200);
     const data = result(ready);
     expect(data["id"]).toBe(deferred["id"]);
-    expect(data.official_search_data).toMatchObject({ title_number: "ZZ100009", proprietor_names: ["DRAKE SAMPLE"], priority_period_expiry_date: "2025-05-16" });
+    expect(data.official_search_data).toMatchObject({
+      title_number: "ZZ100009",
+      proprietor_names: ["DRAKE SAMPLE"],
+      priority_period_expiry_date: "2025-05-16",
+    });
     expect(Date.parse(String(data.official_search_data["certificate_timestamp"]))).toBe(expectedAt - 15 * 60_000);
     expect((await gw.call("GET", poll(id), { as: unit })).body).toEqual(ready.body);
   });
 
   it("ZZ100011: a pending first registration may be searched without search_from_date", async () => {
-    const body = searchRequest({ title_number: "ZZ100011" }, { search_from_date: undefined, registered_proprietors_details_or_applicants_for_first_registration: "Example Estates Limited" });
+    const body = searchRequest(
+      { title_number: "ZZ100011" },
+      {
+        search_from_date: undefined,
+        registered_proprietors_details_or_applicants_for_first_registration: "Example Estates Limited",
+      },
+    );
     const answer = await search(gw, body, unit);
     expect(answer.status).toBe(201);
-    expect(result(answer).official_search_data).toMatchObject({ search_from_date: "2025-02-17", has_register_changed: false, proprietor_names: ["EXAMPLE ESTATES LIMITED"] });
+    expect(result(answer).official_search_data).toMatchObject({
+      search_from_date: "2025-02-17",
+      has_register_changed: false,
+      proprietor_names: ["EXAMPLE ESTATES LIMITED"],
+    });
   });
 
   it("ZZ100012 and ZZ100013: open titles searched cleanly", async () => {
-    for (const title of ["ZZ100012", "ZZ100013"]) expect((await search(gw, searchRequest({ title_number: title }), unit)).status).toBe(201);
+    for (const title of ["ZZ100012", "ZZ100013"])
+      expect((await search(gw, searchRequest({ title_number: title }), unit)).status).toBe(201);
   });
 
   it("upper-cases a lower-case title number before looking it up", async () => {
@@ -210,9 +316,15 @@ describe("scenario titles", () => {
 
   it("lists the business unit's earlier searches of the title that still have priority", async () => {
     const caller = await gw.newBusinessUnit();
-    await search(gw, searchRequest({ title_number: "ZZ100012" }, { priority_type: "Charge", applicant_party: "First Lender plc" }), caller);
+    await search(
+      gw,
+      searchRequest({ title_number: "ZZ100012" }, { priority_type: "Charge", applicant_party: "First Lender plc" }),
+      caller,
+    );
     const second = result(await search(gw, searchRequest({ title_number: "ZZ100012" }), caller));
-    expect(second.official_search_data["pending_official_searches_of_whole"]).toEqual([expect.objectContaining({ priority_type: "Charge", applicant: "First Lender plc" })]);
+    expect(second.official_search_data["pending_official_searches_of_whole"]).toEqual([
+      expect.objectContaining({ priority_type: "Charge", applicant: "First Lender plc" }),
+    ]);
     // Another business unit does not see them.
     const other = result(await search(gw, searchRequest({ title_number: "ZZ100012" }), await gw.newBusinessUnit()));
     expect(other.official_search_data["pending_official_searches_of_whole"]).toEqual([]);
@@ -228,12 +340,16 @@ describe("priority period", () => {
 
   it("expires 30 working days later, across the substitute days of Christmas 2027 and New Year 2028", async () => {
     await gw.setClock("2027-12-01T12:00:00.000Z");
-    expect(result(await search(gw, searchRequest(), unit)).official_search_data["priority_period_expiry_date"]).toBe("2028-01-17");
+    expect(result(await search(gw, searchRequest(), unit)).official_search_data["priority_period_expiry_date"]).toBe(
+      "2028-01-17",
+    );
   });
 
   it("a search at 22:59 London time has priority from that day", async () => {
     await gw.setClock("2025-04-01T21:59:00.000Z"); // 22:59 London, 1 April
-    expect(result(await search(gw, searchRequest(), unit)).official_search_data["priority_period_expiry_date"]).toBe("2025-05-16");
+    expect(result(await search(gw, searchRequest(), unit)).official_search_data["priority_period_expiry_date"]).toBe(
+      "2025-05-16",
+    );
   });
 });
 
@@ -244,7 +360,11 @@ describe("service hours", () => {
     const id = String(body["message_id"]);
     const accepted = await search(gw, body, unit);
     expect(accepted.status).toBe(202);
-    expect(dataOf(accepted)).toMatchObject({ acknowledgement_code: "BG20002", expected_response_at: "2025-04-05T05:30:00.000Z", message_id: id });
+    expect(dataOf(accepted)).toMatchObject({
+      acknowledgement_code: "BG20002",
+      expected_response_at: "2025-04-05T05:30:00.000Z",
+      message_id: id,
+    });
     expect(Number(accepted.headers.get("retry-after"))).toBeGreaterThan(6 * 3600);
 
     const pending = await gw.call("GET", poll(id), { as: unit });
@@ -260,30 +380,49 @@ describe("service hours", () => {
     const ready = await gw.call("GET", poll(id), { as: unit });
     expect(ready.status).toBe(200);
     // Priority from Saturday 5 April 06:30: 30 working days skip Good Friday, Easter Monday and the early May holiday.
-    expect(result(ready).official_search_data).toMatchObject({ certificate_timestamp: "2025-04-05T05:30:00.000Z", priority_period_expiry_date: "2025-05-21" });
+    expect(result(ready).official_search_data).toMatchObject({
+      certificate_timestamp: "2025-04-05T05:30:00.000Z",
+      priority_period_expiry_date: "2025-05-21",
+    });
   });
 
   it("early morning in winter waits for 06:30 GMT", async () => {
     await gw.setClock("2025-01-15T05:00:00.000Z");
     const accepted = await search(gw, searchRequest({}, { search_from_date: "2025-01-14" }), unit);
-    expect(dataOf(accepted)).toMatchObject({ acknowledgement_code: "BG20002", expected_response_at: "2025-01-15T06:30:00.000Z" });
+    expect(dataOf(accepted)).toMatchObject({
+      acknowledgement_code: "BG20002",
+      expected_response_at: "2025-01-15T06:30:00.000Z",
+    });
   });
 
   it("out of hours, the business rules still refuse at once", async () => {
     await gw.setClock("2025-04-01T23:30:00.000Z");
-    expectProblem(await search(gw, searchRequest({ title_number: "ZZ100006" }), unit), 422, "422-01", "bg.title.closed");
+    expectProblem(
+      await search(gw, searchRequest({ title_number: "ZZ100006" }), unit),
+      422,
+      "422-01",
+      "bg.title.closed",
+    );
   });
 
   it("out of hours, a manual-processing title is answered BG20002 too", async () => {
     await gw.setClock("2025-04-01T23:30:00.000Z");
     const accepted = await search(gw, searchRequest({ title_number: "ZZ100009" }), unit);
-    expect(dataOf(accepted)).toMatchObject({ acknowledgement_code: "BG20002", expected_response_at: "2025-04-02T05:30:00.000Z" });
+    expect(dataOf(accepted)).toMatchObject({
+      acknowledgement_code: "BG20002",
+      expected_response_at: "2025-04-02T05:30:00.000Z",
+    });
   });
 
   it("a search_from_date of today's London date is not in the future, even when UTC is still on the day before", async () => {
     await gw.setClock("2025-04-01T23:30:00.000Z"); // 00:30 London on 2 April
     expect((await search(gw, searchRequest({}, { search_from_date: "2025-04-02" }), unit)).status).toBe(202);
-    expectProblem(await search(gw, searchRequest({}, { search_from_date: "2025-04-03" }), unit), 422, "422-01", "bg.date.futuredate");
+    expectProblem(
+      await search(gw, searchRequest({}, { search_from_date: "2025-04-03" }), unit),
+      422,
+      "422-01",
+      "bg.date.futuredate",
+    );
   });
 });
 
@@ -295,7 +434,9 @@ describe("message_id", () => {
     const blobs = gw.blobCount();
     const again = await search(gw, { ...body, title_number: "ZZ100012" }, unit);
     expectProblem(again, 409, "409-02");
-    expect((again.body as { errors: { detail: string }[] }).errors[0]?.detail).toContain(poll(String(body["message_id"])));
+    expect((again.body as { errors: { detail: string }[] }).errors[0]?.detail).toContain(
+      poll(String(body["message_id"])),
+    );
     expect(gw.blobCount()).toBe(blobs);
     expect((await gw.call("GET", poll(String(body["message_id"])), { as: unit })).body).toEqual(first.body);
   });
@@ -309,12 +450,19 @@ describe("message_id", () => {
   });
 
   it("of interleaved calls to the service with one message_id, exactly one issues a certificate", async () => {
-    const service = new OfficialSearchService({ storage: gw.gateway.storage, clock: gw.gateway.clock, blobs: new BlobStore(gw.dataDir), settings: () => DEFAULT_SETTINGS });
+    const service = new OfficialSearchService({
+      storage: gw.gateway.storage,
+      clock: gw.gateway.clock,
+      blobs: new BlobStore(gw.dataDir),
+      settings: () => DEFAULT_SETTINGS,
+    });
     const principal = { username: unit.username, businessUnitId: String(unit.business_unit_id) };
     const body = searchRequest() as Parameters<OfficialSearchService["search"]>[1];
     const blobs = gw.blobCount();
     const outcomes = await Promise.allSettled([1, 2, 3].map(() => service.search(principal, body, gw.url)));
-    expect(outcomes.map((o) => (o.status === "fulfilled" ? o.value.status : (o.reason as Problem).code)).sort()).toEqual([201, "409-02", "409-02"]);
+    expect(
+      outcomes.map((o) => (o.status === "fulfilled" ? o.value.status : (o.reason as Problem).code)).sort(),
+    ).toEqual([201, "409-02", "409-02"]);
     expect(gw.blobCount()).toBe(blobs + 1);
   });
 
@@ -326,10 +474,22 @@ describe("message_id", () => {
 
   it("a search refused with 422 or 400 does not use up its message_id", async () => {
     const id = messageId();
-    expectProblem(await search(gw, searchRequest({ message_id: id, title_number: "ZZ100002" }), unit), 422, "422-01", "bg.state.nonamematch");
+    expectProblem(
+      await search(gw, searchRequest({ message_id: id, title_number: "ZZ100002" }), unit),
+      422,
+      "422-01",
+      "bg.state.nonamematch",
+    );
     expectProblem(await gw.call("GET", poll(id), { as: unit }), 404, "404-01");
     expectProblem(await search(gw, searchRequest({ message_id: id }, { applicant_party: "" }), unit), 400, "400-02");
-    const accepted = await search(gw, searchRequest({ message_id: id, title_number: "ZZ100002" }, { continue_application_if: ["NAME_MISMATCH_ON_REGISTER"] }), unit);
+    const accepted = await search(
+      gw,
+      searchRequest(
+        { message_id: id, title_number: "ZZ100002" },
+        { continue_application_if: ["NAME_MISMATCH_ON_REGISTER"] },
+      ),
+      unit,
+    );
     expect(accepted.status).toBe(201);
   });
 
@@ -377,7 +537,10 @@ describe("message_id", () => {
   it("the poll service answers an immediate result again, and 404 for an unknown message_id", async () => {
     const body = searchRequest();
     const answer = await search(gw, body, unit);
-    expect(await gw.call("GET", poll(String(body["message_id"])), { as: unit })).toMatchObject({ status: 200, body: answer.body });
+    expect(await gw.call("GET", poll(String(body["message_id"])), { as: unit })).toMatchObject({
+      status: 200,
+      body: answer.body,
+    });
     expectProblem(await gw.call("GET", poll("never-used-0001"), { as: unit }), 404, "404-01");
   });
 
@@ -413,23 +576,86 @@ describe("bad input: a documented 4xx, nothing stored", () => {
     ["a title number of ten characters", () => searchRequest({ title_number: "ZZ10000100" }), "/body/title_number"],
     ["a title number with seven digits", () => searchRequest({ title_number: "ZZ1000011" }), "/body/title_number"],
     ["a title number with a leading zero", () => searchRequest({ title_number: "ZZ0100001" }), "/body/title_number"],
-    ["a search_from_date before 1800", () => searchRequest({}, { search_from_date: "1799-12-31" }), "/body/official_search_of_whole_with_priority/search_from_date"],
-    ["an impossible search_from_date", () => searchRequest({}, { search_from_date: "2025-02-30" }), "/body/official_search_of_whole_with_priority/search_from_date"],
-    ["a search_from_date with a time", () => searchRequest({}, { search_from_date: "2025-03-14T00:00:00Z" }), "/body/official_search_of_whole_with_priority/search_from_date"],
-    ["a registered title without search_from_date", () => searchRequest({}, { search_from_date: undefined }), "/body/official_search_of_whole_with_priority/search_from_date"],
-    ["no applicant_party", () => withoutMember(["official_search_of_whole_with_priority", "applicant_party"]), "/body/official_search_of_whole_with_priority/applicant_party"],
-    ["no registered proprietors", () => withoutMember(["official_search_of_whole_with_priority", "registered_proprietors_details_or_applicants_for_first_registration"]), "/body/official_search_of_whole_with_priority/registered_proprietors_details_or_applicants_for_first_registration"],
-    ["no priority_type", () => withoutMember(["official_search_of_whole_with_priority", "priority_type"]), "/body/official_search_of_whole_with_priority/priority_type"],
+    [
+      "a search_from_date before 1800",
+      () => searchRequest({}, { search_from_date: "1799-12-31" }),
+      "/body/official_search_of_whole_with_priority/search_from_date",
+    ],
+    [
+      "an impossible search_from_date",
+      () => searchRequest({}, { search_from_date: "2025-02-30" }),
+      "/body/official_search_of_whole_with_priority/search_from_date",
+    ],
+    [
+      "a search_from_date with a time",
+      () => searchRequest({}, { search_from_date: "2025-03-14T00:00:00Z" }),
+      "/body/official_search_of_whole_with_priority/search_from_date",
+    ],
+    [
+      "a registered title without search_from_date",
+      () => searchRequest({}, { search_from_date: undefined }),
+      "/body/official_search_of_whole_with_priority/search_from_date",
+    ],
+    [
+      "no applicant_party",
+      () => withoutMember(["official_search_of_whole_with_priority", "applicant_party"]),
+      "/body/official_search_of_whole_with_priority/applicant_party",
+    ],
+    [
+      "no registered proprietors",
+      () =>
+        withoutMember([
+          "official_search_of_whole_with_priority",
+          "registered_proprietors_details_or_applicants_for_first_registration",
+        ]),
+      "/body/official_search_of_whole_with_priority/registered_proprietors_details_or_applicants_for_first_registration",
+    ],
+    [
+      "no priority_type",
+      () => withoutMember(["official_search_of_whole_with_priority", "priority_type"]),
+      "/body/official_search_of_whole_with_priority/priority_type",
+    ],
     ["no external_reference", () => withoutMember(["external_reference"]), "/body/external_reference"],
     ["no message_id", () => withoutMember(["message_id"]), "/body/message_id"],
     ["no title_number", () => withoutMember(["title_number"]), "/body/title_number"],
-    ["an unknown priority_type", () => searchRequest({}, { priority_type: "Mortgage" }), "/body/official_search_of_whole_with_priority/priority_type"],
-    ["an unknown waiver", () => searchRequest({}, { continue_application_if: ["EVERYTHING"] }), "/body/official_search_of_whole_with_priority/continue_application_if/0"],
-    ["a repeated waiver", () => searchRequest({}, { continue_application_if: ["DEVELOPER_TITLE", "DEVELOPER_TITLE"] }), "/body/official_search_of_whole_with_priority/continue_application_if"],
-    ["an applicant_party of 101 characters", () => searchRequest({}, { applicant_party: "x".repeat(101) }), "/body/official_search_of_whole_with_priority/applicant_party"],
-    ["a reference of 26 characters", () => searchRequest({ external_reference: { reference: "r".repeat(26) } }), "/body/external_reference/reference"],
-    ["a short telephone number", () => searchRequest({ contact: [{ name: "A", telephone_number: "0113" }] }), "/body/contact/0/telephone_number"],
-    ["a price in euros", () => searchRequest({ expected_price: { gross_price_amount: 3, net_price_amount: 3, vat_amount: 0, currency_id: "EUR" } }), "/body/expected_price/currency_id"],
+    [
+      "an unknown priority_type",
+      () => searchRequest({}, { priority_type: "Mortgage" }),
+      "/body/official_search_of_whole_with_priority/priority_type",
+    ],
+    [
+      "an unknown waiver",
+      () => searchRequest({}, { continue_application_if: ["EVERYTHING"] }),
+      "/body/official_search_of_whole_with_priority/continue_application_if/0",
+    ],
+    [
+      "a repeated waiver",
+      () => searchRequest({}, { continue_application_if: ["DEVELOPER_TITLE", "DEVELOPER_TITLE"] }),
+      "/body/official_search_of_whole_with_priority/continue_application_if",
+    ],
+    [
+      "an applicant_party of 101 characters",
+      () => searchRequest({}, { applicant_party: "x".repeat(101) }),
+      "/body/official_search_of_whole_with_priority/applicant_party",
+    ],
+    [
+      "a reference of 26 characters",
+      () => searchRequest({ external_reference: { reference: "r".repeat(26) } }),
+      "/body/external_reference/reference",
+    ],
+    [
+      "a short telephone number",
+      () => searchRequest({ contact: [{ name: "A", telephone_number: "0113" }] }),
+      "/body/contact/0/telephone_number",
+    ],
+    [
+      "a price in euros",
+      () =>
+        searchRequest({
+          expected_price: { gross_price_amount: 3, net_price_amount: 3, vat_amount: 0, currency_id: "EUR" },
+        }),
+      "/body/expected_price/currency_id",
+    ],
     ["an unknown member", () => searchRequest({ colour: "red" }), "/body"],
   ];
 
@@ -439,7 +665,9 @@ describe("bad input: a documented 4xx, nothing stored", () => {
     const answer = await search(gw, body, unit);
     expectProblem(answer, 400, "400-02");
     // The envelope points into the body from its root, as the registry does.
-    const pointers = (answer.body as { errors: { source?: { pointer: string } }[] }).errors.map((error) => error.source?.pointer);
+    const pointers = (answer.body as { errors: { source?: { pointer: string } }[] }).errors.map(
+      (error) => error.source?.pointer,
+    );
     expect(pointers).toContain(pointer.replace(/^\/body/, ""));
     expect(gw.blobCount()).toBe(blobs);
     if (typeof body.message_id === "string" && /^[a-zA-Z0-9][a-zA-Z0-9-]{4,49}$/.test(body.message_id)) {
@@ -448,11 +676,15 @@ describe("bad input: a documented 4xx, nothing stored", () => {
   });
 
   it.each([
-    ["malformed JSON", "{\"message_id\":", "application/json", 400, "400-03"],
+    ["malformed JSON", '{"message_id":', "application/json", 400, "400-03"],
     ["an empty body", "", "application/json", 400, "400-03"],
     ["a form body", "message_id=abcde", "application/x-www-form-urlencoded", 415, "415-01"],
   ])("%s", async (_name, rawBody, contentType, status, code) => {
-    expectProblem(await gw.call("POST", SEARCH, { as: unit, rawBody, headers: { "content-type": contentType } }), status, code);
+    expectProblem(
+      await gw.call("POST", SEARCH, { as: unit, rawBody, headers: { "content-type": contentType } }),
+      status,
+      code,
+    );
   });
 
   it.each([
@@ -463,7 +695,9 @@ describe("bad input: a documented 4xx, nothing stored", () => {
   ])("a poll with a message_id of %s is refused with 400", async (_name, id) => {
     const answer = await gw.call("GET", poll(id), { as: unit });
     expectProblem(answer, 400, "400-02");
-    expect(answer.body).toMatchObject({ errors: expect.arrayContaining([expect.objectContaining({ source: { pointer: "/path/message_id" } })]) });
+    expect(answer.body).toMatchObject({
+      errors: expect.arrayContaining([expect.objectContaining({ source: { pointer: "/path/message_id" } })]),
+    });
   });
 
   it("arbitrary JSON answers a documented 4xx, never 5xx, and stores nothing", async () => {
@@ -472,7 +706,11 @@ describe("bad input: a documented 4xx, nothing stored", () => {
       fc.asyncProperty(
         fc.oneof(
           fc.jsonValue(),
-          fc.record({ message_id: fc.string(), title_number: fc.string({ maxLength: 12 }), official_search_of_whole_with_priority: fc.object() }),
+          fc.record({
+            message_id: fc.string(),
+            title_number: fc.string({ maxLength: 12 }),
+            official_search_of_whole_with_priority: fc.object(),
+          }),
         ),
         async (value) => {
           const answer = await search(gw, value, unit);

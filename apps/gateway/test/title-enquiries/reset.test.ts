@@ -18,7 +18,10 @@ async function reset(): Promise<void> {
   expect((await gw.sandbox("POST", "/sandbox/v1/reset")).status).toBe(204);
   // The reset restores the default settings: title enquiries need a client certificate again, which these tests
   // over plain HTTP do without, and the clock is real time again.
-  expect((await gw.sandbox("GET", "/sandbox/v1/settings")).body).toMatchObject({ require_client_certificate: true, service_hours: "enforced" });
+  expect((await gw.sandbox("GET", "/sandbox/v1/settings")).body).toMatchObject({
+    require_client_certificate: true,
+    service_hours: "enforced",
+  });
   await gw.sandbox("PUT", "/sandbox/v1/settings", { require_client_certificate: false });
   await gw.setClock(IN_SERVICE_HOURS);
 }
@@ -50,6 +53,10 @@ describe("POST /sandbox/v1/reset and the title enquiries", () => {
 
   it("no database file but the gateway's own is opened in the data directory", () => {
     expect(existsSync(`${gw.dataDir}/title-enquiries.sqlite`)).toBe(false);
-    expect(readdirSync(gw.dataDir).filter((name) => name.includes(".sqlite")).sort()).toEqual(["gateway.sqlite", "gateway.sqlite-shm", "gateway.sqlite-wal"]);
+    expect(
+      readdirSync(gw.dataDir)
+        .filter((name) => name.includes(".sqlite"))
+        .sort(),
+    ).toEqual(["gateway.sqlite", "gateway.sqlite-shm", "gateway.sqlite-wal"]);
   });
 });

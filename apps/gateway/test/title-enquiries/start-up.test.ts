@@ -29,7 +29,8 @@ function bannerOf(output: string): Banner {
   const ca = /^\s+CA (\S+)$/m.exec(output)?.[1];
   const client = /^\s+client (\S+), key (\S+)$/m.exec(output);
   const curl = /Try it:\s+(curl .+)$/m.exec(output)?.[1];
-  if (!https || !ca || !client?.[1] || !client[2] || !curl) throw new Error(`the banner does not name the mutual TLS listener: ${output}`);
+  if (!https || !ca || !client?.[1] || !client[2] || !curl)
+    throw new Error(`the banner does not name the mutual TLS listener: ${output}`);
   return { https, ca, clientCert: client[1], clientKey: client[2], curl };
 }
 
@@ -72,7 +73,8 @@ afterAll(async () => {
 describe("npm start: HTTPS with mutual TLS beside plain HTTP", () => {
   it("makes the demo CA, server and client certificates in the data directory and prints their paths", () => {
     const banner = bannerOf(gateway.output());
-    for (const name of ["ca.crt", "ca.key", "server.crt", "server.key", "client.crt", "client.key"]) expect(existsSync(join(dataDir, "tls", name)), name).toBe(true);
+    for (const name of ["ca.crt", "ca.key", "server.crt", "server.key", "client.crt", "client.key"])
+      expect(existsSync(join(dataDir, "tls", name)), name).toBe(true);
     expect(banner.ca).toBe(join(dataDir, "tls", "ca.crt"));
     expect(banner.clientCert).toBe(join(dataDir, "tls", "client.crt"));
     expect(banner.curl).toContain(`--cert ${banner.clientCert} --key ${banner.clientKey} --cacert ${banner.ca}`);
@@ -92,7 +94,11 @@ describe("npm start: HTTPS with mutual TLS beside plain HTTP", () => {
     const plain = () => fetch(`${gateway.url}${AVAILABILITY}`, { headers: { authorization: basic(DEMO) } });
     expect((await plain()).status).toBe(403);
     const sandbox = (body: unknown) =>
-      fetch(`${gateway.url}/sandbox/v1/settings`, { method: "PUT", headers: { authorization: `Bearer ${SANDBOX_TOKEN}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+      fetch(`${gateway.url}/sandbox/v1/settings`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${SANDBOX_TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     expect((await sandbox({ require_client_certificate: false })).status).toBe(200);
     try {
       expect((await plain()).status).toBe(200);

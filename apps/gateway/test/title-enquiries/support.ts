@@ -57,7 +57,10 @@ export function messageId(): string {
 }
 
 /** A valid search of ZZ100001; `overrides` replace top-level members, `details` members of the search itself. */
-export function searchRequest(overrides: Record<string, unknown> = {}, details: Record<string, unknown> = {}): Record<string, unknown> {
+export function searchRequest(
+  overrides: Record<string, unknown> = {},
+  details: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     message_id: messageId(),
     title_number: "ZZ100001",

@@ -35,39 +35,105 @@ const availability = (title: string) => `/s1/v1/titles/${title}/official-copies/
 const proprietors = (title: string) => `/s2/v1/titles/${title}/registered-proprietor-names`;
 
 describe("official copy availability (s1)", () => {
-  it.each(allTitles().map((t) => [t.title_number, t] as const))("%s answers its availability from the register", async (number, title) => {
-    const answer = await gw.call("GET", availability(number), { as: unit });
-    expect(answer.status).toBe(200);
-    expect(dataOf(answer)).toEqual({ title_number: number, ...title.official_copies });
-  });
+  it.each(allTitles().map((t) => [t.title_number, t] as const))(
+    "%s answers its availability from the register",
+    async (number, title) => {
+      const answer = await gw.call("GET", availability(number), { as: unit });
+      expect(answer.status).toBe(200);
+      expect(dataOf(answer)).toEqual({ title_number: number, ...title.official_copies });
+    },
+  );
 
   it("answers the OC1 and OC2 availability of the clean title as the spec's example", async () => {
     const data = dataOf(await gw.call("GET", availability("ZZ100001"), { as: unit }));
-    expect(data).toMatchObject({ title_status_code: "VALID", applications_pending: false, register: { availability_code: "IMMEDIATE" } });
+    expect(data).toMatchObject({
+      title_status_code: "VALID",
+      applications_pending: false,
+      register: { availability_code: "IMMEDIATE" },
+    });
     expect(data["referred_to_documents"]).toEqual([
-      expect.objectContaining({ type_code: "TRANSFER", entry_numbers: ["A2", "C1"], availability_code: "IMMEDIATE", plan_only: false }),
-      expect.objectContaining({ type_code: "CONVEYANCE", filed_under: "ZZ100003", availability_code: "MANUAL", plan_only: true }),
+      expect.objectContaining({
+        type_code: "TRANSFER",
+        entry_numbers: ["A2", "C1"],
+        availability_code: "IMMEDIATE",
+        plan_only: false,
+      }),
+      expect.objectContaining({
+        type_code: "CONVEYANCE",
+        filed_under: "ZZ100003",
+        availability_code: "MANUAL",
+        plan_only: true,
+      }),
     ]);
   });
 
   it("answers a closed title as closed and continued, without copies", async () => {
     const data = dataOf(await gw.call("GET", availability("ZZ100006"), { as: unit }));
-    expect(data).toMatchObject({ title_status_code: "CLOSED_AND_CONTINUED", continued_under_title_number: "ZZ100012", register: { availability_code: "UNAVAILABLE" } });
+    expect(data).toMatchObject({
+      title_status_code: "CLOSED_AND_CONTINUED",
+      continued_under_title_number: "ZZ100012",
+      register: { availability_code: "UNAVAILABLE" },
+    });
   });
 });
 
 describe("registered proprietor names (s2)", () => {
-  it.each(allTitles().map((t) => [t.title_number, t] as const))("%s answers its proprietors from the register", async (number, title) => {
-    const answer = await lookUp(proprietors(number), { as: unit });
-    expect(answer.status).toBe(200);
-    expect(dataOf(answer)).toEqual({ title_number: number, ...title.proprietor_names, proprietors: title.proprietors });
-  });
+  it.each(allTitles().map((t) => [t.title_number, t] as const))(
+    "%s answers its proprietors from the register",
+    async (number, title) => {
+      const answer = await lookUp(proprietors(number), { as: unit });
+      expect(answer.status).toBe(200);
+      expect(dataOf(answer)).toEqual({
+        title_number: number,
+        ...title.proprietor_names,
+        proprietors: title.proprietors,
+      });
+    },
+  );
 
   it.each([
-    ["private individuals", "ZZ100001", { title_status_code: "VALID", proprietors: [expect.objectContaining({ proprietor_type: "PRIVATE_INDIVIDUAL", proprietor_name: "ALEX EXAMPLE", sequence: 1 }), expect.objectContaining({ proprietor_name: "SAM EXAMPLE", sequence: 2 })] }],
-    ["an organisation", "ZZ100008", { proprietors: [{ proprietor_type: "ORGANISATION", proprietor_name: "EXAMPLE HOMES LIMITED", organisation_type: "CORPORATE_BODY", company_location: "ENGLAND_OR_WALES" }] }],
-    ["a closed title", "ZZ100006", { title_status_code: "CLOSED_AND_CONTINUED", continued_under_title_number: "ZZ100012", proprietors: [] }],
-    ["a pending first registration", "ZZ100011", { title_status_code: "PENDING_NEW_TITLE", proprietors: [expect.objectContaining({ proprietor_name: "EXAMPLE ESTATES LIMITED" })] }],
+    [
+      "private individuals",
+      "ZZ100001",
+      {
+        title_status_code: "VALID",
+        proprietors: [
+          expect.objectContaining({
+            proprietor_type: "PRIVATE_INDIVIDUAL",
+            proprietor_name: "ALEX EXAMPLE",
+            sequence: 1,
+          }),
+          expect.objectContaining({ proprietor_name: "SAM EXAMPLE", sequence: 2 }),
+        ],
+      },
+    ],
+    [
+      "an organisation",
+      "ZZ100008",
+      {
+        proprietors: [
+          {
+            proprietor_type: "ORGANISATION",
+            proprietor_name: "EXAMPLE HOMES LIMITED",
+            organisation_type: "CORPORATE_BODY",
+            company_location: "ENGLAND_OR_WALES",
+          },
+        ],
+      },
+    ],
+    [
+      "a closed title",
+      "ZZ100006",
+      { title_status_code: "CLOSED_AND_CONTINUED", continued_under_title_number: "ZZ100012", proprietors: [] },
+    ],
+    [
+      "a pending first registration",
+      "ZZ100011",
+      {
+        title_status_code: "PENDING_NEW_TITLE",
+        proprietors: [expect.objectContaining({ proprietor_name: "EXAMPLE ESTATES LIMITED" })],
+      },
+    ],
   ])("%s", async (_name, title, want) => {
     expect(dataOf(await lookUp(proprietors(title), { as: unit }))).toMatchObject(want);
   });
@@ -109,7 +175,11 @@ describe("s1 and s2 refuse what the spec refuses", () => {
     const caller = await gw.newBusinessUnit();
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s !== "." && s !== ".."), fc.stringMatching(/^[A-Za-z]{0,3}[1-9][0-9]{0,6}$/), fc.constantFrom(...allTitles().map((t) => t.title_number))),
+        fc.oneof(
+          fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s !== "." && s !== ".."),
+          fc.stringMatching(/^[A-Za-z]{0,3}[1-9][0-9]{0,6}$/),
+          fc.constantFrom(...allTitles().map((t) => t.title_number)),
+        ),
         fc.boolean(),
         async (segment, s1) => {
           const path = s1 ? availability(encodeURIComponent(segment)) : proprietors(encodeURIComponent(segment));
@@ -127,13 +197,18 @@ const names = TITLE_RATE_LIMITS.registeredProprietorNames;
 const copies = TITLE_RATE_LIMITS.officialCopiesAvailability;
 
 describe("rate limits, as the registry's services have them", () => {
-  const gatewayNow = async () => Date.parse(((await gw.sandbox("GET", "/sandbox/v1/clock")).body as { now: string }).now);
+  const gatewayNow = async () =>
+    Date.parse(((await gw.sandbox("GET", "/sandbox/v1/clock")).body as { now: string }).now);
 
   /**
    * Asks until the first 429 and answers the 200s before it. The window refills while the requests run (the clock
    * is real time plus the sandbox offset), so the count is bounded by the limit and the refill in the time taken.
    */
-  const burst = async (path: string, as: Credentials, onAllowed: (answer: Answer, index: number) => void = () => {}) => {
+  const burst = async (
+    path: string,
+    as: Credentials,
+    onAllowed: (answer: Answer, index: number) => void = () => {},
+  ) => {
     const started = await gatewayNow();
     let allowed = 0;
     for (;;) {
@@ -227,7 +302,9 @@ describe("service hours of registered proprietor names (06:30 to 23:00 London ti
     const caller = await gw.newBusinessUnit();
     await gw.setClock("2025-04-01T23:30:00.000Z");
     expect((await gw.call("GET", proprietors("ZZ100001"), { as: caller })).status).toBe(423);
-    expect((await gw.sandbox("PUT", "/sandbox/v1/settings", { service_hours: "always-open" })).body).toMatchObject({ service_hours: "always-open" });
+    expect((await gw.sandbox("PUT", "/sandbox/v1/settings", { service_hours: "always-open" })).body).toMatchObject({
+      service_hours: "always-open",
+    });
     try {
       expect((await gw.call("GET", proprietors("ZZ100001"), { as: caller })).status).toBe(200);
       const deferred = await gw.call("POST", SEARCH, { body: searchRequest(), as: caller });

@@ -1,6 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addDays, dateInWords, dayOfWeek, londonDate, londonInstant, nextOpening, withinServiceHours } from "../../src/registry/london-time.js";
+import {
+  addDays,
+  dateInWords,
+  dayOfWeek,
+  londonDate,
+  londonInstant,
+  nextOpening,
+  withinServiceHours,
+} from "../../src/registry/london-time.js";
 import {
   addWorkingDays,
   BANK_HOLIDAY_COVERAGE,
@@ -14,7 +22,9 @@ import {
 
 const years = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 /** Calendar dates from 1990 to 2060. */
-const anyDate = fc.integer({ min: Date.UTC(1990, 0, 1), max: Date.UTC(2060, 11, 31) }).map((ms) => new Date(ms).toISOString().slice(0, 10));
+const anyDate = fc
+  .integer({ min: Date.UTC(1990, 0, 1), max: Date.UTC(2060, 11, 31) })
+  .map((ms) => new Date(ms).toISOString().slice(0, 10));
 
 describe("bank holidays of England and Wales", () => {
   it("the data file covers at least 2024 to 2028, eight or more a year, each on a weekday", () => {
@@ -31,7 +41,10 @@ describe("bank holidays of England and Wales", () => {
     for (const year of years(BANK_HOLIDAY_COVERAGE.firstYear, BANK_HOLIDAY_COVERAGE.lastYear)) {
       const listed = BANK_HOLIDAYS.filter((h) => h.date.startsWith(`${year}-`));
       const replaced = new Set(listed.flatMap((h) => (h.replaces ? [h.replaces] : [])));
-      const expected = [...standingBankHolidays(year).filter((d) => !replaced.has(d)), ...listed.filter((h) => h.oneOff).map((h) => h.date)];
+      const expected = [
+        ...standingBankHolidays(year).filter((d) => !replaced.has(d)),
+        ...listed.filter((h) => h.oneOff).map((h) => h.date),
+      ];
       expect(listed.map((h) => h.date).sort(), String(year)).toEqual([...new Set(expected)].sort());
     }
   });
@@ -88,9 +101,14 @@ describe("working days", () => {
 
   it("adding working days in two steps is adding them at once, from a working day", () => {
     fc.assert(
-      fc.property(anyDate.filter(isWorkingDay), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 40 }), (date, a, b) => {
-        expect(addWorkingDays(addWorkingDays(date, a), b)).toBe(addWorkingDays(date, a + b));
-      }),
+      fc.property(
+        anyDate.filter(isWorkingDay),
+        fc.integer({ min: 0, max: 40 }),
+        fc.integer({ min: 0, max: 40 }),
+        (date, a, b) => {
+          expect(addWorkingDays(addWorkingDays(date, a), b)).toBe(addWorkingDays(date, a + b));
+        },
+      ),
     );
   });
 

@@ -26,7 +26,10 @@ function checkApplicationId(id: string): void {
 type DocumentEntry = { type?: string; document_id?: string; file?: string };
 
 /** Reads a submission file; documents given by `file` (relative to the submission) are checked to exist. */
-function readSubmission(path: string): { body: Record<string, unknown>; files: [string, DocumentEntry & { file: string }][] } {
+function readSubmission(path: string): {
+  body: Record<string, unknown>;
+  files: [string, DocumentEntry & { file: string }][];
+} {
   checkFile(path);
   let body: Record<string, unknown>;
   try {
@@ -34,7 +37,8 @@ function readSubmission(path: string): { body: Record<string, unknown>; files: [
   } catch (error) {
     throw new UsageError(`${path} is not JSON: ${(error as Error).message}`);
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new UsageError(`${path} must hold a JSON object (an application submission)`);
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new UsageError(`${path} must hold a JSON object (an application submission)`);
   const documents = (body.documents ?? {}) as Record<string, DocumentEntry>;
   const files: [string, DocumentEntry & { file: string }][] = [];
   for (const [key, entry] of Object.entries(documents)) {
@@ -51,7 +55,8 @@ function readSubmission(path: string): { body: Record<string, unknown>; files: [
 /** The information as a person reads it: status, then errors, warnings and correspondence as tables. */
 function printInformation(out: Output, info: ApplicationInformation): void {
   const status = info.status;
-  const colour = status === "COMPLETED" || status.startsWith("ACCEPTED") ? "green" : status === "VALIDATING" ? "yellow" : "red";
+  const colour =
+    status === "COMPLETED" || status.startsWith("ACCEPTED") ? "green" : status === "VALIDATING" ? "yellow" : "red";
   const head = [
     ["Application", info.application_request_id],
     ["Status", out.paint(colour, status)],
@@ -61,24 +66,41 @@ function printInformation(out: Output, info: ApplicationInformation): void {
   for (const line of table(head.map(([k, v]) => [`${k}:`, v as string]))) out.line(line);
   out.line("");
   out.line(out.paint("bold", `Errors (${info.errors.length})`));
-  if (info.errors.length > 0) for (const line of table([["TYPE", "POINTER", "DETAIL"], ...info.errors.map((e) => [e.type, e.pointer ?? "-", e.detail])])) out.line(`  ${line}`);
+  if (info.errors.length > 0)
+    for (const line of table([
+      ["TYPE", "POINTER", "DETAIL"],
+      ...info.errors.map((e) => [e.type, e.pointer ?? "-", e.detail]),
+    ]))
+      out.line(`  ${line}`);
   out.line(out.paint("bold", `Warnings (${info.warnings.length})`));
   for (const warning of info.warnings) out.line(`  ${warning}`);
-  const documents = info.correspondence.flatMap((record) => record.documents.map((d) => [record.record_id, d.type.code, d.type.name, d.created_at, d.download_id]));
+  const documents = info.correspondence.flatMap((record) =>
+    record.documents.map((d) => [record.record_id, d.type.code, d.type.name, d.created_at, d.download_id]),
+  );
   out.line(out.paint("bold", `Correspondence (${documents.length})`));
-  if (documents.length > 0) for (const line of table([["RECORD", "CODE", "NAME", "CREATED", "DOWNLOAD ID"], ...documents])) out.line(`  ${line}`);
+  if (documents.length > 0)
+    for (const line of table([["RECORD", "CODE", "NAME", "CREATED", "DOWNLOAD ID"], ...documents]))
+      out.line(`  ${line}`);
 }
 
 export function registerApplications(program: Command): void {
-  const applications = subcommand(program, "applications", "Submit applications and follow them", ["lrg applications submit transfer.json"]);
+  const applications = subcommand(program, "applications", "Submit applications and follow them", [
+    "lrg applications submit transfer.json",
+  ]);
 
   subcommand(
     applications,
     "submit <file.json>",
-    "Submit an application; documents given as {\"type\": \"TR1\", \"file\": \"./tr1.pdf\"} are uploaded first and their ids filled in",
-    ["lrg applications submit transfer.json", "ID=$(lrg applications submit transfer.json) && lrg applications watch \"$ID\""],
+    'Submit an application; documents given as {"type": "TR1", "file": "./tr1.pdf"} are uploaded first and their ids filled in',
+    [
+      "lrg applications submit transfer.json",
+      'ID=$(lrg applications submit transfer.json) && lrg applications watch "$ID"',
+    ],
   )
-    .option("--idempotency-key <key>", "the submission's Idempotency-Key (generated when not given; printed with --json)")
+    .option(
+      "--idempotency-key <key>",
+      "the submission's Idempotency-Key (generated when not given; printed with --json)",
+    )
     .action(async (file: string, flags: { idempotencyKey?: string }, command: Command) => {
       const runtime = runtimeOf(command);
       const { body, files } = readSubmission(file);
@@ -114,7 +136,10 @@ export function registerApplications(program: Command): void {
     applications,
     "watch <id>",
     "Follow an application (its notifications and status changes) until a final status; the exit code says how it ended: 0 COMPLETED, 10 VALIDATION_FAILED, 11 CANCELLED, 12 SYSTEM_ERROR (or 0 when --until is reached)",
-    ["lrg applications watch 6f1c2a4e-0b7d-4c1e-9a53-2d8f4b6e7c10", "lrg applications watch \"$ID\" --until ACCEPTED_PRIORITY_PROTECTED"],
+    [
+      "lrg applications watch 6f1c2a4e-0b7d-4c1e-9a53-2d8f4b6e7c10",
+      'lrg applications watch "$ID" --until ACCEPTED_PRIORITY_PROTECTED',
+    ],
   )
     .addOption(
       new Option("--until <status>", "also stop (exit 0) when the application reaches this status").choices([
@@ -128,7 +153,8 @@ export function registerApplications(program: Command): void {
       const { out } = runtime;
       checkApplicationId(id);
       const interval = Number(flags.interval);
-      if (!Number.isFinite(interval) || interval <= 0) throw new UsageError(`--interval must be a positive number of seconds (got ${flags.interval})`);
+      if (!Number.isFinite(interval) || interval <= 0)
+        throw new UsageError(`--interval must be a positive number of seconds (got ${flags.interval})`);
       const client = await runtime.client();
       const seen = new Set<string>();
       const duplicateOf = duplicateTracker();

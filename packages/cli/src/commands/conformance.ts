@@ -27,9 +27,19 @@ export function registerConformance(program: Command): void {
     program,
     "conformance [extra...]",
     "Run the conformance suite: against the connection's gateway (with its control plane when a sandbox token is known, else observing only), or a gateway it starts itself when no address is configured",
-    ["lrg conformance --junit conformance.xml", "lrg --url https://test.registry.example conformance --target remote", "lrg conformance --only notifications -- --runs 5"],
+    [
+      "lrg conformance --junit conformance.xml",
+      "lrg --url https://test.registry.example conformance --target remote",
+      "lrg conformance --only notifications -- --runs 5",
+    ],
   )
-    .addOption(new Option("--target <target>", "mock, gateway or remote (default: from the connection)").choices(["mock", "gateway", "remote"]))
+    .addOption(
+      new Option("--target <target>", "mock, gateway or remote (default: from the connection)").choices([
+        "mock",
+        "gateway",
+        "remote",
+      ]),
+    )
     .option("--junit <file>", "write JUnit XML to this file")
     .option("--runs <n>", "runs of every property")
     .option("--seed <seed>", "seed of every property, to replay a failure")
@@ -63,7 +73,8 @@ export function registerConformance(program: Command): void {
         }
       }
       target ??= "gateway";
-      const junit = flags.junit ?? (out.json ? join(mkdtempSync(join(tmpdir(), "lrg-conformance-")), "junit.xml") : undefined);
+      const junit =
+        flags.junit ?? (out.json ? join(mkdtempSync(join(tmpdir(), "lrg-conformance-")), "junit.xml") : undefined);
       const args = [
         suiteCli(),
         "--target",
@@ -76,12 +87,16 @@ export function registerConformance(program: Command): void {
         ...extra,
       ];
       // The suite prints its own progress and summary; with --json they go to stderr and stdout gets one result.
-      const child = spawn(process.execPath, args, { env, stdio: ["ignore", out.json ? process.stderr : "inherit", "inherit"] });
+      const child = spawn(process.execPath, args, {
+        env,
+        stdio: ["ignore", out.json ? process.stderr : "inherit", "inherit"],
+      });
       const code = await new Promise<number>((done, fail) => {
         child.on("error", fail);
         child.on("close", (status) => done(status ?? 1));
       });
-      if (out.json) out.data({ ok: code === 0, exit_code: code, target, junit: junit === undefined ? null : resolve(junit) });
+      if (out.json)
+        out.data({ ok: code === 0, exit_code: code, target, junit: junit === undefined ? null : resolve(junit) });
       if (code !== 0) throw new ExitWith(code);
     });
 }

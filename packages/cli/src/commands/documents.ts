@@ -69,33 +69,47 @@ export function registerDocuments(program: Command): void {
     "lrg documents upload transfer.pdf --type TR1",
   ]);
 
-  subcommand(documents, "upload <file>", "Upload a document (PDF, TIFF, GIF or PNG, at most 40 MiB); prints its document id", [
-    "lrg documents upload transfer.pdf --type TR1",
-    "DOC=$(lrg documents upload charge.pdf --type MRTG_DEED)",
-  ])
+  subcommand(
+    documents,
+    "upload <file>",
+    "Upload a document (PDF, TIFF, GIF or PNG, at most 40 MiB); prints its document id",
+    ["lrg documents upload transfer.pdf --type TR1", "DOC=$(lrg documents upload charge.pdf --type MRTG_DEED)"],
+  )
     .requiredOption("--type <code>", "the document type code (TR1, AP1, MRTG_DEED...)")
     .option("--filter <label>", "a sub-unit label (additional_provider_filter)")
     .action(async (file: string, flags: { type: string; filter?: string }, command: Command) => {
       const runtime = runtimeOf(command);
       checkFile(file);
       const client = await runtime.client();
-      const uploaded = await uploadWithProgress(client, runtime.out, file, flags.type as DocumentTypeCode, flags.filter);
+      const uploaded = await uploadWithProgress(
+        client,
+        runtime.out,
+        file,
+        flags.type as DocumentTypeCode,
+        flags.filter,
+      );
       if (runtime.out.json) runtime.out.data(uploaded);
       else runtime.out.line(uploaded.document_id);
     });
 
-  subcommand(documents, "download <download_id>", "Download a document the registry generated (to a file, or to stdout in a pipe)", [
-    "lrg documents download 9f2d4c6b8a0e1f3d5c7b9a1e3f5d7c9b1a3e5f7d9c1b3a5e7f9d1c3b5a7e9f1d -o requisition.pdf",
-  ])
+  subcommand(
+    documents,
+    "download <download_id>",
+    "Download a document the registry generated (to a file, or to stdout in a pipe)",
+    ["lrg documents download 9f2d4c6b8a0e1f3d5c7b9a1e3f5d7c9b1a3e5f7d9c1b3a5e7f9d1c3b5a7e9f1d -o requisition.pdf"],
+  )
     .option("-o, --output <file>", "write to this file (default: stdout, when it is not a terminal)")
     .action(async (downloadId: string, flags: { output?: string }, command: Command) => {
       const runtime = runtimeOf(command);
-      if (!DOWNLOAD_ID_PATTERN.test(downloadId)) throw new UsageError(`not a download id (64 lower-case hexadecimal characters): ${downloadId}`);
-      if (flags.output === undefined && process.stdout.isTTY === true) throw new UsageError("stdout is a terminal: name a file with -o FILE");
+      if (!DOWNLOAD_ID_PATTERN.test(downloadId))
+        throw new UsageError(`not a download id (64 lower-case hexadecimal characters): ${downloadId}`);
+      if (flags.output === undefined && process.stdout.isTTY === true)
+        throw new UsageError("stdout is a terminal: name a file with -o FILE");
       const client = await runtime.client();
       if (flags.output !== undefined) {
         const saved = await client.downloadDocument(downloadId, { to: flags.output });
-        if (runtime.out.json) runtime.out.data({ path: saved.path, bytes: saved.bytes, content_type: saved.contentType });
+        if (runtime.out.json)
+          runtime.out.data({ path: saved.path, bytes: saved.bytes, content_type: saved.contentType });
         else runtime.out.note(`saved ${saved.bytes} bytes to ${saved.path}`);
         return;
       }

@@ -68,7 +68,8 @@ function loadState(path: string): ForwardState {
 
 function seconds(name: string, value: string): number {
   const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0) throw new UsageError(`${name} must be a positive number of seconds (got ${value})`);
+  if (!Number.isFinite(number) || number <= 0)
+    throw new UsageError(`${name} must be a positive number of seconds (got ${value})`);
   return number;
 }
 
@@ -80,14 +81,18 @@ export async function forwardNotifications(runtime: Runtime, flags: ForwardFlags
   } catch {
     throw new UsageError(`--to is not an address: ${flags.to}`);
   }
-  if (target.protocol !== "http:" && target.protocol !== "https:") throw new UsageError(`--to must be http or https (got ${target.protocol})`);
+  if (target.protocol !== "http:" && target.protocol !== "https:")
+    throw new UsageError(`--to must be http or https (got ${target.protocol})`);
   const interval = seconds("--interval", flags.interval);
   const maxDelayMs = seconds("--max-delay", flags.maxDelay) * 1000;
   const client = await runtime.client();
   const connection = runtime.connection();
 
   // One state file per gateway, user and receiver: forwarding elsewhere starts its own record.
-  const identity = createHash("sha256").update(`${connection.baseUrl}\n${connection.username()}\n${target.href}`).digest("hex").slice(0, 16);
+  const identity = createHash("sha256")
+    .update(`${connection.baseUrl}\n${connection.username()}\n${target.href}`)
+    .digest("hex")
+    .slice(0, 16);
   const statePath = join(stateDir(), "forward", `${identity}.json`);
   const state = loadState(statePath);
   const delivered = new Set(state.delivered);
@@ -110,26 +115,47 @@ export async function forwardNotifications(runtime: Runtime, flags: ForwardFlags
 
   while (!stop.signal.aborted) {
     const waiting: NotificationV1[] = [];
-    for await (const notification of client.notifications.listAll({ ...filtersOf(flags), status: "NEW" })) waiting.push(notification);
+    for await (const notification of client.notifications.listAll({ ...filtersOf(flags), status: "NEW" }))
+      waiting.push(notification);
     for (const event of groupDuplicates(waiting)) {
       if (stop.signal.aborted) return;
       if (delivered.has(event.key)) {
         // Delivered before (a duplicate that came later, or a restart between the 2xx and the acknowledgement).
         await acknowledge(event);
-        if (out.json) out.data({ event_key: event.key, delivered: false, acknowledged: event.notifications.map((n) => n.notification_id) });
-        else out.line(`${out.paint("dim", "acknowledged")} ${event.notification.notification_type} ${event.notification.subject} (delivered before)`);
+        if (out.json)
+          out.data({
+            event_key: event.key,
+            delivered: false,
+            acknowledged: event.notifications.map((n) => n.notification_id),
+          });
+        else
+          out.line(
+            `${out.paint("dim", "acknowledged")} ${event.notification.notification_type} ${event.notification.subject} (delivered before)`,
+          );
         continue;
       }
       const status = await deliver(event, target, secret, maxDelayMs, stop.signal, (attempt, problem) =>
-        out.note(`${out.paint("yellow", "retry")} ${event.notification.notification_type} ${event.notification.subject}: attempt ${attempt} ${problem}`),
+        out.note(
+          `${out.paint("yellow", "retry")} ${event.notification.notification_type} ${event.notification.subject}: attempt ${attempt} ${problem}`,
+        ),
       );
       if (status === undefined) return; // stopped while retrying: the event stays NEW and is delivered after a restart
       remember(event.key);
       await acknowledge(event);
       count += 1;
       const ids = event.notifications.map((n) => n.notification_id);
-      if (out.json) out.data({ event_key: event.key, delivered: true, status: status.status, attempts: status.attempts, acknowledged: ids });
-      else out.line(`${out.paint("green", "delivered")} ${event.notification.notification_type} ${event.notification.subject} -> ${status.status} (attempt ${status.attempts})`);
+      if (out.json)
+        out.data({
+          event_key: event.key,
+          delivered: true,
+          status: status.status,
+          attempts: status.attempts,
+          acknowledged: ids,
+        });
+      else
+        out.line(
+          `${out.paint("green", "delivered")} ${event.notification.notification_type} ${event.notification.subject} -> ${status.status} (attempt ${status.attempts})`,
+        );
       if (flags.count !== undefined && count >= flags.count) return;
     }
     if (flags.once === true) return;
@@ -147,7 +173,12 @@ async function deliver(
   onRetry: (attempt: number, problem: string) => void,
 ): Promise<{ status: number; attempts: number } | undefined> {
   for (let attempt = 1; !signal.aborted; attempt += 1) {
-    const payload: ForwardedEvent = { event_key: event.key, notification: event.notification, duplicates: event.notifications, attempt };
+    const payload: ForwardedEvent = {
+      event_key: event.key,
+      notification: event.notification,
+      duplicates: event.notifications,
+      attempt,
+    };
     const body = JSON.stringify(payload);
     let problem: string;
     try {
@@ -175,4 +206,3 @@ async function deliver(
   }
   return undefined;
 }
-

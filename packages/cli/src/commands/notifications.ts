@@ -58,15 +58,19 @@ const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 function positiveInteger(name: string) {
   return (value: string): number => {
     const number = Number(value);
-    if (!Number.isInteger(number) || number < 1) throw new UsageError(`${name} must be a whole number of at least 1 (got ${value})`);
+    if (!Number.isInteger(number) || number < 1)
+      throw new UsageError(`${name} must be a whole number of at least 1 (got ${value})`);
     return number;
   };
 }
 
 export function registerNotifications(program: Command): void {
-  const notifications = subcommand(program, "notifications", "List, acknowledge, follow and forward notifications (version 1)", [
-    "lrg notifications tail --ack",
-  ]);
+  const notifications = subcommand(
+    program,
+    "notifications",
+    "List, acknowledge, follow and forward notifications (version 1)",
+    ["lrg notifications tail --ack"],
+  );
 
   withFilters(
     subcommand(notifications, "list", "List notifications, oldest first (NEW ones unless --status says otherwise)", [
@@ -82,18 +86,25 @@ export function registerNotifications(program: Command): void {
       for await (const notification of client.notifications.listAll(filtersOf(flags))) all.push(notification);
       if (runtime.out.json) return runtime.out.data(all);
       const duplicateOf = duplicateTracker();
-      for (const notification of all) runtime.out.line(notificationLine(runtime.out, notification, duplicateOf(notification)));
+      for (const notification of all)
+        runtime.out.line(notificationLine(runtime.out, notification, duplicateOf(notification)));
       if (all.length === 0) runtime.out.note("no notifications");
     });
 
-  subcommand(notifications, "ack [ids...]", "Acknowledge notifications by id (ids as arguments, or one per line on stdin)", [
-    "lrg notifications ack 0b6f1c2a-4e7d-4c1e-9a53-2d8f4b6e7c10",
-    "lrg notifications list --json | jq -r '.[].notification_id' | lrg notifications ack",
-  ]).action(async (ids: string[], _flags: unknown, command: Command) => {
+  subcommand(
+    notifications,
+    "ack [ids...]",
+    "Acknowledge notifications by id (ids as arguments, or one per line on stdin)",
+    [
+      "lrg notifications ack 0b6f1c2a-4e7d-4c1e-9a53-2d8f4b6e7c10",
+      "lrg notifications list --json | jq -r '.[].notification_id' | lrg notifications ack",
+    ],
+  ).action(async (ids: string[], _flags: unknown, command: Command) => {
     const runtime = runtimeOf(command);
     let all = ids.filter((id) => id !== "-");
     if (ids.length === 0 || ids.includes("-")) {
-      if (process.stdin.isTTY === true && ids.length === 0) throw new UsageError("no ids: give them as arguments or one per line on stdin");
+      if (process.stdin.isTTY === true && ids.length === 0)
+        throw new UsageError("no ids: give them as arguments or one per line on stdin");
       all = [...all, ...(await readStdin()).split(/\s+/).filter((id) => id !== "")];
     }
     if (all.length === 0) throw new UsageError("no ids to acknowledge");
@@ -107,10 +118,12 @@ export function registerNotifications(program: Command): void {
   });
 
   withFilters(
-    subcommand(notifications, "tail", "Follow NEW notifications as they arrive, one line each (JSON lines with --json)", [
-      "lrg notifications tail",
-      "lrg notifications tail --ack --json > events.jsonl",
-    ]),
+    subcommand(
+      notifications,
+      "tail",
+      "Follow NEW notifications as they arrive, one line each (JSON lines with --json)",
+      ["lrg notifications tail", "lrg notifications tail --ack --json > events.jsonl"],
+    ),
   )
     .option("--ack", "acknowledge each notification once it is printed")
     .option("--interval <seconds>", "seconds between two polls", "2")
@@ -118,7 +131,8 @@ export function registerNotifications(program: Command): void {
     .action(async (flags: ListFlags & { ack?: boolean; interval: string; count?: number }, command: Command) => {
       const runtime = runtimeOf(command);
       const interval = Number(flags.interval);
-      if (!Number.isFinite(interval) || interval <= 0) throw new UsageError(`--interval must be a positive number of seconds (got ${flags.interval})`);
+      if (!Number.isFinite(interval) || interval <= 0)
+        throw new UsageError(`--interval must be a positive number of seconds (got ${flags.interval})`);
       const client = await runtime.client();
       const seen = new Set<string>();
       const duplicateOf = duplicateTracker();
@@ -146,7 +160,10 @@ export function registerNotifications(program: Command): void {
       notifications,
       "forward",
       "POST each new event to a local URL (signed), acknowledge it after a 2xx, retry with backoff otherwise; resumes after a restart",
-      ["lrg notifications forward --to http://localhost:3000/hook", "LRG_FORWARD_SECRET=s3cret lrg notifications forward --to http://localhost:3000/hook --once"],
+      [
+        "lrg notifications forward --to http://localhost:3000/hook",
+        "LRG_FORWARD_SECRET=s3cret lrg notifications forward --to http://localhost:3000/hook --once",
+      ],
     ),
   )
     .requiredOption("--to <url>", "the local address to POST each event to")

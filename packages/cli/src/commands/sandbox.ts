@@ -10,7 +10,14 @@ type Schemas = SandboxComponents["schemas"];
 type TransitionRequest = Schemas["SandboxTransitionRequest"];
 type DocumentCode = Schemas["CorrespondenceDocumentTypeCode"];
 
-const TRANSITION_TARGETS = ["VALIDATION_FAILED", "SYSTEM_ERROR", "ACCEPTED_AWAITING_PRIORITY", "ACCEPTED_PRIORITY_PROTECTED", "COMPLETED", "CANCELLED"] as const;
+const TRANSITION_TARGETS = [
+  "VALIDATION_FAILED",
+  "SYSTEM_ERROR",
+  "ACCEPTED_AWAITING_PRIORITY",
+  "ACCEPTED_PRIORITY_PROTECTED",
+  "COMPLETED",
+  "CANCELLED",
+] as const;
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
 
@@ -38,7 +45,10 @@ export function parseSetting(pair: string): [string, unknown] {
 }
 
 /** How each notification type is produced by the control plane: the transition (or correspondence) that emits it. */
-const TRIGGERS: Record<string, { transition: (typeof TRANSITION_TARGETS)[number] } | { correspondence: true } | { not: string }> = {
+const TRIGGERS: Record<
+  string,
+  { transition: (typeof TRANSITION_TARGETS)[number] } | { correspondence: true } | { not: string }
+> = {
   "application.accepted-priority-pending": { transition: "ACCEPTED_AWAITING_PRIORITY" },
   "application.accepted-priority-protected": { transition: "ACCEPTED_PRIORITY_PROTECTED" },
   "application.validation-failed": { transition: "VALIDATION_FAILED" },
@@ -46,8 +56,12 @@ const TRIGGERS: Record<string, { transition: (typeof TRANSITION_TARGETS)[number]
   "application.completed": { transition: "COMPLETED" },
   "application.cancelled": { transition: "CANCELLED" },
   "application.correspondence-despatched": { correspondence: true },
-  "application.attachment-success": { not: "attach a document to a pending application (the gateway checks it and notifies)" },
-  "application.attachment-failed": { not: "attach a document that fails its checks (e.g. an encrypted PDF) to a pending application" },
+  "application.attachment-success": {
+    not: "attach a document to a pending application (the gateway checks it and notifies)",
+  },
+  "application.attachment-failed": {
+    not: "attach a document that fails its checks (e.g. an encrypted PDF) to a pending application",
+  },
   "application.message-success": { not: "attach a message to a pending application" },
   "application.message-failed": { not: "attach a message to an application that is no longer pending" },
 };
@@ -90,23 +104,44 @@ function transitionBody(to: (typeof TRANSITION_TARGETS)[number], flags: Transiti
   }
 }
 
-async function transition(runtime: Runtime, id: string, to: (typeof TRANSITION_TARGETS)[number], flags: TransitionFlags): Promise<void> {
-  const result = await unwrap(runtime.sandbox().POST("/sandbox/v1/applications/{id}/transitions", { params: { path: { id } }, body: transitionBody(to, flags) }));
+async function transition(
+  runtime: Runtime,
+  id: string,
+  to: (typeof TRANSITION_TARGETS)[number],
+  flags: TransitionFlags,
+): Promise<void> {
+  const result = await unwrap(
+    runtime
+      .sandbox()
+      .POST("/sandbox/v1/applications/{id}/transitions", { params: { path: { id } }, body: transitionBody(to, flags) }),
+  );
   if (runtime.out.json) return runtime.out.data(result);
-  runtime.out.line(`${result.application_request_id}: ${result.previous_status} -> ${runtime.out.paint("bold", result.status)}`);
+  runtime.out.line(
+    `${result.application_request_id}: ${result.previous_status} -> ${runtime.out.paint("bold", result.status)}`,
+  );
   printEmitted(runtime.out, result.notifications);
 }
 
 function printEmitted(out: Output, notifications: Schemas["SandboxEmittedNotifications"]): void {
-  for (const n of notifications) out.line(`  notification ${n.notification_type} ${n.notification_id}${n.duplicate ? " (duplicate)" : ""}`);
+  for (const n of notifications)
+    out.line(`  notification ${n.notification_type} ${n.notification_id}${n.duplicate ? " (duplicate)" : ""}`);
 }
 
 async function despatch(runtime: Runtime, id: string, codes: string[]): Promise<void> {
   const result = await unwrap(
-    runtime.sandbox().POST("/sandbox/v1/applications/{id}/correspondence", { params: { path: { id } }, body: { documents: codes as DocumentCode[] } }),
+    runtime
+      .sandbox()
+      .POST("/sandbox/v1/applications/{id}/correspondence", {
+        params: { path: { id } },
+        body: { documents: codes as DocumentCode[] },
+      }),
   );
   if (runtime.out.json) return runtime.out.data(result);
-  for (const line of table([["CODE", "NAME", "DOWNLOAD ID"], ...result.documents.map((d) => [d.type.code, d.type.name, d.download_id])])) runtime.out.line(line);
+  for (const line of table([
+    ["CODE", "NAME", "DOWNLOAD ID"],
+    ...result.documents.map((d) => [d.type.code, d.type.name, d.download_id]),
+  ]))
+    runtime.out.line(line);
   printEmitted(runtime.out, result.notifications);
 }
 
@@ -119,27 +154,50 @@ function withTransitionFlags(command: Command): Command {
 }
 
 export function registerSandbox(program: Command): void {
-  const sandbox = subcommand(program, "sandbox", "Drive the gateway's simulated registry (needs the sandbox token: LRG_SANDBOX_TOKEN or the profile)", [
-    "lrg sandbox clock advance 2d",
-  ]);
+  const sandbox = subcommand(
+    program,
+    "sandbox",
+    "Drive the gateway's simulated registry (needs the sandbox token: LRG_SANDBOX_TOKEN or the profile)",
+    ["lrg sandbox clock advance 2d"],
+  );
 
   const unit = subcommand(sandbox, "unit", "Business units", ["lrg sandbox unit create --name 'Acme Conveyancing'"]);
-  subcommand(unit, "create", "Create a business unit and its user; prints the credentials, or keeps them in a profile with --save-profile", [
-    "lrg sandbox unit create --name 'Acme Conveyancing' --save-profile acme",
-  ])
+  subcommand(
+    unit,
+    "create",
+    "Create a business unit and its user; prints the credentials, or keeps them in a profile with --save-profile",
+    ["lrg sandbox unit create --name 'Acme Conveyancing' --save-profile acme"],
+  )
     .option("--name <name>", "the unit's name")
-    .option("--save-profile <profile>", "store the new user in this profile (password stored, mode 0600) instead of printing the password")
+    .option(
+      "--save-profile <profile>",
+      "store the new user in this profile (password stored, mode 0600) instead of printing the password",
+    )
     .action(async (flags: { name?: string; saveProfile?: string }, command: Command) => {
       const runtime = runtimeOf(command);
-      const created = await unwrap(runtime.sandbox().POST("/sandbox/v1/business-units", { body: flags.name === undefined ? {} : { name: flags.name } }));
+      const created = await unwrap(
+        runtime
+          .sandbox()
+          .POST("/sandbox/v1/business-units", { body: flags.name === undefined ? {} : { name: flags.name } }),
+      );
       if (flags.saveProfile !== undefined) {
         const config = readConfig();
-        config.profiles[flags.saveProfile] = { base_url: runtime.connection().baseUrl, username: created.username, password: created.password };
+        config.profiles[flags.saveProfile] = {
+          base_url: runtime.connection().baseUrl,
+          username: created.username,
+          password: created.password,
+        };
         config.current ??= flags.saveProfile;
         writeConfig(config);
-        const shown = { business_unit_id: created.business_unit_id, username: created.username, profile: flags.saveProfile };
+        const shown = {
+          business_unit_id: created.business_unit_id,
+          username: created.username,
+          profile: flags.saveProfile,
+        };
         if (runtime.out.json) return runtime.out.data(shown);
-        return runtime.out.line(`business unit ${created.business_unit_id}, user ${created.username}, saved as profile ${flags.saveProfile}`);
+        return runtime.out.line(
+          `business unit ${created.business_unit_id}, user ${created.username}, saved as profile ${flags.saveProfile}`,
+        );
       }
       if (runtime.out.json) return runtime.out.data(created);
       for (const line of table([
@@ -150,49 +208,67 @@ export function registerSandbox(program: Command): void {
         runtime.out.line(line);
     });
 
-  const clock = subcommand(sandbox, "clock", "The gateway's clock (expiry, retention, priority, service hours)", ["lrg sandbox clock show"]);
-  subcommand(clock, "show", "Show the gateway's time", ["lrg sandbox clock show"]).action(async (_flags: unknown, command: Command) => {
+  const clock = subcommand(sandbox, "clock", "The gateway's clock (expiry, retention, priority, service hours)", [
+    "lrg sandbox clock show",
+  ]);
+  subcommand(clock, "show", "Show the gateway's time", ["lrg sandbox clock show"]).action(
+    async (_flags: unknown, command: Command) => {
+      const runtime = runtimeOf(command);
+      const now = await unwrap(runtime.sandbox().GET("/sandbox/v1/clock"));
+      if (runtime.out.json) runtime.out.data(now);
+      else runtime.out.line(now.now);
+    },
+  );
+  subcommand(clock, "set <date-time>", "Set the gateway's time", [
+    "lrg sandbox clock set 2025-04-01T09:15:00.000Z",
+  ]).action(async (at: string, _flags: unknown, command: Command) => {
     const runtime = runtimeOf(command);
-    const now = await unwrap(runtime.sandbox().GET("/sandbox/v1/clock"));
+    const now = await unwrap(runtime.sandbox().PUT("/sandbox/v1/clock", { body: { now: at } }));
     if (runtime.out.json) runtime.out.data(now);
     else runtime.out.line(now.now);
   });
-  subcommand(clock, "set <date-time>", "Set the gateway's time", ["lrg sandbox clock set 2025-04-01T09:15:00.000Z"]).action(
-    async (at: string, _flags: unknown, command: Command) => {
-      const runtime = runtimeOf(command);
-      const now = await unwrap(runtime.sandbox().PUT("/sandbox/v1/clock", { body: { now: at } }));
-      if (runtime.out.json) runtime.out.data(now);
-      else runtime.out.line(now.now);
-    },
-  );
-  subcommand(clock, "advance <duration>", "Move the gateway's time on (2d, 3h, 90m, 1d12h, 45s or seconds)", ["lrg sandbox clock advance 2d"]).action(
-    async (duration: string, _flags: unknown, command: Command) => {
-      const runtime = runtimeOf(command);
-      const now = await unwrap(runtime.sandbox().POST("/sandbox/v1/clock/advance", { body: { seconds: parseDuration(duration) } }));
-      if (runtime.out.json) runtime.out.data(now);
-      else runtime.out.line(now.now);
-    },
-  );
+  subcommand(clock, "advance <duration>", "Move the gateway's time on (2d, 3h, 90m, 1d12h, 45s or seconds)", [
+    "lrg sandbox clock advance 2d",
+  ]).action(async (duration: string, _flags: unknown, command: Command) => {
+    const runtime = runtimeOf(command);
+    const now = await unwrap(
+      runtime.sandbox().POST("/sandbox/v1/clock/advance", { body: { seconds: parseDuration(duration) } }),
+    );
+    if (runtime.out.json) runtime.out.data(now);
+    else runtime.out.line(now.now);
+  });
 
-  const dayList = subcommand(sandbox, "day-list", "Open or close the day list (closed: accepted applications wait for priority)", ["lrg sandbox day-list close"]);
+  const dayList = subcommand(
+    sandbox,
+    "day-list",
+    "Open or close the day list (closed: accepted applications wait for priority)",
+    ["lrg sandbox day-list close"],
+  );
   const printDayList = (out: Output, state: Schemas["SandboxDayList"]): void => {
     if (out.json) return out.data(state);
-    out.line(`day list ${state.open ? "open" : "closed"}; ${state.awaiting_priority} awaiting priority${state.promoted === undefined ? "" : `; ${state.promoted} promoted`}`);
+    out.line(
+      `day list ${state.open ? "open" : "closed"}; ${state.awaiting_priority} awaiting priority${state.promoted === undefined ? "" : `; ${state.promoted} promoted`}`,
+    );
   };
-  subcommand(dayList, "show", "Whether the day list is open", ["lrg sandbox day-list show"]).action(async (_flags: unknown, command: Command) => {
-    const runtime = runtimeOf(command);
-    printDayList(runtime.out, await unwrap(runtime.sandbox().GET("/sandbox/v1/day-list")));
-  });
+  subcommand(dayList, "show", "Whether the day list is open", ["lrg sandbox day-list show"]).action(
+    async (_flags: unknown, command: Command) => {
+      const runtime = runtimeOf(command);
+      printDayList(runtime.out, await unwrap(runtime.sandbox().GET("/sandbox/v1/day-list")));
+    },
+  );
   for (const [name, open] of [
     ["open", true],
     ["close", false],
   ] as const) {
-    subcommand(dayList, name, open ? "Open the day list (applications awaiting priority get it)" : "Close the day list", [`lrg sandbox day-list ${name}`]).action(
-      async (_flags: unknown, command: Command) => {
-        const runtime = runtimeOf(command);
-        printDayList(runtime.out, await unwrap(runtime.sandbox().PUT("/sandbox/v1/day-list", { body: { open } })));
-      },
-    );
+    subcommand(
+      dayList,
+      name,
+      open ? "Open the day list (applications awaiting priority get it)" : "Close the day list",
+      [`lrg sandbox day-list ${name}`],
+    ).action(async (_flags: unknown, command: Command) => {
+      const runtime = runtimeOf(command);
+      printDayList(runtime.out, await unwrap(runtime.sandbox().PUT("/sandbox/v1/day-list", { body: { open } })));
+    });
   }
 
   withTransitionFlags(
@@ -201,34 +277,53 @@ export function registerSandbox(program: Command): void {
       "lrg sandbox transition 6f1c2a4e-0b7d-4c1e-9a53-2d8f4b6e7c10 VALIDATION_FAILED --error 'document-valid:the PDF is encrypted'",
     ]),
   ).action(async (id: string, status: string, flags: TransitionFlags, command: Command) => {
-    if (!(TRANSITION_TARGETS as readonly string[]).includes(status)) throw new UsageError(`not a status to move to: ${status} (one of ${TRANSITION_TARGETS.join(", ")})`);
+    if (!(TRANSITION_TARGETS as readonly string[]).includes(status))
+      throw new UsageError(`not a status to move to: ${status} (one of ${TRANSITION_TARGETS.join(", ")})`);
     await transition(runtimeOf(command), applicationId(id), status as (typeof TRANSITION_TARGETS)[number], flags);
   });
 
-  subcommand(sandbox, "correspondence <id> <codes...>", "Despatch correspondence (documents by type code) on an application", [
-    "lrg sandbox correspondence 6f1c2a4e-0b7d-4c1e-9a53-2d8f4b6e7c10 RCS",
-  ]).action(async (id: string, codes: string[], _flags: unknown, command: Command) => {
+  subcommand(
+    sandbox,
+    "correspondence <id> <codes...>",
+    "Despatch correspondence (documents by type code) on an application",
+    ["lrg sandbox correspondence 6f1c2a4e-0b7d-4c1e-9a53-2d8f4b6e7c10 RCS"],
+  ).action(async (id: string, codes: string[], _flags: unknown, command: Command) => {
     await despatch(runtimeOf(command), applicationId(id), codes);
   });
 
-  const settings = subcommand(sandbox, "settings", "The sandbox's settings (processing, duplicate_rate, latency_ms...)", ["lrg sandbox settings get"]);
+  const settings = subcommand(
+    sandbox,
+    "settings",
+    "The sandbox's settings (processing, duplicate_rate, latency_ms...)",
+    ["lrg sandbox settings get"],
+  );
   const printSettings = (out: Output, values: Schemas["SandboxSettings"]): void => {
     if (out.json) return out.data(values);
     for (const line of table(Object.entries(values).map(([k, v]) => [k, JSON.stringify(v)]))) out.line(line);
   };
-  subcommand(settings, "get", "Show every setting", ["lrg sandbox settings get --json"]).action(async (_flags: unknown, command: Command) => {
-    const runtime = runtimeOf(command);
-    printSettings(runtime.out, await unwrap(runtime.sandbox().GET("/sandbox/v1/settings")));
-  });
-  subcommand(settings, "set <key=value...>", "Change settings (values read as JSON when they can be: 0.5, true, null)", [
-    "lrg sandbox settings set duplicate_rate=0 processing=manual",
-  ]).action(async (pairs: string[], _flags: unknown, command: Command) => {
+  subcommand(settings, "get", "Show every setting", ["lrg sandbox settings get --json"]).action(
+    async (_flags: unknown, command: Command) => {
+      const runtime = runtimeOf(command);
+      printSettings(runtime.out, await unwrap(runtime.sandbox().GET("/sandbox/v1/settings")));
+    },
+  );
+  subcommand(
+    settings,
+    "set <key=value...>",
+    "Change settings (values read as JSON when they can be: 0.5, true, null)",
+    ["lrg sandbox settings set duplicate_rate=0 processing=manual"],
+  ).action(async (pairs: string[], _flags: unknown, command: Command) => {
     const runtime = runtimeOf(command);
     const body = Object.fromEntries(pairs.map(parseSetting)) as Schemas["SandboxSettingsUpdate"];
     printSettings(runtime.out, await unwrap(runtime.sandbox().PUT("/sandbox/v1/settings", { body })));
   });
 
-  subcommand(sandbox, "reset", "Delete every application, document and notification and restore the defaults (needs --yes)", ["lrg sandbox reset --yes"])
+  subcommand(
+    sandbox,
+    "reset",
+    "Delete every application, document and notification and restore the defaults (needs --yes)",
+    ["lrg sandbox reset --yes"],
+  )
     .option("--yes", "yes, reset the sandbox")
     .action(async (flags: { yes?: boolean }, command: Command) => {
       const runtime = runtimeOf(command);
@@ -243,14 +338,18 @@ export function registerSandbox(program: Command): void {
       sandbox,
       "trigger <notification_type>",
       "Produce a notification through the control plane (the transition or correspondence that emits it)",
-      ["lrg sandbox trigger application.completed --application 6f1c2a4e-0b7d-4c1e-9a53-2d8f4b6e7c10", "lrg sandbox trigger application.correspondence-despatched --application \"$ID\" --documents RCS"],
+      [
+        "lrg sandbox trigger application.completed --application 6f1c2a4e-0b7d-4c1e-9a53-2d8f4b6e7c10",
+        'lrg sandbox trigger application.correspondence-despatched --application "$ID" --documents RCS',
+      ],
     ),
   )
     .addOption(new Option("--application <id>", "the application the notification is about").makeOptionMandatory())
     .action(async (type: string, flags: TransitionFlags & { application: string }, command: Command) => {
       const runtime = runtimeOf(command);
       const trigger = TRIGGERS[type];
-      if (trigger === undefined) throw new UsageError(`not a notification type: ${type} (one of ${Object.keys(TRIGGERS).join(", ")})`);
+      if (trigger === undefined)
+        throw new UsageError(`not a notification type: ${type} (one of ${Object.keys(TRIGGERS).join(", ")})`);
       if ("not" in trigger) throw new UsageError(`the control plane cannot produce ${type}: ${trigger.not}`);
       const id = applicationId(flags.application);
       if ("transition" in trigger) await transition(runtime, id, trigger.transition, flags);

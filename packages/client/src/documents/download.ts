@@ -82,7 +82,11 @@ function typedBody(body: ReadableStream<Uint8Array>, url: string): ReadableStrea
  * Follows the download address without credentials: a fresh request with no Authorization header, to any host,
  * redirect after redirect (each one taken by the client, never by fetch's own redirect handling).
  */
-async function fetchContent(context: WorkflowContext, location: URL, signal: AbortSignal | undefined): Promise<Response> {
+async function fetchContent(
+  context: WorkflowContext,
+  location: URL,
+  signal: AbortSignal | undefined,
+): Promise<Response> {
   let target = location;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     const response = await context.transferFetch(
@@ -150,7 +154,10 @@ export async function downloadDocument(
 
   const contentType = content.headers.get("content-type") ?? undefined;
   const fileName = fileNameOf(content.headers.get("content-disposition"));
-  const body = typedBody(content.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }), content.url);
+  const body = typedBody(
+    content.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }),
+    content.url,
+  );
   if (options.to === undefined) {
     const length = content.headers.get("content-length");
     return { body, contentType, fileName, contentLength: length === null ? undefined : Number(length) };

@@ -83,7 +83,8 @@ async function hashPass(
   const hash = createHash("sha256");
   let length = 0;
   for await (const chunk of chunks) {
-    if (!(chunk instanceof Uint8Array)) throw new TypeError("a document stream must yield bytes (Uint8Array), not text");
+    if (!(chunk instanceof Uint8Array))
+      throw new TypeError("a document stream must yield bytes (Uint8Array), not text");
     length += chunk.byteLength;
     if (length > MAX_DOCUMENT_BYTES) throw new DocumentSizeError(length, MAX_DOCUMENT_BYTES);
     hash.update(chunk);
@@ -95,7 +96,11 @@ async function hashPass(
 }
 
 /** Hashes a file by reading it into one reused buffer (a read stream would allocate a buffer per chunk). */
-async function hashFile(path: string, total: number, options: UploadDocumentOptions): Promise<{ length: number; sha256: string }> {
+async function hashFile(
+  path: string,
+  total: number,
+  options: UploadDocumentOptions,
+): Promise<{ length: number; sha256: string }> {
   const hash = createHash("sha256");
   const buffer = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
   const file = await open(path, "r");
@@ -124,7 +129,8 @@ async function prepareDocument(source: DocumentSource, options: UploadDocumentOp
     if (!info.isFile()) throw new TypeError(`not a file: ${source}`);
     checkSize(info.size);
     const { length, sha256 } = await hashFile(source, info.size, options);
-    const read = () => createReadStream(source, { highWaterMark: SEND_CHUNK_BYTES, ...(signal !== undefined && { signal }) });
+    const read = () =>
+      createReadStream(source, { highWaterMark: SEND_CHUNK_BYTES, ...(signal !== undefined && { signal }) });
     return { length, sha256, chunks: read };
   }
   if (source instanceof Uint8Array) {
@@ -255,7 +261,8 @@ export async function uploadDocument(
   });
   // The PUT is sent once (its body is streamed from the source); a network failure is thrown typed.
   const failed = (failure: unknown) =>
-    bodyError ?? (signal?.aborted === true ? failure : networkErrorOf(failure, { method: "PUT", url: request.url, attempts: 1 }));
+    bodyError ??
+    (signal?.aborted === true ? failure : networkErrorOf(failure, { method: "PUT", url: request.url, attempts: 1 }));
   let answer: Response;
   try {
     answer = await context.transport(request);

@@ -7,7 +7,14 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocumentSizeError, MAX_DOCUMENT_BYTES, SignatureError, type UploadProgress } from "../../src/index.js";
-import { countingFetch, sha256Base64, smallPdf, startGateway, type Credentials, type RunningGateway } from "./gateway-support.js";
+import {
+  countingFetch,
+  sha256Base64,
+  smallPdf,
+  startGateway,
+  type Credentials,
+  type RunningGateway,
+} from "./gateway-support.js";
 
 let gw: RunningGateway;
 let unit: Credentials;
@@ -30,13 +37,19 @@ async function storedDocument(documentId: string) {
 
 describe("uploadDocument against the gateway", () => {
   it.each([
-    ["a file path", (bytes: Buffer) => {
-      const path = join(workDir, "transfer.pdf");
-      writeFileSync(path, bytes);
-      return path;
-    }],
+    [
+      "a file path",
+      (bytes: Buffer) => {
+        const path = join(workDir, "transfer.pdf");
+        writeFileSync(path, bytes);
+        return path;
+      },
+    ],
     ["bytes", (bytes: Buffer) => new Uint8Array(bytes)],
-    ["a Node stream", (bytes: Buffer) => Readable.from([bytes.subarray(0, 10), bytes.subarray(10, 40), bytes.subarray(40)])],
+    [
+      "a Node stream",
+      (bytes: Buffer) => Readable.from([bytes.subarray(0, 10), bytes.subarray(10, 40), bytes.subarray(40)]),
+    ],
     ["a Blob", (bytes: Buffer) => new Blob([new Uint8Array(bytes)])],
   ] as const)("sends %s: accepted, checks passed, credentials kept off the upload address", async (name, sourceOf) => {
     const bytes = smallPdf(name);
@@ -44,15 +57,29 @@ describe("uploadDocument against the gateway", () => {
     const progress: UploadProgress[] = [];
     const client = gw.client(unit, { fetch: transport.fetch });
 
-    const uploaded = await client.uploadDocument(sourceOf(bytes), { documentType: "TR1", onProgress: (event) => progress.push(event) });
+    const uploaded = await client.uploadDocument(sourceOf(bytes), {
+      documentType: "TR1",
+      onProgress: (event) => progress.push(event),
+    });
 
-    expect(uploaded).toEqual({ document_id: expect.stringMatching(/^[0-9a-f-]{36}$/), file_length: bytes.length, file_sha256: sha256Base64(bytes) });
-    await expect.poll(async () => (await storedDocument(uploaded.document_id))?.status, { timeout: 5000 }).toBe("ACCEPTED");
+    expect(uploaded).toEqual({
+      document_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      file_length: bytes.length,
+      file_sha256: sha256Base64(bytes),
+    });
+    await expect
+      .poll(async () => (await storedDocument(uploaded.document_id))?.status, { timeout: 5000 })
+      .toBe("ACCEPTED");
     const stored = await storedDocument(uploaded.document_id);
     expect(stored).toMatchObject({ fileLength: bytes.length, fileSha256: sha256Base64(bytes) });
 
     // Two requests: the address (with Basic), then the PUT to the signed address (without).
-    expect(transport.requests.map((request) => [request.method, new URL(request.url).pathname.split("/").slice(0, 3).join("/")])).toEqual([
+    expect(
+      transport.requests.map((request) => [
+        request.method,
+        new URL(request.url).pathname.split("/").slice(0, 3).join("/"),
+      ]),
+    ).toEqual([
       ["POST", "/v0/documents"],
       ["PUT", "/v0/uploads"],
     ]);

@@ -7,7 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unwrap, type NotificationV1 } from "../../src/index.js";
-import { sha256Hex, smallPdf, startGateway, submission, type Credentials, type RunningGateway } from "./gateway-support.js";
+import {
+  sha256Hex,
+  smallPdf,
+  startGateway,
+  submission,
+  type Credentials,
+  type RunningGateway,
+} from "./gateway-support.js";
 
 let gw: RunningGateway;
 let unit: Credentials;
@@ -37,15 +44,21 @@ describe("a full flow through the client", () => {
     const applicationId = submitted.data?.data.application_request_id ?? "";
     expect(applicationId).toMatch(/^[0-9a-f-]{36}$/);
     // The same key and body again: the same application, not a second one.
-    const repeated = await unwrap(client.POST("/v0/applications", { params: { header: { "Idempotency-Key": key } }, body }));
+    const repeated = await unwrap(
+      client.POST("/v0/applications", { params: { header: { "Idempotency-Key": key } }, body }),
+    );
     expect(repeated.data.application_request_id).toBe(applicationId);
 
     const status = async () =>
-      (await unwrap(client.GET("/v0/applications/{id}/information", { params: { path: { id: applicationId } } }))).data.status;
+      (await unwrap(client.GET("/v0/applications/{id}/information", { params: { path: { id: applicationId } } }))).data
+        .status;
     await expect.poll(status, { timeout: 10_000, interval: 100 }).toBe("ACCEPTED_PRIORITY_PROTECTED");
 
     const raised = await unwrap(
-      gw.sandbox.POST("/sandbox/v1/applications/{id}/correspondence", { params: { path: { id: applicationId } }, body: { documents: ["LTR", "OCR"] } }),
+      gw.sandbox.POST("/sandbox/v1/applications/{id}/correspondence", {
+        params: { path: { id: applicationId } },
+        body: { documents: ["LTR", "OCR"] },
+      }),
     );
     expect(raised.documents).toHaveLength(2);
     expect(raised.notifications.map((notification) => notification.duplicate)).toEqual([false, true]);
@@ -79,7 +92,9 @@ describe("a full flow through the client", () => {
     expect(summary).toEqual({ events: 3, notifications: 6, acknowledged: 6 });
 
     // Every download's SHA-256 (hex) is its download id, and they are the correspondence's documents.
-    expect(downloads.map((download) => download.downloadId).sort()).toEqual(raised.documents.map((document) => document.download_id).sort());
+    expect(downloads.map((download) => download.downloadId).sort()).toEqual(
+      raised.documents.map((document) => document.download_id).sort(),
+    );
     for (const download of downloads) {
       expect(download.bytes).toBeGreaterThan(0);
       expect(download.sha256).toBe(download.downloadId);
@@ -89,12 +104,21 @@ describe("a full flow through the client", () => {
     // has no default status: without one it lists the acknowledged ones too), and a second run has nothing.
     expect((await unwrap(client.GET("/v1/notifications"))).data).toEqual([]);
     expect((await unwrap(client.GET("/v0/notifications", { params: { query: { status: "NEW" } } }))).data).toEqual([]);
-    expect((await unwrap(client.GET("/v0/notifications"))).data.every((notification) => notification.status === "ACKNOWLEDGED")).toBe(true);
+    expect(
+      (await unwrap(client.GET("/v0/notifications"))).data.every(
+        (notification) => notification.status === "ACKNOWLEDGED",
+      ),
+    ).toBe(true);
     const acknowledged: NotificationV1[] = [];
-    for await (const notification of client.notifications.listAll({ status: "ACKNOWLEDGED" })) acknowledged.push(notification);
+    for await (const notification of client.notifications.listAll({ status: "ACKNOWLEDGED" }))
+      acknowledged.push(notification);
     expect(new Set(acknowledged.map((notification) => notification.notification_id))).toEqual(
       new Set(deliveries.flatMap((delivery) => delivery.ids)),
     );
-    expect(await client.notifications.consume(() => expect.unreachable("no event is left"))).toEqual({ events: 0, notifications: 0, acknowledged: 0 });
+    expect(await client.notifications.consume(() => expect.unreachable("no event is left"))).toEqual({
+      events: 0,
+      notifications: 0,
+      acknowledged: 0,
+    });
   });
 });

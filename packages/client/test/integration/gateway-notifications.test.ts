@@ -2,7 +2,13 @@
 // versions without losing or repeating any, and retries ride out the sandbox's injected 503s without the
 // consumer's handler seeing an event twice.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { unwrap, type GatewayClient, type NotificationV0, type NotificationV1, type RetryEvent } from "../../src/index.js";
+import {
+  unwrap,
+  type GatewayClient,
+  type NotificationV0,
+  type NotificationV1,
+  type RetryEvent,
+} from "../../src/index.js";
 import { smallPdf, startGateway, submit, type Credentials, type RunningGateway } from "./gateway-support.js";
 
 let gw: RunningGateway;
@@ -28,7 +34,9 @@ interface Emitted {
  * millisecond before the acceptance, then the acceptance; a re-delivery is created one millisecond after the
  * notification it repeats. Answers the notifications the control plane reports it emitted, in order.
  */
-async function acceptedApplications(duplicateRates: number[]): Promise<{ unit: Credentials; client: GatewayClient; emitted: Emitted[] }> {
+async function acceptedApplications(
+  duplicateRates: number[],
+): Promise<{ unit: Credentials; client: GatewayClient; emitted: Emitted[] }> {
   await gw.settings({ processing: "manual", duplicate_rate: 0, error_rate: 0, latency_ms: 0 });
   const unit = await gw.newBusinessUnit();
   const client = gw.client(unit);
@@ -40,10 +48,18 @@ async function acceptedApplications(duplicateRates: number[]): Promise<{ unit: C
     if (duplicateRate !== rate) await gw.settings({ duplicate_rate: (rate = duplicateRate) });
     const subject = await submit(client, documentId, `CLIENT-IT-PAGING-${order}`);
     const moved = await unwrap(
-      gw.sandbox.POST("/sandbox/v1/applications/{id}/transitions", { params: { path: { id: subject } }, body: { to: "ACCEPTED_PRIORITY_PROTECTED" } }),
+      gw.sandbox.POST("/sandbox/v1/applications/{id}/transitions", {
+        params: { path: { id: subject } },
+        body: { to: "ACCEPTED_PRIORITY_PROTECTED" },
+      }),
     );
     for (const notification of moved.notifications) {
-      emitted.push({ id: notification.notification_id, subject, order, inV0: notification.v0_notification_type !== null });
+      emitted.push({
+        id: notification.notification_id,
+        subject,
+        order,
+        inV0: notification.v0_notification_type !== null,
+      });
     }
   }
   await gw.settings({ duplicate_rate: 0 });
@@ -80,7 +96,9 @@ describe("listAll against the gateway", () => {
     expectAllOnceOldestFirst(v1, v1Expected);
     // The gateway gives notifications strictly increasing creation instants (so nothing committed later can be
     // back-dated behind a page already read); ties at a page boundary are the client's unit property test's case.
-    expect(v1.every((n, index) => index === 0 || String(v1[index - 1]?.created_datetime) < n.created_datetime)).toBe(true);
+    expect(v1.every((n, index) => index === 0 || String(v1[index - 1]?.created_datetime) < n.created_datetime)).toBe(
+      true,
+    );
 
     const v0: NotificationV0[] = [];
     for await (const notification of client.notifications.listAll({ version: "v0" })) v0.push(notification);
@@ -101,7 +119,8 @@ describe("listAll against the gateway", () => {
     // From a point in time (exclusive): only what was created after it.
     const middle = v1[119];
     const later: NotificationV1[] = [];
-    for await (const notification of client.notifications.listAll({ since: middle?.created_datetime ?? "" })) later.push(notification);
+    for await (const notification of client.notifications.listAll({ since: middle?.created_datetime ?? "" }))
+      later.push(notification);
     const after = v1Expected.filter((notification) => {
       const listed = v1.find((each) => each.notification_id === notification.id);
       return Date.parse(listed?.created_datetime ?? "") > Date.parse(middle?.created_datetime ?? "");

@@ -102,13 +102,18 @@ export interface RunningGateway {
   /** The transport for the tests' own requests (the operator's CA trusted, no client certificate, over HTTPS). */
   readonly fetch: Fetch;
   /** A client of the gateway as `credentials`; `options` replace the defaults. */
-  client(credentials: Credentials, options?: Partial<Omit<GatewayClientOptions, "baseUrl" | "username" | "password">>): GatewayClient;
+  client(
+    credentials: Credentials,
+    options?: Partial<Omit<GatewayClientOptions, "baseUrl" | "username" | "password">>,
+  ): GatewayClient;
   /** A new business unit with its own user (and so empty lists of notifications). */
   newBusinessUnit(): Promise<Credentials>;
   /** Requests the gateway answered so far, by its /metrics, leaving out the requests for /metrics itself. */
   answeredRequests(): Promise<number>;
   /** Changes sandbox settings (answers every setting). */
-  settings(update: SandboxComponents["schemas"]["SandboxSettingsUpdate"]): Promise<SandboxComponents["schemas"]["SandboxSettings"]>;
+  settings(
+    update: SandboxComponents["schemas"]["SandboxSettingsUpdate"],
+  ): Promise<SandboxComponents["schemas"]["SandboxSettings"]>;
   /** Sets the gateway's clock. */
   setClock(now: string): Promise<void>;
   stop(): Promise<void>;
@@ -128,7 +133,11 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     demoUser: demo,
     ...(options.decisionDelayMs !== undefined && { decisionDelayMs: options.decisionDelayMs }),
     ...(options.tls !== undefined && {
-      tls: { cert: options.tls.path("server.crt"), key: options.tls.path("server.key"), clientCa: options.tls.path("ca.crt") },
+      tls: {
+        cert: options.tls.path("server.crt"),
+        key: options.tls.path("server.key"),
+        clientCa: options.tls.path("ca.crt"),
+      },
     }),
   });
   const { url, gateway, dataDir } = started;
@@ -146,12 +155,19 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     sandbox,
     fetch,
     client: (credentials, clientOptions = {}) => {
-      const client = createGatewayClient({ baseUrl: url, username: credentials.username, password: credentials.password, ...clientOptions });
+      const client = createGatewayClient({
+        baseUrl: url,
+        username: credentials.username,
+        password: credentials.password,
+        ...clientOptions,
+      });
       clients.push(client);
       return client;
     },
     newBusinessUnit: async () => {
-      const unit = await unwrap(sandbox.POST("/sandbox/v1/business-units", { body: { name: "Client integration test" } }));
+      const unit = await unwrap(
+        sandbox.POST("/sandbox/v1/business-units", { body: { name: "Client integration test" } }),
+      );
       return { username: unit.username, password: unit.password, business_unit_id: unit.business_unit_id };
     },
     answeredRequests: async () => {
@@ -200,7 +216,10 @@ export const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").upd
 export const sha256Base64 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("base64");
 
 /** A valid application naming one uploaded document. */
-export function submission(documentId: string, reference = "CLIENT-IT-1"): components["schemas"]["ApplicationSubmission"] {
+export function submission(
+  documentId: string,
+  reference = "CLIENT-IT-1",
+): components["schemas"]["ApplicationSubmission"] {
   return {
     type: "REGISTER_UPDATE",
     submission_warning_understood: true,

@@ -31,7 +31,11 @@ beforeEach(async () => {
 function shapeOf(value: unknown): unknown {
   if (Array.isArray(value)) return "array";
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, member]) => [key, shapeOf(member)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([key, member]) => [key, shapeOf(member)]),
+    );
   }
   return value === null ? "null" : typeof value;
 }
@@ -80,7 +84,9 @@ describe("officialSearchOfWhole against the gateway", () => {
 
     // Still deferred 14 minutes on.
     await advanceClock(14 * 60);
-    expect(await rejection(client.pollOfficialSearch(messageId, { timeoutMs: 2000 }))).toBeInstanceOf(DeferredResultTimeoutError);
+    expect(await rejection(client.pollOfficialSearch(messageId, { timeoutMs: 2000 }))).toBeInstanceOf(
+      DeferredResultTimeoutError,
+    );
 
     // Past the 15 minutes on the gateway's clock: ready at the first poll.
     await advanceClock(2 * 60);

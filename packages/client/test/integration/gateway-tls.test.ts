@@ -47,7 +47,9 @@ beforeAll(async () => {
   gw = await startGateway({ tls: certificates });
   await gw.setClock(IN_SERVICE_HOURS);
   const ca = certificates.read("ca.crt");
-  withCertificate = gw.client(gw.demo, { tls: { cert: certificates.read("client.crt"), key: certificates.read("client.key"), ca } });
+  withCertificate = gw.client(gw.demo, {
+    tls: { cert: certificates.read("client.crt"), key: certificates.read("client.key"), ca },
+  });
   withUntrustedCertificate = gw.client(gw.demo, {
     tls: { cert: certificates.read("untrusted-client.crt"), key: certificates.read("untrusted-client.key"), ca },
     middleware: [reconnecting],
@@ -92,7 +94,9 @@ describe("mutual TLS against the gateway", () => {
   it("without a client certificate, a title enquiry is a ProblemError 403 (the registry's BG40005)", async () => {
     const names = await rejection(
       unwrap(
-        clientWithoutCertificate().GET("/s2/v1/titles/{title_number}/registered-proprietor-names", { params: { path: { title_number: "ZZ100001" } } }),
+        clientWithoutCertificate().GET("/s2/v1/titles/{title_number}/registered-proprietor-names", {
+          params: { path: { title_number: "ZZ100001" } },
+        }),
       ),
     );
     expect(names).toBeInstanceOf(ProblemError);
@@ -131,9 +135,17 @@ describe("mutual TLS against the gateway", () => {
   it("uploads a document over HTTPS through the client-certificate transport", async () => {
     // Upload and download through the same client: the signed addresses are on the gateway's origin here.
     const unit = await gw.newBusinessUnit();
-    const client = gw.client(unit, { tls: { cert: certificates.read("client.crt"), key: certificates.read("client.key"), ca: certificates.read("ca.crt") } });
+    const client = gw.client(unit, {
+      tls: {
+        cert: certificates.read("client.crt"),
+        key: certificates.read("client.key"),
+        ca: certificates.read("ca.crt"),
+      },
+    });
     const pdf = Buffer.from("%PDF-1.7\n% mutual TLS upload\n%%EOF\n", "latin1");
     const uploaded = await client.uploadDocument(pdf, { documentType: "TR1" });
-    await expect.poll(async () => (await gw.gateway.storage.findDocument(uploaded.document_id))?.status).toBe("ACCEPTED");
+    await expect
+      .poll(async () => (await gw.gateway.storage.findDocument(uploaded.document_id))?.status)
+      .toBe("ACCEPTED");
   });
 });

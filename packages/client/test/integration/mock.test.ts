@@ -40,22 +40,39 @@ function client(options: { middleware?: Middleware[]; fetch?: Fetch; retry?: fal
 describe("against the Prism mock", () => {
   it("reaches the operations of the spec with requests Prism accepts", async () => {
     const api = client();
-    const notifications = await unwrap(api.GET("/v1/notifications", { params: { query: { status: "NEW", limit: 100, created_after: "2025-02-20T09:06:29" } } }));
+    const notifications = await unwrap(
+      api.GET("/v1/notifications", {
+        params: { query: { status: "NEW", limit: 100, created_after: "2025-02-20T09:06:29" } },
+      }),
+    );
     expect(notifications.data.length).toBeGreaterThan(0);
-    const v0 = await unwrap(api.GET("/v0/notifications", { params: { query: { occured_after: "2025-02-20T09:06:29.04" } } }));
+    const v0 = await unwrap(
+      api.GET("/v0/notifications", { params: { query: { occured_after: "2025-02-20T09:06:29.04" } } }),
+    );
     expect(v0.data.every((notification) => notification.subject_type === "LAND_REGISTER_APPLICATION")).toBe(true);
-    const information = await unwrap(api.GET("/v0/applications/{id}/information", { params: { path: { id: APPLICATION_ID } } }));
+    const information = await unwrap(
+      api.GET("/v0/applications/{id}/information", { params: { path: { id: APPLICATION_ID } } }),
+    );
     expect(information.data).toBeDefined();
-    const names = await unwrap(api.GET("/s2/v1/titles/{title_number}/registered-proprietor-names", { params: { path: { title_number: "ZZ100001" } } }));
+    const names = await unwrap(
+      api.GET("/s2/v1/titles/{title_number}/registered-proprietor-names", {
+        params: { path: { title_number: "ZZ100001" } },
+      }),
+    );
     expect(names.data.title_number).toBe("ZZ100001");
-    const availability = await unwrap(api.GET("/s1/v1/titles/{title_number}/official-copies/availability", { params: { path: { title_number: "ZZ100001" } } }));
+    const availability = await unwrap(
+      api.GET("/s1/v1/titles/{title_number}/official-copies/availability", {
+        params: { path: { title_number: "ZZ100001" } },
+      }),
+    );
     expect(availability.data).toBeDefined();
   });
 
   it("lists and consumes notifications, grouping the documented duplicate delivery", async () => {
     const api = client();
     const listed = [];
-    for await (const notification of api.notifications.listAll({ since: "2025-01-01T00:00:00" })) listed.push(notification);
+    for await (const notification of api.notifications.listAll({ since: "2025-01-01T00:00:00" }))
+      listed.push(notification);
     expect(listed.length).toBeGreaterThan(0);
 
     const events: string[][] = [];
@@ -88,11 +105,15 @@ describe("against the Prism mock", () => {
       const url = new URL(request.url);
       if (url.origin === "http://127.0.0.1:8080") {
         const target = new URL(`${url.pathname}${url.search}`, mock.url);
-        return globalThis.fetch(new Request(target, { method: request.method, headers: request.headers, body: request.body, duplex: "half" }));
+        return globalThis.fetch(
+          new Request(target, { method: request.method, headers: request.headers, body: request.body, duplex: "half" }),
+        );
       }
       return globalThis.fetch(request);
     };
-    const result = await client({ fetch: toMock }).uploadDocument(new TextEncoder().encode("%PDF-1.7 test"), { documentType: "TR1" });
+    const result = await client({ fetch: toMock }).uploadDocument(new TextEncoder().encode("%PDF-1.7 test"), {
+      documentType: "TR1",
+    });
     expect(result.document_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(result.file_sha256).toHaveLength(44);
     const put = seen.find((request) => request.method === "PUT");
@@ -129,16 +150,19 @@ describe("against the Prism mock", () => {
 
   it("turns the documented error answers into typed errors", async () => {
     const notFound = await unwrap(
-      client({ middleware: [prefer("/v0/applications/{id}/information", "code=404")] }).GET("/v0/applications/{id}/information", {
-        params: { path: { id: APPLICATION_ID } },
-      }),
+      client({ middleware: [prefer("/v0/applications/{id}/information", "code=404")] }).GET(
+        "/v0/applications/{id}/information",
+        {
+          params: { path: { id: APPLICATION_ID } },
+        },
+      ),
     ).catch((error: unknown) => error);
     expect(notFound).toBeInstanceOf(ProblemError);
     expect((notFound as ProblemError).code).toBe("404-01");
 
-    const limited = await unwrap(client({ retry: false, middleware: [prefer("/v1/notifications", "code=429")] }).GET("/v1/notifications")).catch(
-      (error: unknown) => error,
-    );
+    const limited = await unwrap(
+      client({ retry: false, middleware: [prefer("/v1/notifications", "code=429")] }).GET("/v1/notifications"),
+    ).catch((error: unknown) => error);
     expect(limited).toBeInstanceOf(RateLimitError);
     expect((limited as RateLimitError).retryAfter).toBeGreaterThanOrEqual(0);
 
@@ -147,7 +171,9 @@ describe("against the Prism mock", () => {
         request.headers.delete("Authorization");
       },
     };
-    const unauthenticated = await unwrap(client({ middleware: [withoutCredentials] }).GET("/v1/notifications")).catch((error: unknown) => error);
+    const unauthenticated = await unwrap(client({ middleware: [withoutCredentials] }).GET("/v1/notifications")).catch(
+      (error: unknown) => error,
+    );
     expect(unauthenticated).toBeInstanceOf(AuthenticationError);
 
     const invalid = await client()
@@ -155,7 +181,10 @@ describe("against the Prism mock", () => {
       .catch((error: unknown) => error);
     expect(invalid).toBeInstanceOf(TypeError); // refused before the mock sees it
 
-    const { error } = await client().GET("/v1/documents/{download_id}", { params: { path: { download_id: "3B4C" } }, redirect: "manual" });
+    const { error } = await client().GET("/v1/documents/{download_id}", {
+      params: { path: { download_id: "3B4C" } },
+      redirect: "manual",
+    });
     expect(error).toMatchObject({ status: 400, code: "400-02" });
   });
 });

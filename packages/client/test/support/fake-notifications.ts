@@ -72,9 +72,15 @@ export function fakeRegistry(initial: StoredNotification[], version: "v0" | "v1"
       .filter(({ notification }) => status === null || notification.status === status)
       .filter(({ notification }) => after === null || instant(notification.created_datetime) > instant(after))
       .filter(({ notification }) => before === null || instant(notification.created_datetime) < instant(before))
-      .filter(({ notification }) => !query.has("notification_type") || notification.notification_type === query.get("notification_type"))
+      .filter(
+        ({ notification }) =>
+          !query.has("notification_type") || notification.notification_type === query.get("notification_type"),
+      )
       .filter(({ notification }) => !query.has("subject") || notification.subject === query.get("subject"))
-      .sort((a, b) => instant(a.notification.created_datetime) - instant(b.notification.created_datetime) || a.index - b.index)
+      .sort(
+        (a, b) =>
+          instant(a.notification.created_datetime) - instant(b.notification.created_datetime) || a.index - b.index,
+      )
       .slice(0, limit)
       .map(({ notification }) => view(notification));
     return jsonResponse(200, { data: matching });
@@ -83,7 +89,14 @@ export function fakeRegistry(initial: StoredNotification[], version: "v0" | "v1"
   const acknowledge = (request: RecordedRequest) => {
     const ids = (JSON.parse(request.body) as { data: string[] }).data;
     if (ids.length > 100) {
-      return jsonResponse(400, { type: "about:blank", title: "Bad Request", status: 400, detail: "too many", instance: "/", code: "400-02" });
+      return jsonResponse(400, {
+        type: "about:blank",
+        title: "Bad Request",
+        status: 400,
+        detail: "too many",
+        instance: "/",
+        code: "400-02",
+      });
     }
     const acknowledged: string[] = [];
     const notFound: string[] = [];
@@ -106,14 +119,23 @@ export function fakeRegistry(initial: StoredNotification[], version: "v0" | "v1"
     const path = request.url.pathname;
     if (request.method === "GET" && path === `/${version}/notifications`) return list(request);
     if (request.method === "POST" && path === `/${version}/notifications/acknowledge`) return acknowledge(request);
-    return jsonResponse(404, { type: "about:blank", title: "Not Found", status: 404, detail: path, instance: path, code: "404-02" });
+    return jsonResponse(404, {
+      type: "about:blank",
+      title: "Not Found",
+      status: 404,
+      detail: path,
+      instance: path,
+      code: "404-02",
+    });
   });
 
   return {
     ...recorder,
     notifications,
     listQueries: () =>
-      recorder.requests.filter((request) => request.method === "GET").map((request) => Object.fromEntries(request.url.searchParams)),
+      recorder.requests
+        .filter((request) => request.method === "GET")
+        .map((request) => Object.fromEntries(request.url.searchParams)),
     acknowledgements: () =>
       recorder.requests
         .filter((request) => request.method === "POST" && request.body !== "")

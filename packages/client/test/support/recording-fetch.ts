@@ -49,9 +49,21 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 }
 
 /** A problem+json answer in the spec's shape. */
-export function problemResponse(status: number, code: string, detail: string, headers: Record<string, string> = {}): Response {
+export function problemResponse(
+  status: number,
+  code: string,
+  detail: string,
+  headers: Record<string, string> = {},
+): Response {
   return new Response(
-    JSON.stringify({ type: `https://land-registration-gateway.example/problems/${code}`, title: "Error", status, detail, instance: "/", code }),
+    JSON.stringify({
+      type: `https://land-registration-gateway.example/problems/${code}`,
+      title: "Error",
+      status,
+      detail,
+      instance: "/",
+      code,
+    }),
     { status, headers: { "content-type": "application/problem+json", ...headers } },
   );
 }

@@ -1,5 +1,10 @@
 // Small local servers on port 0 for the tests, each recording what it received.
-import { createServer as createHttpServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import {
+  createServer as createHttpServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
 import { createServer as createHttpsServer, type ServerOptions } from "node:https";
 import type { AddressInfo } from "node:net";
 
@@ -17,9 +22,17 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export type Handler = (request: ReceivedRequest, response: ServerResponse, raw: IncomingMessage) => void | Promise<void>;
+export type Handler = (
+  request: ReceivedRequest,
+  response: ServerResponse,
+  raw: IncomingMessage,
+) => void | Promise<void>;
 
-function listen(server: ReturnType<typeof createHttpServer>, scheme: string, requests: ReceivedRequest[]): Promise<TestServer> {
+function listen(
+  server: ReturnType<typeof createHttpServer>,
+  scheme: string,
+  requests: ReceivedRequest[],
+): Promise<TestServer> {
   return new Promise((resolve) => {
     server.listen(0, "127.0.0.1", () => {
       const { port } = server.address() as AddressInfo;
@@ -40,7 +53,12 @@ function wrap(handler: Handler, requests: ReceivedRequest[], readBody: boolean) 
   return (raw: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     const finish = () => {
-      const received = { method: raw.method ?? "", url: raw.url ?? "", headers: raw.headers, body: Buffer.concat(chunks) };
+      const received = {
+        method: raw.method ?? "",
+        url: raw.url ?? "",
+        headers: raw.headers,
+        body: Buffer.concat(chunks),
+      };
       requests.push(received);
       Promise.resolve(handler(received, response, raw)).catch((error: unknown) => {
         response.statusCode = 500;
@@ -66,8 +84,17 @@ export function startTlsServer(tls: ServerOptions, handler: Handler): Promise<Te
 }
 
 /** Answers JSON with a status and optional headers. */
-export function json(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function json(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    ...headers,
+  });
   response.end(text);
 }

@@ -13,7 +13,10 @@ type Content = Record<string, { examples?: Record<string, { value: unknown }> }>
 /** An example's value: of the request body (`status` "request") or of a response. */
 export function specExample<T = unknown>(path: string, method: string, status: string, media: string, name: string): T {
   const operation = operationFor(method, path);
-  const holder = status === "request" ? (operation?.operation["requestBody"] as SpecNode | undefined) : operation?.responses.get(Number(status))?.spec;
+  const holder =
+    status === "request"
+      ? (operation?.operation["requestBody"] as SpecNode | undefined)
+      : operation?.responses.get(Number(status))?.spec;
   const content = holder?.["content"] as Content | undefined;
   const example = content?.[media]?.examples?.[name];
   if (example === undefined) throw new Error(`no example ${name} for ${method} ${path} ${status} ${media}`);

@@ -34,10 +34,13 @@ export function isValidParameter(schema: SpecNode, text: string): boolean {
 }
 
 /** A value as it goes into a path, query or header: strings as they are, anything else as JSON. */
-export const parameterText = (value: unknown): string => (typeof value === "string" ? value : (JSON.stringify(value) ?? ""));
+export const parameterText = (value: unknown): string =>
+  typeof value === "string" ? value : (JSON.stringify(value) ?? "");
 
 /** Path segments a router takes as one parameter (unreserved and sub-delimiter characters, not only dots). */
-export const routableSegment = fc.string({ unit: fc.constantFrom(..."ABCXYZabcxyz0189-._~!$'()*+,;=:@".split("")), minLength: 1, maxLength: 80 }).filter((s) => !/^\.+$/.test(s));
+export const routableSegment = fc
+  .string({ unit: fc.constantFrom(..."ABCXYZabcxyz0189-._~!$'()*+,;=:@".split("")), minLength: 1, maxLength: 80 })
+  .filter((s) => !/^\.+$/.test(s));
 
 /** Texts that commonly slip past a loose parser: numbers out of range, wrong case, impossible dates, very long. */
 const trickyText = fc.oneof(
@@ -52,10 +55,19 @@ const trickyText = fc.oneof(
  * `allowEmpty: false` leaves out the empty text; `unchecked` skips the check against the schema (for a schema that
  * admits any text, where no invalid value exists to find).
  */
-export function badParameterText(schema: SpecNode, options: { routable?: boolean; allowEmpty?: boolean; unchecked?: boolean } = {}): fc.Arbitrary<string> {
-  const drawn = fc.oneof({ weight: 2, arbitrary: brokenValue(schema).map(parameterText) }, { weight: 2, arbitrary: trickyText }, { weight: 1, arbitrary: junkText });
+export function badParameterText(
+  schema: SpecNode,
+  options: { routable?: boolean; allowEmpty?: boolean; unchecked?: boolean } = {},
+): fc.Arbitrary<string> {
+  const drawn = fc.oneof(
+    { weight: 2, arbitrary: brokenValue(schema).map(parameterText) },
+    { weight: 2, arbitrary: trickyText },
+    { weight: 1, arbitrary: junkText },
+  );
   const routable = /^[A-Za-z0-9\-._~!$'()*+,;=:@]+$/;
-  const fits = (text: string) => (options.routable !== true || (routable.test(text) && !/^\.+$/.test(text))) && (options.allowEmpty !== false || text !== "");
+  const fits = (text: string) =>
+    (options.routable !== true || (routable.test(text) && !/^\.+$/.test(text))) &&
+    (options.allowEmpty !== false || text !== "");
   const texts = options.routable === true ? fc.oneof(drawn, routableSegment) : drawn;
   return options.unchecked === true ? texts : texts.filter((text) => fits(text) && !isValidParameter(schema, text));
 }
@@ -63,13 +75,27 @@ export function badParameterText(schema: SpecNode, options: { routable?: boolean
 /** Values that replace one member of a valid body. */
 const REPLACEMENTS = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
-  fc.constantFrom<unknown>("", "x".repeat(400), -1, 0, 1.5, 1e12, null, [], {}, true, "not-a-uuid", Array.from({ length: 101 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`)),
+  fc.constantFrom<unknown>(
+    "",
+    "x".repeat(400),
+    -1,
+    0,
+    1.5,
+    1e12,
+    null,
+    [],
+    {},
+    true,
+    "not-a-uuid",
+    Array.from({ length: 101 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`),
+  ),
 );
 
 /** Every member of a JSON value, as paths. */
 function membersOf(value: unknown, path: (string | number)[] = []): (string | number)[][] {
   if (Array.isArray(value)) return [path, ...value.flatMap((item, i) => membersOf(item, [...path, i]))];
-  if (value !== null && typeof value === "object") return [path, ...Object.entries(value).flatMap(([k, v]) => membersOf(v, [...path, k]))];
+  if (value !== null && typeof value === "object")
+    return [path, ...Object.entries(value).flatMap(([k, v]) => membersOf(v, [...path, k]))];
   return [path];
 }
 
@@ -83,7 +109,13 @@ function changed(body: unknown, path: (string | number)[], change: Change, repla
   const last = path[path.length - 1] as string | number;
   if (change === "replace") holder[last] = replacement;
   else if (change === "delete" && !Array.isArray(holder)) delete holder[last];
-  else if (change === "add" && holder[last] !== null && typeof holder[last] === "object" && !Array.isArray(holder[last])) (holder[last] as Record<string, unknown>)["unexpected_member"] = replacement;
+  else if (
+    change === "add" &&
+    holder[last] !== null &&
+    typeof holder[last] === "object" &&
+    !Array.isArray(holder[last])
+  )
+    (holder[last] as Record<string, unknown>)["unexpected_member"] = replacement;
   return copy;
 }
 
@@ -104,16 +136,38 @@ export function badBody(schema: SpecNode, example: unknown, bodyRequired: boolea
     example === undefined
       ? undefined
       : fc
-          .tuple(fc.constantFrom(...membersOf(example)), fc.constantFrom<Change>("replace", "delete", "add"), REPLACEMENTS)
-          .map(([path, change, replacement]): BadBody => ({ value: changed(example, path, change, replacement), change: `${change} /${path.join("/")}` }));
-  const drawn = fromExample === undefined ? fromSchema : fc.oneof({ weight: 3, arbitrary: fromExample }, { weight: 2, arbitrary: fromSchema });
-  return drawn.filter(({ value }) => value !== undefined && !(value === null && !bodyRequired) && !isValidBody(schema, value));
+          .tuple(
+            fc.constantFrom(...membersOf(example)),
+            fc.constantFrom<Change>("replace", "delete", "add"),
+            REPLACEMENTS,
+          )
+          .map(([path, change, replacement]): BadBody => ({
+            value: changed(example, path, change, replacement),
+            change: `${change} /${path.join("/")}`,
+          }));
+  const drawn =
+    fromExample === undefined
+      ? fromSchema
+      : fc.oneof({ weight: 3, arbitrary: fromExample }, { weight: 2, arbitrary: fromSchema });
+  return drawn.filter(
+    ({ value }) => value !== undefined && !(value === null && !bodyRequired) && !isValidBody(schema, value),
+  );
 }
 
 /** Texts that are not JSON at all: cut short, single quotes, trailing commas, control characters. */
 export const malformedJson: fc.Arbitrary<string> = fc
   .oneof(
-    fc.constantFrom("{", '{"data": [}', '{"data":', "[1, 2", "nul", '{"data": "\u0000', "{'data': []}", '{"a":1}}', "\u0000"),
+    fc.constantFrom(
+      "{",
+      '{"data": [}',
+      '{"data":',
+      "[1, 2",
+      "nul",
+      '{"data": "\u0000',
+      "{'data': []}",
+      '{"a":1}}',
+      "\u0000",
+    ),
     fc.string({ minLength: 1, maxLength: 40 }),
     fc.jsonValue({ maxDepth: 2 }).map((value) => `${JSON.stringify(value)},`),
   )
@@ -127,10 +181,17 @@ export const malformedJson: fc.Arbitrary<string> = fc
   });
 
 /** Content types that are not JSON, for a body that is. */
-export const notJsonContentTypes = fc.constantFrom("text/plain", "application/xml", "application/x-www-form-urlencoded");
+export const notJsonContentTypes = fc.constantFrom(
+  "text/plain",
+  "application/xml",
+  "application/x-www-form-urlencoded",
+);
 
 /**
  * Names of query parameters that operations do not define: the other version's (v0 has no `subject_type` and
  * spells `occured_*` with one r), paging words, any word.
  */
-export const unknownQueryNames = fc.oneof(fc.constantFrom("subject_type", "occured_after", "occurred_before", "page", "offset", "colour"), fc.stringMatching(/^[a-z][a-z_]{0,19}$/));
+export const unknownQueryNames = fc.oneof(
+  fc.constantFrom("subject_type", "occured_after", "occurred_before", "page", "offset", "colour"),
+  fc.stringMatching(/^[a-z][a-z_]{0,19}$/),
+);

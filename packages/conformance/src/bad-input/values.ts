@@ -46,7 +46,10 @@ function merged(schema: Schema): Schema {
       ...into,
       ...part,
       properties: { ...(into["properties"] as Schema | undefined), ...(part["properties"] as Schema | undefined) },
-      required: [...((into["required"] as string[] | undefined) ?? []), ...((part["required"] as string[] | undefined) ?? [])],
+      required: [
+        ...((into["required"] as string[] | undefined) ?? []),
+        ...((part["required"] as string[] | undefined) ?? []),
+      ],
     }),
     {},
   );
@@ -60,7 +63,13 @@ function branchesOf(schema: Schema): Schema[] | undefined {
   delete base["oneOf"];
   delete base["anyOf"];
   delete base["discriminator"];
-  return branches.map((branch) => merged({ ...base, ...branch, properties: { ...(base["properties"] as Schema | undefined), ...(branch["properties"] as Schema | undefined) } }));
+  return branches.map((branch) =>
+    merged({
+      ...base,
+      ...branch,
+      properties: { ...(base["properties"] as Schema | undefined), ...(branch["properties"] as Schema | undefined) },
+    }),
+  );
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
@@ -70,24 +79,39 @@ function dateTimeText(date: Date, shape: number): string {
   const d = `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
   const t = `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
   const ms = `.${pad(date.getUTCMilliseconds(), 3)}`;
-  const shapes = [`${d}T${t}${ms}Z`, `${d}T${t}Z`, `${d}T${t}${ms}`, `${d}T${t}`, `${d}T${t}+01:00`, `${d}T${t}${ms}123456Z`];
+  const shapes = [
+    `${d}T${t}${ms}Z`,
+    `${d}T${t}Z`,
+    `${d}T${t}${ms}`,
+    `${d}T${t}`,
+    `${d}T${t}+01:00`,
+    `${d}T${t}${ms}123456Z`,
+  ];
   return shapes[shape % shapes.length] as string;
 }
 
-const dates = fc.date({ min: new Date("2020-01-01T00:00:00Z"), max: new Date("2030-12-31T23:59:59Z"), noInvalidDate: true });
+const dates = fc.date({
+  min: new Date("2020-01-01T00:00:00Z"),
+  max: new Date("2030-12-31T23:59:59Z"),
+  noInvalidDate: true,
+});
 
 function stringValue(schema: Schema): Arb {
   const min = (schema["minLength"] as number | undefined) ?? 0;
   const max = (schema["maxLength"] as number | undefined) ?? Math.max(min, MAX_GENERATED_STRING);
   const pattern = schema["pattern"] as string | undefined;
   const regex = pattern === undefined ? undefined : new RegExp(pattern, "u");
-  const example = typeof schema["example"] === "string" ? (schema["example"]) : undefined;
+  const example = typeof schema["example"] === "string" ? schema["example"] : undefined;
   const fits = (text: string) => text.length >= min && text.length <= max && (regex === undefined || regex.test(text));
-  const orExample = (arb: fc.Arbitrary<string>) => arb.map((text) => (fits(text) || example === undefined ? text : example));
+  const orExample = (arb: fc.Arbitrary<string>) =>
+    arb.map((text) => (fits(text) || example === undefined ? text : example));
   const format = schema["format"] as string | undefined;
   let arb: fc.Arbitrary<string>;
   if (format === "uuid") arb = fc.uuid();
-  else if (format === "date" || (pattern !== undefined && /^\^?\[0-9\]\{4\}-\[0-9\]\{2\}-\[0-9\]\{2\}\$$/.test(pattern))) {
+  else if (
+    format === "date" ||
+    (pattern !== undefined && /^\^?\[0-9\]\{4\}-\[0-9\]\{2\}-\[0-9\]\{2\}\$$/.test(pattern))
+  ) {
     arb = dates.map((date) => date.toISOString().slice(0, 10));
   } else if (format === "date-time" || (pattern !== undefined && pattern.includes("[0-9]{4}-[0-9]{2}-[0-9]{2}"))) {
     arb = fc.tuple(dates, fc.nat(5)).map(([date, shape]) => {
@@ -105,10 +129,18 @@ function stringValue(schema: Schema): Arb {
     const short = fc.string({ minLength: min, maxLength: cap });
     // A string at its maximum length, unless the maximum is only a size guard (a megabyte per item of a list of
     // a hundred takes seconds to draw and is refused as too large before the schema is read).
-    arb = max > MAX_PROBED_LENGTH ? short : fc.oneof({ weight: 4, arbitrary: short }, { weight: 1, arbitrary: fc.string({ minLength: max, maxLength: max, unit: "grapheme-ascii" }) });
+    arb =
+      max > MAX_PROBED_LENGTH
+        ? short
+        : fc.oneof(
+            { weight: 4, arbitrary: short },
+            { weight: 1, arbitrary: fc.string({ minLength: max, maxLength: max, unit: "grapheme-ascii" }) },
+          );
   }
   const values = orExample(arb);
-  return example === undefined ? values : fc.oneof({ weight: 3, arbitrary: values }, { weight: 1, arbitrary: fc.constant(example) });
+  return example === undefined
+    ? values
+    : fc.oneof({ weight: 3, arbitrary: values }, { weight: 1, arbitrary: fc.constant(example) });
 }
 
 function numberValue(schema: Schema, integer: boolean): Arb {
@@ -124,16 +156,30 @@ function objectValue(schema: Schema, depth: number): Arb {
   const additional = schema["additionalProperties"];
   const names = Object.keys(properties);
   if (names.length === 0 && typeof additional === "object" && additional !== null) {
-    const names = (schema["propertyNames"] as Schema | undefined) ?? { type: "string", pattern: "^[a-z][a-z0-9-]{0,15}$" };
+    const names = (schema["propertyNames"] as Schema | undefined) ?? {
+      type: "string",
+      pattern: "^[a-z][a-z0-9-]{0,15}$",
+    };
     const minKeys = (schema["minProperties"] as number | undefined) ?? 0;
-    const maxKeys = Math.min((schema["maxProperties"] as number | undefined) ?? MAX_GENERATED_ITEMS, Math.max(minKeys, MAX_GENERATED_ITEMS));
-    return fc.dictionary(stringValue(names) as fc.Arbitrary<string>, valueAt(additional as Schema, depth + 1), { minKeys, maxKeys });
+    const maxKeys = Math.min(
+      (schema["maxProperties"] as number | undefined) ?? MAX_GENERATED_ITEMS,
+      Math.max(minKeys, MAX_GENERATED_ITEMS),
+    );
+    return fc.dictionary(stringValue(names) as fc.Arbitrary<string>, valueAt(additional as Schema, depth + 1), {
+      minKeys,
+      maxKeys,
+    });
   }
-  const model = Object.fromEntries(names.map((name) => [name, overrides[name] ?? valueAt(properties[name] as Schema, depth + 1)]));
+  const model = Object.fromEntries(
+    names.map((name) => [name, overrides[name] ?? valueAt(properties[name] as Schema, depth + 1)]),
+  );
   return fc.record(model, { requiredKeys: names.filter((name) => required.has(name)) }).map((value) => {
     const minProperties = (schema["minProperties"] as number | undefined) ?? 0;
     if (Object.keys(value).length >= minProperties || names.length === 0) return value;
-    return { ...value, [names[0] as string]: (schema["example"] as Record<string, unknown> | undefined)?.[names[0] as string] ?? null };
+    return {
+      ...value,
+      [names[0] as string]: (schema["example"] as Record<string, unknown> | undefined)?.[names[0] as string] ?? null,
+    };
   });
 }
 
@@ -179,7 +225,8 @@ function valueAt(raw: Schema, depth: number): Arb {
           return fc.jsonValue({ maxDepth: 2 });
       }
     });
-    arb = kinds.length === 0 ? fc.jsonValue({ maxDepth: 2 }) : kinds.length === 1 ? (kinds[0] as Arb) : fc.oneof(...kinds);
+    arb =
+      kinds.length === 0 ? fc.jsonValue({ maxDepth: 2 }) : kinds.length === 1 ? (kinds[0] as Arb) : fc.oneof(...kinds);
   }
   validCache.set(raw, arb);
   return arb;
@@ -192,7 +239,27 @@ export function validValue(schema: Schema): Arb {
 
 /** Strings that no reasonable pattern admits: control characters, path tricks, injection, very long, non-ASCII. */
 export const junkText: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom("", " ", "\u0000", "\t\n", "../../etc/passwd", "%00", "%2F", "' OR 1=1 --", "<script>", "null", "undefined", "NaN", "-1", "1e309", "😀", "ß", "\u202e", "{}", "[]"),
+  fc.constantFrom(
+    "",
+    " ",
+    "\u0000",
+    "\t\n",
+    "../../etc/passwd",
+    "%00",
+    "%2F",
+    "' OR 1=1 --",
+    "<script>",
+    "null",
+    "undefined",
+    "NaN",
+    "-1",
+    "1e309",
+    "😀",
+    "ß",
+    "\u202e",
+    "{}",
+    "[]",
+  ),
   fc.string({ unit: "binary", maxLength: 30 }),
   fc.string({ unit: "grapheme", maxLength: 30 }),
   fc.nat(5_000).map((n) => "x".repeat(n + 1)),
@@ -217,12 +284,16 @@ function wrongType(types: string[]): Arb {
 function brokenString(schema: Schema): Arb {
   const min = (schema["minLength"] as number | undefined) ?? 0;
   const max = schema["maxLength"] as number | undefined;
-  const example = typeof schema["example"] === "string" ? (schema["example"]) : "x";
+  const example = typeof schema["example"] === "string" ? schema["example"] : "x";
   const choices: Arb[] = [junkText, wrongType(["string"])];
   if (max !== undefined) choices.push(fc.constant(example.padEnd(max + 1, "x")), fc.constant("x".repeat(max * 2 + 1)));
   if (min > 0) choices.push(fc.constant(example.slice(0, min - 1)));
   if (schema["pattern"] !== undefined || schema["format"] !== undefined) {
-    choices.push(fc.constant(`${example} `), fc.constant(example.toLowerCase() === example ? example.toUpperCase() : example.toLowerCase()), fc.constant(`${example}\n`));
+    choices.push(
+      fc.constant(`${example} `),
+      fc.constant(example.toLowerCase() === example ? example.toUpperCase() : example.toLowerCase()),
+      fc.constant(`${example}\n`),
+    );
   }
   return fc.oneof(...choices);
 }
@@ -230,7 +301,10 @@ function brokenString(schema: Schema): Arb {
 function brokenNumber(schema: Schema): Arb {
   const minimum = schema["minimum"] as number | undefined;
   const maximum = schema["maximum"] as number | undefined;
-  const choices: Arb[] = [wrongType(typesOf(schema)), fc.constantFrom(1.5, Number.MAX_SAFE_INTEGER + 2, -(2 ** 63), 1e308)];
+  const choices: Arb[] = [
+    wrongType(typesOf(schema)),
+    fc.constantFrom(1.5, Number.MAX_SAFE_INTEGER + 2, -(2 ** 63), 1e308),
+  ];
   if (minimum !== undefined) choices.push(fc.constant(minimum - 1));
   if (maximum !== undefined) choices.push(fc.constant(maximum + 1));
   return fc.oneof(...choices);
@@ -241,8 +315,12 @@ function brokenObject(schema: Schema, depth: number): Arb {
   const required = (schema["required"] as string[] | undefined) ?? [];
   const names = Object.keys(properties);
   const whole = valueAt(schema, depth);
-  const asObject = (value: unknown) => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
-  const choices: Arb[] = [wrongType(["object"]), whole.map((value) => ({ ...asObject(value), unexpected_member: "x" }))];
+  const asObject = (value: unknown) =>
+    typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  const choices: Arb[] = [
+    wrongType(["object"]),
+    whole.map((value) => ({ ...asObject(value), unexpected_member: "x" })),
+  ];
   if (required.length > 0) {
     choices.push(
       fc.tuple(whole, fc.constantFrom(...required)).map(([value, name]) => {
@@ -254,14 +332,22 @@ function brokenObject(schema: Schema, depth: number): Arb {
   }
   if (names.length > 0 && depth < MAX_DEPTH) {
     choices.push(
-      fc.constantFrom(...names).chain((name) =>
-        fc.tuple(whole, brokenAt(properties[name] as Schema, depth + 1)).map(([value, bad]) => ({ ...asObject(value), [name]: bad })),
-      ),
+      fc
+        .constantFrom(...names)
+        .chain((name) =>
+          fc
+            .tuple(whole, brokenAt(properties[name] as Schema, depth + 1))
+            .map(([value, bad]) => ({ ...asObject(value), [name]: bad })),
+        ),
     );
   }
   const additional = schema["additionalProperties"];
   if (names.length === 0 && typeof additional === "object" && additional !== null && depth < MAX_DEPTH) {
-    choices.push(fc.tuple(whole, brokenAt(additional as Schema, depth + 1)).map(([value, bad]) => ({ ...asObject(value), "bad-key": bad })));
+    choices.push(
+      fc
+        .tuple(whole, brokenAt(additional as Schema, depth + 1))
+        .map(([value, bad]) => ({ ...asObject(value), "bad-key": bad })),
+    );
     choices.push(whole.map((value) => ({ ...asObject(value), "Not A Key!": {} })));
   }
   return fc.oneof(...choices);
@@ -271,8 +357,14 @@ function brokenArray(schema: Schema, depth: number): Arb {
   const items = (schema["items"] ?? {}) as Schema;
   const maxItems = schema["maxItems"] as number | undefined;
   const choices: Arb[] = [wrongType(["array"])];
-  if (depth < MAX_DEPTH) choices.push(fc.tuple(fc.array(valueAt(items, depth + 1), { maxLength: 3 }), brokenAt(items, depth + 1)).map(([good, bad]) => [...good, bad]));
-  if (maxItems !== undefined && maxItems <= 1000) choices.push(valueAt(items, depth + 1).map((item) => Array.from({ length: maxItems + 1 }, () => item)));
+  if (depth < MAX_DEPTH)
+    choices.push(
+      fc
+        .tuple(fc.array(valueAt(items, depth + 1), { maxLength: 3 }), brokenAt(items, depth + 1))
+        .map(([good, bad]) => [...good, bad]),
+    );
+  if (maxItems !== undefined && maxItems <= 1000)
+    choices.push(valueAt(items, depth + 1).map((item) => Array.from({ length: maxItems + 1 }, () => item)));
   if (((schema["minItems"] as number | undefined) ?? 0) > 0) choices.push(fc.constant([]));
   return fc.oneof(...choices);
 }
@@ -284,7 +376,8 @@ function brokenAt(raw: Schema, depth: number): Arb {
   let arb: Arb;
   const branches = branchesOf(schema);
   const types = typesOf(schema);
-  if (Array.isArray(schema["enum"])) arb = fc.oneof(fc.constantFrom("NOT_A_MEMBER", "", "new", 0), wrongType(types.length > 0 ? types : ["string"]));
+  if (Array.isArray(schema["enum"]))
+    arb = fc.oneof(fc.constantFrom("NOT_A_MEMBER", "", "new", 0), wrongType(types.length > 0 ? types : ["string"]));
   else if (schema["const"] !== undefined) arb = fc.constantFrom("NOT_THE_CONSTANT", null, 0);
   else if (branches !== undefined) arb = fc.oneof(...branches.map((branch) => brokenAt(branch, depth + 1)));
   else if (types.includes("object")) arb = brokenObject(schema, depth);

@@ -36,13 +36,23 @@ const SCOPES: Record<TargetName, FuzzScope> = {
   remote: "observe",
 };
 
-async function reach(command: FuzzCommand): Promise<{ url: string; sandboxToken?: string; credentials?: { username: string; password: string }; stop: StartedTarget["stop"] }> {
+async function reach(
+  command: FuzzCommand,
+): Promise<{
+  url: string;
+  sandboxToken?: string;
+  credentials?: { username: string; password: string };
+  stop: StartedTarget["stop"];
+}> {
   const nothing = async () => {};
   switch (command.target) {
     case "gateway": {
       if (command.url === undefined) return startGateway();
       const sandboxToken = process.env["LRG_SANDBOX_TOKEN"];
-      if (sandboxToken === undefined) throw new Error("--fuzz against --target gateway --url needs the control plane's bearer token in LRG_SANDBOX_TOKEN");
+      if (sandboxToken === undefined)
+        throw new Error(
+          "--fuzz against --target gateway --url needs the control plane's bearer token in LRG_SANDBOX_TOKEN",
+        );
       return { url: command.url, sandboxToken, stop: nothing };
     }
     case "mock": {
@@ -52,8 +62,13 @@ async function reach(command: FuzzCommand): Promise<{ url: string; sandboxToken?
     }
     case "remote": {
       const remote = remoteOptionsFromEnv(process.env, command.url);
-      if (Object.keys(remote.tls ?? {}).length > 0) throw new Error("--fuzz speaks plain HTTP: it cannot reach a remote target that needs a client certificate");
-      return { url: remote.baseUrl, credentials: { username: remote.username, password: remote.password }, stop: nothing };
+      if (Object.keys(remote.tls ?? {}).length > 0)
+        throw new Error("--fuzz speaks plain HTTP: it cannot reach a remote target that needs a client certificate");
+      return {
+        url: remote.baseUrl,
+        credentials: { username: remote.username, password: remote.password },
+        stop: nothing,
+      };
     }
   }
 }
@@ -62,7 +77,9 @@ async function reach(command: FuzzCommand): Promise<{ url: string; sandboxToken?
 export async function runFuzzCommand(command: FuzzCommand, progress: (line: string) => void): Promise<number> {
   const seed = command.seed ?? Math.floor(Math.random() * 2 ** 31);
   const scope = SCOPES[command.target];
-  progress(`fuzz: ${command.requests.toLocaleString("en")} requests against ${command.target} (${scope}), seed ${seed} (--seed ${seed} draws the same requests), ${command.concurrency} in flight`);
+  progress(
+    `fuzz: ${command.requests.toLocaleString("en")} requests against ${command.target} (${scope}), seed ${seed} (--seed ${seed} draws the same requests), ${command.concurrency} in flight`,
+  );
   const target = await reach(command);
   let summary: FuzzSummary;
   try {
@@ -88,7 +105,10 @@ export async function runFuzzCommand(command: FuzzCommand, progress: (line: stri
   }
   const file = resolve(command.report);
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify({ generatedAt: new Date().toISOString(), node: process.version, target: command.target, scope, ...summary }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ generatedAt: new Date().toISOString(), node: process.version, target: command.target, scope, ...summary }, null, 2)}\n`,
+  );
   process.stdout.write(`${describeFuzz(summary)}\nreport: ${file}\n`);
   // Known departures (known-departures.ts) are reported but fail the run only with --strict.
   const known = Object.values(summary.known).reduce((total, k) => total + k.count, 0);

@@ -11,7 +11,8 @@ export interface Credentials {
 }
 
 /** The kinds of identifiers the fuzzer collects. */
-export type PoolName = "application" | "document" | "download" | "message" | "notification" | "registry_reference" | "title";
+export type PoolName =
+  "application" | "document" | "download" | "message" | "notification" | "registry_reference" | "title";
 
 /** A reference to the `pick`-th identifier of a pool, resolved when the request is sent. */
 export class Ref {
@@ -94,7 +95,8 @@ export class FuzzContext {
       }
       for (const [name, member] of Object.entries(value as Record<string, unknown>)) {
         const pool = HARVESTED[name];
-        if (pool !== undefined && typeof member === "string" && member.length > 0 && member.length <= 2048) this.add(owner, pool, member);
+        if (pool !== undefined && typeof member === "string" && member.length > 0 && member.length <= 2048)
+          this.add(owner, pool, member);
         else walk(member, depth + 1);
       }
     };

@@ -66,7 +66,13 @@ export class WireClient {
         done({ kind: "no-answer", reason: `no answer within ${this.timeoutMs} ms`, ms: elapsed() });
         request.destroy();
       }, this.timeoutMs);
-      request.on("error", (error) => done({ kind: "no-answer", reason: `${(error as NodeJS.ErrnoException).code ?? ""} ${error.message}`.trim(), ms: elapsed() }));
+      request.on("error", (error) =>
+        done({
+          kind: "no-answer",
+          reason: `${(error as NodeJS.ErrnoException).code ?? ""} ${error.message}`.trim(),
+          ms: elapsed(),
+        }),
+      );
       request.on("response", (response) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -74,9 +80,17 @@ export class WireClient {
           size += chunk.length;
           if (size <= MAX_BODY_BYTES) chunks.push(chunk);
         });
-        response.on("error", (error) => done({ kind: "no-answer", reason: `answer cut off: ${error.message}`, ms: elapsed() }));
+        response.on("error", (error) =>
+          done({ kind: "no-answer", reason: `answer cut off: ${error.message}`, ms: elapsed() }),
+        );
         response.on("end", () => {
-          done({ kind: "answer", status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), ms: elapsed() });
+          done({
+            kind: "answer",
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+            ms: elapsed(),
+          });
           if (wire.stallAfter !== undefined) request.destroy();
         });
       });

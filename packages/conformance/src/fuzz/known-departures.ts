@@ -34,7 +34,11 @@ export const KNOWN_DEPARTURES: KnownDeparture[] = [
     summary:
       "Prism answers a document download (application/pdf, format: binary, no example in the spec) with the text " +
       '"string", not a PDF. A limitation of a static mock (it has no documents to send); the gateway sends real PDFs.',
-    matches: (d) => d.target === "mock" && d.status === 200 && d.contentType.startsWith("application/pdf") && d.problems.every((p) => p.includes("does not start with %PDF-")),
+    matches: (d) =>
+      d.target === "mock" &&
+      d.status === 200 &&
+      d.contentType.startsWith("application/pdf") &&
+      d.problems.every((p) => p.includes("does not start with %PDF-")),
   },
 ];
 

@@ -50,11 +50,26 @@ export const UPLOAD_MUTATIONS = [
 export type UploadMutation = (typeof UPLOAD_MUTATIONS)[number];
 
 /** How a request for a signed download address departs from the address given. */
-export const DOWNLOAD_MUTATIONS = ["none", "signature", "expires", "no-signature", "junk-query", "head", "other-id"] as const;
+export const DOWNLOAD_MUTATIONS = [
+  "none",
+  "signature",
+  "expires",
+  "no-signature",
+  "junk-query",
+  "head",
+  "other-id",
+] as const;
 export type DownloadMutation = (typeof DOWNLOAD_MUTATIONS)[number];
 
 export type Flow =
-  | { kind: "upload"; size: number; fill: number; documentType: string; filter: string | undefined; mutation: UploadMutation }
+  | {
+      kind: "upload";
+      size: number;
+      fill: number;
+      documentType: string;
+      filter: string | undefined;
+      mutation: UploadMutation;
+    }
   | { kind: "download"; id: Ref; mutation: DownloadMutation; other: boolean };
 
 /** One request of the run, before its references are resolved. */
@@ -116,10 +131,15 @@ function parameterValue(parameter: Parameter): fc.Arbitrary<string | Ref> {
   const fromSchema = validValue(parameter.schema).map(valueText);
   const example = parameter.example !== undefined ? fc.constant(valueText(parameter.example)) : fromSchema;
   if (pool === undefined) return fc.oneof({ weight: 4, arbitrary: fromSchema }, { weight: 1, arbitrary: example });
-  return fc.oneof({ weight: 6, arbitrary: fc.nat().map((pick) => new Ref(pool, pick)) }, { weight: 2, arbitrary: fromSchema }, { weight: 1, arbitrary: example });
+  return fc.oneof(
+    { weight: 6, arbitrary: fc.nat().map((pick) => new Ref(pool, pick)) },
+    { weight: 2, arbitrary: fromSchema },
+    { weight: 1, arbitrary: example },
+  );
 }
 
-const parametersIn = (operation: Operation, place: Parameter["in"]) => operation.parameters.filter((p) => p.in === place);
+const parametersIn = (operation: Operation, place: Parameter["in"]) =>
+  operation.parameters.filter((p) => p.in === place);
 
 function validPathParams(operation: Operation): fc.Arbitrary<Record<string, string | Ref>> {
   return fc.record(Object.fromEntries(parametersIn(operation, "path").map((p) => [p.name, parameterValue(p)])));
@@ -129,8 +149,16 @@ function validQuery(operation: Operation): fc.Arbitrary<[string, string | Ref][]
   const query = parametersIn(operation, "query");
   if (query.length === 0) return fc.constant([]);
   return fc
-    .tuple(...query.map((p) => (p.required ? parameterValue(p).map((v) => [v]) : fc.option(parameterValue(p), { freq: 2, nil: undefined }).map((v) => (v === undefined ? [] : [v])))))
-    .map((values) => values.flatMap((value, index) => value.map((v): [string, string | Ref] => [(query[index] as Parameter).name, v])));
+    .tuple(
+      ...query.map((p) =>
+        p.required
+          ? parameterValue(p).map((v) => [v])
+          : fc.option(parameterValue(p), { freq: 2, nil: undefined }).map((v) => (v === undefined ? [] : [v])),
+      ),
+    )
+    .map((values) =>
+      values.flatMap((value, index) => value.map((v): [string, string | Ref] => [(query[index] as Parameter).name, v])),
+    );
 }
 
 function validHeaders(operation: Operation): fc.Arbitrary<Record<string, string>> {
@@ -141,7 +169,10 @@ function validHeaders(operation: Operation): fc.Arbitrary<Record<string, string>
       headers.map((p) => {
         const value =
           p.name.toLowerCase() === "idempotency-key"
-            ? fc.oneof({ weight: 6, arbitrary: fc.uuid().map((id) => `fuzz-${id}`) }, { weight: 1, arbitrary: fc.constantFrom("fuzz-fixed-key-1", "fuzz-fixed-key-2") })
+            ? fc.oneof(
+                { weight: 6, arbitrary: fc.uuid().map((id) => `fuzz-${id}`) },
+                { weight: 1, arbitrary: fc.constantFrom("fuzz-fixed-key-1", "fuzz-fixed-key-2") },
+              )
             : validValue(p.schema).map(valueText);
         return [p.name.toLowerCase(), value];
       }),
@@ -155,7 +186,10 @@ function validBody(operation: Operation): fc.Arbitrary<BodyPlan | undefined> {
   const requestBody = operation.requestBody;
   if (requestBody === undefined || schema === undefined) return fc.constant(undefined);
   const examples = requestBody.examples;
-  const values = examples.length > 0 ? fc.oneof({ weight: 2, arbitrary: validValue(schema) }, { weight: 1, arbitrary: fc.constantFrom(...examples) }) : validValue(schema);
+  const values =
+    examples.length > 0
+      ? fc.oneof({ weight: 2, arbitrary: validValue(schema) }, { weight: 1, arbitrary: fc.constantFrom(...examples) })
+      : validValue(schema);
   const body = values.map((value): BodyPlan => ({ kind: "json", value, contentType: "application/json" }));
   // A body the spec calls optional may be left out.
   return requestBody.required ? body : fc.option(body, { freq: 3, nil: undefined });
@@ -223,12 +257,23 @@ function brokenParameter(operation: Operation, valid: fc.Arbitrary<Parts>): fc.A
     badParameterText(parameter.schema, { unchecked: true }).map((bad) => {
       const text = bad || "x";
       if (parameter.in === "path") {
-        return planOf(operation, "broken-path-parameter", { ...parts, pathParams: { ...parts.pathParams, [parameter.name]: text } }, { pathMayMiss: true });
+        return planOf(
+          operation,
+          "broken-path-parameter",
+          { ...parts, pathParams: { ...parts.pathParams, [parameter.name]: text } },
+          { pathMayMiss: true },
+        );
       }
       if (parameter.in === "query") {
-        return planOf(operation, "broken-query-parameter", { ...parts, query: [...parts.query.filter(([name]) => name !== parameter.name), [parameter.name, text]] });
+        return planOf(operation, "broken-query-parameter", {
+          ...parts,
+          query: [...parts.query.filter(([name]) => name !== parameter.name), [parameter.name, text]],
+        });
       }
-      return planOf(operation, "broken-header", { ...parts, headers: { ...parts.headers, [parameter.name.toLowerCase()]: text } });
+      return planOf(operation, "broken-header", {
+        ...parts,
+        headers: { ...parts.headers, [parameter.name.toLowerCase()]: text },
+      });
     }),
   );
 }
@@ -240,61 +285,148 @@ function brokenBody(operation: Operation, valid: fc.Arbitrary<Parts>): fc.Arbitr
   const bad = badBody(schema, requestBody.examples[0], requestBody.required).map(({ value }) => value);
   return fc
     .tuple(valid, fc.oneof({ weight: 4, arbitrary: bad }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) }))
-    .map(([parts, value]) => planOf(operation, "broken-body", { ...parts, body: { kind: "json", value, contentType: "application/json" } }));
+    .map(([parts, value]) =>
+      planOf(operation, "broken-body", { ...parts, body: { kind: "json", value, contentType: "application/json" } }),
+    );
 }
 
 /** Besides names no operation defines: case variants, brackets, prototype names, an empty name, any text. */
-const junkQueryNames = fc.oneof(unknownQueryNames, fc.constantFrom("LIMIT", "status[]", "__proto__", "constructor", "a.b", ""), fc.string({ minLength: 1, maxLength: 12 }));
+const junkQueryNames = fc.oneof(
+  unknownQueryNames,
+  fc.constantFrom("LIMIT", "status[]", "__proto__", "constructor", "a.b", ""),
+  fc.string({ minLength: 1, maxLength: 12 }),
+);
 
 /** Unknown query parameters, repeated known ones, or a query string that is mostly punctuation. */
 function junkQuery(operation: Operation, valid: fc.Arbitrary<Parts>): fc.Arbitrary<Plan> {
   const known = parametersIn(operation, "query").map((p) => p.name);
-  const repeated = known.length > 0 ? fc.constantFrom(...known).map((name): [string, string][] => [[name, "1"], [name, "2"]]) : fc.constant<[string, string][]>([["x", "1"], ["x", "2"]]);
+  const repeated =
+    known.length > 0
+      ? fc.constantFrom(...known).map((name): [string, string][] => [
+          [name, "1"],
+          [name, "2"],
+        ])
+      : fc.constant<[string, string][]>([
+          ["x", "1"],
+          ["x", "2"],
+        ]);
   const extra = fc.oneof(fc.array(fc.tuple(junkQueryNames, junkText), { minLength: 1, maxLength: 3 }), repeated);
-  return fc.tuple(valid, extra).map(([parts, more]) => planOf(operation, "junk-query", { ...parts, query: [...parts.query, ...more] }));
+  return fc
+    .tuple(valid, extra)
+    .map(([parts, more]) => planOf(operation, "junk-query", { ...parts, query: [...parts.query, ...more] }));
 }
 
 /** Besides JSON that does not parse: JSON that parses into something hostile (prototype keys, a lone surrogate, 1e999). */
 const hostileJson = fc.oneof(
   malformedJson,
-  fc.constantFrom("", "{\"__proto__\":{\"x\":1}}", "{\"constructor\":{\"prototype\":{}}}", "\"just a string\"", "1e999", "{\"data\":[\"\\ud800\"]}"),
+  fc.constantFrom(
+    "",
+    '{"__proto__":{"x":1}}',
+    '{"constructor":{"prototype":{}}}',
+    '"just a string"',
+    "1e999",
+    '{"data":["\\ud800"]}',
+  ),
 );
 
 /** Content types that are JSON in all but name, or not at all, or none. */
-const oddContentTypes = fc.oneof(notJsonContentTypes, fc.constantFrom("multipart/form-data; boundary=x", "application/json; charset=latin1", "application/JSON", "application/json-patch+json", "*/*", ""));
+const oddContentTypes = fc.oneof(
+  notJsonContentTypes,
+  fc.constantFrom(
+    "multipart/form-data; boundary=x",
+    "application/json; charset=latin1",
+    "application/JSON",
+    "application/json-patch+json",
+    "*/*",
+    "",
+  ),
+);
 
 /** Bodies that are not JSON, or not declared as JSON. */
 function badBodies(operation: Operation, valid: fc.Arbitrary<Parts>): fc.Arbitrary<Plan> {
   return fc.oneof(
-    fc.tuple(valid, hostileJson).map(([parts, text]) => planOf(operation, "malformed-json", { ...parts, body: { kind: "text", text, contentType: "application/json" } })),
-    fc.tuple(valid, oddContentTypes, fc.oneof(hostileJson, fc.constant("{}"))).map(([parts, contentType, text]) =>
-      planOf(operation, "wrong-content-type", { ...parts, body: { kind: "text", text: parts.body?.kind === "json" ? JSON.stringify(parts.body.value) : text, contentType: contentType || undefined } }),
-    ),
-    fc.tuple(valid, fc.constantFrom(1024 * 1024 - 64, 1024 * 1024 + 1, 1024 * 1024 + 4096, 3 * 1024 * 1024)).map(([parts, bytes]) => planOf(operation, "oversized-body", { ...parts, body: { kind: "padded-json", bytes } })),
+    fc
+      .tuple(valid, hostileJson)
+      .map(([parts, text]) =>
+        planOf(operation, "malformed-json", {
+          ...parts,
+          body: { kind: "text", text, contentType: "application/json" },
+        }),
+      ),
+    fc
+      .tuple(valid, oddContentTypes, fc.oneof(hostileJson, fc.constant("{}")))
+      .map(([parts, contentType, text]) =>
+        planOf(operation, "wrong-content-type", {
+          ...parts,
+          body: {
+            kind: "text",
+            text: parts.body?.kind === "json" ? JSON.stringify(parts.body.value) : text,
+            contentType: contentType || undefined,
+          },
+        }),
+      ),
+    fc
+      .tuple(valid, fc.constantFrom(1024 * 1024 - 64, 1024 * 1024 + 1, 1024 * 1024 + 4096, 3 * 1024 * 1024))
+      .map(([parts, bytes]) => planOf(operation, "oversized-body", { ...parts, body: { kind: "padded-json", bytes } })),
   );
 }
 
 /** Requests with their credentials missing or wrong. */
 function badAuth(operation: Operation, valid: fc.Arbitrary<Parts>): fc.Arbitrary<Plan> {
-  const wrong: Auth[] = operation.security === "bearer" ? ["none", "bearer-wrong", "unit", "malformed"] : ["none", "none", "malformed", "malformed", "bearer", "bearer-wrong", "wrong-password"];
-  return fc.tuple(valid, fc.constantFrom(...wrong)).map(([parts, auth]) => planOf(operation, "bad-credentials", { ...parts, auth }));
+  const wrong: Auth[] =
+    operation.security === "bearer"
+      ? ["none", "bearer-wrong", "unit", "malformed"]
+      : ["none", "none", "malformed", "malformed", "bearer", "bearer-wrong", "wrong-password"];
+  return fc
+    .tuple(valid, fc.constantFrom(...wrong))
+    .map(([parts, auth]) => planOf(operation, "bad-credentials", { ...parts, auth }));
 }
 
 /** Path parameters the router may or may not take: very long, encoded slashes, dots, non-ASCII. */
 function oddPath(operation: Operation, valid: fc.Arbitrary<Parts>): fc.Arbitrary<Plan> | undefined {
   const names = parametersIn(operation, "path").map((p) => p.name);
   if (names.length === 0) return undefined;
-  const odd = fc.oneof(fc.constantFrom("..", ".", "%2e%2e", "a%2Fb", "%00", "x".repeat(2048), "x".repeat(2049), "x".repeat(5000), "%", "%zz", "a b", "😀"), junkText);
-  return fc.tuple(valid, fc.constantFrom(...names), odd).map(([parts, name, value]) =>
-    planOf(operation, "odd-path", { ...parts, pathParams: { ...parts.pathParams, [name]: value } }, { pathMayMiss: true }),
+  const odd = fc.oneof(
+    fc.constantFrom(
+      "..",
+      ".",
+      "%2e%2e",
+      "a%2Fb",
+      "%00",
+      "x".repeat(2048),
+      "x".repeat(2049),
+      "x".repeat(5000),
+      "%",
+      "%zz",
+      "a b",
+      "😀",
+    ),
+    junkText,
   );
+  return fc
+    .tuple(valid, fc.constantFrom(...names), odd)
+    .map(([parts, name, value]) =>
+      planOf(
+        operation,
+        "odd-path",
+        { ...parts, pathParams: { ...parts.pathParams, [name]: value } },
+        { pathMayMiss: true },
+      ),
+    );
 }
 
 /** The operation's path with a method it does not have. */
 function wrongMethod(operation: Operation, valid: fc.Arbitrary<Parts>): fc.Arbitrary<Plan> {
   const taken = new Set<string>(operations.filter((o) => o.path === operation.path).map((o) => o.method));
   const others = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"].filter((method) => !taken.has(method));
-  return fc.tuple(valid, fc.constantFrom(...others)).map(([parts, method]) => ({ ...planOf(operation, "wrong-method", parts), operationId: "(unmatched)", method, exclusive: false }));
+  return fc
+    .tuple(valid, fc.constantFrom(...others))
+    .map(([parts, method]) => ({
+      ...planOf(operation, "wrong-method", parts),
+      operationId: "(unmatched)",
+      method,
+      exclusive: false,
+    }));
 }
 
 /** A request that needs a call before it, as unit a: what it sends is decided when the flow runs. */
@@ -317,16 +449,33 @@ function uploadFlow(operation: Operation): fc.Arbitrary<Plan> {
     fill: fc.nat(255),
     documentType: fc.constantFrom("TR1", "AP1", "TP1", "OTHER", "PLAN", "MRTG_DEED"),
     filter: fc.option(fc.constantFrom("branch-leeds", "team a", "~"), { freq: 4, nil: undefined }),
-    mutation: fc.oneof({ weight: 8, arbitrary: fc.constant<UploadMutation>("none") }, { weight: 12, arbitrary: fc.constantFrom(...UPLOAD_MUTATIONS) }),
+    mutation: fc.oneof(
+      { weight: 8, arbitrary: fc.constant<UploadMutation>("none") },
+      { weight: 12, arbitrary: fc.constantFrom(...UPLOAD_MUTATIONS) },
+    ),
   });
-  return flow.map((f) => flowPlan(operation, f.mutation === "none" ? "upload" : `upload-${f.mutation}`, { kind: "upload", ...f }));
+  return flow.map((f) =>
+    flowPlan(operation, f.mutation === "none" ? "upload" : `upload-${f.mutation}`, { kind: "upload", ...f }),
+  );
 }
 
 function downloadFlow(operation: Operation): fc.Arbitrary<Plan> {
   return fc
-    .record({ pick: fc.nat(), mutation: fc.oneof({ weight: 3, arbitrary: fc.constant<DownloadMutation>("none") }, { weight: 4, arbitrary: fc.constantFrom(...DOWNLOAD_MUTATIONS) }), other: fc.boolean() })
+    .record({
+      pick: fc.nat(),
+      mutation: fc.oneof(
+        { weight: 3, arbitrary: fc.constant<DownloadMutation>("none") },
+        { weight: 4, arbitrary: fc.constantFrom(...DOWNLOAD_MUTATIONS) },
+      ),
+      other: fc.boolean(),
+    })
     .map(({ pick, mutation, other }) =>
-      flowPlan(operation, mutation === "none" ? "download" : `download-${mutation}`, { kind: "download", id: new Ref("download", pick), mutation, other: other && pick % 5 === 0 }),
+      flowPlan(operation, mutation === "none" ? "download" : `download-${mutation}`, {
+        kind: "download",
+        id: new Ref("download", pick),
+        mutation,
+        other: other && pick % 5 === 0,
+      }),
     );
 }
 
@@ -345,9 +494,11 @@ export function requestsFor(operation: Operation): fc.Arbitrary<Plan> {
     [1, oddPath(operation, valid)],
   ];
   for (const [weight, arbitrary] of optional) if (arbitrary !== undefined) choices.push({ weight, arbitrary });
-  if (operation.requestBody !== undefined || operation.method !== "GET") choices.push({ weight: 3, arbitrary: badBodies(operation, valid) });
+  if (operation.requestBody !== undefined || operation.method !== "GET")
+    choices.push({ weight: 3, arbitrary: badBodies(operation, valid) });
   if (operation.operationId === "uploadDocument") choices.push({ weight: 24, arbitrary: uploadFlow(operation) });
-  if (operation.operationId === "fetchDocumentContent") choices.push({ weight: 24, arbitrary: downloadFlow(operation) });
+  if (operation.operationId === "fetchDocumentContent")
+    choices.push({ weight: 24, arbitrary: downloadFlow(operation) });
   return fc.oneof(...choices);
 }
 
@@ -355,13 +506,41 @@ export function requestsFor(operation: Operation): fc.Arbitrary<Plan> {
 export const unmatchedRoutes: fc.Arbitrary<Plan> = fc
   .record({
     path: fc.oneof(
-      fc.constantFrom("/", "/v2/notifications", "/v1/notification", "/v1/notifications/", "/v0/applications/", "/v1/notifications/acknowledge/extra", "/sandbox/v2/reset", "/api/v0/applications", "/api/s1/v1/titles/ZZ100001/official-copies/availability", "/V1/NOTIFICATIONS", "/v0//applications", "/%2e%2e/v1/notifications", "/v0/documents", "/v0/uploads", "/v1/documents/"),
-      fc.array(fc.stringMatching(/^[a-z0-9_-]{1,12}$/), { minLength: 1, maxLength: 4 }).map((segments) => `/zz-${segments.join("/")}`),
+      fc.constantFrom(
+        "/",
+        "/v2/notifications",
+        "/v1/notification",
+        "/v1/notifications/",
+        "/v0/applications/",
+        "/v1/notifications/acknowledge/extra",
+        "/sandbox/v2/reset",
+        "/api/v0/applications",
+        "/api/s1/v1/titles/ZZ100001/official-copies/availability",
+        "/V1/NOTIFICATIONS",
+        "/v0//applications",
+        "/%2e%2e/v1/notifications",
+        "/v0/documents",
+        "/v0/uploads",
+        "/v1/documents/",
+      ),
+      fc
+        .array(fc.stringMatching(/^[a-z0-9_-]{1,12}$/), { minLength: 1, maxLength: 4 })
+        .map((segments) => `/zz-${segments.join("/")}`),
     ),
     method: fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"),
     auth: fc.constantFrom<Auth>("unit", "none", "bearer"),
   })
-  .map(({ path, method, auth }) => ({ operationId: "(unmatched)", variant: "unmatched-route", method, prefix: "", path, pathParams: {}, query: [], headers: {}, auth }));
+  .map(({ path, method, auth }) => ({
+    operationId: "(unmatched)",
+    variant: "unmatched-route",
+    method,
+    prefix: "",
+    path,
+    pathParams: {},
+    query: [],
+    headers: {},
+    auth,
+  }));
 
 /**
  * How much of the interface a run touches: `full` (both documents, state changed through the control plane),
@@ -372,19 +551,35 @@ export type FuzzScope = "full" | "stateless" | "observe";
 
 /** The operations a run of this scope addresses. */
 export function operationsIn(scope: FuzzScope): typeof operations {
-  return scope === "full" ? operations : operations.filter((o) => o.document === "registry" && (scope === "stateless" || o.method === "GET"));
+  return scope === "full"
+    ? operations
+    : operations.filter((o) => o.document === "registry" && (scope === "stateless" || o.method === "GET"));
 }
 
 /** Every request of a run: each operation in scope by its weight, and now and then an unmatched route. */
 export function allRequests(scope: FuzzScope = "full"): fc.Arbitrary<Plan> {
-  const drawn = fc.oneof(...operationsIn(scope).map((operation) => ({ weight: WEIGHTS[operation.operationId] ?? 10, arbitrary: requestsFor(operation) })), { weight: 6, arbitrary: unmatchedRoutes });
+  const drawn = fc.oneof(
+    ...operationsIn(scope).map((operation) => ({
+      weight: WEIGHTS[operation.operationId] ?? 10,
+      arbitrary: requestsFor(operation),
+    })),
+    { weight: 6, arbitrary: unmatchedRoutes },
+  );
   if (scope === "full") return drawn;
   // Without a control plane there is no second business unit, and a wrong password would count against the user.
-  const alone = (plan: Plan) => plan.flow === undefined && plan.exclusive !== true && plan.auth !== "other" && plan.auth !== "wrong-password";
+  const alone = (plan: Plan) =>
+    plan.flow === undefined && plan.exclusive !== true && plan.auth !== "other" && plan.auth !== "wrong-password";
   if (scope === "observe") return drawn.filter((plan) => alone(plan) && plan.method === "GET");
   // Prism routes only the spec's paths (no /api alias, its own problem for an unknown route) and leaves malformed
   // JSON unanswered: the mock gets the requests it can answer at all.
-  return drawn.filter((plan) => alone(plan) && plan.prefix === "" && plan.operationId !== "(unmatched)" && plan.variant !== "malformed-json" && plan.variant !== "odd-path");
+  return drawn.filter(
+    (plan) =>
+      alone(plan) &&
+      plan.prefix === "" &&
+      plan.operationId !== "(unmatched)" &&
+      plan.variant !== "malformed-json" &&
+      plan.variant !== "odd-path",
+  );
 }
 
 /** What every epoch of a run starts from: the settings in force until the next one (faults now and then). */

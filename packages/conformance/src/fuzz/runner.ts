@@ -11,7 +11,15 @@ import type { TargetName } from "../session.js";
 import { FuzzContext, Ref, type Credentials, type PoolName } from "./context.js";
 import { KNOWN_DEPARTURES, knownDepartureOf } from "./known-departures.js";
 import { WireClient, type WireAnswer, type WireRequest } from "./http.js";
-import { allRequests, environments, operationsIn, type BodyPlan, type Environment, type FuzzScope, type Plan } from "./plans.js";
+import {
+  allRequests,
+  environments,
+  operationsIn,
+  type BodyPlan,
+  type Environment,
+  type FuzzScope,
+  type Plan,
+} from "./plans.js";
 
 export type { FuzzScope } from "./plans.js";
 
@@ -93,7 +101,8 @@ export interface FuzzSummary {
 }
 
 const MAX_KEPT_VIOLATIONS = 200;
-const basic = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
+const basic = (username: string, password: string) =>
+  `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 
 /** Percent-encodes every byte of the UTF-8 text except the unreserved characters (and `keep`). */
@@ -122,9 +131,12 @@ function exampleTitles(): string[] {
       else walk(member, depth + 1);
     }
   };
-  for (const operation of operations.filter((o) => o.path.includes("/titles") || o.operationId === "officialSearchOfWhole")) {
+  for (const operation of operations.filter(
+    (o) => o.path.includes("/titles") || o.operationId === "officialSearchOfWhole",
+  )) {
     walk(operation.requestBody?.examples, 0);
-    for (const parameter of operation.parameters) if (parameter.name === "title_number" && typeof parameter.example === "string") titles.add(parameter.example);
+    for (const parameter of operation.parameters)
+      if (parameter.name === "title_number" && typeof parameter.example === "string") titles.add(parameter.example);
   }
   return [...titles];
 }
@@ -154,8 +166,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
   const client = new WireClient(options.url, concurrency + 2, options.timeoutMs ?? 20_000);
   const scope = options.scope ?? "full";
   const inScope = operationsIn(scope);
-  if (scope === "full" && options.sandboxToken === undefined) throw new Error("a full fuzzing run needs the control plane's token");
-  if (scope !== "full" && options.credentials === undefined) throw new Error(`a ${scope} fuzzing run needs the credentials of a user`);
+  if (scope === "full" && options.sandboxToken === undefined)
+    throw new Error("a full fuzzing run needs the control plane's token");
+  if (scope !== "full" && options.credentials === undefined)
+    throw new Error(`a ${scope} fuzzing run needs the credentials of a user`);
   const context = new FuzzContext(options.sandboxToken ?? "", exampleTitles());
   const started = performance.now();
   const summary: FuzzSummary = {
@@ -182,14 +196,25 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
   let lastProgress = 0;
   const progressEvery = options.progressEvery ?? 1000;
   const report = () =>
-    options.onProgress?.({ requests: summary.requests, target: options.requests, seconds: (performance.now() - started) / 1000, violations: summary.violationCount, injected503: summary.injected503 });
+    options.onProgress?.({
+      requests: summary.requests,
+      target: options.requests,
+      seconds: (performance.now() - started) / 1000,
+      violations: summary.violationCount,
+      injected503: summary.injected503,
+    });
 
   const units = (): { a: Credentials; b: Credentials } => {
     if (context.units === undefined) throw new Error("the fuzzer has no business units");
     return context.units;
   };
 
-  const detail = (plan: Plan | undefined, wire: WireRequest, answer: WireAnswer | undefined, problems: string[]): Violation => ({
+  const detail = (
+    plan: Plan | undefined,
+    wire: WireRequest,
+    answer: WireAnswer | undefined,
+    problems: string[],
+  ): Violation => ({
     request: summary.requests,
     epoch,
     plan: planIndex,
@@ -208,7 +233,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
   };
 
   /** Sends one request, checks its answer, counts it, and collects identifiers from it. */
-  const exchange = async (wire: WireRequest, plan: Plan | undefined, owner: "a" | "b" | "s" = "a", extra: { pathMayMiss?: boolean } = {}): Promise<WireAnswer> => {
+  const exchange = async (
+    wire: WireRequest,
+    plan: Plan | undefined,
+    owner: "a" | "b" | "s" = "a",
+    extra: { pathMayMiss?: boolean } = {},
+  ): Promise<WireAnswer> => {
     const answer = await client.send(wire);
     summary.requests += 1;
     const pathname = wire.target.split("?")[0] ?? wire.target;
@@ -227,7 +257,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
       const statusClass = `${status[0] ?? "?"}xx`;
       tally.classes[statusClass] = (tally.classes[statusClass] ?? 0) + 1;
       const checked: Answer = { status: answer.status, headers: answer.headers, body: answer.body };
-      const problems = violationsOf({ method: wire.method, pathname, pathMayMiss: extra.pathMayMiss ?? false }, checked);
+      const problems = violationsOf(
+        { method: wire.method, pathname, pathMayMiss: extra.pathMayMiss ?? false },
+        checked,
+      );
       const json = jsonOf(answer.body);
       if (answer.status >= 500) {
         // problem+json's code, or the code of a registry envelope's first item.
@@ -241,7 +274,17 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
       }
       if (problems.length > 0) {
         const contentType = String(answer.headers["content-type"] ?? "");
-        const known = knownDepartureOf({ target: options.target ?? "gateway", operation: operationFor(wire.method, pathname), method: wire.method, pathname, status: answer.status, contentType, json, problems, faultsPossible });
+        const known = knownDepartureOf({
+          target: options.target ?? "gateway",
+          operation: operationFor(wire.method, pathname),
+          method: wire.method,
+          pathname,
+          status: answer.status,
+          contentType,
+          json,
+          problems,
+          faultsPossible,
+        });
         const tallyKnown = known === undefined ? undefined : summary.known[known.id];
         if (tallyKnown === undefined) violation(plan, wire, answer, problems);
         else {
@@ -268,7 +311,14 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
       case "wrong-password":
         return basic(a.username, `${a.password}-wrong`);
       case "malformed":
-        return ["Basic", "Basic !!!", `Basic ${Buffer.from("no-colon").toString("base64")}`, "Digest username=x", `Basic ${"A".repeat(2000)}`, `basic ${Buffer.from(":").toString("base64")}`][pick % 6];
+        return [
+          "Basic",
+          "Basic !!!",
+          `Basic ${Buffer.from("no-colon").toString("base64")}`,
+          "Digest username=x",
+          `Basic ${"A".repeat(2000)}`,
+          `basic ${Buffer.from(":").toString("base64")}`,
+        ][pick % 6];
       case "bearer":
         return `Bearer ${context.sandboxToken}`;
       case "bearer-wrong":
@@ -293,36 +343,52 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
         }),
       );
     };
-    const acknowledging = plan.operationId === "acknowledgeNotificationsV0" || plan.operationId === "acknowledgeNotificationsV1";
+    const acknowledging =
+      plan.operationId === "acknowledgeNotificationsV0" || plan.operationId === "acknowledgeNotificationsV1";
     const data = (value as { data?: unknown } | null)?.data;
-    if (acknowledging && Array.isArray(data)) return { ...(value as object), data: data.map(() => take("notification")) };
+    if (acknowledging && Array.isArray(data))
+      return { ...(value as object), data: data.map(() => take("notification")) };
     return walk(value, 0);
   };
 
   const resolveRefs = (value: unknown): unknown => {
     if (value instanceof Ref) return context.resolve(value);
     if (Array.isArray(value)) return value.map(resolveRefs);
-    if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v)]));
+    if (value !== null && typeof value === "object")
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v)]));
     return value;
   };
 
   /** A latency the settings accept stays a millisecond or two (the spec's example asks for 250 ms on every request). */
   const shortLatency = (plan: Plan, value: unknown): unknown => {
     const latency = (value as { latency_ms?: unknown } | null)?.latency_ms;
-    if (plan.operationId !== "updateSettings" || typeof latency !== "number" || !Number.isInteger(latency) || latency <= 2 || latency > 60_000) return value;
+    if (
+      plan.operationId !== "updateSettings" ||
+      typeof latency !== "number" ||
+      !Number.isInteger(latency) ||
+      latency <= 2 ||
+      latency > 60_000
+    )
+      return value;
     return { ...(value as object), latency_ms: latency % 3 };
   };
 
   const bodyBytes = (body: BodyPlan, plan: Plan): { bytes: Buffer; contentType: string | undefined } => {
     switch (body.kind) {
       case "json": {
-        const value = shortLatency(plan, plan.realIds !== undefined ? withRealIds(plan, resolveRefs(body.value)) : resolveRefs(body.value));
+        const value = shortLatency(
+          plan,
+          plan.realIds !== undefined ? withRealIds(plan, resolveRefs(body.value)) : resolveRefs(body.value),
+        );
         return { bytes: Buffer.from(JSON.stringify(value) ?? "null", "utf8"), contentType: body.contentType };
       }
       case "text":
         return { bytes: Buffer.from(body.text, "utf8"), contentType: body.contentType };
       case "padded-json":
-        return { bytes: Buffer.from(`{"data":["${"x".repeat(Math.max(0, body.bytes - 12))}"]}`), contentType: "application/json" };
+        return {
+          bytes: Buffer.from(`{"data":["${"x".repeat(Math.max(0, body.bytes - 12))}"]}`),
+          contentType: "application/json",
+        };
     }
   };
 
@@ -336,7 +402,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
       if (value instanceof Ref) named.push({ pool: value.pool, value: text });
       return odd ? percentEncode(text, /[A-Za-z0-9\-._~%]/) : percentEncode(text);
     });
-    const query = plan.query.map(([name, value]) => `${percentEncode(name)}=${percentEncode(value instanceof Ref ? context.resolve(value) : value)}`).join("&");
+    const query = plan.query
+      .map(
+        ([name, value]) =>
+          `${percentEncode(name)}=${percentEncode(value instanceof Ref ? context.resolve(value) : value)}`,
+      )
+      .join("&");
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(plan.headers)) headers[name] = headerSafe(value);
     const auth = authorization(plan.auth, plan.realIds ?? 0);
@@ -348,38 +419,80 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
       if (contentType !== undefined) headers["content-type"] = contentType;
       headers["content-length"] = String(bytes.length);
     }
-    return { wire: { method: plan.method, target: `${plan.prefix}${path}${query ? `?${query}` : ""}`, headers, ...(body !== undefined ? { body } : {}) }, named };
+    return {
+      wire: {
+        method: plan.method,
+        target: `${plan.prefix}${path}${query ? `?${query}` : ""}`,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+      },
+      named,
+    };
   };
 
   const ownerOf = (auth: Plan["auth"]): "a" | "b" | "s" => (auth === "other" ? "b" : auth === "bearer" ? "s" : "a");
 
   /** A request as another business unit for one of unit a's records must not find it. */
-  const checkIsolation = (plan: Plan, wire: WireRequest, named: { pool: PoolName; value: string }[], answer: WireAnswer) => {
+  const checkIsolation = (
+    plan: Plan,
+    wire: WireRequest,
+    named: { pool: PoolName; value: string }[],
+    answer: WireAnswer,
+  ) => {
     if (plan.auth !== "other" || answer.kind !== "answer") return;
     const scoped = ["getApplicationInformation", "downloadDocument", "getPollRequest"];
     // Only records that unit a has and unit b does not (two units may both own, say, the message id of an example).
-    const usesRecordOfA = named.some(({ pool, value }) => pool !== "title" && context.has("a", pool, value) && !context.has("b", pool, value));
+    const usesRecordOfA = named.some(
+      ({ pool, value }) => pool !== "title" && context.has("a", pool, value) && !context.has("b", pool, value),
+    );
     if (scoped.includes(plan.operationId) && usesRecordOfA && answer.status < 400) {
       violation(plan, wire, answer, [`another business unit's record answered ${answer.status}`]);
     }
-    if ((plan.operationId === "acknowledgeNotificationsV0" || plan.operationId === "acknowledgeNotificationsV1") && plan.realIds !== undefined && answer.status === 200) {
-      const acknowledged = ((jsonOf(answer.body) as { data?: { acknowledged?: unknown } } | undefined)?.data?.acknowledged ?? []) as unknown[];
+    if (
+      (plan.operationId === "acknowledgeNotificationsV0" || plan.operationId === "acknowledgeNotificationsV1") &&
+      plan.realIds !== undefined &&
+      answer.status === 200
+    ) {
+      const acknowledged = ((jsonOf(answer.body) as { data?: { acknowledged?: unknown } } | undefined)?.data
+        ?.acknowledged ?? []) as unknown[];
       if (acknowledged.length > 0 && context.size("a", "notification") > 0) {
-        violation(plan, wire, answer, [`another business unit acknowledged ${acknowledged.length} of unit a's notifications`]);
+        violation(plan, wire, answer, [
+          `another business unit acknowledged ${acknowledged.length} of unit a's notifications`,
+        ]);
       }
     }
   };
 
   /** Asks for an upload address as unit a and uploads to it, changed as the mutation says. */
-  const upload = async (plan: Plan | undefined, flow: Extract<NonNullable<Plan["flow"]>, { kind: "upload" }>, owner: "a" | "b" = "a"): Promise<string | undefined> => {
+  const upload = async (
+    plan: Plan | undefined,
+    flow: Extract<NonNullable<Plan["flow"]>, { kind: "upload" }>,
+    owner: "a" | "b" = "a",
+  ): Promise<string | undefined> => {
     const a = units()[owner];
     const bytes = documentBytes(flow.size, flow.fill);
     const sha256 = sha256Base64(bytes);
     const ask = Buffer.from(
-      JSON.stringify({ data: { document_type: flow.documentType, file_length: flow.size, file_sha256: sha256, ...(flow.filter !== undefined ? { additional_provider_filter: flow.filter } : {}) } }),
+      JSON.stringify({
+        data: {
+          document_type: flow.documentType,
+          file_length: flow.size,
+          file_sha256: sha256,
+          ...(flow.filter !== undefined ? { additional_provider_filter: flow.filter } : {}),
+        },
+      }),
     );
     const asked = await exchange(
-      { method: "POST", target: "/v0/documents/url", headers: { authorization: basic(a.username, a.password), "content-type": "application/json", "content-length": String(ask.length) }, body: ask },
+      {
+        method: "POST",
+        target: "/v0/documents/url",
+        headers: {
+          authorization: basic(a.username, a.password),
+          "content-type": "application/json",
+          "content-length": String(ask.length),
+        },
+        body: ask,
+      },
       plan,
       owner,
     );
@@ -389,7 +502,11 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     const address = new URL(data.upload_url, options.url);
     let target = `${address.pathname}${address.search}`;
     let body: Buffer = bytes;
-    const headers: Record<string, string> = { "content-type": "application/octet-stream", "content-length": String(bytes.length), "x-provider-checksum-sha256": sha256 };
+    const headers: Record<string, string> = {
+      "content-type": "application/octet-stream",
+      "content-length": String(bytes.length),
+      "x-provider-checksum-sha256": sha256,
+    };
     let stallAfter: number | undefined;
     switch (flow.mutation) {
       case "checksum":
@@ -407,7 +524,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
         headers["content-length"] = String(body.length);
         break;
       case "signature":
-        address.searchParams.set("signature", `${(address.searchParams.get("signature") ?? "").slice(0, -1)}${(address.searchParams.get("signature") ?? "0").endsWith("0") ? "1" : "0"}`);
+        address.searchParams.set(
+          "signature",
+          `${(address.searchParams.get("signature") ?? "").slice(0, -1)}${(address.searchParams.get("signature") ?? "0").endsWith("0") ? "1" : "0"}`,
+        );
         target = `${address.pathname}${address.search}`;
         break;
       case "expires":
@@ -438,16 +558,35 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
       default:
         break;
     }
-    const wire: WireRequest = { method: "PUT", target, headers, body, fresh: true, ...(stallAfter !== undefined ? { stallAfter } : {}) };
+    const wire: WireRequest = {
+      method: "PUT",
+      target,
+      headers,
+      body,
+      fresh: true,
+      ...(stallAfter !== undefined ? { stallAfter } : {}),
+    };
     const answer = await exchange(wire, plan);
     if (answer.kind !== "answer") return undefined;
-    const mustFail = ["checksum", "no-checksum", "bytes", "length", "signature", "expires", "declared-too-large", "empty"].includes(flow.mutation);
+    const mustFail = [
+      "checksum",
+      "no-checksum",
+      "bytes",
+      "length",
+      "signature",
+      "expires",
+      "declared-too-large",
+      "empty",
+    ].includes(flow.mutation);
     const injected = answer.status === 503 && faultsPossible;
-    if (flow.mutation === "none" && answer.status !== 200 && !injected) violation(plan, wire, answer, [`a correct upload to a fresh address was refused with ${answer.status}`]);
-    if (mustFail && answer.status < 300) violation(plan, wire, answer, [`an upload that departs from its signed address (${flow.mutation}) was accepted`]);
+    if (flow.mutation === "none" && answer.status !== 200 && !injected)
+      violation(plan, wire, answer, [`a correct upload to a fresh address was refused with ${answer.status}`]);
+    if (mustFail && answer.status < 300)
+      violation(plan, wire, answer, [`an upload that departs from its signed address (${flow.mutation}) was accepted`]);
     if (flow.mutation === "replay" && answer.status === 200) {
       const again = await exchange({ ...wire }, plan);
-      if (again.kind === "answer" && again.status < 300) violation(plan, wire, again, ["an upload address accepted a second upload"]);
+      if (again.kind === "answer" && again.status < 300)
+        violation(plan, wire, again, ["an upload address accepted a second upload"]);
     }
     return answer.status === 200 ? data.document_id : undefined;
   };
@@ -457,10 +596,16 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     const { a, b } = units();
     const who = flow.other ? b : a;
     const id = context.resolve(flow.id);
-    const first = await exchange({ method: "GET", target: `/v1/documents/${id}`, headers: { authorization: basic(who.username, who.password) } }, plan, flow.other ? "b" : "a");
+    const first = await exchange(
+      { method: "GET", target: `/v1/documents/${id}`, headers: { authorization: basic(who.username, who.password) } },
+      plan,
+      flow.other ? "b" : "a",
+    );
     if (first.kind !== "answer") return;
     if (flow.other && first.status < 400 && context.has("a", "download", id) && !context.has("b", "download", id)) {
-      violation(plan, { method: "GET", target: `/v1/documents/${id}`, headers: {} }, first, [`another business unit's download id answered ${first.status}`]);
+      violation(plan, { method: "GET", target: `/v1/documents/${id}`, headers: {} }, first, [
+        `another business unit's download id answered ${first.status}`,
+      ]);
     }
     const location = first.headers["location"];
     if (first.status !== 302 || typeof location !== "string") return;
@@ -468,7 +613,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     let method = "GET";
     switch (flow.mutation) {
       case "signature":
-        address.searchParams.set("signature", `${(address.searchParams.get("signature") ?? "").slice(0, -1)}${(address.searchParams.get("signature") ?? "0").endsWith("0") ? "1" : "0"}`);
+        address.searchParams.set(
+          "signature",
+          `${(address.searchParams.get("signature") ?? "").slice(0, -1)}${(address.searchParams.get("signature") ?? "0").endsWith("0") ? "1" : "0"}`,
+        );
         break;
       case "expires":
         address.searchParams.set("expires", String(Number(address.searchParams.get("expires") ?? "0") + 3600));
@@ -492,9 +640,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     const answer = await exchange(wire, plan);
     if (answer.kind !== "answer") return;
     const injected = answer.status === 503 && faultsPossible;
-    if (flow.mutation === "none" && answer.status !== 200 && !injected) violation(plan, wire, answer, [`a fresh signed download address answered ${answer.status}`]);
+    if (flow.mutation === "none" && answer.status !== 200 && !injected)
+      violation(plan, wire, answer, [`a fresh signed download address answered ${answer.status}`]);
     if (["signature", "expires", "no-signature", "other-id"].includes(flow.mutation) && answer.status < 300) {
-      violation(plan, wire, answer, [`a download address that departs from the signed one (${flow.mutation}) answered ${answer.status}`]);
+      violation(plan, wire, answer, [
+        `a download address that departs from the signed one (${flow.mutation}) answered ${answer.status}`,
+      ]);
     }
   };
 
@@ -502,15 +653,34 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
   const sandboxJson = (method: string, target: string, value: unknown) => {
     if (value === undefined) return exchange({ method, target, headers: bearer() }, undefined, "s");
     const body = Buffer.from(JSON.stringify(value));
-    return exchange({ method, target, headers: { ...bearer(), "content-type": "application/json", "content-length": String(body.length) }, body }, undefined, "s");
+    return exchange(
+      {
+        method,
+        target,
+        headers: { ...bearer(), "content-type": "application/json", "content-length": String(body.length) },
+        body,
+      },
+      undefined,
+      "s",
+    );
   };
-  const asUnit = (who: Credentials, method: string, target: string, value?: unknown, headers: Record<string, string> = {}) => {
+  const asUnit = (
+    who: Credentials,
+    method: string,
+    target: string,
+    value?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
     const body = value === undefined ? undefined : Buffer.from(JSON.stringify(value));
     return exchange(
       {
         method,
         target,
-        headers: { authorization: basic(who.username, who.password), ...headers, ...(body !== undefined ? { "content-type": "application/json", "content-length": String(body.length) } : {}) },
+        headers: {
+          authorization: basic(who.username, who.password),
+          ...headers,
+          ...(body !== undefined ? { "content-type": "application/json", "content-length": String(body.length) } : {}),
+        },
         ...(body !== undefined ? { body } : {}),
       },
       undefined,
@@ -529,38 +699,68 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     const created: Credentials[] = [];
     for (const name of ["Fuzz unit A", "Fuzz unit B"]) {
       const answer = await sandboxJson("POST", "/sandbox/v1/business-units", { name });
-      const body = answer.kind === "answer" && answer.status === 201 ? (jsonOf(answer.body) as { username: string; password: string; business_unit_id: string }) : undefined;
-      if (body === undefined) throw new Error(`the fuzzer could not create a business unit: ${answer.kind === "answer" ? `${answer.status} ${answer.body.toString("utf8")}` : answer.reason}`);
+      const body =
+        answer.kind === "answer" && answer.status === 201
+          ? (jsonOf(answer.body) as { username: string; password: string; business_unit_id: string })
+          : undefined;
+      if (body === undefined)
+        throw new Error(
+          `the fuzzer could not create a business unit: ${answer.kind === "answer" ? `${answer.status} ${answer.body.toString("utf8")}` : answer.reason}`,
+        );
       created.push({ username: body.username, password: body.password, businessUnitId: body.business_unit_id });
     }
     context.units = { a: created[0] as Credentials, b: created[1] as Credentials };
-    await sandboxJson("PUT", "/sandbox/v1/settings", { processing: "manual", error_rate: 0, latency_ms: 0, duplicate_rate: 0 });
+    await sandboxJson("PUT", "/sandbox/v1/settings", {
+      processing: "manual",
+      error_rate: 0,
+      latency_ms: 0,
+      duplicate_rate: 0,
+    });
     faultsPossible = false;
-    const example = operationById("submitApplication").requestBody?.examples[0] as { documents: Record<string, { document_id: string }> };
+    const example = operationById("submitApplication").requestBody?.examples[0] as {
+      documents: Record<string, { document_id: string }>;
+    };
     for (const owner of ["a", "b"] as const) {
       const who = context.units[owner];
       const documents: string[] = [];
       for (const fill of [1, 2]) {
-        const id = await upload(undefined, { kind: "upload", size: 2048 + fill, fill, documentType: "TR1", filter: undefined, mutation: "none" }, owner);
+        const id = await upload(
+          undefined,
+          { kind: "upload", size: 2048 + fill, fill, documentType: "TR1", filter: undefined, mutation: "none" },
+          owner,
+        );
         if (id !== undefined) {
           documents.push(id);
           context.add(owner, "document", id);
         }
       }
       const submission = structuredClone(example);
-      Object.values(submission.documents).forEach((document, index) => (document.document_id = documents[index] ?? document.document_id));
+      Object.values(submission.documents).forEach(
+        (document, index) => (document.document_id = documents[index] ?? document.document_id),
+      );
       const applications: string[] = [];
       for (let i = 0; i < 2; i += 1) {
-        const answer = await asUnit(who, "POST", "/v0/applications", submission, { "idempotency-key": `fuzz-setup-${owner}-${i}-${Date.now()}` });
-        const id = answer.kind === "answer" ? (jsonOf(answer.body) as { application_request_id?: string } | undefined)?.application_request_id : undefined;
+        const answer = await asUnit(who, "POST", "/v0/applications", submission, {
+          "idempotency-key": `fuzz-setup-${owner}-${i}-${Date.now()}`,
+        });
+        const id =
+          answer.kind === "answer"
+            ? (jsonOf(answer.body) as { application_request_id?: string } | undefined)?.application_request_id
+            : undefined;
         if (id !== undefined) applications.push(id);
       }
       if (owner === "a" && applications[0] !== undefined) {
-        await sandboxJson("POST", `/sandbox/v1/applications/${applications[0]}/transitions`, { to: "ACCEPTED_PRIORITY_PROTECTED" });
-        await sandboxJson("POST", `/sandbox/v1/applications/${applications[0]}/correspondence`, { documents: ["LTR", "OCR"] });
+        await sandboxJson("POST", `/sandbox/v1/applications/${applications[0]}/transitions`, {
+          to: "ACCEPTED_PRIORITY_PROTECTED",
+        });
+        await sandboxJson("POST", `/sandbox/v1/applications/${applications[0]}/correspondence`, {
+          documents: ["LTR", "OCR"],
+        });
         await asUnit(who, "GET", `/v0/applications/${applications[0]}/information`);
       }
-      const search = structuredClone(operationById("officialSearchOfWhole").requestBody?.examples[0]) as { message_id: string };
+      const search = structuredClone(operationById("officialSearchOfWhole").requestBody?.examples[0]) as {
+        message_id: string;
+      };
       search.message_id = `fuzz-setup-${owner}-${Date.now()}`;
       const searched = await asUnit(who, "POST", "/api/v1/official-searches-of-whole", search);
       if (searched.kind === "answer" && searched.status < 300) context.add(owner, "message", search.message_id);
@@ -577,7 +777,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     faultsPossible = environment.error_rate > 0 || answer.kind !== "answer" || answer.status !== 200;
     // Title enquiries over the fuzzer's plain HTTP and at any hour, so that they get past the 403 (mutual TLS and
     // the service hours have tests of their own).
-    await sandboxJson("PUT", "/sandbox/v1/settings", { require_client_certificate: false, service_hours: "always-open" });
+    await sandboxJson("PUT", "/sandbox/v1/settings", {
+      require_client_certificate: false,
+      service_hours: "always-open",
+    });
     if (context.units !== undefined) {
       await asUnit(context.units.a, "GET", "/v1/notifications?limit=100");
       await asUnit(context.units.a, "GET", "/v0/notifications?limit=100&status=ACKNOWLEDGED");
@@ -643,7 +846,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
   }
   client.close();
   summary.seconds = (performance.now() - started) / 1000;
-  summary.unaddressed = inScope.filter((o) => (summary.operations[o.operationId]?.requests ?? 0) === 0).map((o) => o.operationId);
+  summary.unaddressed = inScope
+    .filter((o) => (summary.operations[o.operationId]?.requests ?? 0) === 0)
+    .map((o) => o.operationId);
   summary.neverSucceeded = inScope
     .filter((o) => {
       const classes = summary.operations[o.operationId]?.classes ?? {};
@@ -669,7 +874,9 @@ export function describeFuzz(summary: FuzzSummary): string {
     "per operation (requests: answers by class):",
     ...Object.entries(summary.operations).map(
       ([operation, tally]) =>
-        `  ${operation.padEnd(32)} ${n(tally.requests).padStart(8)} (mean ${(tally.totalMs / Math.max(1, tally.requests)).toFixed(1)} ms): ${Object.entries(tally.classes)
+        `  ${operation.padEnd(32)} ${n(tally.requests).padStart(8)} (mean ${(tally.totalMs / Math.max(1, tally.requests)).toFixed(1)} ms): ${Object.entries(
+          tally.classes,
+        )
           .sort(([a], [b]) => a.localeCompare(b))
           .map(([c, count]) => `${c} ${n(count)}`)
           .join(", ")}`,
@@ -678,16 +885,23 @@ export function describeFuzz(summary: FuzzSummary): string {
   for (const [id, known] of Object.entries(summary.known)) {
     if (known.count === 0) continue;
     const example = known.examples[0];
-    lines.push(`KNOWN DEPARTURE ${id}: ${n(known.count)} answers. ${known.summary}` + (example ? `\n    e.g. ${example.method} ${example.target.slice(0, 120)} -> ${example.status ?? "nothing"}: ${example.problems.join("; ").slice(0, 200)}` : ""));
+    lines.push(
+      `KNOWN DEPARTURE ${id}: ${n(known.count)} answers. ${known.summary}` +
+        (example
+          ? `\n    e.g. ${example.method} ${example.target.slice(0, 120)} -> ${example.status ?? "nothing"}: ${example.problems.join("; ").slice(0, 200)}`
+          : ""),
+    );
   }
   if (summary.unaddressed.length > 0) lines.push(`operations never addressed: ${summary.unaddressed.join(", ")}`);
-  if (summary.neverSucceeded.length > 0) lines.push(`operations that never answered 2xx/3xx: ${summary.neverSucceeded.join(", ")}`);
+  if (summary.neverSucceeded.length > 0)
+    lines.push(`operations that never answered 2xx/3xx: ${summary.neverSucceeded.join(", ")}`);
   for (const v of summary.violations) {
     lines.push(
       `VIOLATION #${v.request} (epoch ${v.epoch}, plan ${v.plan}) ${v.operationId} [${v.variant}] ${v.method} ${v.target}` +
         `${v.requestBody ? `\n    body: ${v.requestBody.slice(0, 200)}` : ""}\n    answered ${v.status ?? "nothing"}: ${v.answer.slice(0, 300)}\n    ${v.problems.join("\n    ")}`,
     );
   }
-  if (summary.violationCount > summary.violations.length) lines.push(`... and ${n(summary.violationCount - summary.violations.length)} more violations`);
+  if (summary.violationCount > summary.violations.length)
+    lines.push(`... and ${n(summary.violationCount - summary.violations.length)} more violations`);
   return lines.join("\n");
 }

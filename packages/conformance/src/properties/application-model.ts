@@ -3,7 +3,16 @@
 // reopening, correspondence, and application information after each.
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
-import { expectStatus, expectThat, list, requestTransition, sameJson, submission, submit, type TransitionResult } from "../driver.js";
+import {
+  expectStatus,
+  expectThat,
+  list,
+  requestTransition,
+  sameJson,
+  submission,
+  submit,
+  type TransitionResult,
+} from "../driver.js";
 import type { Property } from "../property.js";
 import type { Credentials, Session } from "../session.js";
 import { enums, transitions } from "@lrg/spec";
@@ -64,17 +73,27 @@ class Submit implements Command {
   async run(m: Model, r: Real) {
     const key = `conformance-${randomUUID()}`;
     const body = submission({ documents: this.documents });
-    const answer = await r.session.call("POST", "/v0/applications", { as: r.credentials, json: body, headers: { "idempotency-key": key } });
+    const answer = await r.session.call("POST", "/v0/applications", {
+      as: r.credentials,
+      json: body,
+      headers: { "idempotency-key": key },
+    });
     expectStatus(answer, 202, "submit");
     const id = (answer.body as { data: { application_request_id: string } }).data.application_request_id;
-    expectThat(!m.applications.some((a) => a.id === id), "a new submission answered an existing application_request_id");
+    expectThat(
+      !m.applications.some((a) => a.id === id),
+      "a new submission answered an existing application_request_id",
+    );
     m.applications.push(fresh(id, key, body));
   }
   toString = () => `submit(${this.documents})`;
 }
 
 class Resubmit implements Command {
-  constructor(readonly pick: number, readonly changed: boolean) {}
+  constructor(
+    readonly pick: number,
+    readonly changed: boolean,
+  ) {}
   check = (m: Readonly<Model>) => m.applications.length > 0;
   async run(m: Model, r: Real) {
     // The key names the latest application submitted with it (a key is released by SYSTEM_ERROR).
@@ -82,19 +101,29 @@ class Resubmit implements Command {
     const application = m.applications.filter((a) => a.key === key).at(-1) as ModelApplication;
     const other = application.body["customer_reference"] === "CONFORMANCE-2" ? "CONFORMANCE-3" : "CONFORMANCE-2";
     const body = this.changed ? { ...application.body, customer_reference: other } : application.body;
-    const answer = await r.session.call("POST", "/v0/applications", { as: r.credentials, json: body, headers: { "idempotency-key": key } });
+    const answer = await r.session.call("POST", "/v0/applications", {
+      as: r.credentials,
+      json: body,
+      headers: { "idempotency-key": key },
+    });
     if (application.status === "SYSTEM_ERROR") {
       // The retry after SYSTEM_ERROR: the key was released, so this is a new application, whatever the body.
       expectStatus(answer, 202, "a resubmission after SYSTEM_ERROR");
       const id = (answer.body as { data: { application_request_id: string } }).data.application_request_id;
-      expectThat(!m.applications.some((a) => a.id === id), "a resubmission after SYSTEM_ERROR answered an existing application_request_id");
+      expectThat(
+        !m.applications.some((a) => a.id === id),
+        "a resubmission after SYSTEM_ERROR answered an existing application_request_id",
+      );
       m.applications.push(fresh(id, key, body));
     } else if (this.changed) {
       expectStatus(answer, 409, "the same Idempotency-Key with another body");
       expectThat((answer.body as { code?: string }).code === "409-01", `problem code ${answer.text}`);
     } else {
       expectStatus(answer, 202, "the same submission again");
-      expectThat((answer.body as { data: { application_request_id: string } }).data.application_request_id === application.id, "a replayed submission answered another application_request_id");
+      expectThat(
+        (answer.body as { data: { application_request_id: string } }).data.application_request_id === application.id,
+        "a replayed submission answered another application_request_id",
+      );
     }
   }
   toString = () => `resubmit(${this.pick}, ${this.changed ? "changed body" : "same body"})`;
@@ -108,16 +137,26 @@ interface Extras {
 
 class Move implements Command {
   resolved = "";
-  constructor(readonly pick: number, readonly target: number, readonly extras: Extras) {}
+  constructor(
+    readonly pick: number,
+    readonly target: number,
+    readonly extras: Extras,
+  ) {}
   check = (m: Readonly<Model>) => m.applications.length > 0;
   async run(m: Model, r: Real) {
     const application = pickOf(m, this.pick);
     const to = TARGETS[this.target % TARGETS.length] as string;
     const body: Record<string, unknown> = { to };
     if (to === "VALIDATION_FAILED" && this.extras.errors) body["errors"] = this.extras.errors;
-    if (to === "COMPLETED" && this.extras.earlyCompletion !== undefined) body["early_completion"] = this.extras.earlyCompletion;
-    const holders = m.applications.filter((a) => a !== application && typeof a.reference === "string" && a.reference !== "assigned");
-    const taken = to === "ACCEPTED_PRIORITY_PROTECTED" && this.extras.reuseReference !== undefined && holders.length > 0 ? holders[this.extras.reuseReference % holders.length] : undefined;
+    if (to === "COMPLETED" && this.extras.earlyCompletion !== undefined)
+      body["early_completion"] = this.extras.earlyCompletion;
+    const holders = m.applications.filter(
+      (a) => a !== application && typeof a.reference === "string" && a.reference !== "assigned",
+    );
+    const taken =
+      to === "ACCEPTED_PRIORITY_PROTECTED" && this.extras.reuseReference !== undefined && holders.length > 0
+        ? holders[this.extras.reuseReference % holders.length]
+        : undefined;
     if (taken) body["registry_reference"] = taken.reference;
     this.resolved = `#${m.applications.indexOf(application)} ${application.status}→${to}${taken ? ` reusing ${String(taken.reference)}` : ""}`;
     const answer = await requestTransition(r.session, application.id, body);
@@ -128,13 +167,28 @@ class Move implements Command {
     }
     expectStatus(answer, 200, this.resolved);
     const result = answer.body as TransitionResult;
-    expectThat(result.previous_status === application.status && result.status === to, `answered ${result.previous_status}→${result.status}`);
+    expectThat(
+      result.previous_status === application.status && result.status === to,
+      `answered ${result.previous_status}→${result.status}`,
+    );
     const move = transitions.find((t) => t.from === application.status && t.to === to);
-    expectThat(result.notifications.some((n) => n.notification_type === move?.notifications.v1 && n.v0_notification_type === move.notifications.v0), `no ${String(move?.notifications.v1)} notification emitted`);
+    expectThat(
+      result.notifications.some(
+        (n) => n.notification_type === move?.notifications.v1 && n.v0_notification_type === move.notifications.v0,
+      ),
+      `no ${String(move?.notifications.v1)} notification emitted`,
+    );
     const onDayList = ["ACCEPTED_PRIORITY_PROTECTED", "COMPLETED", "CANCELLED"].includes(to);
-    expectThat(onDayList === (result.registry_reference !== undefined), `registry_reference ${String(result.registry_reference)} in status ${to}`);
-    expectThat(onDayList === (result.priority_timestamp !== undefined), `priority_timestamp ${String(result.priority_timestamp)} in status ${to}`);
-    if (application.reference !== null && application.reference !== "assigned") expectThat(result.registry_reference === application.reference, "the registry reference changed");
+    expectThat(
+      onDayList === (result.registry_reference !== undefined),
+      `registry_reference ${String(result.registry_reference)} in status ${to}`,
+    );
+    expectThat(
+      onDayList === (result.priority_timestamp !== undefined),
+      `priority_timestamp ${String(result.priority_timestamp)} in status ${to}`,
+    );
+    if (application.reference !== null && application.reference !== "assigned")
+      expectThat(result.registry_reference === application.reference, "the registry reference changed");
     if (to === "COMPLETED" || to === "CANCELLED") {
       expectThat((result.documents?.length ?? 0) > 0, "no documents generated");
       application.correspondence += 1;
@@ -145,7 +199,8 @@ class Move implements Command {
       application.early = this.extras.earlyCompletion === true;
       // Every submission names the same title: an earlier early completion now receives its ECM and ECR.
       for (const earlier of m.applications) {
-        if (earlier === application || earlier.status !== "COMPLETED" || !earlier.early || earlier.earlyDocuments) continue;
+        if (earlier === application || earlier.status !== "COMPLETED" || !earlier.early || earlier.earlyDocuments)
+          continue;
         earlier.correspondence += 1;
         earlier.earlyDocuments = true;
       }
@@ -160,19 +215,35 @@ class DayList implements Command {
   check = () => true;
   async run(m: Model, r: Real) {
     const waiting = m.applications.filter((a) => a.status === "ACCEPTED_AWAITING_PRIORITY");
-    const state = await r.session.control<{ open: boolean; awaiting_priority: number; promoted?: number }>("PUT", "/sandbox/v1/day-list", { open: this.open });
+    const state = await r.session.control<{ open: boolean; awaiting_priority: number; promoted?: number }>(
+      "PUT",
+      "/sandbox/v1/day-list",
+      { open: this.open },
+    );
     expectThat(state.open === this.open, `day list answered open=${state.open}`);
     const promoted = this.open ? waiting.length : 0;
-    expectThat(state.promoted === undefined || state.promoted === promoted, `promoted ${String(state.promoted)}, the model expects ${promoted}`);
-    expectThat(state.awaiting_priority === waiting.length - promoted, `awaiting_priority ${state.awaiting_priority}, the model expects ${waiting.length - promoted}`);
+    expectThat(
+      state.promoted === undefined || state.promoted === promoted,
+      `promoted ${String(state.promoted)}, the model expects ${promoted}`,
+    );
+    expectThat(
+      state.awaiting_priority === waiting.length - promoted,
+      `awaiting_priority ${state.awaiting_priority}, the model expects ${waiting.length - promoted}`,
+    );
     m.dayListOpen = this.open;
     if (!this.open) return;
     for (const application of waiting) {
       application.status = "ACCEPTED_PRIORITY_PROTECTED";
       application.reference = "assigned";
       // The day list reopening emits accepted-priority-protected for each application it promotes.
-      const emitted = await list(r.session, "v1", r.credentials, { subject: application.id, notification_type: "application.accepted-priority-protected" });
-      expectThat(emitted.length === 1, `${emitted.length} accepted-priority-protected notifications after the day list reopened`);
+      const emitted = await list(r.session, "v1", r.credentials, {
+        subject: application.id,
+        notification_type: "application.accepted-priority-protected",
+      });
+      expectThat(
+        emitted.length === 1,
+        `${emitted.length} accepted-priority-protected notifications after the day list reopened`,
+      );
     }
   }
   toString = () => `dayList(${this.open ? "open" : "close"})`;
@@ -186,18 +257,40 @@ class Information implements Command {
     const answer = await r.session.call("GET", `/v0/applications/${application.id}/information`, { as: r.credentials });
     expectStatus(answer, 200, "application information");
     const data = (answer.body as { data: Record<string, unknown> }).data;
-    expectThat(data["status"] === application.status && data["application_request_id"] === application.id, `information says ${String(data["status"])}, the model ${application.status}`);
+    expectThat(
+      data["status"] === application.status && data["application_request_id"] === application.id,
+      `information says ${String(data["status"])}, the model ${application.status}`,
+    );
     const reference = data["registry_reference"] as string | undefined;
-    if (application.reference === null) expectThat(reference === undefined, `registry_reference ${String(reference)} before the day list`);
+    if (application.reference === null)
+      expectThat(reference === undefined, `registry_reference ${String(reference)} before the day list`);
     else if (application.reference === "assigned") application.reference = reference ?? null;
-    else expectThat(reference === application.reference, `registry_reference ${String(reference)}, the model has ${application.reference}`);
-    expectThat((reference !== undefined) === (data["priority_timestamp"] !== undefined), "priority_timestamp without registry_reference or the reverse");
+    else
+      expectThat(
+        reference === application.reference,
+        `registry_reference ${String(reference)}, the model has ${application.reference}`,
+      );
+    expectThat(
+      (reference !== undefined) === (data["priority_timestamp"] !== undefined),
+      "priority_timestamp without registry_reference or the reverse",
+    );
     const errors = data["errors"] as ApplicationError[];
-    if (application.errors === null) expectThat(errors.length === 0, `errors ${JSON.stringify(errors)} without a validation failure`);
+    if (application.errors === null)
+      expectThat(errors.length === 0, `errors ${JSON.stringify(errors)} without a validation failure`);
     else if (application.errors === "default") expectThat(errors.length > 0, "a validation failure without errors");
-    else expectThat(sameJson(errors, application.errors), `errors ${JSON.stringify(errors)}, the transition gave ${JSON.stringify(application.errors)}`);
-    expectThat((data["correspondence"] as unknown[]).length === application.correspondence, `${(data["correspondence"] as unknown[]).length} correspondence records, the model ${application.correspondence}`);
-    expectThat(!("was_subject_to_early_completion" in data), "application information carries was_subject_to_early_completion");
+    else
+      expectThat(
+        sameJson(errors, application.errors),
+        `errors ${JSON.stringify(errors)}, the transition gave ${JSON.stringify(application.errors)}`,
+      );
+    expectThat(
+      (data["correspondence"] as unknown[]).length === application.correspondence,
+      `${(data["correspondence"] as unknown[]).length} correspondence records, the model ${application.correspondence}`,
+    );
+    expectThat(
+      !("was_subject_to_early_completion" in data),
+      "application information carries was_subject_to_early_completion",
+    );
   }
   toString = () => `information(${this.pick})`;
 }
@@ -212,18 +305,26 @@ class UnknownInformation implements Command {
 }
 
 class Correspondence implements Command {
-  constructor(readonly pick: number, readonly codes: string[]) {}
+  constructor(
+    readonly pick: number,
+    readonly codes: string[],
+  ) {}
   check = (m: Readonly<Model>) => m.applications.length > 0;
   async run(m: Model, r: Real) {
     const application = pickOf(m, this.pick);
-    const answer = await r.session.sandbox("POST", `/sandbox/v1/applications/${application.id}/correspondence`, { documents: this.codes });
+    const answer = await r.session.sandbox("POST", `/sandbox/v1/applications/${application.id}/correspondence`, {
+      documents: this.codes,
+    });
     if (application.reference === null) {
       expectStatus(answer, 409, `correspondence in status ${application.status}`);
       return;
     }
     expectStatus(answer, 201, `correspondence in status ${application.status}`);
     const documents = (answer.body as { documents: { type: { code: string } }[] }).documents;
-    expectThat(documents.map((d) => d.type.code).join() === this.codes.join(), `generated ${documents.map((d) => d.type.code).join()}, asked for ${this.codes.join()}`);
+    expectThat(
+      documents.map((d) => d.type.code).join() === this.codes.join(),
+      `generated ${documents.map((d) => d.type.code).join()}, asked for ${this.codes.join()}`,
+    );
     application.correspondence += 1;
     if (this.codes.some((code) => code === "ECM" || code === "ECR")) application.earlyDocuments = true;
   }
@@ -243,44 +344,87 @@ const commands = [
   fc.integer({ min: 1, max: 2 }).map((documents) => new Submit(documents)),
   fc.tuple(fc.nat(9), fc.boolean()).map(([pick, changed]) => new Resubmit(pick, changed)),
   fc
-    .tuple(fc.nat(9), fc.nat(20), fc.record({ errors: fc.option(errorItems, { nil: undefined }), reuseReference: fc.option(fc.nat(9), { nil: undefined, freq: 3 }), earlyCompletion: fc.option(fc.boolean(), { nil: undefined }) }))
+    .tuple(
+      fc.nat(9),
+      fc.nat(20),
+      fc.record({
+        errors: fc.option(errorItems, { nil: undefined }),
+        reuseReference: fc.option(fc.nat(9), { nil: undefined, freq: 3 }),
+        earlyCompletion: fc.option(fc.boolean(), { nil: undefined }),
+      }),
+    )
     .map(([pick, target, extras]) => new Move(pick, target, extras)),
-  fc.tuple(fc.nat(9), fc.nat(20)).map(([pick, target]) => new Move(pick, target, { errors: undefined, reuseReference: undefined, earlyCompletion: undefined })),
+  fc
+    .tuple(fc.nat(9), fc.nat(20))
+    .map(
+      ([pick, target]) =>
+        new Move(pick, target, { errors: undefined, reuseReference: undefined, earlyCompletion: undefined }),
+    ),
   fc.boolean().map((open) => new DayList(open)),
   fc.nat(9).map((pick) => new Information(pick)),
   fc.constant(new UnknownInformation()),
-  fc.tuple(fc.nat(9), fc.array(fc.constantFrom(...[...enums.CorrespondenceDocumentTypeCode]), { minLength: 1, maxLength: 2 })).map(([pick, codes]) => new Correspondence(pick, codes)),
+  fc
+    .tuple(
+      fc.nat(9),
+      fc.array(fc.constantFrom(...[...enums.CorrespondenceDocumentTypeCode]), { minLength: 1, maxLength: 2 }),
+    )
+    .map(([pick, codes]) => new Correspondence(pick, codes)),
 ];
 
 const registryReferences: Property = {
   id: "applications.registry-reference",
   rows: ["R144", "R022", "R111", "R123"],
-  title: "a registry reference is 7 characters from A-Z and 0-9: one given on acceptance is kept in application information and both notification versions; any other is refused with 400",
+  title:
+    "a registry reference is 7 characters from A-Z and 0-9: one given on acceptance is kept in application information and both notification versions; any other is refused with 400",
   requires: ["control-plane"],
   runs: 10,
   async check(context) {
     const { session } = context;
     const credentials = session.credentials;
-    const invalid = fc.oneof(fc.stringMatching(/^[A-Z0-9]{1,6}$/), fc.stringMatching(/^[A-Z0-9]{8,12}$/), fc.stringMatching(/^[A-Za-z0-9]{7}$/).filter((s) => /[a-z]/.test(s)), fc.stringMatching(/^[A-Z0-9 _-]{7}$/).filter((s) => /[ _-]/.test(s)));
+    const invalid = fc.oneof(
+      fc.stringMatching(/^[A-Z0-9]{1,6}$/),
+      fc.stringMatching(/^[A-Z0-9]{8,12}$/),
+      fc.stringMatching(/^[A-Za-z0-9]{7}$/).filter((s) => /[a-z]/.test(s)),
+      fc.stringMatching(/^[A-Z0-9 _-]{7}$/).filter((s) => /[ _-]/.test(s)),
+    );
     await context.assert(
-      fc.asyncProperty(fc.oneof(fc.stringMatching(/^[A-Z0-9]{3}$/).map((prefix) => ({ prefix, valid: true })), invalid.map((prefix) => ({ prefix, valid: false }))), async ({ prefix, valid }) => {
-        const id = await submit(session, credentials, submission());
-        // A valid reference ends in four characters of this run's own, so no earlier application holds it.
-        const reference = valid ? `${prefix}${randomUUID().replace(/-/g, "").slice(0, 4).toUpperCase()}` : prefix;
-        const answer = await requestTransition(session, id, { to: "ACCEPTED_PRIORITY_PROTECTED", registry_reference: reference });
-        if (!valid) {
-          expectStatus(answer, 400, `registry_reference ${JSON.stringify(reference)}`);
-          return;
-        }
-        expectStatus(answer, 200, `registry_reference ${reference}`);
-        const information = await referenceOf(session, credentials, id);
-        expectThat(information === reference, `application information says ${String(information)}, not ${reference}`);
-        const accepted = { v1: "application.accepted-priority-protected", v0: "APPLICATION_ACCEPTED_ON_DAY_LIST" };
-        for (const version of ["v1", "v0"] as const) {
-          const [notification] = await list(session, version, credentials, { subject: id, notification_type: accepted[version] });
-          expectThat((notification?.payload.data as { registry_reference?: string } | undefined)?.registry_reference === reference, `${version} notification payload names ${JSON.stringify(notification?.payload.data)}`);
-        }
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.stringMatching(/^[A-Z0-9]{3}$/).map((prefix) => ({ prefix, valid: true })),
+          invalid.map((prefix) => ({ prefix, valid: false })),
+        ),
+        async ({ prefix, valid }) => {
+          const id = await submit(session, credentials, submission());
+          // A valid reference ends in four characters of this run's own, so no earlier application holds it.
+          const reference = valid ? `${prefix}${randomUUID().replace(/-/g, "").slice(0, 4).toUpperCase()}` : prefix;
+          const answer = await requestTransition(session, id, {
+            to: "ACCEPTED_PRIORITY_PROTECTED",
+            registry_reference: reference,
+          });
+          if (!valid) {
+            expectStatus(answer, 400, `registry_reference ${JSON.stringify(reference)}`);
+            return;
+          }
+          expectStatus(answer, 200, `registry_reference ${reference}`);
+          const information = await referenceOf(session, credentials, id);
+          expectThat(
+            information === reference,
+            `application information says ${String(information)}, not ${reference}`,
+          );
+          const accepted = { v1: "application.accepted-priority-protected", v0: "APPLICATION_ACCEPTED_ON_DAY_LIST" };
+          for (const version of ["v1", "v0"] as const) {
+            const [notification] = await list(session, version, credentials, {
+              subject: id,
+              notification_type: accepted[version],
+            });
+            expectThat(
+              (notification?.payload.data as { registry_reference?: string } | undefined)?.registry_reference ===
+                reference,
+              `${version} notification payload names ${JSON.stringify(notification?.payload.data)}`,
+            );
+          }
+        },
+      ),
     );
   },
 };
@@ -294,10 +438,32 @@ async function referenceOf(session: Session, credentials: Credentials, id: strin
 export const applicationModel: Property = {
   id: "applications.model",
   rows: [
-    "R019", "R020", "R021", "R022", "R023", "R024", "R025", "R026", "R027", "R028", "R041", "R042", "R043", "R044", "R045", "R046", "R047",
-    "R054", "R055", "R133", "R134", "R144", "R145",
+    "R019",
+    "R020",
+    "R021",
+    "R022",
+    "R023",
+    "R024",
+    "R025",
+    "R026",
+    "R027",
+    "R028",
+    "R041",
+    "R042",
+    "R043",
+    "R044",
+    "R045",
+    "R046",
+    "R047",
+    "R054",
+    "R055",
+    "R133",
+    "R134",
+    "R144",
+    "R145",
   ],
-  title: "applications model: submissions, every legal transition of x-lrg-transitions and every illegal one refused (409-03), day list closing and reopening, correspondence and application information answer as the model predicts",
+  title:
+    "applications model: submissions, every legal transition of x-lrg-transitions and every illegal one refused (409-03), day list closing and reopening, correspondence and application information answer as the model predicts",
   requires: ["control-plane"],
   runs: 50,
   async check(context) {
@@ -305,10 +471,18 @@ export const applicationModel: Property = {
     await context.assert(
       fc.asyncProperty(fc.commands(commands, { maxCommands: 50, size: "large" }), async (cmds) => {
         // The day list is shared by every business unit: open it, which also releases anything left waiting.
-        const state = await session.control<{ awaiting_priority: number }>("PUT", "/sandbox/v1/day-list", { open: true });
-        expectThat(state.awaiting_priority === 0, `${state.awaiting_priority} applications still wait after the day list opened`);
+        const state = await session.control<{ awaiting_priority: number }>("PUT", "/sandbox/v1/day-list", {
+          open: true,
+        });
+        expectThat(
+          state.awaiting_priority === 0,
+          `${state.awaiting_priority} applications still wait after the day list opened`,
+        );
         const credentials = await session.newBusinessUnit();
-        await fc.asyncModelRun(() => ({ model: { applications: [], dayListOpen: true }, real: { session, credentials } }), cmds);
+        await fc.asyncModelRun(
+          () => ({ model: { applications: [], dayListOpen: true }, real: { session, credentials } }),
+          cmds,
+        );
       }),
     );
     await session.control("PUT", "/sandbox/v1/day-list", { open: true });

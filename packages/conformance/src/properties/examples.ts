@@ -20,14 +20,24 @@ function exampleRequests(operation: OperationInfo): ExampleRequest[] {
   const headers: string[] = [];
   for (const parameter of operation.parameters) {
     const example = parameter["example"] ?? (parameter["schema"] as SpecNode | undefined)?.["example"];
-    if (parameter["in"] === "path") path = path.replace(`{${String(parameter["name"])}}`, encodeURIComponent(String(example)));
-    if (parameter["in"] === "header" && parameter["required"] === true) headers.push(String(parameter["name"]).toLowerCase());
+    if (parameter["in"] === "path")
+      path = path.replace(`{${String(parameter["name"])}}`, encodeURIComponent(String(example)));
+    if (parameter["in"] === "header" && parameter["required"] === true)
+      headers.push(String(parameter["name"]).toLowerCase());
   }
   const method = operation.method.toUpperCase();
-  const media = ((operation.operation["requestBody"] as SpecNode | undefined)?.["content"] as Record<string, SpecNode> | undefined)?.["application/json"];
+  const media = (
+    (operation.operation["requestBody"] as SpecNode | undefined)?.["content"] as Record<string, SpecNode> | undefined
+  )?.["application/json"];
   const examples = Object.entries((media?.["examples"] ?? {}) as Record<string, { value: unknown }>);
   if (examples.length === 0) return [{ name: operation.operationId, method, path, headers, body: undefined }];
-  return examples.map(([name, example]) => ({ name: `${operation.operationId}/${name}`, method, path, headers, body: example.value }));
+  return examples.map(([name, example]) => ({
+    name: `${operation.operationId}/${name}`,
+    method,
+    path,
+    headers,
+    body: example.value,
+  }));
 }
 
 /** Operations authorised by a signed address need an address the target signed: the upload properties send those. */
@@ -36,22 +46,30 @@ const SIGNED = new Set(["uploadDocument", "fetchDocumentContent"]);
 const exampleRequestsAnswered: Property = {
   id: "conformance.example-requests",
   rows: ["R014", "R019", "R037", "R038", "R055", "R145", "R146", "R147", "R148", "R149"],
-  title: "every example request of the spec is answered with a documented status, content type, body and headers, never a 5xx",
+  title:
+    "every example request of the spec is answered with a documented status, content type, body and headers, never a 5xx",
   requires: [],
   runs: 1,
   async check(context) {
     const { session } = context;
     // Observing a remote target: only what reads. A mock answers a download with a placeholder that is no PDF.
     const requests = operations
-      .filter((o) => o.document === "registry" && !SIGNED.has(o.operationId) && (session.has("writes") || o.method === "GET"))
+      .filter(
+        (o) => o.document === "registry" && !SIGNED.has(o.operationId) && (session.has("writes") || o.method === "GET"),
+      )
       .filter((o) => session.has("semantics") || o.operationId !== "downloadDocument")
       .flatMap(exampleRequests);
     await context.once(async () => {
       for (const request of requests) {
         const headers = Object.fromEntries(request.headers.map((name) => [name, `conformance-${randomUUID()}`]));
         // An official search's message_id may be used once.
-        const body = request.name.startsWith("officialSearchOfWhole/") ? { ...(request.body as object), message_id: `e-${randomUUID()}` } : request.body;
-        const answer = await session.call(request.method, request.path, { headers, ...(body !== undefined ? { json: body } : {}) });
+        const body = request.name.startsWith("officialSearchOfWhole/")
+          ? { ...(request.body as object), message_id: `e-${randomUUID()}` }
+          : request.body;
+        const answer = await session.call(request.method, request.path, {
+          headers,
+          ...(body !== undefined ? { json: body } : {}),
+        });
         expectThat(answer.status < 500, `${request.name} answered ${answer.status}`);
       }
     });

@@ -31,14 +31,18 @@ function expectOldestFirst(items: Notification[], what: string): void {
   for (let i = 1; i < items.length; i += 1) {
     const before = Date.parse(String(items[i - 1]?.created_datetime));
     const after = Date.parse(String(items[i]?.created_datetime));
-    expectThat(before <= after, `${what}: not oldest first at ${i}: ${items[i - 1]?.created_datetime} then ${items[i]?.created_datetime}`);
+    expectThat(
+      before <= after,
+      `${what}: not oldest first at ${i}: ${items[i - 1]?.created_datetime} then ${items[i]?.created_datetime}`,
+    );
   }
 }
 
 const createdAfterLaterThanBefore: Property = {
   id: "notifications.created-after-later-than-created-before",
   rows: ["R130", "R076", "R077", "R093", "R037", "R038", "R153"],
-  title: "a list whose created_after is later than its created_before is answered 400 with the requirement's problem (code 400-01, title Bad Request, instance the path); otherwise 200",
+  title:
+    "a list whose created_after is later than its created_before is answered 400 with the requirement's problem (code 400-01, title Bad Request, instance the path); otherwise 200",
   requires: ["semantics"],
   runs: 40,
   async check(context) {
@@ -46,25 +50,62 @@ const createdAfterLaterThanBefore: Property = {
     // The notification routes also answer under /api, the base of the registry's test stubs (gateway only).
     const prefixes = session.has("control-plane") ? ["", "/api"] : [""];
     await context.assert(
-      fc.asyncProperty(versions, instants, fc.integer({ min: 1, max: 10 * 365 * 86_400_000 }), shapes, shapes, fc.constantFrom(...prefixes), async (version, before, gap, afterShape, beforeShape, prefix) => {
-        const after = before + gap;
-        fc.pre(truncatedTo(after, afterShape) > truncatedTo(before, beforeShape));
-        const path = `${prefix}/${version}/notifications`;
-        const answer = await session.call("GET", path, { query: { created_after: queryDateTime(after, afterShape), created_before: queryDateTime(before, beforeShape) } });
-        expectStatus(answer, 400, "created_after later than created_before");
-        expectThat(answer.headers["content-type"]?.startsWith("application/problem+json") === true, `content type ${answer.headers["content-type"]}`);
-        const problem = answer.body as Record<string, unknown>;
-        expectThat(problem["status"] === 400 && problem["code"] === "400-01" && problem["title"] === "Bad Request", `problem ${answer.text}`);
-        expectThat(problem["instance"] === path, `instance ${String(problem["instance"])} is not the request path ${path}`);
-        expectThat(/created_after/.test(String(problem["detail"])) && /created_before/.test(String(problem["detail"])), `detail does not name both parameters: ${String(problem["detail"])}`);
-      }),
+      fc.asyncProperty(
+        versions,
+        instants,
+        fc.integer({ min: 1, max: 10 * 365 * 86_400_000 }),
+        shapes,
+        shapes,
+        fc.constantFrom(...prefixes),
+        async (version, before, gap, afterShape, beforeShape, prefix) => {
+          const after = before + gap;
+          fc.pre(truncatedTo(after, afterShape) > truncatedTo(before, beforeShape));
+          const path = `${prefix}/${version}/notifications`;
+          const answer = await session.call("GET", path, {
+            query: {
+              created_after: queryDateTime(after, afterShape),
+              created_before: queryDateTime(before, beforeShape),
+            },
+          });
+          expectStatus(answer, 400, "created_after later than created_before");
+          expectThat(
+            answer.headers["content-type"]?.startsWith("application/problem+json") === true,
+            `content type ${answer.headers["content-type"]}`,
+          );
+          const problem = answer.body as Record<string, unknown>;
+          expectThat(
+            problem["status"] === 400 && problem["code"] === "400-01" && problem["title"] === "Bad Request",
+            `problem ${answer.text}`,
+          );
+          expectThat(
+            problem["instance"] === path,
+            `instance ${String(problem["instance"])} is not the request path ${path}`,
+          );
+          expectThat(
+            /created_after/.test(String(problem["detail"])) && /created_before/.test(String(problem["detail"])),
+            `detail does not name both parameters: ${String(problem["detail"])}`,
+          );
+        },
+      ),
     );
     await context.assert(
-      fc.asyncProperty(versions, instants, fc.integer({ min: 0, max: 10 * 365 * 86_400_000 }), shapes, shapes, async (version, after, gap, afterShape, beforeShape) => {
-        fc.pre(truncatedTo(after, afterShape) <= truncatedTo(after + gap, beforeShape));
-        const answer = await session.call("GET", `/${version}/notifications`, { query: { created_after: queryDateTime(after, afterShape), created_before: queryDateTime(after + gap, beforeShape) } });
-        expectStatus(answer, 200, "created_after not later than created_before");
-      }),
+      fc.asyncProperty(
+        versions,
+        instants,
+        fc.integer({ min: 0, max: 10 * 365 * 86_400_000 }),
+        shapes,
+        shapes,
+        async (version, after, gap, afterShape, beforeShape) => {
+          fc.pre(truncatedTo(after, afterShape) <= truncatedTo(after + gap, beforeShape));
+          const answer = await session.call("GET", `/${version}/notifications`, {
+            query: {
+              created_after: queryDateTime(after, afterShape),
+              created_before: queryDateTime(after + gap, beforeShape),
+            },
+          });
+          expectStatus(answer, 200, "created_after not later than created_before");
+        },
+      ),
       Math.ceil(context.defaultRuns / 2),
     );
   },
@@ -73,7 +114,8 @@ const createdAfterLaterThanBefore: Property = {
 const acknowledgeLimit: Property = {
   id: "notifications.acknowledge-limit",
   rows: ["R138", "R015", "R016", "R094", "R101", "R017", "R018"],
-  title: "acknowledge takes at most 100 ids: 101 or more are refused with 400 and nothing is acknowledged; up to 100 are answered 200",
+  title:
+    "acknowledge takes at most 100 ids: 101 or more are refused with 400 and nothing is acknowledged; up to 100 are answered 200",
   requires: ["writes"],
   runs: 15,
   async check(context) {
@@ -83,7 +125,9 @@ const acknowledgeLimit: Property = {
       ? await session.fixture("acknowledge-limit-unit", async () => {
           const credentials = await session.newBusinessUnit();
           const id = await submit(session, credentials, submission({ documents: 1 }));
-          const emitted = (await transition(session, id, { to: "ACCEPTED_PRIORITY_PROTECTED" })).notifications.map((n) => n.notification_id);
+          const emitted = (await transition(session, id, { to: "ACCEPTED_PRIORITY_PROTECTED" })).notifications.map(
+            (n) => n.notification_id,
+          );
           return { credentials, application: id, emitted };
         })
       : undefined;
@@ -103,7 +147,10 @@ const acknowledgeLimit: Property = {
         expectThat((answer.body as { code?: string }).code === "400-02", `problem code ${answer.text}`);
         if (held) {
           const still = await list(session, "v1", as, { subject: held.application });
-          expectThat(still.length === held.emitted.length, `a refused acknowledge changed notifications: ${still.length} of ${held.emitted.length} still NEW`);
+          expectThat(
+            still.length === held.emitted.length,
+            `a refused acknowledge changed notifications: ${still.length} of ${held.emitted.length} still NEW`,
+          );
         }
       }),
     );
@@ -113,25 +160,44 @@ const acknowledgeLimit: Property = {
 const listBounds: Property = {
   id: "notifications.list-bounds",
   rows: ["R086", "R087", "R137", "R100", "R014", "R075", "R095", "R149", "R009", "R012"],
-  title: "a list holds at most 100 notifications and never more than limit, oldest first, each with the status asked for (version 1: NEW by default) and the version's subject_type",
+  title:
+    "a list holds at most 100 notifications and never more than limit, oldest first, each with the status asked for (version 1: NEW by default) and the version's subject_type",
   requires: ["semantics"],
   runs: 20,
   async check(context) {
     const { session } = context;
     const as = session.has("control-plane") ? (await busyUnit(session)).credentials : session.credentials;
-    const limits = (version: Version) => (version === "v1" ? fc.integer({ min: 1, max: 100 }) : fc.oneof(fc.integer({ min: 1, max: 150 }), fc.integer({ min: 1, max: 2_147_483_647 })));
+    const limits = (version: Version) =>
+      version === "v1"
+        ? fc.integer({ min: 1, max: 100 })
+        : fc.oneof(fc.integer({ min: 1, max: 150 }), fc.integer({ min: 1, max: 2_147_483_647 }));
     await context.assert(
       fc.asyncProperty(
-        versions.chain((version) => fc.tuple(fc.constant(version), fc.option(limits(version), { nil: undefined }), fc.constantFrom<"NEW" | "ACKNOWLEDGED" | undefined>(undefined, "NEW", "ACKNOWLEDGED"))),
+        versions.chain((version) =>
+          fc.tuple(
+            fc.constant(version),
+            fc.option(limits(version), { nil: undefined }),
+            fc.constantFrom<"NEW" | "ACKNOWLEDGED" | undefined>(undefined, "NEW", "ACKNOWLEDGED"),
+          ),
+        ),
         async ([version, limit, status]) => {
           const items = await list(session, version, as, { limit, status });
-          expectThat(items.length <= Math.min(limit ?? 100, 100), `${items.length} notifications for limit ${String(limit)}`);
+          expectThat(
+            items.length <= Math.min(limit ?? 100, 100),
+            `${items.length} notifications for limit ${String(limit)}`,
+          );
           expectOldestFirst(items, `${version} list`);
           for (const item of items) {
             // Version 0 names no default status: without one, either status may be listed.
             const wanted = status ?? (version === "v1" ? "NEW" : item.status);
-            expectThat(item.status === wanted, `a ${item.status} notification in a ${version} list for ${status ?? "the default status"}`);
-            expectThat(item.subject_type === (version === "v1" ? "APPLICATION" : "LAND_REGISTER_APPLICATION"), `subject_type ${item.subject_type} in ${version}`);
+            expectThat(
+              item.status === wanted,
+              `a ${item.status} notification in a ${version} list for ${status ?? "the default status"}`,
+            );
+            expectThat(
+              item.subject_type === (version === "v1" ? "APPLICATION" : "LAND_REGISTER_APPLICATION"),
+              `subject_type ${item.subject_type} in ${version}`,
+            );
           }
         },
       ),
@@ -142,34 +208,51 @@ const listBounds: Property = {
 const pagePrefix: Property = {
   id: "notifications.oldest-first-pages",
   rows: ["R087", "R088", "R089", "R137", "R086", "R100", "R076"],
-  title: "with more than 100 notifications, a list without parameters answers the 100 oldest; limit L answers the first L; created_after of the k-th answers those created after it",
+  title:
+    "with more than 100 notifications, a list without parameters answers the 100 oldest; limit L answers the first L; created_after of the k-th answers those created after it",
   requires: ["control-plane"],
   runs: 15,
   async check(context) {
     const { session } = context;
     const busy = await busyUnit(session);
     await context.assert(
-      fc.asyncProperty(versions, fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }), fc.nat({ max: 99 }), async (version, limit, k) => {
-        const order = busy.order[version];
-        expectThat(order.length > 100, "the fixture holds more than 100 notifications");
-        const page = await list(session, version, busy.credentials, { limit });
-        const want = order.slice(0, Math.min(limit ?? 100, 100));
-        expectThat(page.map((n) => n.notification_id).join() === want.join(), () => `limit ${String(limit)}: answered ids are not the oldest ${want.length}`);
-        const pivot = page[k];
-        if (!pivot) return;
-        const next = await list(session, version, busy.credentials, { limit, created_after: pivot.created_datetime });
-        const after = order.slice(k + 1, k + 1 + Math.min(limit ?? 100, 100));
-        expectThat(next.map((n) => n.notification_id).join() === after.join(), () => `created_after the ${k}th: answered ${next.length} ids, not the ${after.length} created after it`);
-      }),
+      fc.asyncProperty(
+        versions,
+        fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }),
+        fc.nat({ max: 99 }),
+        async (version, limit, k) => {
+          const order = busy.order[version];
+          expectThat(order.length > 100, "the fixture holds more than 100 notifications");
+          const page = await list(session, version, busy.credentials, { limit });
+          const want = order.slice(0, Math.min(limit ?? 100, 100));
+          expectThat(
+            page.map((n) => n.notification_id).join() === want.join(),
+            () => `limit ${String(limit)}: answered ids are not the oldest ${want.length}`,
+          );
+          const pivot = page[k];
+          if (!pivot) return;
+          const next = await list(session, version, busy.credentials, { limit, created_after: pivot.created_datetime });
+          const after = order.slice(k + 1, k + 1 + Math.min(limit ?? 100, 100));
+          expectThat(
+            next.map((n) => n.notification_id).join() === after.join(),
+            () => `created_after the ${k}th: answered ${next.length} ids, not the ${after.length} created after it`,
+          );
+        },
+      ),
     );
   },
 };
 
 /** A fresh application of `credentials` with its notifications (decided along a legal path). */
-async function decidedApplication(session: Session, credentials: Credentials, path: string[]): Promise<{ id: string; emitted: string[] }> {
+async function decidedApplication(
+  session: Session,
+  credentials: Credentials,
+  path: string[],
+): Promise<{ id: string; emitted: string[] }> {
   const id = await submit(session, credentials, submission({ documents: 1 }));
   const emitted: string[] = [];
-  for (const to of path) emitted.push(...(await transition(session, id, { to })).notifications.map((n) => n.notification_id));
+  for (const to of path)
+    emitted.push(...(await transition(session, id, { to })).notifications.map((n) => n.notification_id));
   return { id, emitted };
 }
 
@@ -188,27 +271,57 @@ const legalPaths: string[][] = (() => {
 const statusFilter: Property = {
   id: "notifications.status-filter",
   rows: ["R078", "R049", "R048", "R012", "R098", "R003", "R083", "R017", "R018"],
-  title: "after acknowledging a subset, status=NEW (and the default) lists exactly the others, status=ACKNOWLEDGED exactly the subset, in both versions",
+  title:
+    "after acknowledging a subset, status=NEW (and the default) lists exactly the others, status=ACKNOWLEDGED exactly the subset, in both versions",
   requires: ["control-plane"],
   runs: 20,
   async check(context) {
     const { session } = context;
     const credentials = await session.fixture("status-filter-unit", () => session.newBusinessUnit());
     await context.assert(
-      fc.asyncProperty(fc.constantFrom(...legalPaths), fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), versions, async (path, picks, ackVersion) => {
-        const { id, emitted } = await decidedApplication(session, credentials, path);
-        const chosen = emitted.filter((_, i) => picks[i % picks.length]);
-        const answer = await acknowledge(session, ackVersion, credentials, chosen);
-        expectThat([...answer.acknowledged].sort().join() === [...chosen].sort().join(), `acknowledged ${JSON.stringify(answer.acknowledged)} for ${JSON.stringify(chosen)}`);
-        if (ackVersion === "v0") expectThat(answer.not_found?.length === 0, `not_found ${JSON.stringify(answer.not_found)}`);
-        const ids = (items: Notification[]) => items.map((n) => n.notification_id).sort().join();
-        const fresh = emitted.filter((n) => !chosen.includes(n)).sort().join();
-        expectThat(ids(await list(session, "v1", credentials, { subject: id })) === fresh, "v1 default list is not the NEW notifications");
-        expectThat(ids(await list(session, "v1", credentials, { subject: id, status: "NEW" })) === fresh, "v1 status=NEW is not the unacknowledged notifications");
-        expectThat(ids(await list(session, "v1", credentials, { subject: id, status: "ACKNOWLEDGED" })) === [...chosen].sort().join(), "v1 status=ACKNOWLEDGED is not the acknowledged notifications");
-        const v0 = await list(session, "v0", credentials, { subject: id, status: "ACKNOWLEDGED" });
-        expectThat(v0.every((n) => chosen.includes(n.notification_id)), "v0 status=ACKNOWLEDGED lists a notification not acknowledged");
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...legalPaths),
+        fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
+        versions,
+        async (path, picks, ackVersion) => {
+          const { id, emitted } = await decidedApplication(session, credentials, path);
+          const chosen = emitted.filter((_, i) => picks[i % picks.length]);
+          const answer = await acknowledge(session, ackVersion, credentials, chosen);
+          expectThat(
+            [...answer.acknowledged].sort().join() === [...chosen].sort().join(),
+            `acknowledged ${JSON.stringify(answer.acknowledged)} for ${JSON.stringify(chosen)}`,
+          );
+          if (ackVersion === "v0")
+            expectThat(answer.not_found?.length === 0, `not_found ${JSON.stringify(answer.not_found)}`);
+          const ids = (items: Notification[]) =>
+            items
+              .map((n) => n.notification_id)
+              .sort()
+              .join();
+          const fresh = emitted
+            .filter((n) => !chosen.includes(n))
+            .sort()
+            .join();
+          expectThat(
+            ids(await list(session, "v1", credentials, { subject: id })) === fresh,
+            "v1 default list is not the NEW notifications",
+          );
+          expectThat(
+            ids(await list(session, "v1", credentials, { subject: id, status: "NEW" })) === fresh,
+            "v1 status=NEW is not the unacknowledged notifications",
+          );
+          expectThat(
+            ids(await list(session, "v1", credentials, { subject: id, status: "ACKNOWLEDGED" })) ===
+              [...chosen].sort().join(),
+            "v1 status=ACKNOWLEDGED is not the acknowledged notifications",
+          );
+          const v0 = await list(session, "v0", credentials, { subject: id, status: "ACKNOWLEDGED" });
+          expectThat(
+            v0.every((n) => chosen.includes(n.notification_id)),
+            "v0 status=ACKNOWLEDGED lists a notification not acknowledged",
+          );
+        },
+      ),
     );
   },
 };
@@ -216,7 +329,8 @@ const statusFilter: Property = {
 const duplicates: Property = {
   id: "notifications.duplicates",
   rows: ["R091", "R092", "R004", "R006", "R008"],
-  title: "at-least-once delivery: a duplicate has its own notification_id and shares event_datetime, notification_type, subject and payload; each is acknowledged separately",
+  title:
+    "at-least-once delivery: a duplicate has its own notification_id and shares event_datetime, notification_type, subject and payload; each is acknowledged separately",
   requires: ["control-plane"],
   runs: 15,
   async check(context) {
@@ -230,7 +344,10 @@ const duplicates: Property = {
           const items = await list(session, version, credentials, { subject: id });
           const ids = new Set(items.map((n) => n.notification_id));
           expectThat(ids.size === items.length, "two listed notifications share a notification_id");
-          expectThat(items.every((n) => emitted.includes(n.notification_id)), "a listed notification was not emitted");
+          expectThat(
+            items.every((n) => emitted.includes(n.notification_id)),
+            "a listed notification was not emitted",
+          );
           const groups = new Map<string, Notification[]>();
           for (const item of items) {
             const key = `${item.event_datetime}|${item.notification_type}`;
@@ -239,14 +356,20 @@ const duplicates: Property = {
           for (const [key, group] of groups) {
             expectThat(group.length === 2, `${group.length} deliveries of ${key} with duplicate_rate 1`);
             const [first, second] = group as [Notification, Notification];
-            expectThat(first.subject === second.subject && JSON.stringify(first.payload) === JSON.stringify(second.payload), `duplicates of ${key} differ in subject or payload`);
+            expectThat(
+              first.subject === second.subject && JSON.stringify(first.payload) === JSON.stringify(second.payload),
+              `duplicates of ${key} differ in subject or payload`,
+            );
           }
           // Acknowledging one delivery leaves its duplicate NEW.
           const one = items[0];
           if (!one) return;
           await acknowledge(session, version, credentials, [one.notification_id]);
           const left = await list(session, version, credentials, { subject: id, status: "NEW" });
-          expectThat(left.length === items.length - 1 && !left.some((n) => n.notification_id === one.notification_id), "acknowledging one delivery did not leave exactly its duplicate and the others");
+          expectThat(
+            left.length === items.length - 1 && !left.some((n) => n.notification_id === one.notification_id),
+            "acknowledging one delivery did not leave exactly its duplicate and the others",
+          );
         }),
       );
     } finally {
@@ -258,7 +381,8 @@ const duplicates: Property = {
 const retention: Property = {
   id: "notifications.retention",
   rows: ["R050", "R139"],
-  title: "a notification is listed for a month after its creation, acknowledged or not, and deleted after (its id then unknown to acknowledge)",
+  title:
+    "a notification is listed for a month after its creation, acknowledged or not, and deleted after (its id then unknown to acknowledge)",
   requires: ["control-plane"],
   runs: 4,
   async check(context) {
@@ -278,11 +402,22 @@ const retention: Property = {
         await advanceClock(session, (32 - days) * 86_400);
         expectThat((await all()).length === 0, "after 32 days a notification is still listed");
         const answer = await acknowledge(session, "v0", credentials, emitted);
-        expectThat(answer.acknowledged.length === 0 && answer.not_found?.length === emitted.length, `expired notifications are still known to acknowledge: ${JSON.stringify(answer)}`);
+        expectThat(
+          answer.acknowledged.length === 0 && answer.not_found?.length === emitted.length,
+          `expired notifications are still known to acknowledge: ${JSON.stringify(answer)}`,
+        );
       }),
     );
   },
 };
 
 /** The notification properties. */
-export const notificationProperties: Property[] = [createdAfterLaterThanBefore, acknowledgeLimit, listBounds, pagePrefix, statusFilter, duplicates, retention];
+export const notificationProperties: Property[] = [
+  createdAfterLaterThanBefore,
+  acknowledgeLimit,
+  listBounds,
+  pagePrefix,
+  statusFilter,
+  duplicates,
+  retention,
+];

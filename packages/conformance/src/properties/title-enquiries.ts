@@ -14,20 +14,30 @@ const titleNumbers = fc.oneof(fc.constantFrom("ZZ100001", "ZZ100011", "ZZ100006"
 
 /** The request examples of the official search in the spec. */
 const searchExamples = Object.values(
-  ((operationById("officialSearchOfWhole").operation["requestBody"] as SpecNode)["content"] as Record<string, SpecNode>)["application/json"]?.["examples"] as Record<string, { value: Record<string, unknown> }>,
+  (
+    (operationById("officialSearchOfWhole").operation["requestBody"] as SpecNode)["content"] as Record<string, SpecNode>
+  )["application/json"]?.["examples"] as Record<string, { value: Record<string, unknown> }>,
 ).map((example) => example.value);
 const registeredTitle = searchExamples[0] as Record<string, unknown>;
 
 /** A unit of its own for title enquiries on the gateway, so their rate limit is not shared with other properties. */
 async function enquirer(session: Session): Promise<Credentials> {
-  return session.has("control-plane") ? session.fixture("title-enquiry-unit", () => session.newBusinessUnit()) : session.credentials;
+  return session.has("control-plane")
+    ? session.fixture("title-enquiry-unit", () => session.newBusinessUnit())
+    : session.credentials;
 }
 
 /**
  * A lookup that honours the rate limit of the title services: after a 429 it waits Retry-After seconds (on the
  * gateway by moving its clock, which the token buckets follow) and asks again.
  */
-async function lookUp(session: Session, path: string, as: Credentials, method = "GET", json?: unknown): Promise<Answer> {
+async function lookUp(
+  session: Session,
+  path: string,
+  as: Credentials,
+  method = "GET",
+  json?: unknown,
+): Promise<Answer> {
   for (;;) {
     const answer = await session.call(method, path, { as, ...(json === undefined ? {} : { json }) });
     if (answer.status !== 429) return answer;
@@ -49,13 +59,19 @@ const lookups: Property = {
     const as = await enquirer(session);
     await context.assert(
       fc.asyncProperty(titleNumbers, fc.constantFrom("s1", "s2"), async (titleNumber, service) => {
-        const path = service === "s1" ? `/s1/v1/titles/${titleNumber}/official-copies/availability` : `/s2/v1/titles/${titleNumber}/registered-proprietor-names`;
+        const path =
+          service === "s1"
+            ? `/s1/v1/titles/${titleNumber}/official-copies/availability`
+            : `/s2/v1/titles/${titleNumber}/registered-proprietor-names`;
         const answer = await lookUp(session, path, as);
         // The suite sets the gateway's service hours to always-open; the registry keeps its own.
         const outOfHours = service === "s2" && answer.status === 423 && !session.has("control-plane");
         expectThat(answer.status === 200 || answer.status === 404 || outOfHours, `${path} answered ${answer.status}`);
         if (answer.status === 200 && session.has("semantics")) {
-          expectThat((answer.body as { data: { title_number: string } }).data.title_number === titleNumber, `${path} answered title ${answer.text.slice(0, 200)}`);
+          expectThat(
+            (answer.body as { data: { title_number: string } }).data.title_number === titleNumber,
+            `${path} answered title ${answer.text.slice(0, 200)}`,
+          );
         }
       }),
     );
@@ -65,26 +81,50 @@ const lookups: Property = {
 const messageIds: Property = {
   id: "title-enquiries.message-id",
   rows: ["R001", "R002", "R051", "R148"],
-  title: "an official search's message_id is unique per user: a second search with it is refused with 409 (the registry's BG40011), and the Poll Request Service answers the search by it",
+  title:
+    "an official search's message_id is unique per user: a second search with it is refused with 409 (the registry's BG40011), and the Poll Request Service answers the search by it",
   requires: ["writes", "semantics"],
   runs: 6,
   async check(context) {
     const { session } = context;
     const as = await enquirer(session);
     await context.assert(
-      fc.asyncProperty(fc.constantFrom(...searchExamples.filter((e) => e["title_number"] !== "ZZ100002")), async (example) => {
-        const messageId = `c-${randomUUID()}`;
-        const first = await session.call("POST", "/api/v1/official-searches-of-whole", { as, json: { ...example, message_id: messageId } });
-        expectThat(first.status === 201 || first.status === 202, `the first search with ${messageId} answered ${first.status}: ${first.text.slice(0, 300)}`);
-        expectThat(first.headers["location"] === `/api/v1/poll-requests/${messageId}`, `Location ${String(first.headers["location"])}`);
-        const again = await session.call("POST", "/api/v1/official-searches-of-whole", { as, json: { ...example, message_id: messageId } });
-        expectStatus(again, 409, "a second search with the same message_id");
-        expectThat(errorOf(again).code === errorCodeFor(operationById("officialSearchOfWhole"), "409-02"), `problem ${again.text}`);
-        const poll = await session.call("GET", `/api/v1/poll-requests/${messageId}`, { as });
-        expectThat(poll.status === (first.status === 201 ? 200 : 202), `poll answered ${poll.status} for a search answered ${first.status}`);
-        const other = await session.call("GET", `/api/v1/poll-requests/${messageId}`, { as: session.has("control-plane") ? session.credentials : as });
-        if (session.has("control-plane")) expectStatus(other, 404, "another user's poll request");
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...searchExamples.filter((e) => e["title_number"] !== "ZZ100002")),
+        async (example) => {
+          const messageId = `c-${randomUUID()}`;
+          const first = await session.call("POST", "/api/v1/official-searches-of-whole", {
+            as,
+            json: { ...example, message_id: messageId },
+          });
+          expectThat(
+            first.status === 201 || first.status === 202,
+            `the first search with ${messageId} answered ${first.status}: ${first.text.slice(0, 300)}`,
+          );
+          expectThat(
+            first.headers["location"] === `/api/v1/poll-requests/${messageId}`,
+            `Location ${String(first.headers["location"])}`,
+          );
+          const again = await session.call("POST", "/api/v1/official-searches-of-whole", {
+            as,
+            json: { ...example, message_id: messageId },
+          });
+          expectStatus(again, 409, "a second search with the same message_id");
+          expectThat(
+            errorOf(again).code === errorCodeFor(operationById("officialSearchOfWhole"), "409-02"),
+            `problem ${again.text}`,
+          );
+          const poll = await session.call("GET", `/api/v1/poll-requests/${messageId}`, { as });
+          expectThat(
+            poll.status === (first.status === 201 ? 200 : 202),
+            `poll answered ${poll.status} for a search answered ${first.status}`,
+          );
+          const other = await session.call("GET", `/api/v1/poll-requests/${messageId}`, {
+            as: session.has("control-plane") ? session.credentials : as,
+          });
+          if (session.has("control-plane")) expectStatus(other, 404, "another user's poll request");
+        },
+      ),
     );
   },
 };
@@ -92,7 +132,8 @@ const messageIds: Property = {
 const deferred: Property = {
   id: "title-enquiries.deferred-result",
   rows: ["R002", "R051"],
-  title: "a search out of the service hours is answered 202 with the poll address; polling answers 202 until the hours resume, then 200 with the result",
+  title:
+    "a search out of the service hours is answered 202 with the poll address; polling answers 202 until the hours resume, then 200 with the result",
   requires: ["control-plane"],
   runs: 3,
   async check(context) {
@@ -105,14 +146,20 @@ const deferred: Property = {
           const closed = Date.UTC(2025, 3, 1, 22, 0) + minutesAfterClose * 60_000 + 60_000;
           await session.control("PUT", "/sandbox/v1/clock", { now: new Date(closed).toISOString() });
           const messageId = `d-${randomUUID()}`;
-          const search = await session.call("POST", "/api/v1/official-searches-of-whole", { as, json: { ...registeredTitle, message_id: messageId } });
+          const search = await session.call("POST", "/api/v1/official-searches-of-whole", {
+            as,
+            json: { ...registeredTitle, message_id: messageId },
+          });
           expectStatus(search, 202, "a search out of hours");
           const poll = String(search.headers["location"]);
           expectStatus(await session.call("GET", poll, { as }), 202, "polling before the hours resume");
           await advanceClock(session, Math.ceil((Date.UTC(2025, 3, 2, 5, 31) - closed) / 1000));
           const result = await session.call("GET", poll, { as });
           expectStatus(result, 200, "polling after the hours resumed");
-          expectThat((result.body as { data: { message_id?: string } }).data.message_id === messageId, "the polled result is not the search's");
+          expectThat(
+            (result.body as { data: { message_id?: string } }).data.message_id === messageId,
+            "the polled result is not the search's",
+          );
         }),
       ),
     );
@@ -129,7 +176,13 @@ function registryCode(answer: Answer): string | undefined {
 }
 
 /** London wall-clock time of an instant, `HH:MM`. */
-const londonTime = (ms: number) => new Date(ms).toLocaleTimeString("en-GB", { timeZone: "Europe/London", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+const londonTime = (ms: number) =>
+  new Date(ms).toLocaleTimeString("en-GB", {
+    timeZone: "Europe/London",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  });
 
 /** Puts the gateway's clock back to real time plus the offset it had, whatever the check did. */
 async function keepingClock(session: Session, check: () => Promise<void>): Promise<void> {
@@ -155,23 +208,38 @@ const serviceHours: Property = {
     const { session } = context;
     await keepingClock(session, () =>
       context.assert(
-        fc.asyncProperty(fc.integer({ min: 0, max: 24 * 60 - 1 }), fc.constantFrom("enforced", "always-open"), async (minute, mode) => {
-          await session.control("PUT", "/sandbox/v1/settings", { service_hours: mode });
-          // London midnight of Wednesday 2 April 2025 (BST) is 23:00 UTC the day before.
-          const now = Date.UTC(2025, 3, 1, 23, 0) + minute * 60_000;
-          await session.control("PUT", "/sandbox/v1/clock", { now: new Date(now).toISOString() });
-          const as = await session.newBusinessUnit(); // a rate-limit window of its own
-          const open = minute >= 6 * 60 + 30 && minute < 23 * 60;
-          const answer = await session.call("GET", names("ZZ100001"), { as });
-          if (open || mode === "always-open") expectStatus(answer, 200, `the names at ${londonTime(now)} London time, service_hours ${mode}`);
-          else {
-            expectStatus(answer, 423, `the names at ${londonTime(now)} London time`);
-            expectThat(registryCode(answer) === "BG50003", `the 423 names ${String(registryCode(answer))}, not BG50003: ${answer.text.slice(0, 300)}`);
-            const retryAfter = Number(answer.headers["retry-after"]);
-            expectThat(londonTime(now + retryAfter * 1000) === "06:30", `Retry-After ${retryAfter} at ${londonTime(now)} does not reach 06:30`);
-          }
-          expectStatus(await session.call("GET", copies("ZZ100001"), { as }), 200, `official copy availability at ${londonTime(now)} London time`);
-        }),
+        fc.asyncProperty(
+          fc.integer({ min: 0, max: 24 * 60 - 1 }),
+          fc.constantFrom("enforced", "always-open"),
+          async (minute, mode) => {
+            await session.control("PUT", "/sandbox/v1/settings", { service_hours: mode });
+            // London midnight of Wednesday 2 April 2025 (BST) is 23:00 UTC the day before.
+            const now = Date.UTC(2025, 3, 1, 23, 0) + minute * 60_000;
+            await session.control("PUT", "/sandbox/v1/clock", { now: new Date(now).toISOString() });
+            const as = await session.newBusinessUnit(); // a rate-limit window of its own
+            const open = minute >= 6 * 60 + 30 && minute < 23 * 60;
+            const answer = await session.call("GET", names("ZZ100001"), { as });
+            if (open || mode === "always-open")
+              expectStatus(answer, 200, `the names at ${londonTime(now)} London time, service_hours ${mode}`);
+            else {
+              expectStatus(answer, 423, `the names at ${londonTime(now)} London time`);
+              expectThat(
+                registryCode(answer) === "BG50003",
+                `the 423 names ${String(registryCode(answer))}, not BG50003: ${answer.text.slice(0, 300)}`,
+              );
+              const retryAfter = Number(answer.headers["retry-after"]);
+              expectThat(
+                londonTime(now + retryAfter * 1000) === "06:30",
+                `Retry-After ${retryAfter} at ${londonTime(now)} does not reach 06:30`,
+              );
+            }
+            expectStatus(
+              await session.call("GET", copies("ZZ100001"), { as }),
+              200,
+              `official copy availability at ${londonTime(now)} London time`,
+            );
+          },
+        ),
       ),
     );
   },
@@ -186,8 +254,12 @@ async function burst(session: Session, path: string, as: Credentials, cap: numbe
   const allowed: Answer[] = [];
   for (let i = 0; i < cap; i += 1) {
     const answer = await session.call("GET", path, { as });
-    if (answer.status === 429) return { allowed, limited: answer, elapsedSeconds: ((await readClock(session)) - started) / 1000 };
-    expectThat(answer.status === 200 || answer.status === 404, `${path} answered ${answer.status} within the rate limit`);
+    if (answer.status === 429)
+      return { allowed, limited: answer, elapsedSeconds: ((await readClock(session)) - started) / 1000 };
+    expectThat(
+      answer.status === 200 || answer.status === 404,
+      `${path} answered ${answer.status} within the rate limit`,
+    );
     allowed.push(answer);
   }
   return fail(`${cap} requests to ${path} and no 429`);
@@ -195,16 +267,23 @@ async function burst(session: Session, path: string, as: Credentials, cap: numbe
 
 /** A 429 of the title look-ups: the registry's BG40006 and a Retry-After of `low` to `high` seconds. */
 function expectRateLimited(answer: Answer, low: number, high: number): number {
-  expectThat(registryCode(answer) === "BG40006", `the 429 names ${String(registryCode(answer))}, not BG40006: ${answer.text.slice(0, 300)}`);
+  expectThat(
+    registryCode(answer) === "BG40006",
+    `the 429 names ${String(registryCode(answer))}, not BG40006: ${answer.text.slice(0, 300)}`,
+  );
   const retryAfter = Number(answer.headers["retry-after"]);
-  expectThat(retryAfter >= low && retryAfter <= high, `Retry-After ${String(answer.headers["retry-after"])} is not ${low} to ${high}`);
+  expectThat(
+    retryAfter >= low && retryAfter <= high,
+    `Retry-After ${String(answer.headers["retry-after"])} is not ${low} to ${high}`,
+  );
   return retryAfter;
 }
 
 const namesRateLimit: Property = {
   id: "title-enquiries.names-rate-limit",
   rows: ["R181"],
-  title: "registered proprietor names allow 6 requests a minute per user: a burst of 6 is answered, the next is 429 (BG40006) with Retry-After, and after Retry-After seconds on the gateway's clock the user is answered again",
+  title:
+    "registered proprietor names allow 6 requests a minute per user: a burst of 6 is answered, the next is 429 (BG40006) with Retry-After, and after Retry-After seconds on the gateway's clock the user is answered again",
   requires: ["control-plane"],
   runs: 3,
   async check(context) {
@@ -213,9 +292,15 @@ const namesRateLimit: Property = {
       fc.asyncProperty(fc.constantFrom("ZZ100001", "ZZ100006", "ZZ100010"), async (title) => {
         const as = await session.newBusinessUnit();
         const { allowed, limited, elapsedSeconds } = await burst(session, names(title), as, 30);
-        expectThat(allowed.length >= 6 && allowed.length <= 6 + Math.floor(elapsedSeconds / 10), `${allowed.length} requests answered before the 429 in ${elapsedSeconds} s`);
+        expectThat(
+          allowed.length >= 6 && allowed.length <= 6 + Math.floor(elapsedSeconds / 10),
+          `${allowed.length} requests answered before the 429 in ${elapsedSeconds} s`,
+        );
         const retryAfter = expectRateLimited(limited, 1, 10);
-        expectThat((await session.call("GET", names(title), { as: await session.newBusinessUnit() })).status !== 429, "another user was refused by this user's limit");
+        expectThat(
+          (await session.call("GET", names(title), { as: await session.newBusinessUnit() })).status !== 429,
+          "another user was refused by this user's limit",
+        );
         await advanceClock(session, retryAfter);
         const again = await session.call("GET", names(title), { as });
         expectThat(again.status !== 429, `after Retry-After (${retryAfter} s) the user is still refused`);
@@ -224,7 +309,12 @@ const namesRateLimit: Property = {
   },
 };
 
-const RATE_LIMIT_HEADERS = ["x-ratelimit-burst-capacity", "x-ratelimit-replenish-rate", "x-ratelimit-requested-tokens", "x-ratelimit-remaining"] as const;
+const RATE_LIMIT_HEADERS = [
+  "x-ratelimit-burst-capacity",
+  "x-ratelimit-replenish-rate",
+  "x-ratelimit-requested-tokens",
+  "x-ratelimit-remaining",
+] as const;
 
 const availabilityRateLimit: Property = {
   id: "title-enquiries.availability-rate-limit",
@@ -241,13 +331,25 @@ const availabilityRateLimit: Property = {
         const { allowed, limited, elapsedSeconds } = await burst(session, copies(title), as, 300);
         for (const answer of allowed.filter((a) => a.status === 200)) {
           const [capacity, rate, requested, remaining] = RATE_LIMIT_HEADERS.map((name) => Number(answer.headers[name]));
-          expectThat([capacity, rate, requested, remaining].every((n) => Number.isInteger(n) && n !== undefined && n >= 0), `X-RateLimit-* headers ${JSON.stringify(answer.headers)}`);
-          expectThat(capacity === 75 * Number(requested) && Number(remaining) <= Number(capacity) - Number(requested), `a window of ${capacity}/${requested}, ${remaining} left`);
+          expectThat(
+            [capacity, rate, requested, remaining].every((n) => Number.isInteger(n) && n !== undefined && n >= 0),
+            `X-RateLimit-* headers ${JSON.stringify(answer.headers)}`,
+          );
+          expectThat(
+            capacity === 75 * Number(requested) && Number(remaining) <= Number(capacity) - Number(requested),
+            `a window of ${capacity}/${requested}, ${remaining} left`,
+          );
         }
-        expectThat(allowed.length >= 75 && allowed.length <= 75 + Math.floor(elapsedSeconds / 0.8), `${allowed.length} requests answered before the 429 in ${elapsedSeconds} s`);
+        expectThat(
+          allowed.length >= 75 && allowed.length <= 75 + Math.floor(elapsedSeconds / 0.8),
+          `${allowed.length} requests answered before the 429 in ${elapsedSeconds} s`,
+        );
         const retryAfter = expectRateLimited(limited, 1, 60);
         await advanceClock(session, retryAfter);
-        expectThat((await session.call("GET", copies(title), { as })).status !== 429, `after Retry-After (${retryAfter} s) the business unit is still refused`);
+        expectThat(
+          (await session.call("GET", copies(title), { as })).status !== 429,
+          `after Retry-After (${retryAfter} s) the business unit is still refused`,
+        );
       }),
     );
   },
@@ -277,7 +379,10 @@ const clientCertificate: Property = {
         await session.control("PUT", "/sandbox/v1/settings", { require_client_certificate: true });
         const refused = await session.call(method, path, { as, ...(json === undefined ? {} : { json }) });
         expectStatus(refused, 403, `${method} ${path} over plain HTTP`);
-        expectThat((refused.body as { code?: string }).code === "403-03" || registryCode(refused) === "BG40005", `the 403 is ${refused.text.slice(0, 300)}`);
+        expectThat(
+          (refused.body as { code?: string }).code === "403-03" || registryCode(refused) === "BG40005",
+          `the 403 is ${refused.text.slice(0, 300)}`,
+        );
         expectStatus(await session.call("GET", "/v1/notifications", { as }), 200, "the notifications over plain HTTP");
         await session.control("PUT", "/sandbox/v1/settings", { require_client_certificate: false });
         const answered = await lookUp(session, path, as, method, json);
@@ -288,4 +393,12 @@ const clientCertificate: Property = {
 };
 
 /** Title enquiry properties. */
-export const titleEnquiryProperties: Property[] = [lookups, messageIds, deferred, serviceHours, namesRateLimit, availabilityRateLimit, clientCertificate];
+export const titleEnquiryProperties: Property[] = [
+  lookups,
+  messageIds,
+  deferred,
+  serviceHours,
+  namesRateLimit,
+  availabilityRateLimit,
+  clientCertificate,
+];

@@ -45,21 +45,25 @@ function rewriteRequest(rule: BrokenRule, exchange: Exchange): Buffer {
   if (rule === "acknowledge-ignored" && isAcknowledge(exchange)) return Buffer.from('{"data":[]}');
   if (rule === "acknowledge-over-100" && isAcknowledge(exchange)) {
     const body = json(exchange.body) as { data?: unknown };
-    if (Array.isArray(body.data) && body.data.length > 100) return Buffer.from(JSON.stringify({ ...body, data: body.data.slice(0, 100) }));
+    if (Array.isArray(body.data) && body.data.length > 100)
+      return Buffer.from(JSON.stringify({ ...body, data: body.data.slice(0, 100) }));
   }
   if (rule === "service-hours-ignored" && exchange.method === "PUT" && exchange.path === "/sandbox/v1/settings") {
     const body = json(exchange.body);
-    if (body["service_hours"] === "enforced") return Buffer.from(JSON.stringify({ ...body, service_hours: "always-open" }));
+    if (body["service_hours"] === "enforced")
+      return Buffer.from(JSON.stringify({ ...body, service_hours: "always-open" }));
   }
   if (rule === "checksum-over-44" && exchange.method === "POST" && exchange.path === "/v0/documents/url") {
     const body = json(exchange.body) as { data?: { file_sha256?: unknown } };
     const checksum = body.data?.file_sha256;
-    if (typeof checksum === "string" && checksum.length > 44) return Buffer.from(JSON.stringify({ ...body, data: { ...body.data, file_sha256: checksum.slice(0, 44) } }));
+    if (typeof checksum === "string" && checksum.length > 44)
+      return Buffer.from(JSON.stringify({ ...body, data: { ...body.data, file_sha256: checksum.slice(0, 44) } }));
   }
   if (rule === "message-over-4034" && exchange.method === "POST" && /\/messages$/.test(exchange.path)) {
     const body = json(exchange.body) as { data?: { message_text?: unknown } };
     const text = body.data?.message_text;
-    if (typeof text === "string" && text.length > 4034) return Buffer.from(JSON.stringify({ data: { message_text: text.slice(0, 4034) } }));
+    if (typeof text === "string" && text.length > 4034)
+      return Buffer.from(JSON.stringify({ data: { message_text: text.slice(0, 4034) } }));
   }
   return exchange.body;
 }
@@ -75,7 +79,13 @@ function rewriteReply(rule: BrokenRule, exchange: Exchange, reply: Reply): Reply
     const data = exchange.path.includes("/v0/") ? { acknowledged: ids, not_found: [] } : { acknowledged: ids };
     return { ...reply, body: Buffer.from(JSON.stringify({ data })) };
   }
-  if (rule === "v0-default-new" && isList(exchange) && /\/v0\//.test(exchange.path) && !/[?&]status=/.test(exchange.path) && reply.status === 200) {
+  if (
+    rule === "v0-default-new" &&
+    isList(exchange) &&
+    /\/v0\//.test(exchange.path) &&
+    !/[?&]status=/.test(exchange.path) &&
+    reply.status === 200
+  ) {
     const body = json(reply.body) as { data: { status: string }[] };
     return { ...reply, body: Buffer.from(JSON.stringify({ data: body.data.filter((n) => n.status === "NEW") })) };
   }
@@ -83,12 +93,27 @@ function rewriteReply(rule: BrokenRule, exchange: Exchange, reply: Reply): Reply
     const ids = (json(exchange.body) as { data?: unknown }).data;
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
     if (Array.isArray(ids) && ids.some((id) => typeof id === "string" && !uuid.test(id))) {
-      const problem = { type: "https://land-registration-gateway.example/problems/400-02", title: "Bad Request", status: 400, detail: "request does not match the schema", instance: exchange.path, code: "400-02" };
-      return { status: 400, headers: { ...reply.headers, "content-type": "application/problem+json" }, body: Buffer.from(JSON.stringify(problem)) };
+      const problem = {
+        type: "https://land-registration-gateway.example/problems/400-02",
+        title: "Bad Request",
+        status: 400,
+        detail: "request does not match the schema",
+        instance: exchange.path,
+        code: "400-02",
+      };
+      return {
+        status: 400,
+        headers: { ...reply.headers, "content-type": "application/problem+json" },
+        body: Buffer.from(JSON.stringify(problem)),
+      };
     }
   }
   if (rule === "drop-400-01" && isList(exchange) && reply.status === 400 && json(reply.body)["code"] === "400-01") {
-    return { status: 200, headers: { ...reply.headers, "content-type": "application/json; charset=utf-8" }, body: Buffer.from('{"data":[]}') };
+    return {
+      status: 200,
+      headers: { ...reply.headers, "content-type": "application/json; charset=utf-8" },
+      body: Buffer.from('{"data":[]}'),
+    };
   }
   return reply;
 }
@@ -107,20 +132,37 @@ export async function startBreakingProxy(target: string, rule: BrokenRule): Prom
     const chunks: Buffer[] = [];
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
     incoming.on("end", () => {
-      const exchange: Exchange = { method: String(incoming.method), path: String(incoming.url), body: Buffer.concat(chunks) };
+      const exchange: Exchange = {
+        method: String(incoming.method),
+        path: String(incoming.url),
+        body: Buffer.concat(chunks),
+      };
       const body = rewriteRequest(rule, exchange);
       const headers = { ...incoming.headers };
       if (body !== exchange.body) headers["content-length"] = String(body.length);
-      const forwarded = request({ host: upstream.hostname, port: upstream.port, method: exchange.method, path: exchange.path, headers, agent }, (response) => {
-        const answer: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => answer.push(chunk));
-        response.on("end", () => {
-          const reply = rewriteReply(rule, exchange, { status: response.statusCode ?? 502, headers: response.headers, body: Buffer.concat(answer) });
-          const { "content-length": _length, "transfer-encoding": _encoding, connection: _connection, "keep-alive": _keepAlive, ...rest } = reply.headers;
-          outgoing.writeHead(reply.status, { ...rest, "content-length": String(reply.body.length) });
-          outgoing.end(reply.body);
-        });
-      });
+      const forwarded = request(
+        { host: upstream.hostname, port: upstream.port, method: exchange.method, path: exchange.path, headers, agent },
+        (response) => {
+          const answer: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => answer.push(chunk));
+          response.on("end", () => {
+            const reply = rewriteReply(rule, exchange, {
+              status: response.statusCode ?? 502,
+              headers: response.headers,
+              body: Buffer.concat(answer),
+            });
+            const {
+              "content-length": _length,
+              "transfer-encoding": _encoding,
+              connection: _connection,
+              "keep-alive": _keepAlive,
+              ...rest
+            } = reply.headers;
+            outgoing.writeHead(reply.status, { ...rest, "content-length": String(reply.body.length) });
+            outgoing.end(reply.body);
+          });
+        },
+      );
       forwarded.on("error", (error) => {
         outgoing.writeHead(502, { "content-type": "text/plain" });
         outgoing.end(String(error));

@@ -22,7 +22,11 @@ function runOptions(): RunOptions {
 }
 
 /** Declares one test per property against the target that `open` starts. */
-export function describeTarget(target: TargetName, open: () => Promise<Session>, properties: readonly Property[] = allProperties): void {
+export function describeTarget(
+  target: TargetName,
+  open: () => Promise<Session>,
+  properties: readonly Property[] = allProperties,
+): void {
   let session: Session | undefined;
   beforeAll(async () => {
     session = await open();
@@ -40,12 +44,15 @@ export function describeTarget(target: TargetName, open: () => Promise<Session>,
       continue;
     }
     const defect = KNOWN_DEFECTS[target]?.[property.id];
-    (defect === undefined ? it : it.fails)(defect === undefined ? name : `${name} — known defect: ${defect}`, async () => {
-      if (!session) throw new Error(`the ${target} target did not start`);
-      expect(skipReason(property, session)).toBeUndefined();
-      const result = await runProperty(property, session, runOptions());
-      if (result.outcome === "failed") throw new Error(result.message);
-      expect(result.outcome).toBe("passed");
-    });
+    (defect === undefined ? it : it.fails)(
+      defect === undefined ? name : `${name} — known defect: ${defect}`,
+      async () => {
+        if (!session) throw new Error(`the ${target} target did not start`);
+        expect(skipReason(property, session)).toBeUndefined();
+        const result = await runProperty(property, session, runOptions());
+        if (result.outcome === "failed") throw new Error(result.message);
+        expect(result.outcome).toBe("passed");
+      },
+    );
   }
 }

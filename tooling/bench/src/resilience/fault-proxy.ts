@@ -123,7 +123,11 @@ export async function startFaultProxy(target: string, profile: FaultProfile): Pr
           const body = unavailableBody((request.url ?? "/").split("?")[0] ?? "/");
           // The connection ends with the answer, as a proxy in trouble would do, so an unread upload body is not
           // left in the way of the next request.
-          response.writeHead(503, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(body), connection: "close" });
+          response.writeHead(503, {
+            "content-type": "application/problem+json",
+            "content-length": Buffer.byteLength(body),
+            connection: "close",
+          });
           response.end(body);
           return;
         }

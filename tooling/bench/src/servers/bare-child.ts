@@ -12,7 +12,9 @@ export interface CannedAnswer {
 type Routes = Record<string, CannedAnswer>;
 
 function serve(routes: Routes) {
-  const answers = new Map(Object.entries(routes).map(([key, answer]) => [key, { ...answer, body: Buffer.from(answer.bodyBase64, "base64") }]));
+  const answers = new Map(
+    Object.entries(routes).map(([key, answer]) => [key, { ...answer, body: Buffer.from(answer.bodyBase64, "base64") }]),
+  );
   return createServer((request: IncomingMessage, response: ServerResponse) => {
     request.on("data", () => undefined);
     request.on("end", () => {

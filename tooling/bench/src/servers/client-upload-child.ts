@@ -6,7 +6,8 @@ import { createGatewayClient } from "@lrg/client";
 import { resetPeak, residentOf } from "../memory.js";
 
 const [baseUrl, username, password, warmup, document] = process.argv.slice(2);
-if (!baseUrl || !username || !password || !warmup || !document) throw new Error("usage: client-upload-child <url> <username> <password> <warm-up file> <file>");
+if (!baseUrl || !username || !password || !warmup || !document)
+  throw new Error("usage: client-upload-child <url> <username> <password> <warm-up file> <file>");
 const gc = (globalThis as { gc?: () => void }).gc;
 const client = createGatewayClient({ baseUrl, username, password });
 await client.uploadDocument(warmup, { documentType: "TR1" });
@@ -21,4 +22,6 @@ const uploaded = await client.uploadDocument(document, { documentType: "TR1" });
 clearInterval(sampler);
 const after = residentOf("self");
 const peak = Math.max(peakWasReset ? after.peak : 0, sampled);
-process.stdout.write(`${JSON.stringify({ documentId: uploaded.document_id, bytes: uploaded.file_length, baselineRss: before.rss, peakRss: peak, growth: peak - before.rss, peakWasReset })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ documentId: uploaded.document_id, bytes: uploaded.file_length, baselineRss: before.rss, peakRss: peak, growth: peak - before.rss, peakWasReset })}\n`,
+);

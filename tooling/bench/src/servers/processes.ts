@@ -30,7 +30,10 @@ async function startChild(entry: string, args: string[], init?: unknown): Promis
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   void exited.then(() => children.delete(child));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${entry} did not start within ${STARTUP_TIMEOUT_MS} ms`)), STARTUP_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`${entry} did not start within ${STARTUP_TIMEOUT_MS} ms`)),
+      STARTUP_TIMEOUT_MS,
+    );
     child.once("message", (message: { url: string }) => {
       clearTimeout(timer);
       resolve(message.url);
@@ -81,7 +84,16 @@ export async function startGatewayMain(dataDir: string, env: Record<string, stri
   const main = join(dirname(createRequire(import.meta.url).resolve("@lrg/gateway")), "main.js");
   const sandboxToken = randomBytes(18).toString("base64url");
   const child = spawn(process.execPath, [...SERVE_FLAGS, main], {
-    env: { ...process.env, ...SERVE_ENV, PORT: "0", HOST: "127.0.0.1", LRG_DATA_DIR: dataDir, LRG_SANDBOX_TOKEN: sandboxToken, LRG_LOG: "off", ...env },
+    env: {
+      ...process.env,
+      ...SERVE_ENV,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LRG_DATA_DIR: dataDir,
+      LRG_SANDBOX_TOKEN: sandboxToken,
+      LRG_LOG: "off",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   children.add(child);
@@ -90,7 +102,10 @@ export async function startGatewayMain(dataDir: string, env: Record<string, stri
   let output = "";
   child.stdout?.setEncoding("utf8");
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the gateway did not start within ${STARTUP_TIMEOUT_MS} ms: ${output}`)), STARTUP_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`the gateway did not start within ${STARTUP_TIMEOUT_MS} ms: ${output}`)),
+      STARTUP_TIMEOUT_MS,
+    );
     child.stdout?.on("data", (chunk: string) => {
       output += chunk;
       const match = /listening on (http:\/\/\S+)/.exec(output);

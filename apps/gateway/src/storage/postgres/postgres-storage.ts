@@ -1,6 +1,17 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { json, parse, toApplication, toAttachment, toCorrespondence, toDocument, toOfficialSearch, toPrioritySearch, toRegistryDocument, type Row } from "../rows.js";
+import {
+  json,
+  parse,
+  toApplication,
+  toAttachment,
+  toCorrespondence,
+  toDocument,
+  toOfficialSearch,
+  toPrioritySearch,
+  toRegistryDocument,
+  type Row,
+} from "../rows.js";
 import type {
   AttachmentRow,
   ApplicationChange,
@@ -40,7 +51,9 @@ const APPLICATION_COLUMNS: Record<keyof ApplicationChange["patch"], string> = {
 /** BIGINT columns hold milliseconds, well inside a double's exact range: read them as numbers, not strings. */
 const types = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === pg.types.builtins.INT8 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === pg.types.builtins.INT8
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 /**
@@ -88,11 +101,21 @@ export class PostgresStorage implements Storage {
   async #migrate(): Promise<void> {
     await this.#transaction(async (client) => {
       await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-      await client.query("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_ms BIGINT NOT NULL)");
-      const applied = new Set((await client.query<{ version: number }>("SELECT version FROM schema_migrations")).rows.map((row) => row.version));
+      await client.query(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_ms BIGINT NOT NULL)",
+      );
+      const applied = new Set(
+        (await client.query<{ version: number }>("SELECT version FROM schema_migrations")).rows.map(
+          (row) => row.version,
+        ),
+      );
       for (const migration of postgresMigrations.filter((m) => !applied.has(m.version))) {
         await client.query(migration.sql);
-        await client.query("INSERT INTO schema_migrations (version, name, applied_ms) VALUES ($1, $2, $3)", [migration.version, migration.name, Date.now()]);
+        await client.query("INSERT INTO schema_migrations (version, name, applied_ms) VALUES ($1, $2, $3)", [
+          migration.version,
+          migration.name,
+          Date.now(),
+        ]);
       }
     });
   }
@@ -144,7 +167,13 @@ export class PostgresStorage implements Storage {
     const listener = this.#listener;
     if (listener) {
       if (!this.#barrier) {
-        this.#barrier = listener.query("SELECT 1").then(() => undefined, () => undefined).finally(() => (this.#barrier = undefined));
+        this.#barrier = listener
+          .query("SELECT 1")
+          .then(
+            () => undefined,
+            () => undefined,
+          )
+          .finally(() => (this.#barrier = undefined));
         await this.#barrier;
       } else {
         this.#nextBarrier ??= this.#barrier.then(() => {
@@ -157,7 +186,11 @@ export class PostgresStorage implements Storage {
     while (this.#reloading.size > 0) await Promise.all([...this.#reloading]);
   }
 
-  async #query<R extends pg.QueryResultRow = Row>(sql: string, values: unknown[] = [], client?: pg.PoolClient): Promise<pg.QueryResult<R>> {
+  async #query<R extends pg.QueryResultRow = Row>(
+    sql: string,
+    values: unknown[] = [],
+    client?: pg.PoolClient,
+  ): Promise<pg.QueryResult<R>> {
     this.#queries += 1;
     try {
       return await (client ?? this.#pool).query<R>(sql, values);
@@ -177,7 +210,12 @@ export class PostgresStorage implements Storage {
     try {
       await client.query("BEGIN");
       const result = await work(client, changed);
-      for (const message of dedupe(changed)) await this.#query("SELECT pg_notify($1, $2)", [CHANNEL, JSON.stringify({ ...message, from: this.#instance })], client);
+      for (const message of dedupe(changed))
+        await this.#query(
+          "SELECT pg_notify($1, $2)",
+          [CHANNEL, JSON.stringify({ ...message, from: this.#instance })],
+          client,
+        );
       await client.query("COMMIT");
       // This instance's own state is changed in memory already; only what it derived from notifications is dropped.
       for (const message of dedupe(changed)) if (message.kind === "notifications") this.#announce(message);
@@ -192,7 +230,11 @@ export class PostgresStorage implements Storage {
 
   async createBusinessUnit(unit: BusinessUnitRow, user: UserRow): Promise<void> {
     await this.#transaction(async (client) => {
-      await this.#query("INSERT INTO business_units (id, name, created_ms) VALUES ($1, $2, $3)", [unit.id, unit.name, unit.createdMs], client);
+      await this.#query(
+        "INSERT INTO business_units (id, name, created_ms) VALUES ($1, $2, $3)",
+        [unit.id, unit.name, unit.createdMs],
+        client,
+      );
       await this.#query(
         "INSERT INTO users (username, business_unit_id, password_hash, created_ms) VALUES ($1, $2, $3, $4)",
         [user.username, user.businessUnitId, user.passwordHash, user.createdMs],
@@ -208,12 +250,14 @@ export class PostgresStorage implements Storage {
 
   async findUser(username: string): Promise<UserRow | undefined> {
     const row = (await this.#query("SELECT * FROM users WHERE username = $1", [username])).rows[0];
-    return row && {
-      username: String(row["username"]),
-      businessUnitId: String(row["business_unit_id"]),
-      passwordHash: String(row["password_hash"]),
-      createdMs: Number(row["created_ms"]),
-    };
+    return (
+      row && {
+        username: String(row["username"]),
+        businessUnitId: String(row["business_unit_id"]),
+        passwordHash: String(row["password_hash"]),
+        createdMs: Number(row["created_ms"]),
+      }
+    );
   }
 
   async setPasswordHash(username: string, passwordHash: string): Promise<void> {
@@ -224,10 +268,17 @@ export class PostgresStorage implements Storage {
     });
   }
 
-  async submitApplication(application: ApplicationRow, idempotency: { key: string; requestHash: string }): Promise<SubmitOutcome> {
+  async submitApplication(
+    application: ApplicationRow,
+    idempotency: { key: string; requestHash: string },
+  ): Promise<SubmitOutcome> {
     return this.#transaction(async (client): Promise<SubmitOutcome> => {
       // Two instances given the same key at once: the second waits on the first's key row lock, then sees it.
-      await this.#query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [application.businessUnitId, idempotency.key], client);
+      await this.#query(
+        "SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))",
+        [application.businessUnitId, idempotency.key],
+        client,
+      );
       const seen = (
         await this.#query(
           `SELECT k.request_hash, k.application_id, a.status FROM idempotency_keys k JOIN applications a ON a.id = k.application_id
@@ -239,9 +290,16 @@ export class PostgresStorage implements Storage {
       // As in SQLite: the key of an application that ended in SYSTEM_ERROR is released and names the new one.
       const released = seen?.["status"] === "SYSTEM_ERROR";
       if (seen && !released) {
-        return seen["request_hash"] === idempotency.requestHash ? { kind: "replayed", applicationId: String(seen["application_id"]) } : { kind: "conflict" };
+        return seen["request_hash"] === idempotency.requestHash
+          ? { kind: "replayed", applicationId: String(seen["application_id"]) }
+          : { kind: "conflict" };
       }
-      if (released) await this.#query("DELETE FROM idempotency_keys WHERE business_unit_id = $1 AND key = $2", [application.businessUnitId, idempotency.key], client);
+      if (released)
+        await this.#query(
+          "DELETE FROM idempotency_keys WHERE business_unit_id = $1 AND key = $2",
+          [application.businessUnitId, idempotency.key],
+          client,
+        );
       await this.#query(
         `INSERT INTO applications (id, business_unit_id, status, registry_reference, priority_ms, additional_provider_filter, submission, errors, warnings, early_completion, created_ms, updated_ms, decide_at_ms)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
@@ -289,14 +347,18 @@ export class PostgresStorage implements Storage {
   }
 
   async applicationsWithStatus(status: string): Promise<ApplicationRow[]> {
-    return (await this.#query("SELECT * FROM applications WHERE status = $1 ORDER BY created_ms", [status])).rows.map(toApplication);
+    return (await this.#query("SELECT * FROM applications WHERE status = $1 ORDER BY created_ms", [status])).rows.map(
+      toApplication,
+    );
   }
 
   async changeApplication(change: ApplicationChange): Promise<boolean> {
     const entries = Object.entries(change.patch) as [keyof ApplicationChange["patch"], unknown][];
     const values: unknown[] = [change.applicationId, change.fromStatus, change.updatedMs];
     const assignments = entries.map(([key, value]) => {
-      values.push(key === "errors" || key === "warnings" ? json(value) : key === "earlyCompletion" ? (value ? 1 : 0) : value);
+      values.push(
+        key === "errors" || key === "warnings" ? json(value) : key === "earlyCompletion" ? (value ? 1 : 0) : value,
+      );
       return `${APPLICATION_COLUMNS[key]} = $${values.length}`;
     });
     return this.#transaction(async (client, changed) => {
@@ -332,7 +394,11 @@ export class PostgresStorage implements Storage {
    * clock row is locked until this transaction commits, so the next writer reads the instant this one took. A
    * sandbox clock moved backwards (more than a second) restarts the sequence, as in SQLite.
    */
-  async #insertNotifications(client: pg.PoolClient, notifications: NotificationRow[], changed: ChangeMessage[]): Promise<void> {
+  async #insertNotifications(
+    client: pg.PoolClient,
+    notifications: NotificationRow[],
+    changed: ChangeMessage[],
+  ): Promise<void> {
     for (const notification of notifications) {
       changed.push({ kind: "notifications", businessUnitId: notification.businessUnitId });
       const { rows } = await this.#query<{ last_ms: number }>(
@@ -365,7 +431,11 @@ export class PostgresStorage implements Storage {
   }
 
   async correspondenceOf(applicationId: string): Promise<CorrespondenceRow[]> {
-    return (await this.#query("SELECT * FROM correspondence WHERE application_id = $1 ORDER BY created_ms, seq", [applicationId])).rows.map(toCorrespondence);
+    return (
+      await this.#query("SELECT * FROM correspondence WHERE application_id = $1 ORDER BY created_ms, seq", [
+        applicationId,
+      ])
+    ).rows.map(toCorrespondence);
   }
 
   async listNotifications(query: NotificationQuery): Promise<NotificationListing[]> {
@@ -381,7 +451,8 @@ export class PostgresStorage implements Storage {
     if (query.createdBeforeMs !== undefined) add((p) => `created_ms < ${p}`, query.createdBeforeMs);
     if (query.occurredAfterMs !== undefined) add((p) => `event_ms > ${p}`, query.occurredAfterMs);
     if (query.occurredBeforeMs !== undefined) add((p) => `event_ms < ${p}`, query.occurredBeforeMs);
-    if (query.notificationType !== undefined) add((p) => `${query.version === "v0" ? "v0_type" : "v1_type"} = ${p}`, query.notificationType);
+    if (query.notificationType !== undefined)
+      add((p) => `${query.version === "v0" ? "v0_type" : "v1_type"} = ${p}`, query.notificationType);
     if (query.subject !== undefined) add((p) => `application_id = ${p}`, query.subject);
     if (query.additionalProviderFilter === null) where.push("additional_provider_filter IS NULL");
     else add((p) => `additional_provider_filter = ${p}`, query.additionalProviderFilter);
@@ -394,19 +465,29 @@ export class PostgresStorage implements Storage {
       values,
       rowMode: "array",
     });
-    return (result.rows as [string, string, string, string, string, number, number, NotificationListing["status"], string | null][]).map(
-      ([id, applicationId, type, schema, payloadJson, eventMs, createdMs, status, additionalProviderFilter]) => ({
-        id,
-        applicationId,
-        type,
-        schema,
-        payloadJson,
-        eventMs,
-        createdMs,
-        status,
-        additionalProviderFilter,
-      }),
-    );
+    return (
+      result.rows as [
+        string,
+        string,
+        string,
+        string,
+        string,
+        number,
+        number,
+        NotificationListing["status"],
+        string | null,
+      ][]
+    ).map(([id, applicationId, type, schema, payloadJson, eventMs, createdMs, status, additionalProviderFilter]) => ({
+      id,
+      applicationId,
+      type,
+      schema,
+      payloadJson,
+      eventMs,
+      createdMs,
+      status,
+      additionalProviderFilter,
+    }));
   }
 
   async acknowledgeNotifications(businessUnitId: string, ids: string[], nowMs: number): Promise<string[]> {
@@ -419,14 +500,23 @@ export class PostgresStorage implements Storage {
         [nowMs, unique, businessUnitId],
         client,
       );
-      const found = new Set((await this.#query<{ id: string }>("SELECT id FROM notifications WHERE id = ANY($1) AND business_unit_id = $2", [unique, businessUnitId], client)).rows.map((row) => row.id));
+      const found = new Set(
+        (
+          await this.#query<{ id: string }>(
+            "SELECT id FROM notifications WHERE id = ANY($1) AND business_unit_id = $2",
+            [unique, businessUnitId],
+            client,
+          )
+        ).rows.map((row) => row.id),
+      );
       return unique.filter((id) => found.has(id));
     });
   }
 
   async purgeNotifications(createdBeforeMs: number): Promise<number> {
     return this.#transaction(async (client, changed) => {
-      const deleted = (await this.#query("DELETE FROM notifications WHERE created_ms < $1", [createdBeforeMs], client)).rowCount ?? 0;
+      const deleted =
+        (await this.#query("DELETE FROM notifications WHERE created_ms < $1", [createdBeforeMs], client)).rowCount ?? 0;
       if (deleted > 0) changed.push({ kind: "notifications", businessUnitId: null });
       return deleted;
     });
@@ -436,16 +526,33 @@ export class PostgresStorage implements Storage {
     await this.#query(
       `INSERT INTO documents (id, business_unit_id, document_type, file_length, file_sha256, status, failure_reason, created_ms, expires_ms)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [document.id, document.businessUnitId, document.documentType, document.fileLength, document.fileSha256, document.status, document.failureReason, document.createdMs, document.expiresMs],
+      [
+        document.id,
+        document.businessUnitId,
+        document.documentType,
+        document.fileLength,
+        document.fileSha256,
+        document.status,
+        document.failureReason,
+        document.createdMs,
+        document.expiresMs,
+      ],
     );
   }
 
   async completeUpload(id: string, _nowMs: number): Promise<boolean> {
-    return (await this.#query("UPDATE documents SET status = 'UPLOADED' WHERE id = $1 AND status = 'AWAITING_UPLOAD'", [id])).rowCount === 1;
+    return (
+      (await this.#query("UPDATE documents SET status = 'UPLOADED' WHERE id = $1 AND status = 'AWAITING_UPLOAD'", [id]))
+        .rowCount === 1
+    );
   }
 
   async recordDocumentCheck(id: string, status: "ACCEPTED" | "REJECTED", failureReason: string | null): Promise<void> {
-    await this.#query("UPDATE documents SET status = $1, failure_reason = $2 WHERE id = $3 AND status = 'UPLOADED'", [status, failureReason, id]);
+    await this.#query("UPDATE documents SET status = $1, failure_reason = $2 WHERE id = $3 AND status = 'UPLOADED'", [
+      status,
+      failureReason,
+      id,
+    ]);
   }
 
   async documentsAwaitingCheck(): Promise<DocumentRow[]> {
@@ -465,7 +572,16 @@ export class PostgresStorage implements Storage {
     await this.#query(
       `INSERT INTO registry_documents (download_id, business_unit_id, application_id, code, name, content_type, size, created_ms)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
-      [document.downloadId, document.businessUnitId, document.applicationId, document.code, document.name, document.contentType, document.size, document.createdMs],
+      [
+        document.downloadId,
+        document.businessUnitId,
+        document.applicationId,
+        document.code,
+        document.name,
+        document.contentType,
+        document.size,
+        document.createdMs,
+      ],
     );
   }
 
@@ -499,12 +615,27 @@ export class PostgresStorage implements Storage {
     return inserted.rowCount === 1;
   }
 
-  async findOfficialSearch(businessUnitId: string, username: string, messageId: string): Promise<OfficialSearchRow | undefined> {
-    const row = (await this.#query("SELECT * FROM official_searches WHERE business_unit_id = $1 AND username = $2 AND message_id = $3", [businessUnitId, username, messageId])).rows[0];
+  async findOfficialSearch(
+    businessUnitId: string,
+    username: string,
+    messageId: string,
+  ): Promise<OfficialSearchRow | undefined> {
+    const row = (
+      await this.#query(
+        "SELECT * FROM official_searches WHERE business_unit_id = $1 AND username = $2 AND message_id = $3",
+        [businessUnitId, username, messageId],
+      )
+    ).rows[0];
     return row && toOfficialSearch(row);
   }
 
-  async searchesWithPriority(businessUnitId: string, titleNumber: string, beforeMs: number, onDate: string, limit: number): Promise<PrioritySearch[]> {
+  async searchesWithPriority(
+    businessUnitId: string,
+    titleNumber: string,
+    beforeMs: number,
+    onDate: string,
+    limit: number,
+  ): Promise<PrioritySearch[]> {
     const { rows } = await this.#query(
       `SELECT certificate_ms, priority_type, applicant FROM official_searches
        WHERE business_unit_id = $1 AND title_number = $2 AND certificate_ms < $3 AND priority_expiry_date >= $4
@@ -518,18 +649,36 @@ export class PostgresStorage implements Storage {
     const { rows } = await this.#query<{ id: number }>(
       `INSERT INTO attachments (application_id, business_unit_id, kind, document_id, certification_statement_type, message_text, status, created_ms)
        VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', $7) RETURNING id`,
-      [attachment.applicationId, attachment.businessUnitId, attachment.kind, attachment.documentId, attachment.certificationStatementType, attachment.messageText, attachment.createdMs],
+      [
+        attachment.applicationId,
+        attachment.businessUnitId,
+        attachment.kind,
+        attachment.documentId,
+        attachment.certificationStatementType,
+        attachment.messageText,
+        attachment.createdMs,
+      ],
     );
     return Number(rows[0]?.id);
   }
 
   async pendingAttachments(limit: number): Promise<AttachmentRow[]> {
-    return (await this.#query("SELECT * FROM attachments WHERE status = 'PENDING' ORDER BY id LIMIT $1", [limit])).rows.map(toAttachment);
+    return (
+      await this.#query("SELECT * FROM attachments WHERE status = 'PENDING' ORDER BY id LIMIT $1", [limit])
+    ).rows.map(toAttachment);
   }
 
-  async resolveAttachment(id: number, outcome: { status: "ATTACHED" | "FAILED"; failureReason: string | null }, notifications: NotificationRow[]): Promise<boolean> {
+  async resolveAttachment(
+    id: number,
+    outcome: { status: "ATTACHED" | "FAILED"; failureReason: string | null },
+    notifications: NotificationRow[],
+  ): Promise<boolean> {
     return this.#transaction(async (client, changed) => {
-      const updated = await this.#query("UPDATE attachments SET status = $1, failure_reason = $2 WHERE id = $3 AND status = 'PENDING'", [outcome.status, outcome.failureReason, id], client);
+      const updated = await this.#query(
+        "UPDATE attachments SET status = $1, failure_reason = $2 WHERE id = $3 AND status = 'PENDING'",
+        [outcome.status, outcome.failureReason, id],
+        client,
+      );
       if (updated.rowCount !== 1) return false;
       await this.#insertNotifications(client, notifications, changed);
       return true;
@@ -544,15 +693,25 @@ export class PostgresStorage implements Storage {
   async putSetting(key: string, value: unknown): Promise<void> {
     await this.#transaction(async (client, changed) => {
       changed.push({ kind: "state" });
-      await this.#query("INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [key, json(value)], client);
+      await this.#query(
+        "INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        [key, json(value)],
+        client,
+      );
     });
   }
 
   async updateSetting<T, R>(key: string, change: (current: T | undefined) => { value: T; answer: R }): Promise<R> {
     return this.#transaction(async (client) => {
       // The row exists before it is locked, so that two instances creating it at once still take turns.
-      await this.#query("INSERT INTO settings (key, value) VALUES ($1, 'null') ON CONFLICT (key) DO NOTHING", [key], client);
-      const row = (await this.#query<{ value: string }>("SELECT value FROM settings WHERE key = $1 FOR UPDATE", [key], client)).rows[0];
+      await this.#query(
+        "INSERT INTO settings (key, value) VALUES ($1, 'null') ON CONFLICT (key) DO NOTHING",
+        [key],
+        client,
+      );
+      const row = (
+        await this.#query<{ value: string }>("SELECT value FROM settings WHERE key = $1 FOR UPDATE", [key], client)
+      ).rows[0];
       const current = row === undefined ? undefined : (parse<T | null>(row.value) ?? undefined);
       const { value, answer } = change(current);
       await this.#query("UPDATE settings SET value = $2 WHERE key = $1", [key, json(value)], client);
@@ -580,7 +739,11 @@ export class PostgresStorage implements Storage {
     if (key === undefined) throw new Error(`no lock for background job ${job}`);
     const client = await this.#pool.connect();
     try {
-      const { rows } = await this.#query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [key], client);
+      const { rows } = await this.#query<{ locked: boolean }>(
+        "SELECT pg_try_advisory_lock($1) AS locked",
+        [key],
+        client,
+      );
       if (!rows[0]?.locked) return false;
       try {
         await work();
@@ -599,11 +762,31 @@ export class PostgresStorage implements Storage {
       database: "postgresql",
       figures: [
         { name: "pool_connections", help: "Connections the pool holds.", type: "gauge", value: pool.totalCount },
-        { name: "pool_idle_connections", help: "Connections of the pool waiting for work.", type: "gauge", value: pool.idleCount },
-        { name: "pool_waiting_requests", help: "Queries waiting for a connection of the pool.", type: "gauge", value: pool.waitingCount },
+        {
+          name: "pool_idle_connections",
+          help: "Connections of the pool waiting for work.",
+          type: "gauge",
+          value: pool.idleCount,
+        },
+        {
+          name: "pool_waiting_requests",
+          help: "Queries waiting for a connection of the pool.",
+          type: "gauge",
+          value: pool.waitingCount,
+        },
         { name: "queries_total", help: "Queries sent to PostgreSQL.", type: "counter", value: this.#queries },
-        { name: "query_errors_total", help: "Queries PostgreSQL refused or that failed.", type: "counter", value: this.#queryErrors },
-        { name: "listening", help: "1 while the connection hearing other instances' changes is open.", type: "gauge", value: this.#listener ? 1 : 0 },
+        {
+          name: "query_errors_total",
+          help: "Queries PostgreSQL refused or that failed.",
+          type: "counter",
+          value: this.#queryErrors,
+        },
+        {
+          name: "listening",
+          help: "1 while the connection hearing other instances' changes is open.",
+          type: "gauge",
+          value: this.#listener ? 1 : 0,
+        },
       ],
     };
   }

@@ -45,7 +45,8 @@ export interface OpenOptions {
 }
 
 /** Which driver `openSqlite` uses under this Node.js. */
-export const SQLITE_DRIVER: "node:sqlite" | "better-sqlite3" = Number(process.versions.node.split(".")[0]) >= 24 ? "node:sqlite" : "better-sqlite3";
+export const SQLITE_DRIVER: "node:sqlite" | "better-sqlite3" =
+  Number(process.versions.node.split(".")[0]) >= 24 ? "node:sqlite" : "better-sqlite3";
 
 const require = createRequire(import.meta.url);
 

@@ -116,9 +116,9 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       ) WITHOUT ROWID;
       CREATE INDEX official_searches_by_title ON official_searches (business_unit_id, title_number, certificate_ms);
       `,
-    },
-    {
-      version: 3,
+  },
+  {
+    version: 3,
     name: "attachments and messages (Attach a document, Attach a message)",
     sql: `
       CREATE TABLE attachments (

@@ -20,7 +20,18 @@ import type {
 } from "../storage.js";
 import { openSqlite, type SqliteDatabase, type SqliteStatement } from "./driver.js";
 import { migrations } from "./migrations.js";
-import { json, parse, toApplication, toAttachment, toCorrespondence, toDocument, toOfficialSearch, toPrioritySearch, toRegistryDocument, type Row } from "../rows.js";
+import {
+  json,
+  parse,
+  toApplication,
+  toAttachment,
+  toCorrespondence,
+  toDocument,
+  toOfficialSearch,
+  toPrioritySearch,
+  toRegistryDocument,
+  type Row,
+} from "../rows.js";
 
 const APPLICATION_COLUMNS: Record<keyof ApplicationChange["patch"], string> = {
   status: "status",
@@ -41,7 +52,8 @@ export class SqliteStorage implements Storage {
   readonly #insertNotification: SqliteStatement;
   /** Prepared statements by their SQL: the list query's text depends on which filters are given. */
   readonly #statements = new Map<string, SqliteStatement>();
-  readonly #pending: { work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }[] = [];
+  readonly #pending: { work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }[] =
+    [];
   /** The creation instant of the last notification stored (see #insert). */
   #lastCreatedMs = 0;
   readonly #notificationListeners: ((businessUnitId: string | null) => void)[] = [];
@@ -64,12 +76,16 @@ export class SqliteStorage implements Storage {
   }
 
   #migrate(): void {
-    this.#db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_ms INTEGER NOT NULL)");
+    this.#db.exec(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_ms INTEGER NOT NULL)",
+    );
     const applied = new Set(this.#db.prepare("SELECT version FROM schema_migrations").pluck().all() as number[]);
     for (const migration of migrations.filter((m) => !applied.has(m.version))) {
       this.#db.transaction(() => {
         this.#db.exec(migration.sql);
-        this.#db.prepare("INSERT INTO schema_migrations (version, name, applied_ms) VALUES (?, ?, ?)").run(migration.version, migration.name, Date.now());
+        this.#db
+          .prepare("INSERT INTO schema_migrations (version, name, applied_ms) VALUES (?, ?, ?)")
+          .run(migration.version, migration.name, Date.now());
       })();
     }
   }
@@ -82,7 +98,9 @@ export class SqliteStorage implements Storage {
   async createBusinessUnit(unit: BusinessUnitRow, user: UserRow): Promise<void> {
     return this.#write((): void => {
       this.#db.transaction(() => {
-        this.#db.prepare("INSERT INTO business_units (id, name, created_ms) VALUES (?, ?, ?)").run(unit.id, unit.name, unit.createdMs);
+        this.#db
+          .prepare("INSERT INTO business_units (id, name, created_ms) VALUES (?, ?, ?)")
+          .run(unit.id, unit.name, unit.createdMs);
         this.#db
           .prepare("INSERT INTO users (username, business_unit_id, password_hash, created_ms) VALUES (?, ?, ?, ?)")
           .run(user.username, user.businessUnitId, user.passwordHash, user.createdMs);
@@ -91,18 +109,21 @@ export class SqliteStorage implements Storage {
   }
 
   async findBusinessUnit(id: string): Promise<BusinessUnitRow | undefined> {
-    const row = this.#db.prepare("SELECT id, name, created_ms FROM business_units WHERE id = ?").get(id) as Row | undefined;
+    const row = this.#db.prepare("SELECT id, name, created_ms FROM business_units WHERE id = ?").get(id) as
+      Row | undefined;
     return row && { id: String(row["id"]), name: String(row["name"]), createdMs: Number(row["created_ms"]) };
   }
 
   async findUser(username: string): Promise<UserRow | undefined> {
     const row = this.#db.prepare("SELECT * FROM users WHERE username = ?").get(username) as Row | undefined;
-    return row && {
-      username: String(row["username"]),
-      businessUnitId: String(row["business_unit_id"]),
-      passwordHash: String(row["password_hash"]),
-      createdMs: Number(row["created_ms"]),
-    };
+    return (
+      row && {
+        username: String(row["username"]),
+        businessUnitId: String(row["business_unit_id"]),
+        passwordHash: String(row["password_hash"]),
+        createdMs: Number(row["created_ms"]),
+      }
+    );
   }
 
   async setPasswordHash(username: string, passwordHash: string): Promise<void> {
@@ -111,7 +132,10 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  async submitApplication(application: ApplicationRow, idempotency: { key: string; requestHash: string }): Promise<SubmitOutcome> {
+  async submitApplication(
+    application: ApplicationRow,
+    idempotency: { key: string; requestHash: string },
+  ): Promise<SubmitOutcome> {
     return this.#write((): SubmitOutcome => {
       return this.#db.transaction((): SubmitOutcome => {
         const seen = this.#db
@@ -124,9 +148,14 @@ export class SqliteStorage implements Storage {
         // for creates a new application; it then names the new one.
         const released = seen?.["status"] === "SYSTEM_ERROR";
         if (seen && !released) {
-          return seen["request_hash"] === idempotency.requestHash ? { kind: "replayed", applicationId: String(seen["application_id"]) } : { kind: "conflict" };
+          return seen["request_hash"] === idempotency.requestHash
+            ? { kind: "replayed", applicationId: String(seen["application_id"]) }
+            : { kind: "conflict" };
         }
-        if (released) this.#db.prepare("DELETE FROM idempotency_keys WHERE business_unit_id = ? AND key = ?").run(application.businessUnitId, idempotency.key);
+        if (released)
+          this.#db
+            .prepare("DELETE FROM idempotency_keys WHERE business_unit_id = ? AND key = ?")
+            .run(application.businessUnitId, idempotency.key);
         this.#db
           .prepare(
             `INSERT INTO applications (id, business_unit_id, status, registry_reference, priority_ms, additional_provider_filter, submission, errors, warnings, early_completion, created_ms, updated_ms, decide_at_ms)
@@ -148,7 +177,9 @@ export class SqliteStorage implements Storage {
             application.decideAtMs,
           );
         this.#db
-          .prepare("INSERT INTO idempotency_keys (business_unit_id, key, request_hash, application_id) VALUES (?, ?, ?, ?)")
+          .prepare(
+            "INSERT INTO idempotency_keys (business_unit_id, key, request_hash, application_id) VALUES (?, ?, ?, ?)",
+          )
           .run(application.businessUnitId, idempotency.key, idempotency.requestHash, application.id);
         return { kind: "created", applicationId: application.id };
       })();
@@ -166,22 +197,31 @@ export class SqliteStorage implements Storage {
 
   async applicationsDue(nowMs: number, limit: number): Promise<ApplicationRow[]> {
     const rows = this.#db
-      .prepare("SELECT * FROM applications WHERE status = 'VALIDATING' AND decide_at_ms IS NOT NULL AND decide_at_ms <= ? ORDER BY decide_at_ms LIMIT ?")
+      .prepare(
+        "SELECT * FROM applications WHERE status = 'VALIDATING' AND decide_at_ms IS NOT NULL AND decide_at_ms <= ? ORDER BY decide_at_ms LIMIT ?",
+      )
       .all(nowMs, limit) as Row[];
     return rows.map(toApplication);
   }
 
   async applicationsWithStatus(status: string): Promise<ApplicationRow[]> {
-    return (this.#db.prepare("SELECT * FROM applications WHERE status = ? ORDER BY created_ms").all(status) as Row[]).map(toApplication);
+    return (
+      this.#db.prepare("SELECT * FROM applications WHERE status = ? ORDER BY created_ms").all(status) as Row[]
+    ).map(toApplication);
   }
 
   async changeApplication(change: ApplicationChange): Promise<boolean> {
     return this.#write((): boolean => {
       const entries = Object.entries(change.patch) as [keyof ApplicationChange["patch"], unknown][];
       const assignments = entries.map(([key]) => `${APPLICATION_COLUMNS[key]} = @${key}`);
-      const values: Record<string, unknown> = { id: change.applicationId, fromStatus: change.fromStatus, updatedMs: change.updatedMs };
+      const values: Record<string, unknown> = {
+        id: change.applicationId,
+        fromStatus: change.fromStatus,
+        updatedMs: change.updatedMs,
+      };
       for (const [key, value] of entries) {
-        values[key] = key === "errors" || key === "warnings" ? json(value) : key === "earlyCompletion" ? (value ? 1 : 0) : value;
+        values[key] =
+          key === "errors" || key === "warnings" ? json(value) : key === "earlyCompletion" ? (value ? 1 : 0) : value;
       }
       const update = this.#db.prepare(
         `UPDATE applications SET ${[...assignments, "updated_ms = @updatedMs"].join(", ")} WHERE id = @id AND status = @fromStatus`,
@@ -191,7 +231,9 @@ export class SqliteStorage implements Storage {
         if (change.correspondence) {
           const record = change.correspondence;
           this.#db
-            .prepare("INSERT INTO correspondence (record_id, application_id, documents, created_ms) VALUES (?, ?, ?, ?)")
+            .prepare(
+              "INSERT INTO correspondence (record_id, application_id, documents, created_ms) VALUES (?, ?, ?, ?)",
+            )
             .run(record.recordId, record.applicationId, json(record.documents), record.createdMs);
         }
         for (const notification of change.notifications) this.#insert(notification);
@@ -221,7 +263,9 @@ export class SqliteStorage implements Storage {
   }
 
   async correspondenceOf(applicationId: string): Promise<CorrespondenceRow[]> {
-    const rows = this.#db.prepare("SELECT * FROM correspondence WHERE application_id = ? ORDER BY created_ms, rowid").all(applicationId) as Row[];
+    const rows = this.#db
+      .prepare("SELECT * FROM correspondence WHERE application_id = ? ORDER BY created_ms, rowid")
+      .all(applicationId) as Row[];
     return rows.map(toCorrespondence);
   }
 
@@ -283,24 +327,41 @@ export class SqliteStorage implements Storage {
     if (query.createdBeforeMs !== undefined) where.push("created_ms < @createdBeforeMs");
     if (query.occurredAfterMs !== undefined) where.push("event_ms > @occurredAfterMs");
     if (query.occurredBeforeMs !== undefined) where.push("event_ms < @occurredBeforeMs");
-    if (query.notificationType !== undefined) where.push(`${query.version === "v0" ? "v0_type" : "v1_type"} = @notificationType`);
+    if (query.notificationType !== undefined)
+      where.push(`${query.version === "v0" ? "v0_type" : "v1_type"} = @notificationType`);
     if (query.subject !== undefined) where.push("application_id = @subject");
-    where.push(query.additionalProviderFilter === null ? "additional_provider_filter IS NULL" : "additional_provider_filter = @additionalProviderFilter");
+    where.push(
+      query.additionalProviderFilter === null
+        ? "additional_provider_filter IS NULL"
+        : "additional_provider_filter = @additionalProviderFilter",
+    );
     const v = query.version;
     const sql = `SELECT id, application_id, ${v}_type, ${v}_schema, ${v}_payload, event_ms, created_ms, status, additional_provider_filter
       FROM notifications WHERE ${where.join(" AND ")} ORDER BY created_ms, seq LIMIT @limit`;
-    const rows = this.#prepared(sql).raw().all(query) as [string, string, string, string, string, number, number, NotificationListing["status"], string | null][];
-    return rows.map(([id, applicationId, type, schema, payloadJson, eventMs, createdMs, status, additionalProviderFilter]) => ({
-      id,
-      applicationId,
-      type,
-      schema,
-      payloadJson,
-      eventMs,
-      createdMs,
-      status,
-      additionalProviderFilter,
-    }));
+    const rows = this.#prepared(sql).raw().all(query) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      number,
+      number,
+      NotificationListing["status"],
+      string | null,
+    ][];
+    return rows.map(
+      ([id, applicationId, type, schema, payloadJson, eventMs, createdMs, status, additionalProviderFilter]) => ({
+        id,
+        applicationId,
+        type,
+        schema,
+        payloadJson,
+        eventMs,
+        createdMs,
+        status,
+        additionalProviderFilter,
+      }),
+    );
   }
 
   async acknowledgeNotifications(businessUnitId: string, ids: string[], nowMs: number): Promise<string[]> {
@@ -311,11 +372,9 @@ export class SqliteStorage implements Storage {
       return this.#db.transaction(() => {
         this.#changedUnits.add(businessUnitId);
         // The unary `+` keeps SQLite on the id index: 100 look-ups, not a walk of the unit's notifications.
-        this.#prepared(`UPDATE notifications SET status = 'ACKNOWLEDGED', acknowledged_ms = ? WHERE id IN (${placeholders}) AND +business_unit_id = ? AND +status = 'NEW'`).run(
-          nowMs,
-          ...unique,
-          businessUnitId,
-        );
+        this.#prepared(
+          `UPDATE notifications SET status = 'ACKNOWLEDGED', acknowledged_ms = ? WHERE id IN (${placeholders}) AND +business_unit_id = ? AND +status = 'NEW'`,
+        ).run(nowMs, ...unique, businessUnitId);
         const found = new Set(
           this.#prepared(`SELECT id FROM notifications WHERE id IN (${placeholders}) AND +business_unit_id = ?`)
             .pluck()
@@ -347,13 +406,18 @@ export class SqliteStorage implements Storage {
 
   async completeUpload(id: string, _nowMs: number): Promise<boolean> {
     return this.#write((): boolean => {
-      return this.#db.prepare("UPDATE documents SET status = 'UPLOADED' WHERE id = ? AND status = 'AWAITING_UPLOAD'").run(id).changes === 1;
+      return (
+        this.#db.prepare("UPDATE documents SET status = 'UPLOADED' WHERE id = ? AND status = 'AWAITING_UPLOAD'").run(id)
+          .changes === 1
+      );
     });
   }
 
   async recordDocumentCheck(id: string, status: "ACCEPTED" | "REJECTED", failureReason: string | null): Promise<void> {
     return this.#write((): void => {
-      this.#db.prepare("UPDATE documents SET status = ?, failure_reason = ? WHERE id = ? AND status = 'UPLOADED'").run(status, failureReason, id);
+      this.#db
+        .prepare("UPDATE documents SET status = ?, failure_reason = ? WHERE id = ? AND status = 'UPLOADED'")
+        .run(status, failureReason, id);
     });
   }
 
@@ -382,7 +446,8 @@ export class SqliteStorage implements Storage {
   }
 
   async findRegistryDocument(downloadId: string): Promise<RegistryDocumentRow | undefined> {
-    const row = this.#db.prepare("SELECT * FROM registry_documents WHERE download_id = ?").get(downloadId) as Row | undefined;
+    const row = this.#db.prepare("SELECT * FROM registry_documents WHERE download_id = ?").get(downloadId) as
+      Row | undefined;
     return row && toRegistryDocument(row);
   }
 
@@ -394,19 +459,33 @@ export class SqliteStorage implements Storage {
          VALUES (@businessUnitId, @username, @messageId, @id, @titleNumber, @priorityType, @applicant, @receivedMs, @readyMs,
            @certificateMs, @priorityExpiryDate, @deferred, @result)
          ON CONFLICT DO NOTHING`,
-      ).run({ ...search, deferred: search.deferred === null ? null : json(search.deferred), result: json(search.result) });
+      ).run({
+        ...search,
+        deferred: search.deferred === null ? null : json(search.deferred),
+        result: json(search.result),
+      });
       return inserted.changes === 1;
     });
   }
 
-  async findOfficialSearch(businessUnitId: string, username: string, messageId: string): Promise<OfficialSearchRow | undefined> {
-    const row = this.#prepared("SELECT * FROM official_searches WHERE business_unit_id = ? AND username = ? AND message_id = ?").get(businessUnitId, username, messageId) as
-      | Row
-      | undefined;
+  async findOfficialSearch(
+    businessUnitId: string,
+    username: string,
+    messageId: string,
+  ): Promise<OfficialSearchRow | undefined> {
+    const row = this.#prepared(
+      "SELECT * FROM official_searches WHERE business_unit_id = ? AND username = ? AND message_id = ?",
+    ).get(businessUnitId, username, messageId) as Row | undefined;
     return row && toOfficialSearch(row);
   }
 
-  async searchesWithPriority(businessUnitId: string, titleNumber: string, beforeMs: number, onDate: string, limit: number): Promise<PrioritySearch[]> {
+  async searchesWithPriority(
+    businessUnitId: string,
+    titleNumber: string,
+    beforeMs: number,
+    onDate: string,
+    limit: number,
+  ): Promise<PrioritySearch[]> {
     const rows = this.#prepared(
       `SELECT certificate_ms, priority_type, applicant FROM official_searches
        WHERE business_unit_id = ? AND title_number = ? AND certificate_ms < ? AND priority_expiry_date >= ?
@@ -428,14 +507,22 @@ export class SqliteStorage implements Storage {
   }
 
   async pendingAttachments(limit: number): Promise<AttachmentRow[]> {
-    const rows = this.#db.prepare("SELECT * FROM attachments WHERE status = 'PENDING' ORDER BY id LIMIT ?").all(limit) as Row[];
+    const rows = this.#db
+      .prepare("SELECT * FROM attachments WHERE status = 'PENDING' ORDER BY id LIMIT ?")
+      .all(limit) as Row[];
     return rows.map(toAttachment);
   }
 
-  async resolveAttachment(id: number, outcome: { status: "ATTACHED" | "FAILED"; failureReason: string | null }, notifications: NotificationRow[]): Promise<boolean> {
+  async resolveAttachment(
+    id: number,
+    outcome: { status: "ATTACHED" | "FAILED"; failureReason: string | null },
+    notifications: NotificationRow[],
+  ): Promise<boolean> {
     return this.#write((): boolean =>
       this.#db.transaction(() => {
-        const changed = this.#db.prepare("UPDATE attachments SET status = ?, failure_reason = ? WHERE id = ? AND status = 'PENDING'").run(outcome.status, outcome.failureReason, id).changes;
+        const changed = this.#db
+          .prepare("UPDATE attachments SET status = ?, failure_reason = ? WHERE id = ? AND status = 'PENDING'")
+          .run(outcome.status, outcome.failureReason, id).changes;
         if (changed !== 1) return false;
         for (const notification of notifications) this.#insert(notification);
         return true;
@@ -450,7 +537,11 @@ export class SqliteStorage implements Storage {
 
   async putSetting(key: string, value: unknown): Promise<void> {
     return this.#write((): void => {
-      this.#db.prepare("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, json(value));
+      this.#db
+        .prepare(
+          "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        )
+        .run(key, json(value));
     });
   }
 
@@ -459,7 +550,11 @@ export class SqliteStorage implements Storage {
     return this.#write((): R => {
       const stored = this.#db.prepare("SELECT value FROM settings WHERE key = ?").pluck().get(key);
       const { value, answer } = change(stored === undefined ? undefined : parse<T>(stored));
-      this.#db.prepare("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, json(value));
+      this.#db
+        .prepare(
+          "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        )
+        .run(key, json(value));
       return answer;
     });
   }
@@ -468,7 +563,19 @@ export class SqliteStorage implements Storage {
     return this.#write((): void => {
       this.#db.transaction(() => {
         this.#changedUnits.add(null);
-        for (const table of ["attachments", "official_searches", "notifications", "correspondence", "idempotency_keys", "registry_documents", "documents", "applications", "users", "business_units", "settings"]) {
+        for (const table of [
+          "attachments",
+          "official_searches",
+          "notifications",
+          "correspondence",
+          "idempotency_keys",
+          "registry_documents",
+          "documents",
+          "applications",
+          "users",
+          "business_units",
+          "settings",
+        ]) {
           this.#db.exec(`DELETE FROM ${table}`);
         }
       })();
@@ -488,7 +595,17 @@ export class SqliteStorage implements Storage {
   }
 
   describe(): StoreFigures {
-    return { database: "sqlite", figures: [{ name: "pending_writes", help: "Writes waiting for the next group commit.", type: "gauge", value: this.#pending.length }] };
+    return {
+      database: "sqlite",
+      figures: [
+        {
+          name: "pending_writes",
+          help: "Writes waiting for the next group commit.",
+          type: "gauge",
+          value: this.#pending.length,
+        },
+      ],
+    };
   }
 
   async ping(): Promise<boolean> {
