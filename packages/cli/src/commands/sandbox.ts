@@ -129,12 +129,10 @@ function printEmitted(out: Output, notifications: Schemas["SandboxEmittedNotific
 
 async function despatch(runtime: Runtime, id: string, codes: string[]): Promise<void> {
   const result = await unwrap(
-    runtime
-      .sandbox()
-      .POST("/sandbox/v1/applications/{id}/correspondence", {
-        params: { path: { id } },
-        body: { documents: codes as DocumentCode[] },
-      }),
+    runtime.sandbox().POST("/sandbox/v1/applications/{id}/correspondence", {
+      params: { path: { id } },
+      body: { documents: codes as DocumentCode[] },
+    }),
   );
   if (runtime.out.json) return runtime.out.data(result);
   for (const line of table([

@@ -36,9 +36,7 @@ const SCOPES: Record<TargetName, FuzzScope> = {
   remote: "observe",
 };
 
-async function reach(
-  command: FuzzCommand,
-): Promise<{
+async function reach(command: FuzzCommand): Promise<{
   url: string;
   sandboxToken?: string;
   credentials?: { username: string; password: string };

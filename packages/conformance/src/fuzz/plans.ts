@@ -345,26 +345,22 @@ const oddContentTypes = fc.oneof(
 /** Bodies that are not JSON, or not declared as JSON. */
 function badBodies(operation: Operation, valid: fc.Arbitrary<Parts>): fc.Arbitrary<Plan> {
   return fc.oneof(
-    fc
-      .tuple(valid, hostileJson)
-      .map(([parts, text]) =>
-        planOf(operation, "malformed-json", {
-          ...parts,
-          body: { kind: "text", text, contentType: "application/json" },
-        }),
-      ),
-    fc
-      .tuple(valid, oddContentTypes, fc.oneof(hostileJson, fc.constant("{}")))
-      .map(([parts, contentType, text]) =>
-        planOf(operation, "wrong-content-type", {
-          ...parts,
-          body: {
-            kind: "text",
-            text: parts.body?.kind === "json" ? JSON.stringify(parts.body.value) : text,
-            contentType: contentType || undefined,
-          },
-        }),
-      ),
+    fc.tuple(valid, hostileJson).map(([parts, text]) =>
+      planOf(operation, "malformed-json", {
+        ...parts,
+        body: { kind: "text", text, contentType: "application/json" },
+      }),
+    ),
+    fc.tuple(valid, oddContentTypes, fc.oneof(hostileJson, fc.constant("{}"))).map(([parts, contentType, text]) =>
+      planOf(operation, "wrong-content-type", {
+        ...parts,
+        body: {
+          kind: "text",
+          text: parts.body?.kind === "json" ? JSON.stringify(parts.body.value) : text,
+          contentType: contentType || undefined,
+        },
+      }),
+    ),
     fc
       .tuple(valid, fc.constantFrom(1024 * 1024 - 64, 1024 * 1024 + 1, 1024 * 1024 + 4096, 3 * 1024 * 1024))
       .map(([parts, bytes]) => planOf(operation, "oversized-body", { ...parts, body: { kind: "padded-json", bytes } })),
@@ -419,14 +415,12 @@ function oddPath(operation: Operation, valid: fc.Arbitrary<Parts>): fc.Arbitrary
 function wrongMethod(operation: Operation, valid: fc.Arbitrary<Parts>): fc.Arbitrary<Plan> {
   const taken = new Set<string>(operations.filter((o) => o.path === operation.path).map((o) => o.method));
   const others = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"].filter((method) => !taken.has(method));
-  return fc
-    .tuple(valid, fc.constantFrom(...others))
-    .map(([parts, method]) => ({
-      ...planOf(operation, "wrong-method", parts),
-      operationId: "(unmatched)",
-      method,
-      exclusive: false,
-    }));
+  return fc.tuple(valid, fc.constantFrom(...others)).map(([parts, method]) => ({
+    ...planOf(operation, "wrong-method", parts),
+    operationId: "(unmatched)",
+    method,
+    exclusive: false,
+  }));
 }
 
 /** A request that needs a call before it, as unit a: what it sends is decided when the flow runs. */
