@@ -13,8 +13,7 @@ try {
   );
   await client.applications.attachMessage(applicationId, "The plan asked for on 1 April is attached.");
   for await (const notification of client.notifications.listAll({ subject: applicationId })) {
-    if (notification.notification_type === "application.attachment-failed")
-      console.error(documentId, notification.payload.data.failure_reason);
+    if (notification.notification_type === "application.attachment-failed") console.error(documentId, notification.payload.data.failure_reason);
   }
 } catch (error) {
   // OC200: no such application for this business unit; OC036: it is no longer pending.

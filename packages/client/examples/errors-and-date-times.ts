@@ -20,8 +20,7 @@ try {
   if (error instanceof AuthenticationError) console.error("check the credentials");
   else if (error instanceof RateLimitError) console.error(`slow down; retry in ${error.retryAfter ?? "?"} s`);
   else if (error instanceof ProblemError) console.error(error.status, error.code, error.detail, error.errors);
-  else if (error instanceof NetworkError)
-    console.error(`no complete answer after ${error.attempts} attempt(s)`, error.cause);
+  else if (error instanceof NetworkError) console.error(`no complete answer after ${error.attempts} attempt(s)`, error.cause);
   else throw error;
 }
 

@@ -9,11 +9,7 @@ const client = createGatewayClient({
   baseUrl: "https://127.0.0.1:8443",
   username: "demo",
   password: "demo-password",
-  tls: {
-    cert: readFileSync(`${tls}/client.crt`),
-    key: readFileSync(`${tls}/client.key`),
-    ca: readFileSync(`${tls}/ca.crt`),
-  },
+  tls: { cert: readFileSync(`${tls}/client.crt`), key: readFileSync(`${tls}/client.key`), ca: readFileSync(`${tls}/ca.crt`) },
 });
 
 try {

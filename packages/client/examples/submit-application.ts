@@ -15,21 +15,15 @@ const submission: ApplicationSubmission = {
 
 // One submission: an Idempotency-Key is generated (keep it to retry the same submission safely).
 const { application_request_id, idempotency_key } = await client.applications.submit(submission);
-console.log(
-  application_request_id,
-  idempotency_key,
-  (await client.applications.information(application_request_id)).status,
-);
+console.log(application_request_id, idempotency_key, (await client.applications.information(application_request_id)).status);
 
 // Or submit and follow the application to its decision, resubmitting with the same key after SYSTEM_ERROR
 // (the registry released the key, so each retry is a new application), at most three submissions in all.
 try {
   const decided = await client.applications.submitUntilDecided(submission, { maxAttempts: 3, timeoutMs: 120_000 });
-  if (decided.information.status === "SYSTEM_ERROR")
-    console.error("the system error persists: contact support", decided.attempts);
+  if (decided.information.status === "SYSTEM_ERROR") console.error("the system error persists: contact support", decided.attempts);
   else console.log(decided.application_request_id, decided.information.status, decided.information.errors);
 } catch (error) {
-  if (error instanceof ProblemError && error.status === 409)
-    console.error("this Idempotency-Key was used with another body");
+  if (error instanceof ProblemError && error.status === 409) console.error("this Idempotency-Key was used with another body");
   else throw error;
 }
