@@ -92,3 +92,27 @@ describe(`the SQLite driver (${SQLITE_DRIVER} on Node ${process.versions.node})`
     expect(reader.open).toBe(false);
   });
 });
+
+describe("a constraint violation", () => {
+  it("is recognised whichever driver raised it (a duplicate registry reference must be a 4xx, never a 500)", async () => {
+    const { isConstraintViolation } = await import("../src/storage/errors.js");
+    const dir = mkdtempSync(join(tmpdir(), "lrg-sqlite-"));
+    const db = openSqlite(join(dir, "test.sqlite"));
+    try {
+      db.exec("CREATE TABLE u (reference TEXT UNIQUE)");
+      db.prepare("INSERT INTO u (reference) VALUES (?)").run("A1");
+      let caught: unknown;
+      try {
+        db.prepare("INSERT INTO u (reference) VALUES (?)").run("A1");
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeDefined();
+      expect(isConstraintViolation(caught)).toBe(true);
+      expect(isConstraintViolation(new Error("disk I/O error"))).toBe(false);
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
