@@ -112,7 +112,7 @@ try {
     "--continue",
     ...process.argv.slice(3),
   ]);
-  console.log(`test-on-node: every package's tests pass on Node ${version}`);
+  console.log(`test-on-node: the tests pass on Node ${version}`);
 } finally {
   rmSync(copy, { recursive: true, force: true });
 }
