@@ -13,7 +13,7 @@ import {
 } from "../driver.js";
 import type { Property } from "../property.js";
 import type { Answer, Session } from "../session.js";
-import { componentSchema, enums } from "@lrg/spec";
+import { componentSchema, enums, MAX_DOCUMENT_BYTES } from "@lrg/spec";
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes);
 const checksumOf = (bytes: Buffer) => sha256(bytes).digest("base64");
@@ -105,7 +105,7 @@ const documentSize: Property = {
     const { session } = context;
     await context.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 1_000_000 }), fc.boolean(), async (excess, atLimit) => {
-        const fileLength = atLimit ? 41_943_040 : 41_943_040 + excess;
+        const fileLength = atLimit ? MAX_DOCUMENT_BYTES : MAX_DOCUMENT_BYTES + excess;
         const answer = await uploadUrl(session, {
           document_type: "TR1",
           file_length: fileLength,

@@ -21,7 +21,7 @@ import {
 } from "../driver.js";
 import type { Property } from "../property.js";
 import type { Answer, Credentials, Session } from "../session.js";
-import { operations, type Operation as OperationInfo } from "@lrg/spec";
+import { MAX_DOCUMENT_BYTES, operations, type Operation as OperationInfo } from "@lrg/spec";
 
 const versions = fc.constantFrom<Version>("v0", "v1");
 /** The problem code, or the code of a registry envelope's first item (title enquiries, attach). */
@@ -165,8 +165,8 @@ const contentLengthBeforeSize: Property = {
     const { session } = context;
     const lengths = fc.oneof(
       fc.integer({ min: 0, max: 4096 }),
-      fc.integer({ min: 41_943_041, max: 2 ** 40 }),
-      fc.constantFrom(41_943_040, 41_943_041, 419_430_401),
+      fc.integer({ min: MAX_DOCUMENT_BYTES + 1, max: 2 ** 40 }),
+      fc.constantFrom(MAX_DOCUMENT_BYTES, MAX_DOCUMENT_BYTES + 1, MAX_DOCUMENT_BYTES * 10 + 1),
     );
     await context.assert(
       fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 1024 }), lengths, async (raw, declared) => {
