@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { BasicAuthenticator, Principal } from "./auth/basic-auth.js";
 import { checkBearer } from "./auth/basic-auth.js";
+import { setControlActor } from "./sandbox/actor.js";
 import { errorEnvelopeOf, renderEnvelope, type ErrorEnvelope } from "./error-envelopes.js";
 import type { RegistryOperations, SandboxOperations } from "./operation-types.js";
 import type { PolicyHook } from "./policies.js";
@@ -128,7 +129,10 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
       if (rawBody) reply.header("connection", "close");
       for (const policy of policies) await policy(request);
       if (security === "basic") principal = await options.authenticator.authenticate(authorization);
-      if (security === "bearer") checkBearer(authorization, options.sandboxToken);
+      if (security === "bearer") {
+        checkBearer(authorization, options.sandboxToken);
+        setControlActor(request, { kind: "admin" });
+      }
       const validated = signedAddress
         ? {
             params: request.params as Record<string, unknown>,
