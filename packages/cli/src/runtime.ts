@@ -4,9 +4,11 @@ import type { Command } from "commander";
 import {
   createGatewayClient,
   createSandboxClient,
+  createTlsTransport,
   type GatewayClient,
   type Middleware,
   type SandboxClient,
+  type TlsOptions,
 } from "@lrg/client";
 import { resolveConnection, type Connection } from "./config.js";
 import { createOutput, UsageError, type Output } from "./conventions.js";
@@ -45,6 +47,17 @@ function readPem(path: string, what: string): Buffer {
   }
 }
 
+/** The connection's client certificate, key and CA, read from their files; undefined without a certificate. */
+function tlsOf(connection: Connection): TlsOptions | undefined {
+  const tls = connection.tls();
+  if (tls === undefined) return undefined;
+  return {
+    cert: readPem(tls.cert, "certificate"),
+    key: readPem(tls.key, "key"),
+    ...(tls.ca !== undefined && { ca: readPem(tls.ca, "CA") }),
+  };
+}
+
 export interface Runtime {
   readonly out: Output;
   readonly flags: GlobalFlags;
@@ -69,18 +82,12 @@ export function runtimeOf(command: Command): Runtime {
       const c = connect();
       const username = c.username();
       const password = await c.password();
-      const tls = c.tls();
+      const tls = tlsOf(c);
       const client = createGatewayClient({
         baseUrl: c.baseUrl,
         username,
         password,
-        ...(tls !== undefined && {
-          tls: {
-            cert: readPem(tls.cert, "certificate"),
-            key: readPem(tls.key, "key"),
-            ...(tls.ca !== undefined && { ca: readPem(tls.ca, "CA") }),
-          },
-        }),
+        ...(tls !== undefined && { tls }),
         ...(out.verbose && { middleware: [verboseLog(out)] }),
       });
       open.push(client);
@@ -88,7 +95,15 @@ export function runtimeOf(command: Command): Runtime {
     },
     sandbox: () => {
       const c = connect();
-      const sandbox = createSandboxClient({ baseUrl: c.baseUrl, token: c.sandboxToken() });
+      const tls = tlsOf(c);
+      // A profile with a client certificate drives the control plane over the same mutual TLS connection.
+      const transport = tls === undefined ? undefined : createTlsTransport(tls, new URL(c.baseUrl).origin);
+      if (transport !== undefined) open.push(transport);
+      const sandbox = createSandboxClient({
+        baseUrl: c.baseUrl,
+        token: c.sandboxToken(),
+        ...(transport !== undefined && { fetch: transport.fetch }),
+      });
       if (out.verbose) sandbox.use(verboseLog(out));
       return sandbox;
     },

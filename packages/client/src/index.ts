@@ -110,6 +110,7 @@ export {
 export {
   backoffDelay,
   createRetryingFetch,
+  createTlsTransport,
   DEFAULT_RETRY,
   isIdempotent,
   RETRYABLE_STATUSES,
@@ -119,5 +120,6 @@ export {
   type RetryingFetchOptions,
   type RetryOptions,
   type TlsOptions,
+  type TlsTransport,
 } from "./transport.js";
 export type { Middleware } from "openapi-fetch";

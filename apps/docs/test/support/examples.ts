@@ -168,10 +168,22 @@ const substitute = (code: string, substitutions: RunEnvironment["substitutions"]
 /** The workspace packages a snippet may import, installed in the scratch project by path. */
 const PACKAGES = { client: join("packages", "client"), mock: join("apps", "mock") };
 
-/** Sets up the scratch directory: a copy of examples/, and an ES module project with the packages installed. */
+/** Where `prepare` puts the `lrg` command, first on the blocks' PATH. */
+const BIN = ".bin";
+
+/**
+ * Sets up the scratch directory: copies of examples/ and packages/cli/examples/ (the paths the pages name), the
+ * built `lrg` as a command on PATH (as `npm link` would put it), and an ES module project with the packages installed.
+ */
 function prepare(workDir: string): void {
   mkdirSync(join(workDir, "node_modules", "@lrg"), { recursive: true });
   cpSync(join(REPO_ROOT, "examples"), join(workDir, "examples"), { recursive: true });
+  cpSync(join(REPO_ROOT, "packages", "cli", "examples"), join(workDir, "packages", "cli", "examples"), {
+    recursive: true,
+  });
+  mkdirSync(join(workDir, BIN));
+  const lrg = join(REPO_ROOT, "packages", "cli", "bin", "lrg.js");
+  writeFileSync(join(workDir, BIN, "lrg"), `#!/bin/sh\nexec "${process.execPath}" "${lrg}" "$@"\n`, { mode: 0o755 });
   // Each package by path, as `npm install <path to the package>` would link it.
   for (const [name, path] of Object.entries(PACKAGES))
     symlinkSync(join(REPO_ROOT, path), join(workDir, "node_modules", "@lrg", name), "dir");
@@ -243,9 +255,10 @@ export async function runPage(markdown: string, environment: RunEnvironment): Pr
   const { workDir, substitutions } = environment;
   // Generous: CI runs every package's tests at once on two cores, and a compile then takes a minute.
   const timeoutMs = environment.blockTimeoutMs ?? 240_000;
+  // The scratch directory is also HOME, so that what a block keeps there (lrg's profiles) goes with it.
   const env = {
-    PATH: process.env["PATH"] ?? "/usr/bin:/bin",
-    HOME: process.env["HOME"] ?? workDir,
+    PATH: `${join(workDir, BIN)}:${process.env["PATH"] ?? "/usr/bin:/bin"}`,
+    HOME: workDir,
     ...environment.env,
   };
   prepare(workDir);

@@ -61,6 +61,8 @@ export async function startDocsGateway(): Promise<StartedGateway> {
       ["http://127.0.0.1:8080", url],
       ["https://127.0.0.1:8443", tlsUrl],
       ["apps/gateway/.data/tls", certificates],
+      // The pages' placeholder for the token the banner prints.
+      ["<the token npm start printed>", SANDBOX_TOKEN],
     ],
     stop: async () => {
       if (child.exitCode === null) {
