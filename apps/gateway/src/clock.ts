@@ -1,34 +1,67 @@
 /**
- * The gateway's clock: real time plus an offset that the sandbox control plane sets. Upload expiry, retention,
- * priority and business hours all read it, never `Date.now()` directly.
+ * The gateway's clocks: real time plus an offset that the sandbox control plane sets. There is one global clock and,
+ * for each business unit that set its own (with its unit token), that unit's clock; a unit that never did follows
+ * the global one. Upload expiry, retention, priority, business hours and automatic decisions of a unit's records all
+ * read the unit's clock, never `Date.now()` directly: so one team moving its time moves nobody else's.
  */
 export class Clock {
   #offsetMs = 0;
+  /** The offsets of the units that set their own clock. */
+  #unitOffsets = new Map<string, number>();
 
-  /** Milliseconds since the epoch, by the gateway's clock. */
-  nowMs(): number {
-    return Date.now() + this.#offsetMs;
+  /**
+   * Milliseconds since the epoch by the clock of this business unit (its own, else the global one); by the global
+   * clock for null (what belongs to no unit: an error envelope's instant). Inside the gateway every caller names the
+   * unit whose records it dates; the default serves tools that seed or measure under the global clock.
+   */
+  nowMs(businessUnitId: string | null = null): number {
+    return Date.now() + this.offsetOf(businessUnitId);
   }
 
-  now(): Date {
-    return new Date(this.nowMs());
+  /** The offset from real time of a unit's clock (its own, else the global one), or of the global clock for null. */
+  offsetOf(businessUnitId: string | null): number {
+    return (businessUnitId === null ? undefined : this.#unitOffsets.get(businessUnitId)) ?? this.#offsetMs;
   }
 
-  /** Sets the clock to `target`; it keeps running from there. */
-  set(targetMs: number): void {
-    this.#offsetMs = targetMs - Date.now();
+  /** The unit's own offset; undefined while it follows the global clock. */
+  ownOffsetOf(businessUnitId: string): number | undefined {
+    return this.#unitOffsets.get(businessUnitId);
   }
 
-  advance(ms: number): void {
-    this.#offsetMs += ms;
+  /** The business units that set their own clock. */
+  unitsWithOwnClock(): string[] {
+    return [...this.#unitOffsets.keys()];
   }
 
+  /** Sets a unit's clock (the global one for null) to `targetMs`; it keeps running from there. */
+  set(targetMs: number, businessUnitId: string | null): void {
+    this.#put(businessUnitId, targetMs - Date.now());
+  }
+
+  /** Moves a unit's clock (the global one for null); a unit that followed the global clock starts from its time. */
+  advance(ms: number, businessUnitId: string | null): void {
+    this.#put(businessUnitId, this.offsetOf(businessUnitId) + ms);
+  }
+
+  /** The global clock's offset from real time. */
   get offsetMs(): number {
     return this.#offsetMs;
   }
 
-  restore(offsetMs: number): void {
+  /** Puts back the offsets kept in the store: the global one, and those of the units that set their own. */
+  restore(offsetMs: number, unitOffsets: ReadonlyMap<string, number> = new Map()): void {
     this.#offsetMs = offsetMs;
+    this.#unitOffsets = new Map(unitOffsets);
+  }
+
+  /** The unit follows the global clock again (a reset of the unit). */
+  follow(businessUnitId: string): void {
+    this.#unitOffsets.delete(businessUnitId);
+  }
+
+  #put(businessUnitId: string | null, offsetMs: number): void {
+    if (businessUnitId === null) this.#offsetMs = offsetMs;
+    else this.#unitOffsets.set(businessUnitId, offsetMs);
   }
 }
 

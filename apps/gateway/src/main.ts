@@ -16,7 +16,10 @@ const lines = [
   `  Docs:          ${address}/docs`,
   `  Spec:          ${address}/openapi.json   (sandbox control plane: ${address}/sandbox.json)`,
   `  Demo login:    ${config.demoUser?.username ?? "-"} / ${config.demoUser?.password ?? "-"}   (HTTP Basic)`,
-  `  Sandbox token: ${config.sandboxToken}${config.generated.includes("LRG_SANDBOX_TOKEN") ? "   (generated; set LRG_SANDBOX_TOKEN to fix it)" : ""}`,
+  // The admin token is a secret: shown when the gateway made it up (nobody else knows it), never when it was given.
+  config.generated.includes("LRG_SANDBOX_TOKEN")
+    ? `  Sandbox token: ${config.sandboxToken}   (admin; generated: set LRG_SANDBOX_TOKEN to fix it)`
+    : "  Sandbox token: the admin token of LRG_SANDBOX_TOKEN (not shown); each business unit created gets its own",
   ...(mutualTls
     ? mutualTlsLines(mutualTls)
     : [

@@ -1,19 +1,28 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { TLSSocket } from "node:tls";
 import type { FastifyRequest } from "fastify";
+import type { Principal } from "./auth/basic-auth.js";
 import { Problem } from "./problems.js";
 import type { SandboxSettings } from "./registry/sandbox-state.js";
 
-/** A policy run before the handler of an operation: it throws a Problem to refuse the request. */
-export type PolicyHook = (request: FastifyRequest) => Promise<void>;
+/**
+ * A policy run before the handler of an operation, once the caller is authenticated (undefined for an operation
+ * without credentials: a signed address): it throws a Problem to refuse the request.
+ */
+export type PolicyHook = (request: FastifyRequest, principal: Principal | undefined) => Promise<void>;
+
+/** The sandbox settings in force for a business unit (its own where it set them); the global ones for null. */
+export type SettingsOf = (businessUnitId: string | null) => SandboxSettings;
+
+const unitOf = (principal: Principal | undefined): string | null => principal?.businessUnitId ?? null;
 
 /**
  * Mutual TLS, as the registry has it for its title enquiries: a certificate that the listener's client CA signed,
  * unless the sandbox setting lets title enquiries through without one (plain HTTP included).
  */
-export function requireClientCertificate(settings: () => SandboxSettings): PolicyHook {
-  return async (request) => {
-    if (!settings().require_client_certificate) return;
+export function requireClientCertificate(settings: SettingsOf): PolicyHook {
+  return async (request, principal) => {
+    if (!settings(unitOf(principal)).require_client_certificate) return;
     const socket = request.socket as Partial<TLSSocket>;
     const certified =
       socket.encrypted === true &&
@@ -30,9 +39,9 @@ export function requireClientCertificate(settings: () => SandboxSettings): Polic
 }
 
 /** The sandbox's latency and fault injection (settings `latency_ms` and `error_rate`). */
-export function injectFaults(settings: () => SandboxSettings): PolicyHook {
-  return async () => {
-    const { latency_ms: latency, error_rate: errorRate } = settings();
+export function injectFaults(settings: SettingsOf): PolicyHook {
+  return async (_request, principal) => {
+    const { latency_ms: latency, error_rate: errorRate } = settings(unitOf(principal));
     if (latency > 0) await sleep(latency);
     if (errorRate > 0 && Math.random() < errorRate) {
       throw new Problem("503-01", "the service is unavailable (sandbox fault injection); retry later", {
@@ -48,7 +57,7 @@ export function injectFaults(settings: () => SandboxSettings): PolicyHook {
  * decides its policies when it is added. Fault injection applies to the lifecycle, notification and document
  * services; the title enquiries have mutual TLS instead.
  */
-export function registryPolicies(settings: () => SandboxSettings): Record<string, PolicyHook[]> {
+export function registryPolicies(settings: SettingsOf): Record<string, PolicyHook[]> {
   const faults = injectFaults(settings);
   return {
     "title-enquiries": [requireClientCertificate(settings)],

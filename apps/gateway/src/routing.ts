@@ -1,8 +1,7 @@
 import type { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { BasicAuthenticator, Principal } from "./auth/basic-auth.js";
-import { checkBearer } from "./auth/basic-auth.js";
-import { setControlActor } from "./sandbox/actor.js";
+import { setControlActor, type ControlActor } from "./sandbox/actor.js";
 import { errorEnvelopeOf, renderEnvelope, type ErrorEnvelope } from "./error-envelopes.js";
 import type { RegistryOperations, SandboxOperations } from "./operation-types.js";
 import type { PolicyHook } from "./policies.js";
@@ -78,8 +77,12 @@ export type SandboxHandlers = HandlersOf<SandboxOperations>;
 
 export interface RegistrarOptions {
   authenticator: BasicAuthenticator;
-  sandboxToken: string;
-  /** Policies run before the handlers, by operation tag (see `policies.ts`); with it, every tag must have an entry. */
+  /** Who a control-plane bearer token proves to be (the admin or one business unit); throws 401 otherwise. */
+  controlActor?: (authorization: string | undefined) => Promise<ControlActor>;
+  /**
+   * Policies run after authentication and before the handlers, by operation tag (see `policies.ts`); with it, every
+   * tag must have an entry.
+   */
   policies?: Record<string, PolicyHook[]>;
 }
 
@@ -127,12 +130,13 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
       let principal: Principal = anonymous;
       // A refused upload is answered before its body is read: end the connection rather than wait for the rest.
       if (rawBody) reply.header("connection", "close");
-      for (const policy of policies) await policy(request);
       if (security === "basic") principal = await options.authenticator.authenticate(authorization);
       if (security === "bearer") {
-        checkBearer(authorization, options.sandboxToken);
-        setControlActor(request, { kind: "admin" });
+        if (!options.controlActor) throw new Error(`operation ${spec.operationId}: no bearer token check was given`);
+        setControlActor(request, await options.controlActor(authorization));
       }
+      // After authentication: a policy reads the settings of the caller's business unit.
+      for (const policy of policies) await policy(request, security === "basic" ? principal : undefined);
       const validated = signedAddress
         ? {
             params: request.params as Record<string, unknown>,

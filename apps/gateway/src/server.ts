@@ -18,6 +18,7 @@ import type { RegistryOperations, SandboxOperations } from "./operation-types.js
 import { registryPolicies } from "./policies.js";
 import { errorAnswer, noOperation, registerOperations, type RegistryHandlers } from "./routing.js";
 import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
+import { ControlTokens } from "./sandbox/tokens.js";
 import { BlobStore } from "./storage/blob-store.js";
 import { openStorage } from "./storage/open-storage.js";
 import type { Storage } from "./storage/storage.js";
@@ -104,7 +105,11 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     decisionDelayMs: config.decisionDelayMs,
   });
   const attachments = new AttachmentService({ storage, clock, state });
-  const notifications = new NotificationService(storage, clock, () => state.settings.strict_date_times);
+  const notifications = new NotificationService(
+    storage,
+    clock,
+    (businessUnitId) => state.settingsOf(businessUnitId).strict_date_times,
+  );
   const documents = new DocumentService({
     storage,
     clock,
@@ -145,7 +150,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     frameworkErrors: (error, request, reply) => {
       const cause =
         error.code === "FST_ERR_BAD_URL" ? new Problem("400-02", "the request path is not a valid URL") : error;
-      const { problem, contentType, body } = errorAnswer(cause, request, clock.nowMs());
+      const { problem, contentType, body } = errorAnswer(cause, request, clock.nowMs(null));
       void (reply as unknown as FastifyReply).code(problem.status).type(contentType).send(body);
     },
     genReqId: () => `${requestPrefix}-${(requestCount += 1).toString(36)}`,
@@ -173,7 +178,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     metrics.observe(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode, reply.elapsedTime);
   });
   app.setErrorHandler(async (error, request, reply) => {
-    const { problem, contentType, body } = errorAnswer(error, request, clock.nowMs());
+    const { problem, contentType, body } = errorAnswer(error, request, clock.nowMs(null));
     if (problem.status >= 500 && !(error instanceof Problem)) request.log.error({ err: error }, "unexpected fault");
     return reply.code(problem.status).headers(problem.headers).type(contentType).send(body);
   });
@@ -185,7 +190,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     storage,
     clock,
     blobs,
-    settings: () => state.settings,
+    settings: (businessUnitId) => state.settingsOf(businessUnitId),
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
   });
   const schemaBase = (request: FastifyRequest) => config.publicUrl ?? `${request.protocol}://${request.host}`;
@@ -197,9 +202,9 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   };
   const unimplemented = registerOperations<RegistryOperations>(app, "registry", registryHandlers, {
     authenticator,
-    sandboxToken: config.sandboxToken,
-    policies: registryPolicies(() => state.settings),
+    policies: registryPolicies((businessUnitId) => state.settingsOf(businessUnitId)),
   });
+  const controlTokens = new ControlTokens(storage, config.sandboxToken);
   const afterClockChange = async () => {
     notifications.forgetPages();
     await applications.decideDue();
@@ -215,7 +220,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     sandboxHandlers({ storage, clock, state, applications, authenticator, afterClockChange, afterReset }),
     {
       authenticator,
-      sandboxToken: config.sandboxToken,
+      controlActor: (authorization) => controlTokens.resolve(authorization),
     },
   );
   registerOperationsRoutes(app, storage, metrics, () => closing);

@@ -133,7 +133,7 @@ describe.each(backends)("the storage contract on $name", (backend) => {
   }
 
   it("keeps business units and users, and changes a password", async () => {
-    expect(await storage.findBusinessUnit(unit)).toEqual({ id: unit, name: "Unit", createdMs: NOW });
+    expect(await storage.findBusinessUnit(unit)).toEqual({ id: unit, name: "Unit", createdMs: NOW, tokenHash: null });
     expect(await storage.findUser(`user-${unit}`)).toEqual({
       username: `user-${unit}`,
       businessUnitId: unit,
@@ -179,7 +179,9 @@ describe.each(backends)("the storage contract on $name", (backend) => {
   it("changes an application only from the status named, with its notifications and correspondence", async () => {
     const row = application(unit, { earlyCompletion: true });
     await storage.submitApplication(row, { key: randomUUID(), requestHash: "h" });
-    expect(await storage.applicationsDue(NOW + 1000, 10)).toContainEqual(row);
+    expect(
+      await storage.applicationsDue({ realMs: NOW + 1000, globalOffsetMs: 0, processing: "automatic" }, 10),
+    ).toContainEqual(row);
     const change = {
       applicationId: row.id,
       fromStatus: "VALIDATING",
@@ -344,6 +346,92 @@ describe.each(backends)("the storage contract on $name", (backend) => {
       limit: 10,
     });
     expect(done.map((n) => n.id)).toEqual([first!.id]);
+  });
+
+  it("finds a business unit by its token hash, and replaces the hash", async () => {
+    const other = randomUUID();
+    await storage.createBusinessUnit(
+      { id: other, name: "Other", createdMs: NOW, tokenHash: `hash-${other}` },
+      { username: `user-${other}`, businessUnitId: other, passwordHash: "h", createdMs: NOW },
+    );
+    expect(await storage.findBusinessUnitByTokenHash(`hash-${other}`)).toEqual({
+      id: other,
+      name: "Other",
+      createdMs: NOW,
+      tokenHash: `hash-${other}`,
+    });
+    expect(await storage.setTokenHash(other, `rotated-${other}`)).toBe(true);
+    expect(await storage.findBusinessUnitByTokenHash(`hash-${other}`)).toBeUndefined();
+    expect((await storage.findBusinessUnitByTokenHash(`rotated-${other}`))?.id).toBe(other);
+    expect(await storage.setTokenHash(randomUUID(), "x")).toBe(false);
+  });
+
+  it("keeps a unit's own clock and settings, finds due decisions by each unit's clock and processing, and resets one unit alone", async () => {
+    const ahead = randomUUID();
+    await storage.createBusinessUnit(
+      { id: ahead, name: "Ahead", createdMs: NOW },
+      { username: `user-${ahead}`, businessUnitId: ahead, passwordHash: "h", createdMs: NOW },
+    );
+    await storage.putUnitSandboxState({
+      businessUnitId: ahead,
+      clockOffsetMs: 60_000,
+      settings: { processing: "manual" },
+    });
+    expect(await storage.unitSandboxStates()).toContainEqual({
+      businessUnitId: ahead,
+      clockOffsetMs: 60_000,
+      settings: { processing: "manual" },
+    });
+    const mine = application(unit, { decideAtMs: NOW + 30_000 });
+    const theirs = application(ahead, { decideAtMs: NOW + 30_000 });
+    await storage.submitApplication(mine, { key: randomUUID(), requestHash: "h" });
+    await storage.submitApplication(theirs, { key: randomUUID(), requestHash: "h" });
+    const due = async (processing: string) =>
+      (await storage.applicationsDue({ realMs: NOW, globalOffsetMs: 0, processing }, 100)).map((a) => a.id);
+    // By real time neither is due; the ahead unit's clock is a minute on, but its processing is manual.
+    expect(await due("automatic")).not.toContain(mine.id);
+    expect(await due("automatic")).not.toContain(theirs.id);
+    await storage.putUnitSandboxState({
+      businessUnitId: ahead,
+      clockOffsetMs: 60_000,
+      settings: { duplicate_rate: 0 },
+    });
+    expect(await due("automatic")).toContain(theirs.id);
+    expect(await due("manual")).not.toContain(theirs.id);
+    expect(await due("manual")).not.toContain(mine.id);
+
+    // Retention by scope: the units on the global clock, or one unit.
+    // Instants well before the others' (a notification store sequences creation instants in commit order).
+    const old = NOW - 5 * 24 * 3600 * 1000;
+    const kept = await decided((id) => [notification(unit, id, { createdMs: old })]);
+    await storage.changeApplication({
+      applicationId: theirs.id,
+      fromStatus: "VALIDATING",
+      patch: { status: "ACCEPTED" },
+      updatedMs: NOW,
+      notifications: [notification(ahead, theirs.id, { createdMs: old })],
+    });
+    const listed = async (businessUnitId: string) =>
+      (await storage.listNotifications({ businessUnitId, version: "v1", additionalProviderFilter: null, limit: 10 }))
+        .length;
+    await storage.purgeNotifications(old + 60_000, "units-on-the-global-clock");
+    expect(await listed(unit)).toBe(0);
+    expect(await listed(ahead)).toBe(1);
+    await storage.purgeNotifications(old + 60_000, { businessUnitId: ahead });
+    expect(await listed(ahead)).toBe(0);
+    expect(kept).toBeDefined();
+
+    // A reset of one unit: its records, rate-limit buckets and own state go; the unit, its user and others stay.
+    await storage.putSetting(`rate_limit.names.${ahead}\nuser`, 1);
+    await storage.putSetting(`rate_limit.names.${unit}\nuser`, 1);
+    await storage.resetBusinessUnit(ahead, [`rate_limit.%.${ahead}\n%`]);
+    expect(await storage.findApplication(theirs.id)).toBeUndefined();
+    expect(await storage.findApplication(mine.id)).toBeDefined();
+    expect(await storage.getSetting(`rate_limit.names.${ahead}\nuser`)).toBeUndefined();
+    expect(await storage.getSetting(`rate_limit.names.${unit}\nuser`)).toBe(1);
+    expect((await storage.unitSandboxStates()).map((state) => state.businessUnitId)).not.toContain(ahead);
+    expect(await storage.findBusinessUnit(ahead)).toBeDefined();
+    expect(await storage.findUser(`user-${ahead}`)).toBeDefined();
   });
 
   it("purges notifications created before an instant", async () => {

@@ -95,7 +95,14 @@ export {
   type NotificationV1,
   type NotificationVersion,
 } from "./notifications.js";
-export { createSandboxClient, type SandboxClient, type SandboxClientOptions } from "./sandbox.js";
+export {
+  createBusinessUnitSandbox,
+  createSandboxClient,
+  type BusinessUnitSandbox,
+  type BusinessUnitSandboxOptions,
+  type SandboxClient,
+  type SandboxClientOptions,
+} from "./sandbox.js";
 export {
   createMessageId,
   DeferredResultTimeoutError,

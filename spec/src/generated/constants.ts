@@ -556,6 +556,11 @@ export const problemCatalogue = {
     "status": 400,
     "title": "Bad Request",
     "when": "A document or message was attached to an application that is not pending (COMPLETED, CANCELLED, VALIDATION_FAILED or SYSTEM_ERROR); the registry's OC036."
+  },
+  "403-05": {
+    "status": 403,
+    "title": "Forbidden",
+    "when": "A business unit's sandbox token asked for an operation of the control plane that only the admin token may perform (creating a business unit, opening or closing the registry-wide day list). A unit token acts on its own business unit only."
   }
 } as const;
 

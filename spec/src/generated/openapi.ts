@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 a234b659dd8520bc5c00674511134b5bc14bea2a252cf72c3b9cca09f0ee997b) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 904710477e99aac089eaf0ec008130f0448542274707533adcf92c0d9c14b891) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {

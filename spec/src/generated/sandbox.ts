@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 068d7a9d2c016caec3fd2bd1f3ec910b2c61f18f5df68db621fbf39a8d609e64) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 1722b9a243f281f825af2dcd3dad57c7586b90977337a137e4eeba74c1b0b7b3) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -12,12 +12,45 @@ export interface paths {
         put?: never;
         /**
          * Create a business unit and its user
-         * @description Creates a business unit with one active user and answers the user's credentials, generated at random.
-         *     The password is shown only in this answer. Use the credentials as HTTP Basic on the registry interface:
-         *     the applications, documents and notifications of this business unit are visible only to them, so two
-         *     business units make a test of isolation. Each call creates a new business unit; the body is optional.
+         * @description Creates a business unit with one active user and answers the user's credentials, generated at random, and the
+         *     business unit's sandbox token. The password and the token are shown only in this answer. Use the credentials as
+         *     HTTP Basic on the registry interface: the applications, documents and notifications of this business unit are
+         *     visible only to them, so two business units make a test of isolation. Use the token on this control plane to
+         *     drive that business unit alone. Each call creates a new business unit; the body is
+         *     optional.
+         *
+         *     Admin token only: a unit token is refused with 403 (code `403-05`).
          */
         post: operations["createBusinessUnit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/business-units/{business_unit_id}/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `business_unit_id` answered when the business unit was created. */
+                business_unit_id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a business unit a new sandbox token
+         * @description Issues the business unit a new sandbox token and answers it; this is the only time it is shown (the gateway
+         *     keeps its SHA-256 hash). The token it replaces stops working at once, on every gateway instance sharing the
+         *     store. A business unit created before unit tokens existed gets its first token this way. The unit's password,
+         *     records, clock and settings are unchanged. No body is read.
+         *
+         *     With the admin token, any business unit; with a unit token, only its own: another business unit is not found
+         *     (404, code `404-01`), the same answer as one that does not exist.
+         */
+        post: operations["rotateBusinessUnitToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -36,6 +69,9 @@ export interface paths {
          * @description Answers the time on the gateway's clock. This clock, not the host's, decides upload address expiry (ten
          *     minutes), notification retention (one month), priority periods, business hours of the title enquiries, and
          *     every date-time the gateway writes. After a reset it shows real time.
+         *
+         *     Scope: with the admin token, the global clock, which every business unit follows until it sets its own; with a
+         *     unit token, that business unit's clock (the global one until the unit sets or advances its own).
          */
         get: operations["getClock"];
         /**
@@ -45,6 +81,11 @@ export interface paths {
          *     Records already written keep their date-times, so a test that needs notifications in time order sets the
          *     clock before it creates them. Deadlines that the new time has passed (upload addresses, retention,
          *     automatic decisions) count as passed from this request on.
+         *
+         *     Scope: with the admin token, the global clock (units that set their own keep theirs); with a unit token, that
+         *     business unit's own clock, which from then on no longer follows the global one until the unit is reset. Only
+         *     that unit's records (notification instants and retention, upload expiry, priority, deferred title enquiry
+         *     results, automatic decisions) follow it.
          */
         put: operations["setClock"];
         post?: never;
@@ -69,6 +110,9 @@ export interface paths {
          *     from this request on: an upload address older than ten minutes is refused, notifications older than one
          *     month are gone, and (with `processing: automatic`) applications waiting for their automatic decision get
          *     it. Zero seconds is allowed and changes nothing.
+         *
+         *     Scope: with the admin token, the global clock; with a unit token, that business unit's own clock (starting from
+         *     the global time if the unit had not set its own), and only that unit's records fall due.
          */
         post: operations["advanceClock"];
         delete?: never;
@@ -89,6 +133,9 @@ export interface paths {
          * @description Answers whether the simulated registry's day list is open and how many applications wait for it. The day
          *     list is opened and closed only through this control plane; the gateway's clock does not close it. It is
          *     open after a reset.
+         *
+         *     Scope: either token may read the day list, which is registry-wide; with a unit token `awaiting_priority` counts
+         *     that business unit's applications only.
          */
         get: operations["getDayList"];
         /**
@@ -104,6 +151,8 @@ export interface paths {
          *       `APPLICATION_ACCEPTED_ON_DAY_LIST`). `promoted` counts them. This happens even when the day list was
          *       already open, so applications queued by a transition request can be released the same way.
          *     - `open: false` on a closed day list changes nothing.
+         *
+         *     Admin token only: the day list is registry-wide, so a unit token is refused with 403 (code `403-05`).
          */
         put: operations["setDayList"];
         post?: never;
@@ -156,6 +205,9 @@ export interface paths {
          *       `was_subject_to_early_completion`.
          *
          *     With a `duplicate_rate` above zero, a notification may be emitted twice; both are listed.
+         *
+         *     Scope: with the admin token, any business unit's application; with a unit token, only that unit's own: another
+         *     unit's application is not found (404, code `404-01`), the same answer as one that does not exist.
          */
         post: operations["transitionApplication"];
         delete?: never;
@@ -187,6 +239,9 @@ export interface paths {
          *     Only an application that has a registry reference (`ACCEPTED_PRIORITY_PROTECTED`, `COMPLETED` or
          *     `CANCELLED`) can receive correspondence; any other is refused with 409 (code `409-03`). To give the early
          *     completion documents after completion, send `["ECM", "ECR"]` for a completed application.
+         *
+         *     Scope: with the admin token, any business unit's application; with a unit token, only that unit's own: another
+         *     unit's application is not found (404, code `404-01`), the same answer as one that does not exist.
          */
         post: operations["despatchCorrespondence"];
         delete?: never;
@@ -229,6 +284,15 @@ export interface paths {
          *       outside 06:30 to 23:00 London time, as the registry does.
          *     - `require_client_certificate`: `true` (the default) or `false`: whether title enquiries need a client
          *       certificate (mutual TLS), as the registry's do, or are also answered over plain HTTP.
+         *
+         *     Scope: with the admin token, the global settings, which every business unit follows setting by setting unless it
+         *     set its own; with a unit token, the settings in force for that business unit (its own where it set them, the
+         *     global ones elsewhere).
+         *
+         *     Scope: with the admin token, the global settings (a business unit that set a setting itself keeps its own value
+         *     of it); with a unit token, that business unit's own settings, which apply to its requests and records alone (its
+         *     latency, faults, processing, duplicates, strict date-times, service hours and client certificate requirement)
+         *     and are layered over the global ones.
          */
         put: operations["updateSettings"];
         post?: never;
@@ -259,6 +323,10 @@ export interface paths {
          *
          *     The failed application's `Idempotency-Key` is then released (see submitApplication), so the client's retry
          *     with the same key creates a new application.
+         *
+         *     Scope: with the admin token, any business unit (or any, without `business_unit_id`); with a unit token, its own
+         *     business unit only: without `business_unit_id` the unit's own submissions, and another unit's id is not found
+         *     (404, code `404-01`).
          */
         post: operations["scheduleSystemErrors"];
         delete?: never;
@@ -283,6 +351,11 @@ export interface paths {
          *     and idempotency keys. The clock returns to real time, every setting to its default, and the day list
          *     opens. The register of fictional titles is fixed reference data and stays. A demo business unit that the
          *     gateway was configured to create at start-up is created again with the same credentials. No body is read.
+         *
+         *     Scope: with the admin token, everything as above. With a unit token, that business unit alone: its applications,
+         *     documents, generated documents, notifications, title enquiry results, rate-limit counts, scheduled system
+         *     errors, clock and settings go (the clock and settings follow the global ones again); the business unit, its
+         *     user, password and token stay, and no other unit is touched.
          */
         post: operations["resetSandbox"];
         delete?: never;
@@ -310,8 +383,17 @@ export interface components {
          */
         Uuid: string;
         /**
-         * @description A business unit just created, with its one user. The password is shown only in this answer; the gateway
-         *     keeps only a hash of it. Use the username and password as HTTP Basic credentials on the registry interface.
+         * @description A business unit's sandbox token: `lrgu_` and 43 characters (256 random bits, base64url). Send it as
+         *     `Authorization: Bearer <token>` on the control plane to act on that business unit alone. It is shown only when it
+         *     is issued (at creation and at each rotation); the gateway keeps only its SHA-256 hash.
+         * @example lrgu_RXhhbXBsZSBvbmx5OiBub3QgYSByZWFsIHVuaXQgdG8
+         */
+        SandboxToken: string;
+        /**
+         * @description A business unit just created, with its one user and its sandbox token. The password and the token are shown only
+         *     in this answer; the gateway keeps only a hash of each. Use the username and password as HTTP Basic credentials on
+         *     the registry interface, and the token as the bearer token of this control plane to drive that business unit
+         *     alone (its own clock, settings, transitions, correspondence and reset).
          */
         SandboxBusinessUnit: {
             business_unit_id: components["schemas"]["Uuid"];
@@ -325,6 +407,7 @@ export interface components {
              * @example q7Vw2LmZ9xRt4KpB8sNe3HcY
              */
             password: string;
+            sandbox_token: components["schemas"]["SandboxToken"];
         };
         /** @description One member of a request that failed validation. */
         ValidationError: {
@@ -380,6 +463,11 @@ export interface components {
             rule?: string;
             /** @description For code 400-02, each member that failed validation. */
             errors?: components["schemas"]["ValidationError"][];
+        };
+        /** @description A business unit's new sandbox token, answered once; the token it replaces no longer works. */
+        SandboxUnitToken: {
+            business_unit_id: components["schemas"]["Uuid"];
+            sandbox_token: components["schemas"]["SandboxToken"];
         };
         /**
          * @description A date-time in UTC with exactly three fractional digits and a trailing `Z`.
@@ -805,6 +893,19 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /**
+         * @description The bearer token is a business unit's sandbox token, and this operation is the admin token's alone (code
+         *     `403-05`). Nothing was changed.
+         */
+        SandboxAdminOnly: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The request body is larger than the operation allows. Nothing was changed. */
         PayloadTooLarge: {
             headers: {
@@ -871,6 +972,36 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SandboxAdminOnly"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    rotateBusinessUnitToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `business_unit_id` answered when the business unit was created. */
+                business_unit_id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new token. The one it replaces no longer works. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxUnitToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -1004,6 +1135,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SandboxAdminOnly"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };

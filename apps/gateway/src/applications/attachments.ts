@@ -86,7 +86,7 @@ export class AttachmentService {
       ...attachment,
       applicationId: application.id,
       businessUnitId: application.businessUnitId,
-      createdMs: this.#deps.clock.nowMs(),
+      createdMs: this.#deps.clock.nowMs(application.businessUnitId),
     };
     const id = await this.#deps.storage.insertAttachment(row);
     await this.#resolve({ ...row, id, status: "PENDING", failureReason: null });
@@ -99,7 +99,7 @@ export class AttachmentService {
     const { storage, clock, state } = this.#deps;
     const application = await storage.findApplication(attachment.applicationId);
     if (!application) return false;
-    const now = clock.nowMs();
+    const now = clock.nowMs(application.businessUnitId);
     const failed = event.kind === "attachment-failed" || event.kind === "message-failed";
     const outcome = failed
       ? { status: "FAILED" as const, failureReason: event.failureReason }
@@ -107,7 +107,12 @@ export class AttachmentService {
     return storage.resolveAttachment(
       attachment.id,
       outcome,
-      notificationsFor(application, event, { eventMs: now, createdMs: now }, state.duplicate),
+      notificationsFor(
+        application,
+        event,
+        { eventMs: now, createdMs: now },
+        state.duplicateFor(application.businessUnitId),
+      ),
     );
   }
 

@@ -76,7 +76,7 @@ export class ApplicationService {
     idempotencyKey: string,
   ): Promise<{ applicationId: string; replayed: boolean }> {
     const { storage, clock, state, decisionDelayMs } = this.#deps;
-    const now = clock.nowMs();
+    const now = clock.nowMs(principal.businessUnitId);
     const future = futureDates(submission, londonDate(now));
     if (future.length > 0) throw new Problem("400-02", "request does not match the schema", { errors: future });
     const outcome = await storage.submitApplication(
@@ -93,7 +93,8 @@ export class ApplicationService {
         earlyCompletion: false,
         createdMs: now,
         updatedMs: now,
-        decideAtMs: state.settings.processing === "automatic" ? now + decisionDelayMs : null,
+        decideAtMs:
+          state.settingsOf(principal.businessUnitId).processing === "automatic" ? now + decisionDelayMs : null,
       },
       { key: idempotencyKey, requestHash: createHash("sha256").update(canonical(submission)).digest("hex") },
     );
@@ -123,9 +124,12 @@ export class ApplicationService {
     };
   }
 
-  /** Moves an application as the control plane asks; refuses a move the state machine does not allow (409-03). */
-  async transition(id: string, request: TransitionRequest) {
-    const application = await this.#deps.storage.findApplication(id);
+  /**
+   * Moves an application as the control plane asks; refuses a move the state machine does not allow (409-03). With a
+   * business unit (a unit token), another unit's application is not found (404-01), as a missing one.
+   */
+  async transition(id: string, request: TransitionRequest, businessUnitId?: string) {
+    const application = await this.#deps.storage.findApplication(id, businessUnitId);
     if (!application) throw new Problem("404-01", `no application ${id}`);
     return this.#apply(application, request);
   }
@@ -136,7 +140,8 @@ export class ApplicationService {
     if (!transition) {
       throw new Problem("409-03", `an application cannot move from ${application.status} to ${request.to}`);
     }
-    const now = clock.nowMs();
+    const now = clock.nowMs(application.businessUnitId);
+    const duplicate = state.duplicateFor(application.businessUnitId);
     const patch: Parameters<Storage["changeApplication"]>[0]["patch"] = { status: request.to, decideAtMs: null };
     let event: ApplicationEvent;
     let documents: CorrespondenceDocument[] | undefined;
@@ -203,9 +208,9 @@ export class ApplicationService {
     const notifications = [
       ...attachments.flatMap((attachment, index) => {
         const instant = now - attachments.length + index;
-        return notificationsFor(application, attachment, { eventMs: instant, createdMs: instant }, state.duplicate);
+        return notificationsFor(application, attachment, { eventMs: instant, createdMs: instant }, duplicate);
       }),
-      ...notificationsFor(application, event, { eventMs: now, createdMs: now }, state.duplicate),
+      ...notificationsFor(application, event, { eventMs: now, createdMs: now }, duplicate),
     ];
     let applied: boolean;
     try {
@@ -257,6 +262,8 @@ export class ApplicationService {
   async #despatchEarlyCompletionDocuments(completed: ApplicationRow): Promise<void> {
     const titles = new Set(titleNumbers(completed.submission as Submission));
     for (const earlier of await this.#deps.storage.applicationsWithStatus("COMPLETED")) {
+      // Only within the business unit: one team's completions never send another team's application documents.
+      if (earlier.businessUnitId !== completed.businessUnitId) continue;
       if (earlier.id === completed.id || !earlier.earlyCompletion) continue;
       if (!titleNumbers(earlier.submission as Submission).some((title) => titles.has(title))) continue;
       const records = await this.#deps.storage.correspondenceOf(earlier.id);
@@ -290,11 +297,16 @@ export class ApplicationService {
     return events;
   }
 
-  /** Automatic processing: decides every application whose delay has passed. Answers how many were decided. */
+  /**
+   * Automatic processing: decides every application whose delay has passed by its business unit's clock, in units
+   * whose processing is automatic. Answers how many were decided.
+   */
   async decideDue(): Promise<number> {
     const { storage, clock, state } = this.#deps;
-    if (state.settings.processing !== "automatic") return 0;
-    const due = await storage.applicationsDue(clock.nowMs(), 100);
+    const due = await storage.applicationsDue(
+      { realMs: Date.now(), globalOffsetMs: clock.offsetMs, processing: state.settings.processing },
+      100,
+    );
     let decided = 0;
     for (const application of due) {
       const decision = decide(await validateSubmission(storage, application), state.dayListOpen);
@@ -303,8 +315,8 @@ export class ApplicationService {
         await storage.changeApplication({
           applicationId: application.id,
           fromStatus: "VALIDATING",
-          patch: { decideAtMs: clock.nowMs() + 1000 },
-          updatedMs: clock.nowMs(),
+          patch: { decideAtMs: clock.nowMs(application.businessUnitId) + 1000 },
+          updatedMs: clock.nowMs(application.businessUnitId),
           notifications: [],
         });
         continue;
@@ -338,17 +350,23 @@ export class ApplicationService {
     };
   }
 
-  async dayList() {
+  /** The day list: whether it is open, and how many applications await priority (of one business unit, when given). */
+  async dayList(businessUnitId?: string) {
+    const awaiting = await this.#deps.storage.applicationsWithStatus("ACCEPTED_AWAITING_PRIORITY");
     return {
       open: this.#deps.state.dayListOpen,
-      awaiting_priority: (await this.#deps.storage.applicationsWithStatus("ACCEPTED_AWAITING_PRIORITY")).length,
+      awaiting_priority: awaiting.filter((a) => businessUnitId === undefined || a.businessUnitId === businessUnitId)
+        .length,
     };
   }
 
-  /** The registry raises correspondence on an application that has a registry reference. */
-  async despatchCorrespondence(id: string, codes: string[]) {
+  /**
+   * The registry raises correspondence on an application that has a registry reference. With a business unit (a unit
+   * token), another unit's application is not found (404-01).
+   */
+  async despatchCorrespondence(id: string, codes: string[], businessUnitId?: string) {
     const { storage, clock, blobs, state } = this.#deps;
-    const application = await storage.findApplication(id);
+    const application = await storage.findApplication(id, businessUnitId);
     if (!application) throw new Problem("404-01", `no application ${id}`);
     if (!application.registryReference) {
       throw new Problem(
@@ -356,13 +374,13 @@ export class ApplicationService {
         `application ${id} has no registry reference yet (status ${application.status}); correspondence follows acceptance onto the day list`,
       );
     }
-    const now = clock.nowMs();
+    const now = clock.nowMs(application.businessUnitId);
     const documents = await generateDocuments(storage, blobs, application, codes, now);
     const notifications = notificationsFor(
       application,
       { kind: "correspondence-despatched", registryReference: application.registryReference, documents },
       { eventMs: now, createdMs: now },
-      state.duplicate,
+      state.duplicateFor(application.businessUnitId),
     );
     const recordId = randomUUID();
     const applied = await storage.changeApplication({

@@ -57,7 +57,7 @@ export class DocumentService {
   ) {
     const { storage, clock, signer } = this.#deps;
     const id = randomUUID();
-    const now = clock.nowMs();
+    const now = clock.nowMs(principal.businessUnitId);
     const expires = Math.floor((now + UPLOAD_WINDOW_MS) / 1000);
     await storage.insertDocument({
       id,
@@ -100,7 +100,8 @@ export class DocumentService {
     ) {
       throw refused("the upload address was altered or is not one the registry issued");
     }
-    if (clock.nowMs() > Number(expires) * 1000) {
+    // By the clock of the unit that asked for the address (its expiry was computed by it).
+    if (clock.nowMs(document.businessUnitId) > Number(expires) * 1000) {
       throw new Problem(
         "403-02",
         `the upload address expired at ${new Date(Number(expires) * 1000).toISOString()}; ask for a new one`,
@@ -152,7 +153,7 @@ export class DocumentService {
       await handle.sync();
       await handle.close();
       await blobs.commit(temporary, base64ToHex(document.fileSha256));
-      if (!(await storage.completeUpload(document.id, clock.nowMs()))) {
+      if (!(await storage.completeUpload(document.id, clock.nowMs(document.businessUnitId)))) {
         throw new Problem("409-04", "this upload address was used already; each address accepts one upload");
       }
     } finally {
@@ -194,7 +195,7 @@ export class DocumentService {
     const document = await this.#deps.storage.findRegistryDocument(downloadId);
     if (!document || document.businessUnitId !== principal.businessUnitId)
       throw new Problem("404-01", `no document ${downloadId}`);
-    const expires = Math.floor((this.#deps.clock.nowMs() + DOWNLOAD_WINDOW_MS) / 1000);
+    const expires = Math.floor((this.#deps.clock.nowMs(principal.businessUnitId) + DOWNLOAD_WINDOW_MS) / 1000);
     return `${baseUrl}/v1/document-downloads/${downloadId}?expires=${expires}&signature=${this.#deps.signer.sign("download", downloadId, expires)}`;
   }
 
@@ -207,13 +208,14 @@ export class DocumentService {
     const valid =
       /^\d{1,12}$/.test(expires) &&
       this.#deps.signer.verify(query["signature"], "download", downloadId, Number(expires));
-    if (!valid || this.#deps.clock.nowMs() > Number(expires) * 1000) {
-      throw new Problem(
-        "403-04",
-        "the download address is expired or its signature does not verify; request the document again",
-      );
-    }
+    const expired = new Problem(
+      "403-04",
+      "the download address is expired or its signature does not verify; request the document again",
+    );
+    if (!valid) throw expired;
     const document = await this.#deps.storage.findRegistryDocument(downloadId);
+    // By the clock of the unit the address was issued to (its expiry was computed by it).
+    if (this.#deps.clock.nowMs(document?.businessUnitId ?? null) > Number(expires) * 1000) throw expired;
     if (!document || !(await this.#deps.blobs.has(downloadId)))
       throw new Problem("404-01", `no document ${downloadId}`);
     return { document, body: this.#deps.blobs.read(downloadId) };

@@ -31,8 +31,8 @@ interface CachedPage {
 export class NotificationService {
   readonly #storage: Storage;
   readonly #clock: Clock;
-  /** Whether date-time filters must have the example's shape (the sandbox setting `strict_date_times`). */
-  readonly #strictDateTimes: () => boolean;
+  /** Whether a unit's date-time filters must have the example's shape (its sandbox setting `strict_date_times`). */
+  readonly #strictDateTimes: (businessUnitId: string) => boolean;
 
   /**
    * Rendered pages by business unit and query. Clients poll the same page again and again (the pull model), mostly
@@ -45,7 +45,7 @@ export class NotificationService {
   readonly #generations = new Map<string, number>();
   #allGeneration = 0;
 
-  constructor(storage: Storage, clock: Clock, strictDateTimes: () => boolean = () => false) {
+  constructor(storage: Storage, clock: Clock, strictDateTimes: (businessUnitId: string) => boolean = () => false) {
     this.#storage = storage;
     this.#clock = clock;
     this.#strictDateTimes = strictDateTimes;
@@ -69,8 +69,8 @@ export class NotificationService {
   async page(version: Version, principal: Principal, query: ListQuery, schemaBase: string): Promise<string> {
     const unit = principal.businessUnitId;
     // The date-time rule is part of the key: a page cached while it was off must not answer a query it refuses.
-    const key = `${version} ${schemaBase} ${this.#strictDateTimes() ? "strict" : "lenient"} ${JSON.stringify(Object.entries(query).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
-    const now = this.#clock.nowMs();
+    const key = `${version} ${schemaBase} ${this.#strictDateTimes(unit) ? "strict" : "lenient"} ${JSON.stringify(Object.entries(query).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
+    const now = this.#clock.nowMs(unit);
     const cached = this.#pages.get(unit)?.get(key);
     if (cached && now < cached.validUntilMs) return cached.body;
 
@@ -95,7 +95,7 @@ export class NotificationService {
     const instant = (name: string): number | undefined => {
       const value = query[name];
       if (value === undefined) return undefined;
-      if (this.#strictDateTimes() && !ZONELESS_UTC.test(String(value))) {
+      if (this.#strictDateTimes(principal.businessUnitId) && !ZONELESS_UTC.test(String(value))) {
         throw new Problem("400-02", "request does not match the schema", {
           errors: [
             {
@@ -120,7 +120,7 @@ export class NotificationService {
     if (createdAfter !== undefined && createdBefore !== undefined && createdAfter > createdBefore) {
       throw new Problem("400-01", "created_after cannot be after created_before");
     }
-    const retainedFrom = oneMonthBefore(this.#clock.nowMs());
+    const retainedFrom = oneMonthBefore(this.#clock.nowMs(principal.businessUnitId));
     const filter: NotificationQuery = {
       businessUnitId: principal.businessUnitId,
       version,
@@ -144,14 +144,27 @@ export class NotificationService {
   }
 
   async acknowledge(principal: Principal, ids: string[]): Promise<{ acknowledged: string[]; notFound: string[] }> {
-    const found = await this.#storage.acknowledgeNotifications(principal.businessUnitId, ids, this.#clock.nowMs());
+    const found = await this.#storage.acknowledgeNotifications(
+      principal.businessUnitId,
+      ids,
+      this.#clock.nowMs(principal.businessUnitId),
+    );
     const known = new Set(found);
     return { acknowledged: found, notFound: [...new Set(ids)].filter((id) => !known.has(id)) };
   }
 
-  /** Deletes every notification older than one month by the gateway's clock. */
+  /** Deletes every notification older than one month by its business unit's clock (its own, else the global one). */
   async purgeExpired(): Promise<number> {
-    return this.#storage.purgeNotifications(oneMonthBefore(this.#clock.nowMs()));
+    let purged = await this.#storage.purgeNotifications(
+      oneMonthBefore(this.#clock.nowMs(null)),
+      "units-on-the-global-clock",
+    );
+    for (const businessUnitId of this.#clock.unitsWithOwnClock()) {
+      purged += await this.#storage.purgeNotifications(oneMonthBefore(this.#clock.nowMs(businessUnitId)), {
+        businessUnitId,
+      });
+    }
+    return purged;
   }
 }
 

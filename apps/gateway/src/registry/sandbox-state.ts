@@ -24,6 +24,17 @@ export const DEFAULT_SETTINGS = Object.fromEntries(
   }),
 ) as SandboxSettings;
 
+/** A seeded draw when the settings name a seed; undefined for a random one. */
+function drawOf(settings: Partial<SandboxSettings>): (() => number) | undefined {
+  const seed = settings.duplicate_seed;
+  return seed === null || seed === undefined ? undefined : seededRandom(seed);
+}
+
+/** A unit's own draw when it named its own seed (null included: its own random draw); else it shares the global one. */
+function unitDraw(overrides: Partial<SandboxSettings>): (() => number) | undefined {
+  return "duplicate_seed" in overrides ? (drawOf(overrides) ?? Math.random) : undefined;
+}
+
 const KEYS = {
   settings: "sandbox.settings",
   clock: "sandbox.clock_offset_ms",
@@ -34,11 +45,23 @@ const KEYS = {
 /** Scheduled system errors are kept by business unit id; this key holds those for any business unit. */
 const ANY_UNIT = "*";
 
+/** Where a setting or the clock is changed: the global state (null) or one business unit's own. */
+export type Scope = string | null;
+
+/** A unit's own part of the sandbox state, and the draw of its duplicates when it set its own seed. */
+interface UnitState {
+  /** The settings the unit set for itself; the others follow the global ones. */
+  overrides: Partial<SandboxSettings>;
+  draw: (() => number) | undefined;
+}
+
 /**
  * The state the control plane drives: settings, the clock's offset, whether the day list is open and the
- * submissions due to end in SYSTEM_ERROR. Settings, clock and day list are held in memory for speed and written
- * through to the store, so a restart keeps them (the duplicate draws restart from their seed), and read again when
- * another instance changes them; the scheduled system errors are counted in the store alone.
+ * submissions due to end in SYSTEM_ERROR. Settings and the clock are global (the admin token's) and, for a business
+ * unit that set its own with its unit token, that unit's own, layered over the global ones setting by setting.
+ * Settings, clocks and day list are held in memory for speed and written through to the store, so a restart keeps
+ * them (the duplicate draws restart from their seed), and read again when another instance changes them; the
+ * scheduled system errors are counted in the store alone.
  */
 export class SandboxState {
   settings: SandboxSettings = { ...DEFAULT_SETTINGS };
@@ -46,6 +69,10 @@ export class SandboxState {
   readonly #storage: Storage;
   readonly #clock: Clock;
   #draw: () => number = Math.random;
+  /** The units that set their own clock or settings (their clock offsets are in the Clock). */
+  #units = new Map<string, UnitState>();
+  /** Each such unit's settings in force, merged once per change rather than once per request. */
+  #effective = new Map<string, SandboxSettings>();
 
   constructor(storage: Storage, clock: Clock) {
     this.#storage = storage;
@@ -58,14 +85,44 @@ export class SandboxState {
       ...((await this.#storage.getSetting<SandboxSettings>(KEYS.settings)) ?? {}),
     };
     this.dayListOpen = (await this.#storage.getSetting<boolean>(KEYS.dayList)) ?? true;
-    this.#clock.restore((await this.#storage.getSetting<number>(KEYS.clock)) ?? 0);
+    const unitStates = await this.#storage.unitSandboxStates();
+    const offsets = new Map<string, number>();
+    const units = new Map<string, UnitState>();
+    for (const { businessUnitId, clockOffsetMs, settings } of unitStates) {
+      if (clockOffsetMs !== null) offsets.set(businessUnitId, clockOffsetMs);
+      const overrides = (settings ?? {}) as Partial<SandboxSettings>;
+      const known = this.#units.get(businessUnitId);
+      // Another unit's change reloads every unit: a unit whose seed did not change keeps its sequence where it is.
+      const draw =
+        known && known.overrides.duplicate_seed === overrides.duplicate_seed ? known.draw : unitDraw(overrides);
+      units.set(businessUnitId, { overrides, draw });
+    }
+    this.#units = units;
+    this.#clock.restore((await this.#storage.getSetting<number>(KEYS.clock)) ?? 0, offsets);
     this.#reseed();
+    this.#merge();
   }
 
-  async updateSettings(changes: Partial<SandboxSettings>): Promise<SandboxSettings> {
+  /** The settings in force for a business unit (its own where it set them, else the global ones); global for null. */
+  settingsOf(businessUnitId: Scope): SandboxSettings {
+    return (businessUnitId === null ? undefined : this.#effective.get(businessUnitId)) ?? this.settings;
+  }
+
+  /** Changes the global settings (null) or those of one business unit; answers the settings now in force there. */
+  async updateSettings(changes: Partial<SandboxSettings>, scope: Scope = null): Promise<SandboxSettings> {
+    if (scope !== null) {
+      const unit = this.#units.get(scope) ?? { overrides: {}, draw: undefined };
+      const overrides = { ...unit.overrides, ...changes };
+      // Naming the seed, even unchanged, restarts its sequence: that is what makes a scenario repeatable.
+      const draw = "duplicate_seed" in changes ? unitDraw(overrides) : unit.draw;
+      this.#units.set(scope, { overrides, draw });
+      this.#merge();
+      await this.#saveUnit(scope);
+      return this.settingsOf(scope);
+    }
     this.settings = { ...this.settings, ...changes };
-    // Naming the seed, even unchanged, restarts its sequence: that is what makes a scenario repeatable.
     if (changes.duplicate_seed !== undefined) this.#reseed();
+    this.#merge();
     await this.#storage.putSetting(KEYS.settings, this.settings);
     return this.settings;
   }
@@ -75,8 +132,10 @@ export class SandboxState {
     await this.#storage.putSetting(KEYS.dayList, open);
   }
 
-  async saveClock(): Promise<void> {
-    await this.#storage.putSetting(KEYS.clock, this.#clock.offsetMs);
+  /** Writes the clock of this scope (global, or the unit's own) through to the store after the Clock was moved. */
+  async saveClock(scope: Scope = null): Promise<void> {
+    if (scope === null) await this.#storage.putSetting(KEYS.clock, this.#clock.offsetMs);
+    else await this.#saveUnit(scope);
   }
 
   /** Back to defaults: real time, open day list, automatic processing, no faults, no scheduled system errors, the registry's service hours and mutual TLS. */
@@ -84,15 +143,55 @@ export class SandboxState {
     this.settings = { ...DEFAULT_SETTINGS };
     this.dayListOpen = true;
     this.#clock.restore(0);
+    this.#units.clear();
     this.#reseed();
+    this.#merge();
   }
 
-  /** A draw for at-least-once delivery: true when a notification should be delivered twice. */
+  /**
+   * Resets one business unit: its records go (see `Storage.resetBusinessUnit`), with its rate-limit buckets and
+   * scheduled system errors; its clock and settings follow the global ones again. The unit and its credentials stay.
+   */
+  async resetUnit(businessUnitId: string): Promise<void> {
+    // The title look-ups' buckets are keyed `rate_limit.<limit>.<unit>` or `rate_limit.<limit>.<unit>\n<user>`.
+    await this.#storage.resetBusinessUnit(businessUnitId, [
+      `rate_limit.%.${businessUnitId}`,
+      `rate_limit.%.${businessUnitId}\n%`,
+    ]);
+    await this.#storage.updateSetting<Record<string, number>, void>(KEYS.systemErrors, (stored = {}) => {
+      const { [businessUnitId]: _cleared, ...others } = stored;
+      return { value: others, answer: undefined };
+    });
+    this.#units.delete(businessUnitId);
+    this.#clock.follow(businessUnitId);
+    this.#merge();
+  }
+
+  /** A draw for at-least-once delivery: true when a notification should be delivered twice (global settings). */
   readonly duplicate = (): boolean => this.#draw() < this.settings.duplicate_rate;
 
+  /** The draw for at-least-once delivery of one business unit's notifications, by its settings and its seed. */
+  duplicateFor(businessUnitId: string): () => boolean {
+    const draw = this.#units.get(businessUnitId)?.draw ?? this.#draw;
+    const rate = this.settingsOf(businessUnitId).duplicate_rate;
+    return () => draw() < rate;
+  }
+
   #reseed(): void {
-    const seed = this.settings.duplicate_seed;
-    this.#draw = seed === null || seed === undefined ? Math.random : seededRandom(seed);
+    this.#draw = drawOf(this.settings) ?? Math.random;
+  }
+
+  #merge(): void {
+    this.#effective = new Map([...this.#units].map(([id, unit]) => [id, { ...this.settings, ...unit.overrides }]));
+  }
+
+  async #saveUnit(businessUnitId: string): Promise<void> {
+    const overrides = this.#units.get(businessUnitId)?.overrides ?? {};
+    await this.#storage.putUnitSandboxState({
+      businessUnitId,
+      clockOffsetMs: this.#clock.ownOffsetOf(businessUnitId) ?? null,
+      settings: Object.keys(overrides).length > 0 ? overrides : null,
+    });
   }
 
   /** Makes the next `count` submissions of a business unit (of any, when null) end in SYSTEM_ERROR; answers how many are due. */

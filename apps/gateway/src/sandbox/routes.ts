@@ -1,13 +1,16 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import type { FastifyRequest } from "fastify";
 import type { ApplicationService } from "../applications/service.js";
 import type { BasicAuthenticator } from "../auth/basic-auth.js";
 import { hashPassword } from "../auth/passwords.js";
 import { isoMillis, type Clock } from "../clock.js";
 import { parseDateTimeFilter } from "../date-time.js";
 import { Problem } from "../problems.js";
-import type { SandboxState } from "../registry/sandbox-state.js";
+import type { SandboxState, Scope } from "../registry/sandbox-state.js";
 import type { SandboxHandlers } from "../routing.js";
 import type { Storage } from "../storage/storage.js";
+import { controlActorOf } from "./actor.js";
+import { newUnitToken, unitTokenHash } from "./tokens.js";
 
 export interface SandboxDeps {
   storage: Storage;
@@ -21,7 +24,10 @@ export interface SandboxDeps {
   afterReset: () => Promise<void>;
 }
 
-/** Creates a business unit with one user; answers the credentials (the only time the password is shown). */
+/**
+ * Creates a business unit with one user and a unit token; answers the credentials and the token (the only time either
+ * is shown: the store keeps their hashes).
+ */
 export async function createBusinessUnit(
   storage: Storage,
   name: string,
@@ -30,64 +36,107 @@ export async function createBusinessUnit(
   const id = randomUUID();
   const username = credentials?.username ?? `bu-${id.slice(0, 8)}`;
   const password = credentials?.password ?? randomBytes(18).toString("base64url");
+  const token = newUnitToken();
   const now = Date.now();
   await storage.createBusinessUnit(
-    { id, name, createdMs: now },
+    { id, name, createdMs: now, tokenHash: unitTokenHash(token) },
     { username, businessUnitId: id, passwordHash: await hashPassword(password), createdMs: now },
   );
-  return { business_unit_id: id, username, password };
+  return { business_unit_id: id, username, password, sandbox_token: token };
+}
+
+/** The business unit a control-plane request acts for: its unit token's, or null for the admin token (global). */
+function scopeOf(request: FastifyRequest): Scope {
+  const actor = controlActorOf(request);
+  return actor?.kind === "unit" ? actor.businessUnitId : null;
+}
+
+/** Refuses, with 403-05, an operation that only the admin token may perform. */
+function requireAdmin(request: FastifyRequest, what: string): void {
+  if (scopeOf(request) !== null)
+    throw new Problem("403-05", `${what} needs the admin token; a unit token acts on its own business unit only`);
 }
 
 /** Handlers of the sandbox control plane (spec/sandbox.yaml). */
 export function sandboxHandlers(deps: SandboxDeps): SandboxHandlers {
   const { storage, clock, state, applications } = deps;
-  const clockAnswer = () => ({ status: 200 as const, body: { now: isoMillis(clock.nowMs()) } });
+  const clockAnswer = (scope: Scope) => ({ status: 200 as const, body: { now: isoMillis(clock.nowMs(scope)) } });
+  /** A unit token sees its own unit only: another unit (or none) is not found, the same answer for both. */
+  const unitVisibleTo = async (request: FastifyRequest, businessUnitId: string) => {
+    const scope = scopeOf(request);
+    if ((scope !== null && scope !== businessUnitId) || !(await storage.findBusinessUnit(businessUnitId)))
+      throw new Problem("404-01", `no business unit ${businessUnitId}`);
+  };
   return {
-    createBusinessUnit: async ({ body }) => ({
-      status: 201,
-      body: await createBusinessUnit(storage, body?.name ?? "Sandbox business unit"),
-    }),
-    getClock: async () => clockAnswer(),
-    setClock: async ({ body }) => {
+    createBusinessUnit: async ({ body, request }) => {
+      requireAdmin(request, "creating a business unit");
+      return { status: 201, body: await createBusinessUnit(storage, body?.name ?? "Sandbox business unit") };
+    },
+    rotateBusinessUnitToken: async ({ params, request }) => {
+      await unitVisibleTo(request, params.business_unit_id);
+      const token = newUnitToken();
+      if (!(await storage.setTokenHash(params.business_unit_id, unitTokenHash(token))))
+        throw new Problem("404-01", `no business unit ${params.business_unit_id}`);
+      return { status: 200, body: { business_unit_id: params.business_unit_id, sandbox_token: token } };
+    },
+    getClock: async ({ request }) => clockAnswer(scopeOf(request)),
+    setClock: async ({ body, request }) => {
       const target = parseDateTimeFilter(body.now);
       if (target === undefined) {
         throw new Problem("400-02", "request does not match the schema", {
           errors: [{ type: "format", detail: "now is not a valid date-time", pointer: "/body/now" }],
         });
       }
-      clock.set(target);
-      await state.saveClock();
+      const scope = scopeOf(request);
+      clock.set(target, scope);
+      await state.saveClock(scope);
       await deps.afterClockChange();
-      return clockAnswer();
+      return clockAnswer(scope);
     },
-    advanceClock: async ({ body }) => {
-      clock.advance(body.seconds * 1000);
-      await state.saveClock();
+    advanceClock: async ({ body, request }) => {
+      const scope = scopeOf(request);
+      clock.advance(body.seconds * 1000, scope);
+      await state.saveClock(scope);
       await deps.afterClockChange();
-      return clockAnswer();
+      return clockAnswer(scope);
     },
-    getDayList: async () => ({ status: 200, body: await applications.dayList() }),
-    setDayList: async ({ body }) => ({ status: 200, body: await applications.setDayList(body.open) }),
-    transitionApplication: async ({ params, body }) => ({
+    getDayList: async ({ request }) => ({
       status: 200,
-      body: await applications.transition(params.id, body),
+      body: await applications.dayList(scopeOf(request) ?? undefined),
     }),
-    despatchCorrespondence: async ({ params, body }) => ({
+    setDayList: async ({ body, request }) => {
+      requireAdmin(request, "opening or closing the registry-wide day list");
+      return { status: 200, body: await applications.setDayList(body.open) };
+    },
+    transitionApplication: async ({ params, body, request }) => ({
+      status: 200,
+      body: await applications.transition(params.id, body, scopeOf(request) ?? undefined),
+    }),
+    despatchCorrespondence: async ({ params, body, request }) => ({
       status: 201,
-      body: await applications.despatchCorrespondence(params.id, body.documents),
+      body: await applications.despatchCorrespondence(params.id, body.documents, scopeOf(request) ?? undefined),
     }),
-    scheduleSystemErrors: async ({ body }) => {
-      const unit = body?.business_unit_id ?? null;
-      if (unit !== null && !(await storage.findBusinessUnit(unit)))
-        throw new Problem("404-01", `no business unit ${unit}`);
+    scheduleSystemErrors: async ({ body, request }) => {
+      // A unit token schedules for its own unit: naming none means its own, naming another is not found.
+      const unit = body?.business_unit_id ?? scopeOf(request);
+      if (unit !== null) await unitVisibleTo(request, unit);
       return {
         status: 200,
         body: { business_unit_id: unit, pending: await state.scheduleSystemErrors(unit, body?.count ?? 1) },
       };
     },
-    getSettings: async () => ({ status: 200, body: state.settings }),
-    updateSettings: async ({ body }) => ({ status: 200, body: await state.updateSettings(body) }),
-    resetSandbox: async () => {
+    getSettings: async ({ request }) => ({ status: 200, body: state.settingsOf(scopeOf(request)) }),
+    updateSettings: async ({ body, request }) => ({
+      status: 200,
+      body: await state.updateSettings(body, scopeOf(request)),
+    }),
+    resetSandbox: async ({ request }) => {
+      const scope = scopeOf(request);
+      if (scope !== null) {
+        await state.resetUnit(scope);
+        await deps.afterClockChange();
+        return { status: 204 };
+      }
       await storage.reset();
       await state.reset();
       deps.authenticator.forget();

@@ -1,5 +1,7 @@
 import type {
   ApplicationRow,
+  BusinessUnitRow,
+  UnitSandboxState,
   AttachmentRow,
   CorrespondenceRow,
   DocumentRow,
@@ -12,8 +14,40 @@ import type {
 export const json = (value: unknown): string => JSON.stringify(value);
 export const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
 
+/**
+ * The tables holding a business unit's own records, children before their parents, each with its `business_unit_id`:
+ * what a reset of one unit deletes (its correspondence goes first, by its applications).
+ */
+export const UNIT_RECORD_TABLES = [
+  "attachments",
+  "official_searches",
+  "notifications",
+  "idempotency_keys",
+  "registry_documents",
+  "documents",
+  "applications",
+] as const;
+
 /** A row as a driver answers it: column names to values. */
 export type Row = Record<string, unknown>;
+
+export function toBusinessUnit(row: Row): BusinessUnitRow {
+  return {
+    id: String(row["id"]),
+    name: String(row["name"]),
+    createdMs: Number(row["created_ms"]),
+    tokenHash: (row["token_hash"] as string | null | undefined) ?? null,
+  };
+}
+
+export function toUnitSandboxState(row: Row): UnitSandboxState {
+  const offset = row["clock_offset_ms"];
+  return {
+    businessUnitId: String(row["id"]),
+    clockOffsetMs: offset === null || offset === undefined ? null : Number(offset),
+    settings: row["settings"] === null || row["settings"] === undefined ? null : parse(row["settings"]),
+  };
+}
 
 export function toApplication(row: Row): ApplicationRow {
   return {

@@ -7,6 +7,24 @@ export interface Storage {
   findBusinessUnit(id: string): Promise<BusinessUnitRow | undefined>;
   findUser(username: string): Promise<UserRow | undefined>;
   setPasswordHash(username: string, passwordHash: string): Promise<void>;
+  /** The business unit whose sandbox token has this hash (SHA-256, hex), if any. */
+  findBusinessUnitByTokenHash(tokenHash: string): Promise<BusinessUnitRow | undefined>;
+  /**
+   * Replaces a business unit's sandbox token hash (the old token stops working at once, on every instance: tokens are
+   * looked up in the store on each request); false when there is no such unit.
+   */
+  setTokenHash(businessUnitId: string, tokenHash: string): Promise<boolean>;
+  /** The own clock offset and settings of every business unit that set either (see `UnitSandboxState`). */
+  unitSandboxStates(): Promise<UnitSandboxState[]>;
+  /** Records a unit's own clock offset and settings (null: it follows the global one). Announced as a state change. */
+  putUnitSandboxState(state: UnitSandboxState): Promise<void>;
+  /**
+   * Deletes one business unit's applications (their correspondence, attachments, idempotency keys), documents,
+   * generated documents, notifications and official searches, the settings whose key matches one of `settingKeysLike`
+   * (SQL LIKE patterns: the unit's rate-limit buckets), and its own clock and settings; the unit, its users and its
+   * token stay.
+   */
+  resetBusinessUnit(businessUnitId: string, settingKeysLike: string[]): Promise<void>;
 
   /**
    * Inserts an application and its idempotency key together; answers the existing id when the key was seen, unless
@@ -17,8 +35,12 @@ export interface Storage {
     idempotency: { key: string; requestHash: string },
   ): Promise<SubmitOutcome>;
   findApplication(id: string, businessUnitId?: string): Promise<ApplicationRow | undefined>;
-  /** Applications still VALIDATING whose automatic decision is due. */
-  applicationsDue(nowMs: number, limit: number): Promise<ApplicationRow[]>;
+  /**
+   * Applications still VALIDATING whose automatic decision is due by their business unit's clock (its own offset,
+   * else `reading.globalOffsetMs`), in units whose processing (their own setting, else `reading.processing`) is
+   * automatic.
+   */
+  applicationsDue(reading: DueReading, limit: number): Promise<ApplicationRow[]>;
   applicationsWithStatus(status: string): Promise<ApplicationRow[]>;
   /** Applies a change to an application only if it still has `fromStatus`, with its notifications and correspondence. */
   changeApplication(change: ApplicationChange): Promise<boolean>;
@@ -28,8 +50,11 @@ export interface Storage {
   listNotifications(query: NotificationQuery): Promise<NotificationListing[]>;
   /** Marks the unit's notifications with these ids ACKNOWLEDGED; answers the ids that exist. */
   acknowledgeNotifications(businessUnitId: string, ids: string[], nowMs: number): Promise<string[]>;
-  /** Deletes notifications created before the given instant; answers how many. */
-  purgeNotifications(createdBeforeMs: number): Promise<number>;
+  /**
+   * Deletes notifications created before the given instant (of one business unit, or of the units that follow the
+   * global clock; of every unit when `scope` is absent); answers how many.
+   */
+  purgeNotifications(createdBeforeMs: number, scope?: PurgeScope): Promise<number>;
 
   insertDocument(document: DocumentRow): Promise<void>;
   findDocument(id: string, businessUnitId?: string): Promise<DocumentRow | undefined>;
@@ -120,7 +145,30 @@ export interface BusinessUnitRow {
   id: string;
   name: string;
   createdMs: number;
+  /** SHA-256 (hex) of the unit's sandbox token; null for a unit created before unit tokens (rotate to get one). */
+  tokenHash?: string | null;
 }
+
+/** What a business unit set for itself on the control plane with its token; null where it follows the global one. */
+export interface UnitSandboxState {
+  businessUnitId: string;
+  clockOffsetMs: number | null;
+  /** The settings the unit set (a subset of SandboxSettings). */
+  settings: Record<string, unknown> | null;
+}
+
+/** The global clock and processing at one instant, against which each unit's due decisions are found. */
+export interface DueReading {
+  /** Real time (`Date.now()`). */
+  realMs: number;
+  /** The global clock's offset, for units without their own. */
+  globalOffsetMs: number;
+  /** The global `processing` setting, for units that did not set their own. */
+  processing: string;
+}
+
+/** Whose notifications a purge looks at: one unit's, or those of every unit that follows the global clock. */
+export type PurgeScope = { businessUnitId: string } | "units-on-the-global-clock";
 
 export interface UserRow {
   username: string;

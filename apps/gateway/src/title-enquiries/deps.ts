@@ -8,8 +8,8 @@ export interface TitleEnquiryDeps {
   storage: Storage;
   clock: Clock;
   blobs: BlobStore;
-  /** The sandbox settings in force (service hours are one of them). */
-  settings: () => SandboxSettings;
+  /** The sandbox settings in force for a business unit (service hours are one of them). */
+  settings: (businessUnitId: string | null) => SandboxSettings;
   /** Base address for the certificate links handed out; derived from the request when absent. */
   publicUrl?: string | undefined;
 }

@@ -123,7 +123,7 @@ export class OfficialSearchService {
     try {
       if (await this.#deps.storage.findOfficialSearch(principal.businessUnitId, principal.username, request.message_id))
         throw reused();
-      const nowMs = this.#deps.clock.nowMs();
+      const nowMs = this.#deps.clock.nowMs(principal.businessUnitId);
       const outcome = applyBusinessRules(title, titleNumber, request, londonDate(nowMs));
       if (isRefusal(outcome)) throw new Problem("422-01", outcome.detail, { rule: outcome.rule });
       if (!title) throw new Error("unreachable: the rules refuse a title that is not on the register");
@@ -162,7 +162,7 @@ export class OfficialSearchService {
         return {
           status: 202,
           body: deferred,
-          headers: { location, "retry-after": String(this.#retryAfter(timing.readyMs)) },
+          headers: { location, "retry-after": String(this.#retryAfter(timing.readyMs, principal.businessUnitId)) },
         };
       return { status: 201, body: result, headers: { location } };
     } finally {
@@ -174,18 +174,21 @@ export class OfficialSearchService {
   async poll(principal: Principal, messageId: string): Promise<Answer<200 | 202>> {
     const search = await this.#deps.storage.findOfficialSearch(principal.businessUnitId, principal.username, messageId);
     if (!search) throw new Problem("404-01", `no official search with message_id ${messageId} for this user`);
-    if (search.deferred !== null && this.#deps.clock.nowMs() < search.readyMs) {
+    if (search.deferred !== null && this.#deps.clock.nowMs(principal.businessUnitId) < search.readyMs) {
       return {
         status: 202,
         body: search.deferred,
-        headers: { "retry-after": String(this.#retryAfter(search.readyMs)) },
+        headers: { "retry-after": String(this.#retryAfter(search.readyMs, principal.businessUnitId)) },
       };
     }
     return { status: 200, body: search.result };
   }
 
-  #retryAfter(readyMs: number): number {
-    return Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil((readyMs - this.#deps.clock.nowMs()) / 1000)));
+  #retryAfter(readyMs: number, businessUnitId: string): number {
+    return Math.min(
+      MAX_RETRY_AFTER_SECONDS,
+      Math.max(1, Math.ceil((readyMs - this.#deps.clock.nowMs(businessUnitId)) / 1000)),
+    );
   }
 
   async #result(

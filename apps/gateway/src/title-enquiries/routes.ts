@@ -49,8 +49,8 @@ export function titleEnquiries(deps: TitleEnquiryDeps): TitleEnquiries {
     deps.publicUrl ?? `${request.protocol}://${request.host}`;
 
   /** Takes a request's tokens from the caller's bucket: 429 (the registry's BG40006) when it is short of them. */
-  const throttle = async (buckets: TokenBuckets, caller: string) => {
-    const decision = await buckets.take(caller, deps.clock.nowMs());
+  const throttle = async (buckets: TokenBuckets, caller: string, businessUnitId: string) => {
+    const decision = await buckets.take(caller, deps.clock.nowMs(businessUnitId));
     if (!decision.allowed) {
       throw new Problem("429-01", `rate limit exceeded; retry after ${decision.retryAfterSeconds} seconds`, {
         rule: "BG40006",
@@ -80,7 +80,8 @@ export function titleEnquiries(deps: TitleEnquiryDeps): TitleEnquiries {
       getPollRequest: async ({ principal, params }) => searches.poll(principal, params.message_id),
       getOfficialCopiesAvailability: async (context) => {
         // Available around the clock; limited per business unit, and the bucket's state is in every 200.
-        const decision = await throttle(availability, context.principal.businessUnitId);
+        const unit = context.principal.businessUnitId;
+        const decision = await throttle(availability, unit, unit);
         const title = titleOf(context);
         const body: Schemas["OfficialCopiesAvailability"] = {
           data: { title_number: title.title_number, ...title.official_copies },
@@ -95,9 +96,10 @@ export function titleEnquiries(deps: TitleEnquiryDeps): TitleEnquiries {
         return { status: 200, body, headers };
       },
       getRegisteredProprietorNames: async (context) => {
-        await throttle(names, `${context.principal.businessUnitId}\n${context.principal.username}`);
-        const nowMs = deps.clock.nowMs();
-        if (deps.settings().service_hours === "enforced" && !withinServiceHours(nowMs)) {
+        const unit = context.principal.businessUnitId;
+        await throttle(names, `${unit}\n${context.principal.username}`, unit);
+        const nowMs = deps.clock.nowMs(unit);
+        if (deps.settings(unit).service_hours === "enforced" && !withinServiceHours(nowMs)) {
           const seconds = Math.max(1, Math.ceil((nextOpening(nowMs) - nowMs) / 1000));
           throw new Problem(
             "423-01",

@@ -14,6 +14,8 @@ export interface TestGateway {
   call(method: string, path: string, options?: CallOptions): Promise<Answer>;
   /** Calls the sandbox control plane with the bearer token; answers are checked against sandbox.yaml. */
   sandbox(method: string, path: string, body?: unknown): Promise<Answer>;
+  /** Calls the sandbox control plane with another bearer token (a business unit's own); checked as `sandbox`. */
+  control(token: string, method: string, path: string, body?: unknown): Promise<Answer>;
   /** A new business unit with its own credentials. */
   newBusinessUnit(): Promise<Credentials>;
   stop(): Promise<void>;
@@ -23,6 +25,8 @@ export interface Credentials {
   username: string;
   password: string;
   business_unit_id?: string;
+  /** The unit's own token of the control plane (answered when the sandbox created the unit). */
+  sandbox_token?: string;
 }
 
 export interface CallOptions {
@@ -90,6 +94,7 @@ export async function startGateway(
       return send(method, path, as ? basic(as) : undefined, callOptions);
     },
     sandbox: (method, path, body) => send(method, path, `Bearer ${SANDBOX_TOKEN}`, body === undefined ? {} : { body }),
+    control: (token, method, path, body) => send(method, path, `Bearer ${token}`, body === undefined ? {} : { body }),
     newBusinessUnit: async () => {
       const answer = await self.sandbox("POST", "/sandbox/v1/business-units", { name: "Test unit" });
       return answer.body as Credentials;

@@ -12,7 +12,14 @@ export interface Credentials {
 
 /** The kinds of identifiers the fuzzer collects. */
 export type PoolName =
-  "application" | "document" | "download" | "message" | "notification" | "registry_reference" | "title";
+  | "application"
+  | "business_unit"
+  | "document"
+  | "download"
+  | "message"
+  | "notification"
+  | "registry_reference"
+  | "title";
 
 /** A reference to the `pick`-th identifier of a pool, resolved when the request is sent. */
 export class Ref {
@@ -27,6 +34,7 @@ export class Ref {
 /** The member names under which answers carry identifiers of each pool. */
 const HARVESTED: Record<string, PoolName> = {
   application_request_id: "application",
+  business_unit_id: "business_unit",
   document_id: "document",
   download_id: "download",
   message_id: "message",

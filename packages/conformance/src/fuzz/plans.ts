@@ -101,6 +101,7 @@ export interface Plan {
 /** Path parameters that name records the fuzzer collects. */
 const PATH_POOLS: Record<string, PoolName> = {
   id: "application",
+  business_unit_id: "business_unit",
   message_id: "message",
   title_number: "title",
   download_id: "download",

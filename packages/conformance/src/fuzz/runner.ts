@@ -708,6 +708,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
           `the fuzzer could not create a business unit: ${answer.kind === "answer" ? `${answer.status} ${answer.body.toString("utf8")}` : answer.reason}`,
         );
       created.push({ username: body.username, password: body.password, businessUnitId: body.business_unit_id });
+      context.add("a", "business_unit", body.business_unit_id);
     }
     context.units = { a: created[0] as Credentials, b: created[1] as Credentials };
     await sandboxJson("PUT", "/sandbox/v1/settings", {

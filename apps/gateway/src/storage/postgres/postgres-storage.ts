@@ -4,6 +4,9 @@ import {
   json,
   parse,
   toApplication,
+  toBusinessUnit,
+  toUnitSandboxState,
+  UNIT_RECORD_TABLES,
   toAttachment,
   toCorrespondence,
   toDocument,
@@ -29,6 +32,9 @@ import type {
   StoreFigures,
   SubmitOutcome,
   UserRow,
+  DueReading,
+  PurgeScope,
+  UnitSandboxState,
 } from "../storage.js";
 import { postgresMigrations } from "./migrations.js";
 
@@ -231,8 +237,8 @@ export class PostgresStorage implements Storage {
   async createBusinessUnit(unit: BusinessUnitRow, user: UserRow): Promise<void> {
     await this.#transaction(async (client) => {
       await this.#query(
-        "INSERT INTO business_units (id, name, created_ms) VALUES ($1, $2, $3)",
-        [unit.id, unit.name, unit.createdMs],
+        "INSERT INTO business_units (id, name, created_ms, token_hash) VALUES ($1, $2, $3, $4)",
+        [unit.id, unit.name, unit.createdMs, unit.tokenHash ?? null],
         client,
       );
       await this.#query(
@@ -244,8 +250,66 @@ export class PostgresStorage implements Storage {
   }
 
   async findBusinessUnit(id: string): Promise<BusinessUnitRow | undefined> {
-    const row = (await this.#query("SELECT id, name, created_ms FROM business_units WHERE id = $1", [id])).rows[0];
-    return row && { id: String(row["id"]), name: String(row["name"]), createdMs: Number(row["created_ms"]) };
+    const row = (await this.#query("SELECT id, name, created_ms, token_hash FROM business_units WHERE id = $1", [id]))
+      .rows[0];
+    return row && toBusinessUnit(row);
+  }
+
+  async findBusinessUnitByTokenHash(tokenHash: string): Promise<BusinessUnitRow | undefined> {
+    const row = (
+      await this.#query("SELECT id, name, created_ms, token_hash FROM business_units WHERE token_hash = $1", [
+        tokenHash,
+      ])
+    ).rows[0];
+    return row && toBusinessUnit(row);
+  }
+
+  async setTokenHash(businessUnitId: string, tokenHash: string): Promise<boolean> {
+    // Tokens are looked up in the store on every request: no instance holds the old one to forget.
+    const updated = await this.#query("UPDATE business_units SET token_hash = $1 WHERE id = $2", [
+      tokenHash,
+      businessUnitId,
+    ]);
+    return updated.rowCount === 1;
+  }
+
+  async unitSandboxStates(): Promise<UnitSandboxState[]> {
+    const { rows } = await this.#query(
+      "SELECT id, clock_offset_ms, settings FROM business_units WHERE clock_offset_ms IS NOT NULL OR settings IS NOT NULL",
+    );
+    return rows.map(toUnitSandboxState);
+  }
+
+  async putUnitSandboxState(state: UnitSandboxState): Promise<void> {
+    await this.#transaction(async (client, changed) => {
+      changed.push({ kind: "state" });
+      await this.#query(
+        "UPDATE business_units SET clock_offset_ms = $1, settings = $2 WHERE id = $3",
+        [state.clockOffsetMs, state.settings === null ? null : json(state.settings), state.businessUnitId],
+        client,
+      );
+    });
+  }
+
+  async resetBusinessUnit(businessUnitId: string, settingKeysLike: string[]): Promise<void> {
+    await this.#transaction(async (client, changed) => {
+      changed.push({ kind: "notifications", businessUnitId }, { kind: "state" });
+      await this.#query(
+        "DELETE FROM correspondence WHERE application_id IN (SELECT id FROM applications WHERE business_unit_id = $1)",
+        [businessUnitId],
+        client,
+      );
+      for (const table of UNIT_RECORD_TABLES) {
+        await this.#query(`DELETE FROM ${table} WHERE business_unit_id = $1`, [businessUnitId], client);
+      }
+      for (const pattern of settingKeysLike)
+        await this.#query("DELETE FROM settings WHERE key LIKE $1", [pattern], client);
+      await this.#query(
+        "UPDATE business_units SET clock_offset_ms = NULL, settings = NULL WHERE id = $1",
+        [businessUnitId],
+        client,
+      );
+    });
   }
 
   async findUser(username: string): Promise<UserRow | undefined> {
@@ -338,10 +402,15 @@ export class PostgresStorage implements Storage {
     return row && toApplication(row);
   }
 
-  async applicationsDue(nowMs: number, limit: number): Promise<ApplicationRow[]> {
+  async applicationsDue(reading: DueReading, limit: number): Promise<ApplicationRow[]> {
+    // Each application is compared with its own unit's clock and processing (the unit's, else the global ones).
     const { rows } = await this.#query(
-      "SELECT * FROM applications WHERE status = 'VALIDATING' AND decide_at_ms IS NOT NULL AND decide_at_ms <= $1 ORDER BY decide_at_ms LIMIT $2",
-      [nowMs, limit],
+      `SELECT a.* FROM applications a JOIN business_units b ON b.id = a.business_unit_id
+       WHERE a.status = 'VALIDATING' AND a.decide_at_ms IS NOT NULL
+         AND a.decide_at_ms <= $1::bigint + COALESCE(b.clock_offset_ms, $2::bigint)
+         AND COALESCE(b.settings::json ->> 'processing', $3) = 'automatic'
+       ORDER BY a.decide_at_ms LIMIT $4`,
+      [reading.realMs, reading.globalOffsetMs, reading.processing, limit],
     );
     return rows.map(toApplication);
   }
@@ -513,10 +582,23 @@ export class PostgresStorage implements Storage {
     });
   }
 
-  async purgeNotifications(createdBeforeMs: number): Promise<number> {
+  async purgeNotifications(createdBeforeMs: number, scope?: PurgeScope): Promise<number> {
     return this.#transaction(async (client, changed) => {
-      const deleted =
-        (await this.#query("DELETE FROM notifications WHERE created_ms < $1", [createdBeforeMs], client)).rowCount ?? 0;
+      const purge =
+        scope === undefined
+          ? this.#query("DELETE FROM notifications WHERE created_ms < $1", [createdBeforeMs], client)
+          : scope === "units-on-the-global-clock"
+            ? this.#query(
+                "DELETE FROM notifications WHERE created_ms < $1 AND business_unit_id NOT IN (SELECT id FROM business_units WHERE clock_offset_ms IS NOT NULL)",
+                [createdBeforeMs],
+                client,
+              )
+            : this.#query(
+                "DELETE FROM notifications WHERE created_ms < $1 AND business_unit_id = $2",
+                [createdBeforeMs, scope.businessUnitId],
+                client,
+              );
+      const deleted = (await purge).rowCount ?? 0;
       if (deleted > 0) changed.push({ kind: "notifications", businessUnitId: null });
       return deleted;
     });

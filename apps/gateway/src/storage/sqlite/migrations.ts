@@ -136,4 +136,14 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       CREATE INDEX attachments_pending ON attachments(status, id);
     `,
   },
+  {
+    version: 4,
+    name: "unit tokens (hashed) and each business unit's own sandbox clock and settings",
+    sql: `
+      ALTER TABLE business_units ADD COLUMN token_hash TEXT;
+      ALTER TABLE business_units ADD COLUMN clock_offset_ms INTEGER;
+      ALTER TABLE business_units ADD COLUMN settings TEXT;
+      CREATE UNIQUE INDEX business_units_by_token ON business_units(token_hash);
+    `,
+  },
 ];

@@ -17,6 +17,9 @@ import type {
   StoreFigures,
   SubmitOutcome,
   UserRow,
+  DueReading,
+  PurgeScope,
+  UnitSandboxState,
 } from "../storage.js";
 import { openSqlite, type SqliteDatabase, type SqliteStatement } from "./driver.js";
 import { migrations } from "./migrations.js";
@@ -24,6 +27,9 @@ import {
   json,
   parse,
   toApplication,
+  toBusinessUnit,
+  toUnitSandboxState,
+  UNIT_RECORD_TABLES,
   toAttachment,
   toCorrespondence,
   toDocument,
@@ -99,8 +105,8 @@ export class SqliteStorage implements Storage {
     return this.#write((): void => {
       this.#db.transaction(() => {
         this.#db
-          .prepare("INSERT INTO business_units (id, name, created_ms) VALUES (?, ?, ?)")
-          .run(unit.id, unit.name, unit.createdMs);
+          .prepare("INSERT INTO business_units (id, name, created_ms, token_hash) VALUES (?, ?, ?, ?)")
+          .run(unit.id, unit.name, unit.createdMs, unit.tokenHash ?? null);
         this.#db
           .prepare("INSERT INTO users (username, business_unit_id, password_hash, created_ms) VALUES (?, ?, ?, ?)")
           .run(user.username, user.businessUnitId, user.passwordHash, user.createdMs);
@@ -109,9 +115,62 @@ export class SqliteStorage implements Storage {
   }
 
   async findBusinessUnit(id: string): Promise<BusinessUnitRow | undefined> {
-    const row = this.#db.prepare("SELECT id, name, created_ms FROM business_units WHERE id = ?").get(id) as
+    const row = this.#db.prepare("SELECT id, name, created_ms, token_hash FROM business_units WHERE id = ?").get(id) as
       Row | undefined;
-    return row && { id: String(row["id"]), name: String(row["name"]), createdMs: Number(row["created_ms"]) };
+    return row && toBusinessUnit(row);
+  }
+
+  async findBusinessUnitByTokenHash(tokenHash: string): Promise<BusinessUnitRow | undefined> {
+    const row = this.#prepared("SELECT id, name, created_ms, token_hash FROM business_units WHERE token_hash = ?").get(
+      tokenHash,
+    ) as Row | undefined;
+    return row && toBusinessUnit(row);
+  }
+
+  async setTokenHash(businessUnitId: string, tokenHash: string): Promise<boolean> {
+    return this.#write(
+      (): boolean =>
+        this.#db.prepare("UPDATE business_units SET token_hash = ? WHERE id = ?").run(tokenHash, businessUnitId)
+          .changes === 1,
+    );
+  }
+
+  async unitSandboxStates(): Promise<UnitSandboxState[]> {
+    const rows = this.#db
+      .prepare(
+        "SELECT id, clock_offset_ms, settings FROM business_units WHERE clock_offset_ms IS NOT NULL OR settings IS NOT NULL",
+      )
+      .all() as Row[];
+    return rows.map(toUnitSandboxState);
+  }
+
+  async putUnitSandboxState(state: UnitSandboxState): Promise<void> {
+    return this.#write((): void => {
+      this.#db
+        .prepare("UPDATE business_units SET clock_offset_ms = ?, settings = ? WHERE id = ?")
+        .run(state.clockOffsetMs, state.settings === null ? null : json(state.settings), state.businessUnitId);
+    });
+  }
+
+  async resetBusinessUnit(businessUnitId: string, settingKeysLike: string[]): Promise<void> {
+    return this.#write((): void => {
+      this.#db.transaction(() => {
+        this.#changedUnits.add(businessUnitId);
+        this.#db
+          .prepare(
+            "DELETE FROM correspondence WHERE application_id IN (SELECT id FROM applications WHERE business_unit_id = ?)",
+          )
+          .run(businessUnitId);
+        // Children before their parents: the foreign keys hold inside the transaction.
+        for (const table of UNIT_RECORD_TABLES) {
+          this.#db.prepare(`DELETE FROM ${table} WHERE business_unit_id = ?`).run(businessUnitId);
+        }
+        for (const pattern of settingKeysLike) this.#db.prepare("DELETE FROM settings WHERE key LIKE ?").run(pattern);
+        this.#db
+          .prepare("UPDATE business_units SET clock_offset_ms = NULL, settings = NULL WHERE id = ?")
+          .run(businessUnitId);
+      })();
+    });
   }
 
   async findUser(username: string): Promise<UserRow | undefined> {
@@ -195,12 +254,15 @@ export class SqliteStorage implements Storage {
     return row && toApplication(row);
   }
 
-  async applicationsDue(nowMs: number, limit: number): Promise<ApplicationRow[]> {
-    const rows = this.#db
-      .prepare(
-        "SELECT * FROM applications WHERE status = 'VALIDATING' AND decide_at_ms IS NOT NULL AND decide_at_ms <= ? ORDER BY decide_at_ms LIMIT ?",
-      )
-      .all(nowMs, limit) as Row[];
+  async applicationsDue(reading: DueReading, limit: number): Promise<ApplicationRow[]> {
+    // Each application is compared with its own unit's clock and processing (the unit's, else the global ones).
+    const rows = this.#prepared(
+      `SELECT a.* FROM applications a JOIN business_units b ON b.id = a.business_unit_id
+       WHERE a.status = 'VALIDATING' AND a.decide_at_ms IS NOT NULL
+         AND a.decide_at_ms <= @realMs + COALESCE(b.clock_offset_ms, @globalOffsetMs)
+         AND COALESCE(json_extract(b.settings, '$.processing'), @processing) = 'automatic'
+       ORDER BY a.decide_at_ms LIMIT @limit`,
+    ).all({ ...reading, limit }) as Row[];
     return rows.map(toApplication);
   }
 
@@ -385,9 +447,20 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  async purgeNotifications(createdBeforeMs: number): Promise<number> {
+  async purgeNotifications(createdBeforeMs: number, scope?: PurgeScope): Promise<number> {
     return this.#write((): number => {
-      const deleted = this.#db.prepare("DELETE FROM notifications WHERE created_ms < ?").run(createdBeforeMs).changes;
+      const deleted =
+        scope === undefined
+          ? this.#db.prepare("DELETE FROM notifications WHERE created_ms < ?").run(createdBeforeMs).changes
+          : scope === "units-on-the-global-clock"
+            ? this.#db
+                .prepare(
+                  "DELETE FROM notifications WHERE created_ms < ? AND business_unit_id NOT IN (SELECT id FROM business_units WHERE clock_offset_ms IS NOT NULL)",
+                )
+                .run(createdBeforeMs).changes
+            : this.#db
+                .prepare("DELETE FROM notifications WHERE created_ms < ? AND business_unit_id = ?")
+                .run(createdBeforeMs, scope.businessUnitId).changes;
       if (deleted > 0) this.#changedUnits.add(null);
       return deleted;
     });
