@@ -143,6 +143,11 @@ files["constants.ts"] = [
     "MAX_PENDING_SYSTEM_ERRORS",
     bound("SandboxSystemErrors", ["pending"], "maximum", sandbox),
   ),
+  constant(
+    "Most entries one page of the control plane's audit trail lists (sandbox SandboxAuditList `data` maxItems).",
+    "AUDIT_PAGE_SIZE",
+    bound("SandboxAuditList", ["data"], "maxItems", sandbox),
+  ),
   constant("The string enums of the component schemas of both documents, by schema name.", "enums", enums),
   constant("Every application status, in the spec's order.", "APPLICATION_STATUSES", statusSchema.enum),
   "/** An application status. */\nexport type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];\n",

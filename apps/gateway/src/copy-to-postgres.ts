@@ -21,6 +21,7 @@ const TABLES = [
   "settings",
   "official_searches",
   "attachments",
+  "audit_entries",
 ] as const;
 const BATCH = 500;
 
@@ -80,6 +81,9 @@ export async function copyToPostgres(dataDir: string, databaseUrl: string): Prom
     );
     await target.query(
       "SELECT setval(pg_get_serial_sequence('attachments', 'id'), GREATEST((SELECT MAX(id) FROM attachments), 1))",
+    );
+    await target.query(
+      "SELECT setval(pg_get_serial_sequence('audit_entries', 'seq'), GREATEST((SELECT MAX(seq) FROM audit_entries), 1))",
     );
     await target.query(
       "UPDATE notification_clock SET last_ms = GREATEST(last_ms, COALESCE((SELECT MAX(created_ms) FROM notifications), 0))",

@@ -72,8 +72,8 @@ export type RegistryHandlers<K extends keyof RegistryOperations = keyof Registry
   K
 >;
 
-/** Handlers of the sandbox control plane (`spec/sandbox.yaml`). */
-export type SandboxHandlers = HandlersOf<SandboxOperations>;
+/** Handlers of the sandbox control plane (`spec/sandbox.yaml`), but its audit trail's reader (see `audit/routes.ts`). */
+export type SandboxHandlers = HandlersOf<SandboxOperations, Exclude<keyof SandboxOperations, "listAuditEntries">>;
 
 export interface RegistrarOptions {
   authenticator: BasicAuthenticator;
@@ -84,6 +84,16 @@ export interface RegistrarOptions {
    * tag must have an entry.
    */
   policies?: Record<string, PolicyHook[]>;
+  /**
+   * Sees every answer of the document's operations, refusals included, before it is sent (the audit trail): a hook
+   * on each route, so that no handler has to remember it. `payload` is the body as it will be sent.
+   */
+  onAnswer?: (
+    operation: OperationSpec,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+  ) => Promise<void>;
 }
 
 /**
@@ -150,9 +160,22 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
       for (const [name, value] of Object.entries(answer.headers ?? {})) reply.header(name, value);
       return answer.body === undefined ? reply.send() : reply.send(answer.body);
     };
+    const onAnswer = options.onAnswer;
+    const onSend = onAnswer
+      ? async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+          await onAnswer(spec, request, reply, payload);
+          return payload;
+        }
+      : undefined;
     // The spec's aliases: the notification services also answer under /api.
     for (const prefix of ["", ...spec.aliases]) {
-      const route = { method: spec.method as "GET", url: `${prefix}${url}`, handler: run, config };
+      const route = {
+        method: spec.method as "GET",
+        url: `${prefix}${url}`,
+        handler: run,
+        config,
+        ...(onSend ? { onSend } : {}),
+      };
       if (config.errorEnvelope) rememberEnvelope(app, route.method, `${prefix}${spec.path}`, config.errorEnvelope);
       void app.register(async (scope) => {
         if (rawBody) {

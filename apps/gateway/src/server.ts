@@ -3,6 +3,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { applicationHandlers } from "./applications/routes.js";
 import { AttachmentService } from "./applications/attachments.js";
+import { auditHandlers } from "./audit/routes.js";
+import { AuditTrail } from "./audit/trail.js";
 import { ApplicationService } from "./applications/service.js";
 import { BasicAuthenticator } from "./auth/basic-auth.js";
 import { hashPassword, verifyPassword } from "./auth/passwords.js";
@@ -214,13 +216,19 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     titles.reset();
     await ensureDemoUser();
   };
+  // Every control-plane action is recorded as it is answered; per-unit clocks: `(unit) => clock.nowMs(unit)`.
+  const audit = new AuditTrail(storage, (businessUnitId) => clock.nowMs(businessUnitId ?? null));
   registerOperations<SandboxOperations>(
     app,
     "sandbox",
-    sandboxHandlers({ storage, clock, state, applications, authenticator, afterClockChange, afterReset }),
+    {
+      ...sandboxHandlers({ storage, clock, state, applications, authenticator, afterClockChange, afterReset }),
+      ...auditHandlers(audit),
+    },
     {
       authenticator,
       controlActor: (authorization) => controlTokens.resolve(authorization),
+      onAnswer: (operation, request, reply, payload) => audit.record(operation, request, reply, payload),
     },
   );
   registerOperationsRoutes(app, storage, metrics, () => closing);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isConstraintViolation } from "../src/storage/errors.js";
 import { PostgresStorage } from "../src/storage/postgres/postgres-storage.js";
 import { SqliteStorage } from "../src/storage/sqlite/sqlite-storage.js";
-import type { ApplicationRow, NotificationRow, Storage } from "../src/storage/storage.js";
+import type { ApplicationRow, AuditEntryRow, AuditQuery, NotificationRow, Storage } from "../src/storage/storage.js";
 import { idempotencyKey, startGateway, submission, type TestGateway } from "./support/gateway.js";
 import { startPostgres, type TestPostgres } from "../src/testing/postgres.js";
 
@@ -572,6 +572,65 @@ describe.each(backends)("the storage contract on $name", (backend) => {
     expect(await storage.ping()).toBe(true);
   });
 
+  it("keeps audit entries oldest first with every filter, the newest per actor, across a reset", async () => {
+    const other = randomUUID();
+    const entry = (overrides: Partial<AuditEntryRow> = {}): Omit<AuditEntryRow, "sequence"> => ({
+      recordedMs: NOW,
+      clockMs: NOW + 86_400_000,
+      actorKind: "unit",
+      actorUnit: unit,
+      operationId: "updateSettings",
+      method: "PUT",
+      path: "/sandbox/v1/settings",
+      requestBody: { processing: "manual", nested: { list: [1, "two", null] } },
+      status: 200,
+      problemCode: null,
+      requestId: "req-1",
+      ...overrides,
+    });
+    const first = entry();
+    const second = entry({
+      recordedMs: NOW + 1000,
+      operationId: "transitionApplication",
+      method: "POST",
+      path: `/sandbox/v1/applications/${randomUUID()}/transitions`,
+      requestBody: null,
+      status: 409,
+      problemCode: "409-03",
+      requestId: "req-2",
+    });
+    const a = await storage.appendAuditEntry(first, 100);
+    const b = await storage.appendAuditEntry(second, 100);
+    const c = await storage.appendAuditEntry(entry({ actorUnit: other }), 100);
+    expect(b).toBeGreaterThan(a);
+    expect(c).toBeGreaterThan(b);
+    const mine = { actorKind: "unit" as const, actorUnit: unit, limit: 10 };
+    expect(await storage.listAuditEntries(mine)).toEqual([
+      { ...first, sequence: a },
+      { ...second, sequence: b },
+    ]);
+    const sequences = async (query: Partial<AuditQuery>) =>
+      (await storage.listAuditEntries({ ...mine, ...query })).map((row) => row.sequence);
+    expect(await sequences({ afterSequence: a })).toEqual([b]);
+    expect(await sequences({ limit: 1 })).toEqual([a]);
+    expect(await sequences({ operationId: "transitionApplication" })).toEqual([b]);
+    expect(await sequences({ recordedAfterMs: NOW })).toEqual([b]);
+    expect(await sequences({ actorUnit: other })).toEqual([c]);
+    expect(await sequences({ actorKind: "admin" })).toEqual([]);
+    expect((await storage.listAuditEntries({ afterSequence: a, limit: 10 })).map((row) => row.sequence)).toEqual(
+      expect.arrayContaining([b, c]),
+    );
+
+    // Retention counts per actor: the unit's oldest go, the other unit's entry stays.
+    const d = await storage.appendAuditEntry(entry(), 2);
+    const e = await storage.appendAuditEntry(entry(), 2);
+    expect(await sequences({})).toEqual([d, e]);
+    expect(await sequences({ actorUnit: other })).toEqual([c]);
+
+    await storage.reset();
+    expect(await sequences({})).toEqual([d, e]);
+  });
+
   it("forgets everything on reset and tells the listeners every unit changed", async () => {
     await decided((id) => [notification(unit, id)]);
     await storage.putSetting("k", 1);
@@ -631,6 +690,16 @@ describe.each(backends)("the gateway's HTTP interface on $name", (backend) => {
     const storage = gw.gateway.storage;
     expect(await storage.getSetting("sandbox.clock_offset_ms")).toBeGreaterThanOrEqual(3_599_000);
     expect(await storage.getSetting("sandbox.settings")).toMatchObject({ processing: "manual", duplicate_rate: 0 });
+  });
+
+  it("records control-plane actions in the audit trail and lists them after a reset", async () => {
+    const changed = await gw.sandbox("PUT", "/sandbox/v1/day-list", { open: true });
+    expect((await gw.sandbox("POST", "/sandbox/v1/reset")).status).toBe(204);
+    const listed = await gw.sandbox("GET", "/sandbox/v1/audit?operation_id=setDayList");
+    const entries = (listed.body as { data: { request_id: string; status: number }[] }).data;
+    expect(entries.find((entry) => entry.request_id === changed.headers.get("x-request-id"))?.status).toBe(200);
+    const resets = await gw.sandbox("GET", "/sandbox/v1/audit?operation_id=resetSandbox&actor=admin");
+    expect((resets.body as { data: unknown[] }).data.length).toBeGreaterThan(0);
   });
 
   it("reports the database in /readyz and its figures in /metrics", async () => {

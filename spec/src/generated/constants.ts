@@ -15,6 +15,9 @@ export const MAX_ACKNOWLEDGE_IDS = 100 as const;
 /** Most system errors that may wait for one key (sandbox SandboxSystemErrors `pending` maximum). */
 export const MAX_PENDING_SYSTEM_ERRORS = 1000000 as const;
 
+/** Most entries one page of the control plane's audit trail lists (sandbox SandboxAuditList `data` maxItems). */
+export const AUDIT_PAGE_SIZE = 100 as const;
+
 /** The string enums of the component schemas of both documents, by schema name. */
 export const enums = {
   "OfficialCopiesAvailabilityCode": [
@@ -418,6 +421,11 @@ export const enums = {
   "SandboxServiceHours": [
     "enforced",
     "always-open"
+  ],
+  "SandboxAuditActorKind": [
+    "admin",
+    "unit",
+    "unknown"
   ]
 } as const;
 

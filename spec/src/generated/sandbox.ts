@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 1722b9a243f281f825af2dcd3dad57c7586b90977337a137e4eeba74c1b0b7b3) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 830d12286d5147ddf50fe6f964676e79157d74e2937e25eb9513437ed3beca94) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -358,6 +358,55 @@ export interface paths {
          *     user, password and token stay, and no other unit is touched.
          */
         post: operations["resetSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the audit trail of the control plane
+         * @description Lists what was done through this control plane: who acted, what they asked, when, and how it was answered,
+         *     oldest first. The admin token reads every entry; a business unit's token reads only the entries of its own
+         *     actions (those it made with its token; what the admin did to its applications is in the admin's view).
+         *
+         *     **What is recorded.** Every request to an operation of this document that can change something (every
+         *     method but GET), whatever its outcome: applied, refused as invalid, not found or in conflict. Every request
+         *     to any operation, reads included, that was refused for its credentials (401): an audit keeps failed attempts.
+         *     Other reads are not recorded, since they change nothing. The entry is written before the answer is sent, so a
+         *     request made after an answer sees its entry. The same entry is written to the gateway's structured log, as
+         *     one info line `{"audit": <entry>, "msg": "control-plane action"}`.
+         *
+         *     **Who.** `actor.kind` is `admin` (the admin token), `unit` (a business unit's token, with its
+         *     `business_unit_id`) or `unknown`: the token was missing or wrong, or the request was refused before its token
+         *     was checked (a body that is not JSON, too large, or of another media type).
+         *
+         *     **When.** `recorded_at` by the host's wall clock; `sandbox_clock_at` by the sandbox clock of whoever acted,
+         *     both read when the answer was ready.
+         *
+         *     **Never recorded.** Tokens, passwords, headers, the query string and the answer's body. `request_body` is a
+         *     bounded summary of the JSON body sent, with members whose name suggests a secret redacted.
+         *
+         *     **Paging.** At most `limit` entries (100 at most), oldest first by `sequence`. To read on, pass the last
+         *     entry's `sequence` as `after`. Filters combine: `operation_id`, `actor`, `business_unit_id` and
+         *     `recorded_after` (an exclusive bound on `recorded_at`). With a business unit's token, a `business_unit_id`
+         *     of another unit, or `actor` other than `unit`, lists nothing.
+         *
+         *     **Retention.** For each actor (the admin, each business unit, and `unknown`) the newest 10,000 entries are
+         *     kept; recording one more deletes that actor's oldest. So neither a busy business unit nor a stream of
+         *     refused requests can push another actor's entries out. A reset, of the whole sandbox or of one business
+         *     unit, keeps the trail and is recorded in it.
+         */
+        get: operations["listAuditEntries"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -864,6 +913,84 @@ export interface components {
             /** @description How many of its next submissions will end in SYSTEM_ERROR. */
             pending: number;
         };
+        /**
+         * @description Who acted on the control plane. `admin`: the admin token of the gateway's configuration. `unit`: a business
+         *     unit's own token (`business_unit_id` names it). `unknown`: the gateway did not establish who sent the request:
+         *     its token was missing or wrong, or it was refused before its token was checked (a body that is not JSON, too
+         *     large, or of another media type).
+         * @example admin
+         * @enum {string}
+         */
+        SandboxAuditActorKind: "admin" | "unit" | "unknown";
+        /** @description Who made a control-plane request, as its bearer token proved. */
+        SandboxAuditActor: {
+            kind: components["schemas"]["SandboxAuditActorKind"];
+            /** @description The business unit whose token was used; null unless `kind` is `unit`. */
+            business_unit_id: components["schemas"]["Uuid"] | null;
+        };
+        /**
+         * @description One control-plane request: who made it, what it asked, when, and how it was answered. Never holds a token, a
+         *     password, a header or the body of the answer.
+         */
+        SandboxAuditEntry: {
+            /**
+             * @description The entry's place in the trail; increases in the order entries are recorded (numbers may be skipped). Pass it as `after` to read on.
+             * @example 42
+             */
+            sequence: number;
+            /** @description When the answer was ready, by the host's wall clock (real time, whatever the sandbox clock says). */
+            recorded_at: components["schemas"]["MillisecondDateTime"];
+            /**
+             * @description The same moment by the sandbox clock of whoever acted: the business unit's clock for a unit token, the
+             *     gateway's clock otherwise. Read when the answer was ready, so after a clock change it shows the new time,
+             *     and after a reset real time.
+             */
+            sandbox_clock_at: components["schemas"]["MillisecondDateTime"];
+            actor: components["schemas"]["SandboxAuditActor"];
+            /**
+             * @description The `operationId` of the operation called.
+             * @example updateSettings
+             */
+            operation_id: string;
+            /**
+             * @description The HTTP method of the request.
+             * @example PUT
+             * @enum {string}
+             */
+            method: "GET" | "PUT" | "POST" | "DELETE" | "PATCH";
+            /**
+             * @description The path requested, without its query string.
+             * @example /sandbox/v1/settings
+             */
+            path: string;
+            /**
+             * @description A summary of the JSON object the request carried, null when it carried none. Members whose name suggests a
+             *     secret (containing pass, token, secret, authorization, credential or private, or ending in key) are
+             *     replaced by `"[redacted]"`. Strings and member names are cut to 200 characters, arrays and objects to their
+             *     first 20 items or members, 100 values in all; an object or array nested deeper than 4 levels (the body is
+             *     level 1) is replaced by `"[nested]"`.
+             * @example {
+             *       "processing": "manual"
+             *     }
+             */
+            request_body: Record<string, unknown> | null;
+            /**
+             * @description The HTTP status answered.
+             * @example 200
+             */
+            status: number;
+            /** @description The problem `code` of a refused request (an entry of the catalogue), null when it succeeded. */
+            problem_code: string | null;
+            /**
+             * @description The request's `X-Request-Id`, also the `reqId` of its lines in the structured log.
+             * @example 5f2a1c-1b
+             */
+            request_id: string;
+        };
+        /** @description At most 100 audit entries, oldest first (by `sequence`). */
+        SandboxAuditList: {
+            data: components["schemas"]["SandboxAuditEntry"][];
+        };
     };
     responses: {
         /**
@@ -1332,6 +1459,60 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listAuditEntries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only entries recorded after the one with this `sequence` (the last `sequence` of the previous page).
+                 * @example 42
+                 */
+                after?: number;
+                /** @description Most entries in the answer. At most 100. */
+                limit?: number;
+                /**
+                 * @description Only entries of this operation (its `operationId`, e.g. `resetSandbox`).
+                 * @example resetSandbox
+                 */
+                operation_id?: string;
+                /** @description Only entries of this kind of actor (`unknown`, for example, lists the refused credentials). */
+                actor?: components["schemas"]["SandboxAuditActorKind"];
+                /** @description Only entries of actions made with this business unit's token. */
+                business_unit_id?: components["schemas"]["Uuid"];
+                /** @description Only entries recorded after this instant by the wall clock (exclusive). */
+                recorded_after?: components["schemas"]["SandboxDateTime"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries that match, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxAuditList"];
+                };
+            };
+            /**
+             * @description A query parameter fails its schema (code `400-02`, with `errors`), or one that is not listed here was
+             *     sent (code `400-04`). Nothing is listed.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
 }

@@ -1,4 +1,6 @@
 import type {
+  AuditEntryRow,
+  AuditQuery,
   ApplicationRow,
   BusinessUnitRow,
   UnitSandboxState,
@@ -142,4 +144,50 @@ export function toCorrespondence(row: Row): CorrespondenceRow {
     documents: parse(row["documents"]),
     createdMs: Number(row["created_ms"]),
   };
+}
+
+export function toAuditEntry(row: Row): AuditEntryRow {
+  return {
+    sequence: Number(row["seq"]),
+    recordedMs: Number(row["recorded_ms"]),
+    clockMs: Number(row["clock_ms"]),
+    actorKind: row["actor_kind"] as AuditEntryRow["actorKind"],
+    actorUnit: String(row["actor_unit"]),
+    operationId: String(row["operation_id"]),
+    method: String(row["method"]),
+    path: String(row["path"]),
+    requestBody: row["request_body"] === null ? null : parse(row["request_body"]),
+    status: Number(row["status"]),
+    problemCode: (row["problem_code"] as string | null) ?? null,
+    requestId: String(row["request_id"]),
+  };
+}
+
+/** The WHERE clause of an audit query, its placeholders numbered by `placeholder` (`?` or `$n`), and its values. */
+export function auditWhere(
+  query: AuditQuery,
+  placeholder: (index: number) => string,
+): { where: string; values: (string | number)[] } {
+  const conditions: string[] = [];
+  const values: (string | number)[] = [];
+  const add = (sql: string, value: string | number) => {
+    values.push(value);
+    conditions.push(`${sql} ${placeholder(values.length)}`);
+  };
+  if (query.afterSequence !== undefined) add("seq >", query.afterSequence);
+  if (query.actorKind !== undefined) add("actor_kind =", query.actorKind);
+  if (query.actorUnit !== undefined) add("actor_unit =", query.actorUnit);
+  if (query.operationId !== undefined) add("operation_id =", query.operationId);
+  if (query.recordedAfterMs !== undefined) add("recorded_ms >", query.recordedAfterMs);
+  return { where: conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "", values };
+}
+
+/**
+ * Deletes an actor's audit entries beyond its newest N (the N+1th newest and every older one), with the actor given
+ * twice and N last: one range of the `audit_entries_by_actor` index per entry recorded.
+ */
+export function auditRetention(placeholder: (index: number) => string): string {
+  const [kind, unit, kindAgain, unitAgain, keep] = [1, 2, 3, 4, 5].map(placeholder);
+  return `DELETE FROM audit_entries WHERE actor_kind = ${kind} AND actor_unit = ${unit} AND seq <= (
+    SELECT seq FROM audit_entries WHERE actor_kind = ${kindAgain} AND actor_unit = ${unitAgain} ORDER BY seq DESC LIMIT 1 OFFSET ${keep})`;
 }

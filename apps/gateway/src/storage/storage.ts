@@ -106,7 +106,18 @@ export interface Storage {
    */
   updateSetting<T, R>(key: string, change: (current: T | undefined) => { value: T; answer: R }): Promise<R>;
 
-  /** Deletes every business unit, application, notification, document, official search and setting. */
+  /**
+   * Appends an entry to the control plane's audit trail and deletes that actor's entries beyond its newest
+   * `keepPerActor` (retention); answers the entry's sequence number.
+   */
+  appendAuditEntry(entry: Omit<AuditEntryRow, "sequence">, keepPerActor: number): Promise<number>;
+  /** Audit entries that match, oldest first (by sequence). */
+  listAuditEntries(query: AuditQuery): Promise<AuditEntryRow[]>;
+
+  /**
+   * Deletes every business unit, application, notification, document, official search and setting. The audit trail
+   * stays: a reset is an action to account for, not a reason to forget the others.
+   */
   reset(): Promise<void>;
   /**
    * Hears, after each commit, which business unit's notifications changed (null: possibly every unit's), so that
@@ -324,4 +335,33 @@ export interface PrioritySearch {
   certificateMs: number;
   priorityType: string;
   applicant: string;
+}
+
+/** One control-plane request as the audit trail keeps it (see `audit/`). */
+export interface AuditEntryRow {
+  sequence: number;
+  recordedMs: number;
+  /** The acting unit's sandbox clock (the gateway's clock for the admin and the unknown). */
+  clockMs: number;
+  actorKind: "admin" | "unit" | "unknown";
+  /** The acting business unit; "" unless `actorKind` is `unit` (a plain value, so that equality works alike in both stores). */
+  actorUnit: string;
+  operationId: string;
+  method: string;
+  path: string;
+  /** The redacted summary of the JSON body sent, or null. */
+  requestBody: Record<string, unknown> | null;
+  status: number;
+  problemCode: string | null;
+  requestId: string;
+}
+
+/** Which audit entries to list; every filter given must hold. */
+export interface AuditQuery {
+  afterSequence?: number;
+  actorKind?: AuditEntryRow["actorKind"];
+  actorUnit?: string;
+  operationId?: string;
+  recordedAfterMs?: number;
+  limit: number;
 }

@@ -2,6 +2,7 @@
 import type { Property } from "../property.js";
 import { applicationProperties } from "./application-model.js";
 import { attachmentProperties } from "./attachments.js";
+import { auditTrailProperties } from "./audit-trail.js";
 import { authProperties } from "./auth.js";
 import { controlPlaneProperties } from "./control-plane.js";
 import { documentProperties } from "./documents.js";
@@ -29,4 +30,5 @@ export const allProperties: readonly Property[] = [
   ...authProperties,
   ...negativeProperties,
   ...controlPlaneProperties,
+  ...auditTrailProperties,
 ];

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import {
+  auditRetention,
+  auditWhere,
   json,
   parse,
   toApplication,
@@ -8,6 +10,7 @@ import {
   toUnitSandboxState,
   UNIT_RECORD_TABLES,
   toAttachment,
+  toAuditEntry,
   toCorrespondence,
   toDocument,
   toOfficialSearch,
@@ -16,6 +19,8 @@ import {
   type Row,
 } from "../rows.js";
 import type {
+  AuditEntryRow,
+  AuditQuery,
   AttachmentRow,
   ApplicationChange,
   ApplicationRow,
@@ -799,6 +804,44 @@ export class PostgresStorage implements Storage {
       await this.#query("UPDATE settings SET value = $2 WHERE key = $1", [key, json(value)], client);
       return answer;
     });
+  }
+
+  async appendAuditEntry(entry: Omit<AuditEntryRow, "sequence">, keepPerActor: number): Promise<number> {
+    return this.#transaction(async (client) => {
+      const { rows } = await this.#query<{ seq: number }>(
+        `INSERT INTO audit_entries (recorded_ms, clock_ms, actor_kind, actor_unit, operation_id, method, path, request_body, status, problem_code, request_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING seq`,
+        [
+          entry.recordedMs,
+          entry.clockMs,
+          entry.actorKind,
+          entry.actorUnit,
+          entry.operationId,
+          entry.method,
+          entry.path,
+          entry.requestBody === null ? null : json(entry.requestBody),
+          entry.status,
+          entry.problemCode,
+          entry.requestId,
+        ],
+        client,
+      );
+      await this.#query(
+        auditRetention((index) => `$${index}`),
+        [entry.actorKind, entry.actorUnit, entry.actorKind, entry.actorUnit, keepPerActor],
+        client,
+      );
+      return Number(rows[0]?.seq);
+    });
+  }
+
+  async listAuditEntries(query: AuditQuery): Promise<AuditEntryRow[]> {
+    const { where, values } = auditWhere(query, (index) => `$${index}`);
+    const { rows } = await this.#query(
+      `SELECT * FROM audit_entries ${where} ORDER BY seq LIMIT $${values.length + 1}`,
+      [...values, query.limit],
+    );
+    return rows.map(toAuditEntry);
   }
 
   async reset(): Promise<void> {

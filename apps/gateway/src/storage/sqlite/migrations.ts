@@ -146,4 +146,25 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       CREATE UNIQUE INDEX business_units_by_token ON business_units(token_hash);
     `,
   },
+  {
+    version: 5,
+    name: "the control plane's audit trail (kept across resets, retention per actor)",
+    sql: `
+      CREATE TABLE audit_entries (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        recorded_ms INTEGER NOT NULL,
+        clock_ms INTEGER NOT NULL,
+        actor_kind TEXT NOT NULL CHECK (actor_kind IN ('admin', 'unit', 'unknown')),
+        actor_unit TEXT NOT NULL DEFAULT '',
+        operation_id TEXT NOT NULL,
+        method TEXT NOT NULL,
+        path TEXT NOT NULL,
+        request_body TEXT,
+        status INTEGER NOT NULL,
+        problem_code TEXT,
+        request_id TEXT NOT NULL
+      );
+      CREATE INDEX audit_entries_by_actor ON audit_entries(actor_kind, actor_unit, seq);
+    `,
+  },
 ];

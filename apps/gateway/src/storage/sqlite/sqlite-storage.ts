@@ -1,6 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type {
+  AuditEntryRow,
+  AuditQuery,
   AttachmentRow,
   ApplicationChange,
   ApplicationRow,
@@ -24,6 +26,8 @@ import type {
 import { openSqlite, type SqliteDatabase, type SqliteStatement } from "./driver.js";
 import { migrations } from "./migrations.js";
 import {
+  auditRetention,
+  auditWhere,
   json,
   parse,
   toApplication,
@@ -31,6 +35,7 @@ import {
   toUnitSandboxState,
   UNIT_RECORD_TABLES,
   toAttachment,
+  toAuditEntry,
   toCorrespondence,
   toDocument,
   toOfficialSearch,
@@ -630,6 +635,32 @@ export class SqliteStorage implements Storage {
         .run(key, json(value));
       return answer;
     });
+  }
+
+  async appendAuditEntry(entry: Omit<AuditEntryRow, "sequence">, keepPerActor: number): Promise<number> {
+    return this.#write((): number => {
+      const inserted = this.#prepared(
+        `INSERT INTO audit_entries (recorded_ms, clock_ms, actor_kind, actor_unit, operation_id, method, path, request_body, status, problem_code, request_id)
+         VALUES (@recordedMs, @clockMs, @actorKind, @actorUnit, @operationId, @method, @path, @requestBody, @status, @problemCode, @requestId)`,
+      ).run({ ...entry, requestBody: entry.requestBody === null ? null : json(entry.requestBody) });
+      this.#prepared(auditRetention(() => "?")).run(
+        entry.actorKind,
+        entry.actorUnit,
+        entry.actorKind,
+        entry.actorUnit,
+        keepPerActor,
+      );
+      return Number(inserted.lastInsertRowid);
+    });
+  }
+
+  async listAuditEntries(query: AuditQuery): Promise<AuditEntryRow[]> {
+    const { where, values } = auditWhere(query, () => "?");
+    const rows = this.#prepared(`SELECT * FROM audit_entries ${where} ORDER BY seq LIMIT ?`).all(
+      ...values,
+      query.limit,
+    ) as Row[];
+    return rows.map(toAuditEntry);
   }
 
   async reset(): Promise<void> {
