@@ -128,7 +128,7 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
       // A refused upload is answered before its body is read: end the connection rather than wait for the rest.
       if (rawBody) reply.header("connection", "close");
       for (const policy of policies) await policy(request);
-      if (security === "basic") principal = await options.authenticator.authenticate(authorization);
+      if (security === "basic") principal = await options.authenticator.authenticate(authorization, request.ip);
       if (security === "bearer") {
         checkBearer(authorization, options.sandboxToken);
         setControlActor(request, { kind: "admin" });

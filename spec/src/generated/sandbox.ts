@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 068d7a9d2c016caec3fd2bd1f3ec910b2c61f18f5df68db621fbf39a8d609e64) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 989b04080e512578a4c5fb60e3f3ba0ccba63f40aa5d84f5f6f71bf530384fee) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
