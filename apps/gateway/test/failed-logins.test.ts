@@ -138,7 +138,7 @@ describe("failed logins", () => {
     expect(await scryptRuns()).toBe(before + 1);
   });
 
-  it("are answered in the envelope of the operation: BG40006 in the registry's, 429-02 in the attach one", async () => {
+  it("are answered in the envelope of the operation: BG40006 in the registry's on the title enquiries", async () => {
     const lookup = await login("127.0.0.2", wrong(victim), "/s1/v1/titles/ZZ100001/official-copies/availability");
     expect(lookup.status).toBe(429);
     expect(lookup.body).toMatchObject({ errors: [{ error_code: "BG40006", http_status: "429" }] });
