@@ -114,6 +114,17 @@ const rateLimits = Object.fromEntries(
     }),
 );
 
+const failedLoginLimit = (() => {
+  const limit = registry.components.securitySchemes.basicAuth["x-lrg-failed-login-limit"];
+  const budget = (key) => {
+    const { failures, refill_per_minute: refillPerMinute } = limit?.[key] ?? {};
+    if (!Number.isInteger(failures) || failures < 1 || !(refillPerMinute > 0))
+      throw new Error(`basicAuth x-lrg-failed-login-limit.${key} needs failures and refill_per_minute`);
+    return { failures, refillPerMinute };
+  };
+  return { perAddress: budget("per_address"), perUsername: budget("per_username") };
+})();
+
 const constant = (doc, name, value, type = "") =>
   `/** ${doc} */\nexport const ${name}${type} = ${JSON.stringify(value, null, 2)} as const;\n`;
 files["constants.ts"] = [
@@ -183,6 +194,11 @@ files["constants.ts"] = [
     "The registry's rate limits (`x-lrg-rate-limit`), by operationId: requests a minute, counted per user or per business unit.",
     "rateLimits",
     rateLimits,
+  ),
+  constant(
+    "The failed-login budgets of HTTP Basic (`x-lrg-failed-login-limit` on basicAuth): failures a bucket holds and refills a minute, per client address and per username.",
+    "failedLoginLimit",
+    failedLoginLimit,
   ),
   constant(
     "The Markdown table of scenario titles of the simulated register (officialSearchOfWhole's description).",

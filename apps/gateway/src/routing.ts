@@ -140,7 +140,7 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
       let principal: Principal = anonymous;
       // A refused upload is answered before its body is read: end the connection rather than wait for the rest.
       if (rawBody) reply.header("connection", "close");
-      if (security === "basic") principal = await options.authenticator.authenticate(authorization);
+      if (security === "basic") principal = await options.authenticator.authenticate(authorization, request.ip);
       if (security === "bearer") {
         if (!options.controlActor) throw new Error(`operation ${spec.operationId}: no bearer token check was given`);
         setControlActor(request, await options.controlActor(authorization));

@@ -98,7 +98,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   const clock = new Clock();
   const state = new SandboxState(storage, clock);
   await state.load();
-  const authenticator = new BasicAuthenticator(storage);
+  const authenticator = new BasicAuthenticator(storage, { now: () => clock.nowMs() });
   const applications = new ApplicationService({
     storage,
     clock,
@@ -120,6 +120,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     log: (error, message) => app.log.error({ err: error }, message),
   });
   const metrics = new Metrics();
+  metrics.include(() => authenticator.metrics());
   let closing = false;
 
   // The demo login printed at start always works: created when missing, its password reset when it changed.
@@ -214,6 +215,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   };
   const afterReset = async () => {
     titles.reset();
+    authenticator.forgetFailures();
     await ensureDemoUser();
   };
   // Every control-plane action is recorded as it is answered; per-unit clocks: `(unit) => clock.nowMs(unit)`.

@@ -569,6 +569,11 @@ export const problemCatalogue = {
     "status": 403,
     "title": "Forbidden",
     "when": "A business unit's sandbox token asked for an operation of the control plane that only the admin token may perform (creating a business unit, opening or closing the registry-wide day list). A unit token acts on its own business unit only."
+  },
+  "429-02": {
+    "status": 429,
+    "title": "Too Many Requests",
+    "when": "A login was refused before its password was checked, because the failed-login budget of the client address or of the username is spent (see the basicAuth security scheme), or because too many password checks are waiting. Retry after the number of seconds in Retry-After. On the title enquiries the registry's rate-limit code BG40006 is written in the envelope."
   }
 } as const;
 
@@ -683,6 +688,18 @@ export const rateLimits = {
   "getRegisteredProprietorNames": {
     "requestsPerMinute": 6,
     "per": "user"
+  }
+} as const;
+
+/** The failed-login budgets of HTTP Basic (`x-lrg-failed-login-limit` on basicAuth): failures a bucket holds and refills a minute, per client address and per username. */
+export const failedLoginLimit = {
+  "perAddress": {
+    "failures": 30,
+    "refillPerMinute": 30
+  },
+  "perUsername": {
+    "failures": 60,
+    "refillPerMinute": 60
   }
 } as const;
 

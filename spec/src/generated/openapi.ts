@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 904710477e99aac089eaf0ec008130f0448542274707533adcf92c0d9c14b891) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 6a3b757e1e3ed746b259b6056b9db90d27ae10f22e19767c096d99cf0d587e01) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -2070,7 +2070,7 @@ export interface components {
                 "application/json": components["schemas"]["RegistryErrors"];
             };
         };
-        /** @description Rate limit exceeded. Retry after the delay in Retry-After. */
+        /** @description Rate limit exceeded, or too many failed logins (the failed-login budget of the basicAuth scheme, checked before the password; design). Retry after the delay in Retry-After. */
         RegistryErrorsTooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -2173,7 +2173,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Rate limit exceeded. Retry after the delay in Retry-After. */
+        /** @description Rate limit exceeded, or too many failed logins (the failed-login budget of the basicAuth scheme, checked before the password; design). Retry after the delay in Retry-After. */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -2265,7 +2265,7 @@ export interface components {
                 "application/json": components["schemas"]["AttachErrors"];
             };
         };
-        /** @description Rate limit exceeded. Retry after the delay in Retry-After. */
+        /** @description Rate limit exceeded, or too many failed logins (the failed-login budget of the basicAuth scheme, checked before the password; design). Retry after the delay in Retry-After. */
         AttachErrorsTooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -2576,7 +2576,7 @@ export interface operations {
             401: components["responses"]["RegistryErrorCodesUnauthorized"];
             403: components["responses"]["RegistryErrorCodesClientCertificateRequired"];
             404: components["responses"]["RegistryErrorCodesNotFound"];
-            /** @description More than 75 requests a minute by this business unit (the registry's BG40006). */
+            /** @description More than 75 requests a minute by this business unit (the registry's BG40006), or too many failed logins (the failed-login budget of the basicAuth scheme, checked before the password; design). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -2629,7 +2629,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegistryErrorCodes"];
                 };
             };
-            /** @description More than 6 requests a minute by this user (the registry's BG40006). */
+            /** @description More than 6 requests a minute by this user (the registry's BG40006), or too many failed logins (the failed-login budget of the basicAuth scheme, checked before the password; design). */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];

@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 830d12286d5147ddf50fe6f964676e79157d74e2937e25eb9513437ed3beca94) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 28939a40ce6907f46dc3af32d1295056e49540005e681c1027716bb058f07e96) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {

@@ -10,6 +10,12 @@ interface Series {
 export class Metrics {
   readonly #series = new Map<string, Series>();
   readonly #started = Date.now();
+  readonly #sources: (() => string[])[] = [];
+
+  /** Adds figures kept elsewhere (lines of the text format), rendered after the request figures. */
+  include(source: () => string[]): void {
+    this.#sources.push(source);
+  }
 
   observe(method: string, route: string, status: number, durationMs: number): void {
     const key = JSON.stringify([method, route, status]);
@@ -53,6 +59,7 @@ export class Metrics {
       "# HELP lrg_uptime_seconds Seconds since the gateway started.",
       "# TYPE lrg_uptime_seconds gauge",
       `lrg_uptime_seconds ${(Date.now() - this.#started) / 1000}`,
+      ...this.#sources.flatMap((source) => source()),
       "",
     ].join("\n");
   }

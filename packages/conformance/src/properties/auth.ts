@@ -8,7 +8,11 @@ import { basic, type Session } from "../session.js";
 import { errorCodeFor, operations, type Operation as OperationInfo, type SpecNode } from "@lrg/spec";
 
 /** A request of an operation built from the spec's examples (path parameters and the first body example). */
-function exampleRequest(operation: OperationInfo): { path: string; body: unknown; headers: Record<string, string> } {
+export function exampleRequest(operation: OperationInfo): {
+  path: string;
+  body: unknown;
+  headers: Record<string, string>;
+} {
   const headers: Record<string, string> = {};
   let path = operation.path;
   for (const parameter of operation.parameters) {

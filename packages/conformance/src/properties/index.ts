@@ -6,6 +6,7 @@ import { auditTrailProperties } from "./audit-trail.js";
 import { authProperties } from "./auth.js";
 import { controlPlaneProperties } from "./control-plane.js";
 import { documentProperties } from "./documents.js";
+import { failedLoginProperties } from "./failed-logins.js";
 import { exampleProperties } from "./examples.js";
 import { negativeProperties } from "./negative.js";
 import { notificationModel } from "./notification-model.js";
@@ -28,6 +29,7 @@ export const allProperties: readonly Property[] = [
   ...titleEnquiryProperties,
   ...attachmentProperties,
   ...authProperties,
+  ...failedLoginProperties,
   ...negativeProperties,
   ...controlPlaneProperties,
   ...auditTrailProperties,
