@@ -21,8 +21,13 @@ export interface Profile {
   readonly ca?: string;
   /** The environment variable holding the sandbox control plane's token. */
   readonly sandbox_token_env?: string;
-  /** The sandbox token in clear, only when added with `--store-sandbox-token`. */
+  /**
+   * The sandbox token in clear, only when added with `--store-sandbox-token`, or a business unit's own token kept by
+   * `lrg sandbox unit create --save-profile` (it acts on that unit alone).
+   */
   readonly sandbox_token?: string;
+  /** The business unit the profile's user and unit token belong to (kept by `lrg sandbox unit create`). */
+  readonly business_unit_id?: string;
 }
 
 export interface ConfigFile {

@@ -1,7 +1,9 @@
 // lrg sandbox ... through the built lrg: the control plane as an integrator drives it.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { IN_SERVICE_HOURS } from "../../client/test/integration/gateway-support.js";
-import { lrg, submitThroughClient, useSuite } from "./support.js";
+import { lrg, makeHome, submitThroughClient, useSuite } from "./support.js";
 
 const suite = useSuite();
 
@@ -34,6 +36,66 @@ describe("sandbox", () => {
     const listed = await lrg(["--profile", "fresh", "notifications", "list", "--json"], { env: withoutUser });
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual([]);
+  });
+
+  it("a unit's profile drives that unit alone with its own token: its clock, the audit of its actions, a rotated token kept", async () => {
+    const saved = await lrg(["sandbox", "unit", "create", "--name", "Team A", "--save-profile", "team-a"], {
+      env: suite.env,
+    });
+    expect(saved.code).toBe(0);
+    expect(saved.stdout).toMatch(/saved as profile team-a \(with the unit's sandbox token\)/);
+    const configFile = join(suite.home.env["XDG_CONFIG_HOME"] as string, "lrg", "config.json");
+    const profileOf = () =>
+      (JSON.parse(readFileSync(configFile, "utf8")) as { profiles: Record<string, Record<string, string>> }).profiles[
+        "team-a"
+      ];
+    const first = profileOf();
+    expect(first?.["sandbox_token"]).toMatch(/^lrgu_/);
+    // The environment comes before profiles: without LRG_SANDBOX_TOKEN (and the user), the profile's own are used.
+    const { LRG_USERNAME: _u, LRG_PASSWORD: _p, LRG_SANDBOX_TOKEN: _t, ...bare } = suite.env;
+    const asTeam = (args: string[]) => lrg(["--profile", "team-a", ...args], { env: bare });
+
+    const before = Date.parse(((await json(["sandbox", "clock", "show"])) as { now: string }).now);
+    const moved = await asTeam(["sandbox", "clock", "advance", "30d", "--json"]);
+    expect(moved.code).toBe(0);
+    const teamNow = Date.parse((JSON.parse(moved.stdout) as { now: string }).now);
+    const adminNow = Date.parse(((await json(["sandbox", "clock", "show"])) as { now: string }).now);
+    expect(teamNow - before).toBeGreaterThanOrEqual(30 * 86_400_000);
+    expect(adminNow - before).toBeLessThan(86_400_000);
+
+    const refused = await asTeam(["sandbox", "day-list", "close"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^lrg: refused: 403 403-05: /);
+
+    const audit = await asTeam(["sandbox", "audit", "--json"]);
+    expect(audit.code).toBe(0);
+    const entries = JSON.parse(audit.stdout) as { operation_id: string; actor: { kind: string }; status: number }[];
+    expect(entries.map((entry) => [entry.operation_id, entry.actor.kind, entry.status])).toEqual([
+      ["advanceClock", "unit", 200],
+      ["setDayList", "unit", 403],
+    ]);
+    const table = await asTeam(["sandbox", "audit", "--actor", "unit"]);
+    expect(table.stdout).toMatch(/^SEQ +RECORDED AT +ACTOR +REQUEST +ANSWER\n.*POST \/sandbox\/v1\/clock\/advance +200\n/);
+    expect(table.stderr).toMatch(/^to read on: lrg sandbox audit --after \d+\n$/);
+
+    const rotated = await asTeam(["sandbox", "unit", "rotate-token"]);
+    expect(rotated.code).toBe(0);
+    expect(rotated.stdout).toMatch(/new sandbox token kept in profile team-a/);
+    const second = profileOf();
+    expect(second?.["sandbox_token"]).toMatch(/^lrgu_/);
+    expect(second?.["sandbox_token"]).not.toBe(first?.["sandbox_token"]);
+    expect((await asTeam(["sandbox", "clock", "show"])).code).toBe(0);
+    const old = await lrg(["--profile", "team-a", "sandbox", "clock", "show"], {
+      env: { ...bare, LRG_SANDBOX_TOKEN: first?.["sandbox_token"] },
+    });
+    expect(old.code).toBe(1);
+    expect(old.stderr).toMatch(/^lrg: refused: 401 /);
+    // Without a unit named and without a profile that knows its unit, nothing is sent.
+    const empty = makeHome();
+    const noUnit = await lrg(["sandbox", "unit", "rotate-token"], { env: { ...suite.env, ...empty.env } });
+    empty.remove();
+    expect(noUnit.code).toBe(2);
+    expect(noUnit.stderr).toMatch(/^lrg: usage: which business unit\?/);
   });
 
   it("clock show, set and advance 2d", async () => {
@@ -121,7 +183,11 @@ describe("sandbox", () => {
     const wrong = await lrg(["sandbox", "clock", "show"], { env: { ...suite.env, LRG_SANDBOX_TOKEN: "wrong" } });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/^lrg: refused: 401 /);
-    const { LRG_SANDBOX_TOKEN: _t, ...without } = suite.env;
-    expect((await lrg(["sandbox", "clock", "show"], { env: without })).stderr).toMatch(/^lrg: usage: no sandbox token/);
+    // No token anywhere: none in the environment, and a home without profiles (this file's holds unit profiles).
+    const empty = makeHome();
+    const { LRG_SANDBOX_TOKEN: _t, ...without } = { ...suite.env, ...empty.env };
+    const missing = await lrg(["sandbox", "clock", "show"], { env: without });
+    empty.remove();
+    expect(missing.stderr).toMatch(/^lrg: usage: no sandbox token/);
   });
 });

@@ -159,17 +159,19 @@ export function registerSandbox(program: Command): void {
     ["lrg sandbox clock advance 2d"],
   );
 
-  const unit = subcommand(sandbox, "unit", "Business units", ["lrg sandbox unit create --name 'Acme Conveyancing'"]);
+  const unit = subcommand(sandbox, "unit", "Business units and their own sandbox tokens", [
+    "lrg sandbox unit create --name 'Acme Conveyancing' --save-profile acme",
+  ]);
   subcommand(
     unit,
     "create",
-    "Create a business unit and its user; prints the credentials, or keeps them in a profile with --save-profile",
+    "Create a business unit, its user and its sandbox token (admin token); prints them, or keeps them in a profile with --save-profile",
     ["lrg sandbox unit create --name 'Acme Conveyancing' --save-profile acme"],
   )
     .option("--name <name>", "the unit's name")
     .option(
       "--save-profile <profile>",
-      "store the new user in this profile (password stored, mode 0600) instead of printing the password",
+      "store the new user and the unit's sandbox token in this profile (mode 0600) instead of printing them",
     )
     .action(async (flags: { name?: string; saveProfile?: string }, command: Command) => {
       const runtime = runtimeOf(command);
@@ -179,11 +181,18 @@ export function registerSandbox(program: Command): void {
           .POST("/sandbox/v1/business-units", { body: flags.name === undefined ? {} : { name: flags.name } }),
       );
       if (flags.saveProfile !== undefined) {
+        const connection = runtime.connection();
         const config = readConfig();
+        // The new profile reaches the gateway as this one does (its address and client certificate), as the new
+        // unit's user, and drives the control plane with the unit's own token: its clock, settings and reset.
+        const tls = connection.tls();
         config.profiles[flags.saveProfile] = {
-          base_url: runtime.connection().baseUrl,
+          base_url: connection.baseUrl,
           username: created.username,
           password: created.password,
+          sandbox_token: created.sandbox_token,
+          business_unit_id: created.business_unit_id,
+          ...(tls !== undefined && { cert: tls.cert, key: tls.key, ...(tls.ca !== undefined && { ca: tls.ca }) }),
         };
         config.current ??= flags.saveProfile;
         writeConfig(config);
@@ -194,7 +203,7 @@ export function registerSandbox(program: Command): void {
         };
         if (runtime.out.json) return runtime.out.data(shown);
         return runtime.out.line(
-          `business unit ${created.business_unit_id}, user ${created.username}, saved as profile ${flags.saveProfile}`,
+          `business unit ${created.business_unit_id}, user ${created.username}, saved as profile ${flags.saveProfile} (with the unit's sandbox token)`,
         );
       }
       if (runtime.out.json) return runtime.out.data(created);
@@ -202,9 +211,43 @@ export function registerSandbox(program: Command): void {
         ["business_unit_id:", created.business_unit_id],
         ["username:", created.username],
         ["password:", created.password],
+        ["sandbox_token:", created.sandbox_token],
       ]))
         runtime.out.line(line);
     });
+  subcommand(
+    unit,
+    "rotate-token [business_unit_id]",
+    "Issue a business unit a new sandbox token; the old one stops working at once (default: the profile's unit, whose stored token is replaced)",
+    ["lrg sandbox unit rotate-token", "lrg sandbox unit rotate-token 0f8a4c2e-3b1d-4e6f-9a7b-1c2d3e4f5a6b --json"],
+  ).action(async (given: string | undefined, _flags: unknown, command: Command) => {
+    const runtime = runtimeOf(command);
+    const connection = runtime.connection();
+    const config = readConfig();
+    const name = connection.profileName;
+    const profile = name === undefined ? undefined : config.profiles[name];
+    const id = given ?? profile?.business_unit_id;
+    if (id === undefined)
+      throw new UsageError("which business unit? Name it, or use a profile that lrg sandbox unit create saved");
+    const rotated = await unwrap(
+      runtime.sandbox().POST("/sandbox/v1/business-units/{business_unit_id}/token", {
+        params: { path: { business_unit_id: id } },
+      }),
+    );
+    // A profile keeping this unit's token would stop working: it keeps the new one instead.
+    const kept = name !== undefined && profile?.business_unit_id === id && profile.sandbox_token !== undefined;
+    if (kept) {
+      config.profiles[name] = { ...profile, sandbox_token: rotated.sandbox_token };
+      writeConfig(config);
+    }
+    if (runtime.out.json) return runtime.out.data(kept ? { business_unit_id: id, profile: name } : rotated);
+    if (kept) return runtime.out.line(`business unit ${id}: new sandbox token kept in profile ${name}`);
+    for (const line of table([
+      ["business_unit_id:", rotated.business_unit_id],
+      ["sandbox_token:", rotated.sandbox_token],
+    ]))
+      runtime.out.line(line);
+  });
 
   const clock = subcommand(sandbox, "clock", "The gateway's clock (expiry, retention, priority, service hours)", [
     "lrg sandbox clock show",
@@ -319,17 +362,59 @@ export function registerSandbox(program: Command): void {
   subcommand(
     sandbox,
     "reset",
-    "Delete every application, document and notification and restore the defaults (needs --yes)",
+    "Delete every application, document and notification and restore the defaults (needs --yes); with a unit's token, that unit's alone",
     ["lrg sandbox reset --yes"],
   )
     .option("--yes", "yes, reset the sandbox")
     .action(async (flags: { yes?: boolean }, command: Command) => {
       const runtime = runtimeOf(command);
-      if (flags.yes !== true) throw new UsageError("reset deletes everything in the sandbox: add --yes");
+      if (flags.yes !== true)
+        throw new UsageError("reset deletes everything in the sandbox (or the unit's, with its token): add --yes");
       await unwrap(runtime.sandbox().POST("/sandbox/v1/reset"));
       if (runtime.out.json) runtime.out.data({ reset: true });
       else runtime.out.line("sandbox reset");
     });
+
+  subcommand(
+    sandbox,
+    "audit",
+    "The control plane's audit trail, oldest first: who acted, on what, when and with what answer (a unit's token: its own actions)",
+    ["lrg sandbox audit", "lrg sandbox audit --operation resetSandbox --json", "lrg sandbox audit --actor unknown"],
+  )
+    .option("--operation <operationId>", "only this operation, e.g. updateSettings")
+    .addOption(new Option("--actor <kind>", "only this kind of actor").choices(["admin", "unit", "unknown"]))
+    .option("--after <sequence>", "only entries after this sequence number (the last one of the previous page)")
+    .option("--limit <n>", "at most this many entries (100 at most)")
+    .action(
+      async (
+        flags: { operation?: string; actor?: "admin" | "unit" | "unknown"; after?: string; limit?: string },
+        command: Command,
+      ) => {
+        const runtime = runtimeOf(command);
+        const count = (text: string, what: string): number => {
+          if (!/^\d+$/.test(text)) throw new UsageError(`${what} must be a whole number, not ${text}`);
+          return Number(text);
+        };
+        const query = {
+          ...(flags.operation !== undefined && { operation_id: flags.operation }),
+          ...(flags.actor !== undefined && { actor: flags.actor }),
+          ...(flags.after !== undefined && { after: count(flags.after, "--after") }),
+          ...(flags.limit !== undefined && { limit: count(flags.limit, "--limit") }),
+        };
+        const page = await unwrap(runtime.sandbox().GET("/sandbox/v1/audit", { params: { query } }));
+        if (runtime.out.json) return runtime.out.data(page.data);
+        const rows = page.data.map((entry) => [
+          String(entry.sequence),
+          entry.recorded_at,
+          entry.actor.kind === "unit" ? `unit ${entry.actor.business_unit_id ?? ""}` : entry.actor.kind,
+          `${entry.method} ${entry.path}`,
+          `${entry.status}${entry.problem_code === null ? "" : ` ${entry.problem_code}`}`,
+        ]);
+        for (const line of table([["SEQ", "RECORDED AT", "ACTOR", "REQUEST", "ANSWER"], ...rows])) runtime.out.line(line);
+        const last = page.data.at(-1);
+        if (last !== undefined) runtime.out.note(`to read on: lrg sandbox audit --after ${last.sequence}`);
+      },
+    );
 
   withTransitionFlags(
     subcommand(
