@@ -123,6 +123,17 @@ describe("the audit trail of the control plane", () => {
     expect((await entries("&actor=unknown", after)).map(summary)).toEqual(recorded.map(summary));
   });
 
+  it("records a change whose body could not be read as an unknown actor: it was refused before its token was checked", async () => {
+    const after = await newest();
+    const answer = await gw.call("PUT", "/sandbox/v1/settings", {
+      as: null,
+      headers: { authorization: `Bearer ${SANDBOX_TOKEN}`, "content-type": "application/json" },
+      rawBody: "{not json",
+    });
+    expect(answer.status).toBe(400);
+    expect((await entries("", after)).map(summary)).toEqual([["updateSettings", "unknown", 400, "400-03"]]);
+  });
+
   it("keeps the trail across a reset, and records the reset", async () => {
     await gw.sandbox("PUT", "/sandbox/v1/day-list", { open: true });
     const before = await entries();
