@@ -50,6 +50,10 @@ export const GUIDES = [
     summary: "lrg: notifications tail and forward, uploads, submit and watch, the sandbox from a shell.",
   },
   {
+    slug: "sharing-one-sandbox",
+    summary: "Unit tokens: each team's own clock, settings and reset on one gateway; the audit trail; failed logins.",
+  },
+  {
     slug: "many-teams",
     summary: "One machine on SQLite or many instances on PostgreSQL: variables, consistency, moving the data.",
   },

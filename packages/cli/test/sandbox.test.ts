@@ -75,7 +75,9 @@ describe("sandbox", () => {
       ["setDayList", "unit", 403],
     ]);
     const table = await asTeam(["sandbox", "audit", "--actor", "unit"]);
-    expect(table.stdout).toMatch(/^SEQ +RECORDED AT +ACTOR +REQUEST +ANSWER\n.*POST \/sandbox\/v1\/clock\/advance +200\n/);
+    expect(table.stdout).toMatch(
+      /^SEQ +RECORDED AT +ACTOR +REQUEST +ANSWER\n.*POST \/sandbox\/v1\/clock\/advance +200\n/,
+    );
     expect(table.stderr).toMatch(/^to read on: lrg sandbox audit --after \d+\n$/);
 
     const rotated = await asTeam(["sandbox", "unit", "rotate-token"]);

@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 28939a40ce6907f46dc3af32d1295056e49540005e681c1027716bb058f07e96) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 46c2f2a1a09e05e6319110f842d5d89151f67be1e94ea7373e6a9a4f03d236f9) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -350,7 +350,8 @@ export interface paths {
          *     and uploaded documents, generated documents, notifications, title enquiry results and used `message_id`s,
          *     and idempotency keys. The clock returns to real time, every setting to its default, and the day list
          *     opens. The register of fictional titles is fixed reference data and stays. A demo business unit that the
-         *     gateway was configured to create at start-up is created again with the same credentials. No body is read.
+         *     gateway was configured to create at start-up is created again with the same credentials. The audit trail of
+         *     the control plane stays (the reset is recorded in it). No body is read.
          *
          *     Scope: with the admin token, everything as above. With a unit token, that business unit alone: its applications,
          *     documents, generated documents, notifications, title enquiry results, rate-limit counts, scheduled system

@@ -410,7 +410,8 @@ export function registerSandbox(program: Command): void {
           `${entry.method} ${entry.path}`,
           `${entry.status}${entry.problem_code === null ? "" : ` ${entry.problem_code}`}`,
         ]);
-        for (const line of table([["SEQ", "RECORDED AT", "ACTOR", "REQUEST", "ANSWER"], ...rows])) runtime.out.line(line);
+        for (const line of table([["SEQ", "RECORDED AT", "ACTOR", "REQUEST", "ANSWER"], ...rows]))
+          runtime.out.line(line);
         const last = page.data.at(-1);
         if (last !== undefined) runtime.out.note(`to read on: lrg sandbox audit --after ${last.sequence}`);
       },
