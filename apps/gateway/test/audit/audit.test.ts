@@ -260,3 +260,45 @@ describe("the audit trail of the control plane", () => {
     expect(await entries(`&business_unit_id=${b}`)).toEqual(ofB);
   });
 });
+
+describe("the audit trail with unit tokens", () => {
+  it("shows each unit its own actions only, in both directions, with its own clock; the admin sees both", async () => {
+    const create = async (name: string) => {
+      const answer = await gw.sandbox("POST", "/sandbox/v1/business-units", { name });
+      expect(answer.status).toBe(201);
+      return answer.body as { business_unit_id: string; sandbox_token: string };
+    };
+    const [a, b] = [await create("audit A"), await create("audit B")];
+    expect((await withToken(a.sandbox_token, "POST", "/sandbox/v1/clock/advance", { seconds: 86_400 })).status).toBe(
+      200,
+    );
+    expect((await withToken(b.sandbox_token, "PUT", "/sandbox/v1/settings", { processing: "manual" })).status).toBe(
+      200,
+    );
+    expect((await withToken(b.sandbox_token, "PUT", "/sandbox/v1/day-list", { open: false })).status).toBe(403);
+
+    const read = async (token: string) => {
+      const answer = await withToken(token, "GET", "/sandbox/v1/audit");
+      expect(answer.status).toBe(200);
+      return (answer.body as { data: Entry[] }).data;
+    };
+    const ofA = await read(a.sandbox_token);
+    const ofB = await read(b.sandbox_token);
+    expect(ofA.map(summary)).toEqual([["advanceClock", "unit", 200, null]]);
+    expect(ofA[0]?.actor.business_unit_id).toBe(a.business_unit_id);
+    // A's entry is stamped by A's clock, a day ahead of the wall clock.
+    const ahead = Date.parse(ofA[0]?.sandbox_clock_at ?? "") - Date.parse(ofA[0]?.recorded_at ?? "");
+    expect(ahead).toBeGreaterThanOrEqual(86_400_000 - 60_000);
+    expect(ofB.map(summary)).toEqual([
+      ["updateSettings", "unit", 200, null],
+      ["setDayList", "unit", 403, "403-05"],
+    ]);
+    expect(ofB.every((entry) => entry.actor.business_unit_id === b.business_unit_id)).toBe(true);
+    // Asking for the other unit's entries lists nothing.
+    const across = await withToken(a.sandbox_token, "GET", `/sandbox/v1/audit?business_unit_id=${b.business_unit_id}`);
+    expect((across.body as { data: Entry[] }).data).toEqual([]);
+    // The admin reads both units' entries.
+    expect((await entries(`&business_unit_id=${a.business_unit_id}`)).map(summary)).toEqual(ofA.map(summary));
+    expect((await entries(`&business_unit_id=${b.business_unit_id}`)).map(summary)).toEqual(ofB.map(summary));
+  });
+});
