@@ -106,8 +106,9 @@ export async function copyToPostgres(dataDir: string, databaseUrl: string): Prom
       "UPDATE notification_clock SET last_ms = GREATEST(last_ms, COALESCE((SELECT MAX(created_ms) FROM notifications), 0))",
     );
     await target.query("COMMIT");
-    // The planner's statistics of the copied tables now, not when autovacuum next gets round to them.
-    await target.query("ANALYZE");
+    // The planner's statistics and the visibility map of the copied tables now, not when autovacuum next gets round
+    // to them (in the middle of the first hour's traffic).
+    await target.query("VACUUM (ANALYZE)");
   } catch (error) {
     await target.query("ROLLBACK").catch(() => undefined);
     throw error;
