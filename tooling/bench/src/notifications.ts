@@ -286,7 +286,7 @@ export async function notificationBenchmarks(options: BenchOptions, notes: strin
     // Copied before the SQLite gateway starts, from the seeded state.
     if (options.postgres) {
       postgres = await startPostgresSide(options, manifest, batches.slice(0, -1), listHeaders);
-      stops.push((postgres).stop);
+      stops.push(postgres.stop);
     }
     progress("starting the gateway on the seeded data set");
     const gateway = await startGateway(options.dataDir);
