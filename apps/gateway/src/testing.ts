@@ -9,6 +9,7 @@ import type { SandboxComponents } from "./operation-types.js";
 import { createServer, type Gateway } from "./server.js";
 
 export { hashPassword } from "./auth/passwords.js";
+export { copyToPostgres } from "./copy-to-postgres.js";
 export { notificationsFor, type ApplicationEvent, type CorrespondenceDocument } from "./notifications/events.js";
 export { allTitles } from "./registry/register.js";
 export { seededRandom } from "./registry/seeded-random.js";

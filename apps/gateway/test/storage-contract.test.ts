@@ -113,6 +113,17 @@ describe.each(backends)("the storage contract on $name", (backend) => {
     );
   });
 
+  /** Two notifications of one decided application of the unit, oldest first. */
+  async function twoDecidedNotifications() {
+    await decided((id) => [notification(unit, id), notification(unit, id)]);
+    return storage.listNotifications({
+      businessUnitId: unit,
+      version: "v1",
+      additionalProviderFilter: null,
+      limit: 10,
+    });
+  }
+
   /** An application moved out of VALIDATING with the given notifications. */
   async function decided(
     notifications: (applicationId: string) => NotificationRow[],
@@ -316,13 +327,7 @@ describe.each(backends)("the storage contract on $name", (backend) => {
   });
 
   it("acknowledges only the unit's own notifications, answers the ids that exist, and tells the listeners", async () => {
-    await decided((id) => [notification(unit, id), notification(unit, id)]);
-    const [first, second] = await storage.listNotifications({
-      businessUnitId: unit,
-      version: "v1",
-      additionalProviderFilter: null,
-      limit: 10,
-    });
+    const [first, second] = await twoDecidedNotifications();
     const heard: (string | null)[] = [];
     storage.onNotificationsChanged((changed) => heard.push(changed));
     const missing = randomUUID();
@@ -432,6 +437,26 @@ describe.each(backends)("the storage contract on $name", (backend) => {
     expect((await storage.unitSandboxStates()).map((state) => state.businessUnitId)).not.toContain(ahead);
     expect(await storage.findBusinessUnit(ahead)).toBeDefined();
     expect(await storage.findUser(`user-${ahead}`)).toBeDefined();
+  });
+
+  it("announces an acknowledgement only when it changed a notification, and answers every id that exists in order", async () => {
+    const [first, second] = await twoDecidedNotifications();
+    const heard: (string | null)[] = [];
+    storage.onNotificationsChanged((changed) => heard.push(changed));
+    expect(await storage.acknowledgeNotifications(randomUUID(), [first!.id], NOW)).toEqual([]);
+    expect(await storage.acknowledgeNotifications(unit, [randomUUID()], NOW)).toEqual([]);
+    expect(heard).toEqual([]);
+    expect(await storage.acknowledgeNotifications(unit, [first!.id], NOW)).toEqual([first!.id]);
+    expect(heard).toEqual([unit]);
+    // Acknowledging again changes nothing: no cached page needs dropping, on this instance or any other.
+    expect(await storage.acknowledgeNotifications(unit, [first!.id], NOW)).toEqual([first!.id]);
+    expect(heard).toEqual([unit]);
+    const missing = randomUUID();
+    expect(await storage.acknowledgeNotifications(unit, [missing, second!.id, first!.id], NOW)).toEqual([
+      second!.id,
+      first!.id,
+    ]);
+    expect(heard).toEqual([unit, unit]);
   });
 
   it("purges notifications created before an instant", async () => {

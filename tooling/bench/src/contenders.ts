@@ -34,6 +34,8 @@ export interface Slice {
 export interface Contender {
   name: string;
   run(seconds: number): Promise<Slice>;
+  /** Called before each run (warm-up or slice) of this many seconds, outside the measured time. */
+  prepare?(seconds: number): Promise<void>;
 }
 
 /** Latency percentiles in milliseconds. */
@@ -179,6 +181,7 @@ export async function compare(
   const rounds = Math.max(1, Math.round(schedule.durationSeconds / sliceSeconds));
   for (const contender of contenders) {
     progress(`${title}: warming up ${contender.name} for ${schedule.warmupSeconds} s`);
+    await contender.prepare?.(schedule.warmupSeconds);
     await contender.run(schedule.warmupSeconds);
   }
   const slices = new Map(contenders.map((c) => [c.name, [] as Slice[]]));
@@ -186,6 +189,7 @@ export async function compare(
     for (const contender of contenders) {
       const done = slices.get(contender.name) as Slice[];
       if (done.some((slice) => slice.exhausted)) continue;
+      await contender.prepare?.(sliceSeconds);
       const slice = await contender.run(sliceSeconds);
       done.push(slice);
       const failures = slice.non2xx + slice.errors + slice.timeouts;

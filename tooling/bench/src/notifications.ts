@@ -1,31 +1,155 @@
 // The notification benchmarks of the gateway (issue 3), side by side in one run with Prism mocking the same
-// operations, a bare node:http server answering the gateway's own bytes, and (for acknowledge) SQLite itself.
-// Seeds the data set first when it is missing or stale. Part of `npm run bench`; alone: `tsx src/notifications.ts`.
-import { loadavg } from "node:os";
+// operations, a bare node:http server answering the gateway's own bytes, and (for acknowledge) SQLite itself; and
+// (issue 15) the same data set on PostgreSQL: one gateway instance, and one and two instances behind the loopback
+// round-robin balancer. Seeds the data set first when it is missing or stale. Part of `npm run bench`; alone:
+// `tsx src/notifications.ts`. BENCH_POSTGRES=0 leaves PostgreSQL out.
+import { mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import pg from "pg";
 import { openSqlite } from "@lrg/gateway/sqlite";
+import { copyToPostgres, startPostgres } from "@lrg/gateway/testing";
 import { startMock } from "@lrg/mock";
-import { compare, httpContender, type LoadResult, type Shot } from "./contenders.js";
+import { compare, httpContender, type Contender, type LoadResult, type Shot } from "./contenders.js";
+import { withCpu, type CpuShare, type Role } from "./cpu.js";
 import { benchOptions, progress, type BenchOptions } from "./options.js";
-import { finishRun, type NotificationResults, type Target } from "./report.js";
+import { finishRun, type NotificationResults, type Store, type StoreResults, type Target } from "./report.js";
 import { ensureSeeded, type SeedManifest } from "./seed.js";
 import type { CannedAnswer } from "./servers/bare-child.js";
-import { startBareServer, startGateway } from "./servers/processes.js";
+import { startBalancer, startBareServer, startGateway, type ServerProcess } from "./servers/processes.js";
 import { directAcknowledger, type AckBatch } from "./sqlite-direct.js";
 
 const LIST_PATH = "/v1/notifications";
 const ACK_PATH = "/v1/notifications/acknowledge";
 const BATCH = 100;
 const PRIMING_CONCURRENCY = 4;
+/**
+ * Acknowledge requests a second no contender is expected to exceed: before each run a store whose fresh batches
+ * would not last that long gets its acknowledged notifications put back to NEW (outside the measured time).
+ */
+const MAX_ACK_RATE = 1500;
 
 const basic = (username: string, password: string) =>
   `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
+
+/** The stores compared side by side, in the order they are measured, and their contenders' names. */
+const STORE_CONTENDERS: Store[] = ["sqlite", "postgresql", "postgresqlBalancedOne", "postgresqlTwo"];
+const STORE_NAMES: Record<Store, string> = {
+  sqlite: "gateway",
+  postgresql: "PostgreSQL",
+  postgresqlBalancedOne: "PostgreSQL, 1 behind balancer",
+  postgresqlTwo: "PostgreSQL, 2 behind balancer",
+};
+
+/**
+ * The fresh acknowledge batches of one store, handed out once each; when fewer are left than the next run could
+ * use, the store's acknowledged notifications are put back to NEW first and the batches start again.
+ */
+class AckSupply {
+  #next = 0;
+  /** How many times the store was put back. */
+  restores = 0;
+  readonly #batches: AckBatch[];
+  readonly #restore: () => Promise<unknown>;
+
+  constructor(batches: AckBatch[], restore: () => Promise<unknown>) {
+    this.#batches = batches;
+    this.#restore = restore;
+  }
+
+  readonly next = (): AckBatch | undefined => this.#batches[this.#next++];
+
+  readonly ensure = async (seconds: number): Promise<void> => {
+    if (this.#batches.length - this.#next >= seconds * MAX_ACK_RATE) return;
+    await this.#restore();
+    this.#next = 0;
+    this.restores += 1;
+  };
+}
+
+/** The PostgreSQL side of the benchmark: the seeded data set copied in, one instance, balancers over one and two. */
+interface PostgresSetup {
+  one: ServerProcess;
+  two: ServerProcess;
+  balancedOne: ServerProcess;
+  balancedTwo: ServerProcess;
+  supply: AckSupply;
+  copySeconds: number;
+  stop(): Promise<void>;
+}
+
+/** Puts back to NEW what this run acknowledged on PostgreSQL. */
+async function restorePostgres(databaseUrl: string, manifest: SeedManifest): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query(
+      "UPDATE notifications SET status = 'NEW', acknowledged_ms = NULL WHERE status = 'ACKNOWLEDGED' AND acknowledged_ms > $1",
+      [manifest.seededAtMs],
+    );
+    return rowCount ?? 0;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Starts PostgreSQL (`startPostgres`), copies the seeded data set into it (`copyToPostgres`: the migration command,
+ * one multi-row statement per 20,000 rows), and starts two gateway instances on it in their own processes, one
+ * balancer over the first alone and one over both.
+ */
+async function startPostgresSide(
+  options: BenchOptions,
+  manifest: SeedManifest,
+  batches: AckBatch[],
+  credentials: string[],
+): Promise<PostgresSetup> {
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const close of stops.reverse()) await close();
+  };
+  try {
+    progress("starting PostgreSQL");
+    const postgres = await startPostgres();
+    stops.push(() => postgres.stop());
+    const databaseUrl = await postgres.createDatabase();
+    progress(`copying the data set into PostgreSQL`);
+    const started = performance.now();
+    const copied = await copyToPostgres(options.dataDir, databaseUrl);
+    const copySeconds = (performance.now() - started) / 1000;
+    progress(
+      `copied ${(copied["notifications"] ?? 0).toLocaleString("en")} notifications into PostgreSQL in ${copySeconds.toFixed(1)} s`,
+    );
+    const scratch = mkdtempSync(join(tmpdir(), "lrg-bench-pg-"));
+    stops.push(async () => rmSync(scratch, { recursive: true, force: true }));
+    const instances: ServerProcess[] = [];
+    for (const name of ["a", "b"]) {
+      const instance = await startGateway(join(scratch, name), databaseUrl);
+      stops.push(() => instance.close());
+      instances.push(instance);
+      progress(`priming ${credentials.length} credentials on PostgreSQL instance ${name}`);
+      await primeCredentials(instance.url, credentials);
+    }
+    const [one, two] = instances as [ServerProcess, ServerProcess];
+    const balancedOne = await startBalancer([one.url]);
+    stops.push(() => balancedOne.close());
+    const balancedTwo = await startBalancer([one.url, two.url]);
+    stops.push(() => balancedTwo.close());
+    const supply = new AckSupply(batches, () => restorePostgres(databaseUrl, manifest));
+    return { one, two, balancedOne, balancedTwo, supply, copySeconds, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
 
 /** Puts back to NEW what earlier benchmark runs acknowledged, so that every run starts from the seeded state. */
 function restoreSeededState(dataDir: string, manifest: SeedManifest): number {
   const db = openSqlite(join(dataDir, "gateway.sqlite"));
   db.pragma("journal_mode = WAL");
+  // Between slices the gateways hold the file open (idle): wait for them rather than fail on a busy moment.
+  db.pragma("busy_timeout = 10000");
   const changed = db
     .prepare(
       "UPDATE notifications SET status = 'NEW', acknowledged_ms = NULL WHERE status = 'ACKNOWLEDGED' AND acknowledged_ms > ?",
@@ -150,7 +274,20 @@ export async function notificationBenchmarks(options: BenchOptions, notes: strin
   let list: Map<string, LoadResult>;
   let acknowledge: Map<string, LoadResult>;
   let primingSeconds: number;
+  let postgres: PostgresSetup | undefined;
+  const cpuShares = {
+    list: new Map<Store, () => CpuShare | undefined>(),
+    acknowledge: new Map<Store, () => CpuShare | undefined>(),
+  };
+  // Fresh ids are shared by the gateway and SQLite direct: each batch is acknowledged once, by one of them, until
+  // the store is put back. PostgreSQL holds its own copy of the data set, so its instances share a supply of their own.
+  const sqliteSupply = new AckSupply(batches.slice(0, -1), async () => restoreSeededState(options.dataDir, manifest));
   try {
+    // Copied before the SQLite gateway starts, from the seeded state.
+    if (options.postgres) {
+      postgres = await startPostgresSide(options, manifest, batches.slice(0, -1), listHeaders);
+      stops.push(postgres.stop);
+    }
     progress("starting the gateway on the seeded data set");
     const gateway = await startGateway(options.dataDir);
     stops.push(() => gateway.close());
@@ -158,7 +295,7 @@ export async function notificationBenchmarks(options: BenchOptions, notes: strin
     primingSeconds = await primeCredentials(gateway.url, listHeaders);
     progress(`primed in ${primingSeconds.toFixed(1)} s`);
 
-    const spare = batches.pop() as AckBatch;
+    const spare = batches.at(-1) as AckBatch;
     const canned = {
       [`GET ${LIST_PATH}`]: await capture(`${gateway.url}${LIST_PATH}`, {
         headers: { authorization: listHeaders[0] as string },
@@ -182,18 +319,59 @@ export async function notificationBenchmarks(options: BenchOptions, notes: strin
     await capture(`${prism.url}${LIST_PATH}`, { headers: { authorization: listHeaders[0] as string } });
     const bare = await startBareServer(canned);
     stops.push(() => bare.close());
-    // Fresh ids are shared by the gateway and SQLite direct: each batch is acknowledged once, by one of them.
-    const fresh = batches[Symbol.iterator]();
-    const nextFresh = (): AckBatch | undefined => fresh.next().value;
-    const direct = await directAcknowledger(options.dataDir, nextFresh);
+    const direct = await directAcknowledger(options.dataDir, sqliteSupply.next, sqliteSupply.ensure);
     stops.push(() => direct.close());
 
-    const http = (name: string, url: string, method: "GET" | "POST", path: string, next: () => Shot | undefined) =>
-      httpContender(name, { url, method, path, next }, options.connections);
+    const http = (
+      name: string,
+      url: string,
+      method: "GET" | "POST",
+      path: string,
+      next: () => Shot | undefined,
+      prepare?: (seconds: number) => Promise<void>,
+    ) => ({
+      ...httpContender(name, { url, method, path, next }, options.connections),
+      ...(prepare ? { prepare } : {}),
+    });
+    // The CPU each store's setup spends per request, by process (see cpu.ts).
+    const roles = new Map<number, Role>([[gateway.pid, "gateway"]]);
+    if (postgres) {
+      for (const server of [postgres.one, postgres.two]) roles.set(server.pid, "gateway");
+      for (const server of [postgres.balancedOne, postgres.balancedTwo]) roles.set(server.pid, "balancer");
+    }
+    const measured = (operation: "list" | "acknowledge", store: Store, contender: Contender): Contender => {
+      const watched = withCpu(contender, roles);
+      cpuShares[operation].set(store, watched.share);
+      return watched.contender;
+    };
+    const stores = (method: "GET" | "POST", path: string, next: (supply: AckSupply) => () => Shot | undefined) =>
+      postgres
+        ? STORE_CONTENDERS.filter((store) => store !== "sqlite").map((store) => {
+            const setup = postgres as PostgresSetup;
+            const server = {
+              postgresql: setup.one,
+              postgresqlBalancedOne: setup.balancedOne,
+              postgresqlTwo: setup.balancedTwo,
+            }[store];
+            return measured(
+              method === "GET" ? "list" : "acknowledge",
+              store,
+              http(
+                STORE_NAMES[store],
+                server.url,
+                method,
+                path,
+                next(setup.supply),
+                method === "POST" ? setup.supply.ensure : undefined,
+              ),
+            );
+          })
+        : [];
     list = await compare(
       "GET /v1/notifications",
       [
-        http("gateway", gateway.url, "GET", LIST_PATH, listSupply(listHeaders)),
+        measured("list", "sqlite", http("gateway", gateway.url, "GET", LIST_PATH, listSupply(listHeaders))),
+        ...stores("GET", LIST_PATH, () => listSupply(listHeaders)),
         http("Prism", prism.url, "GET", LIST_PATH, listSupply(listHeaders)),
         http("bare", bare.url, "GET", LIST_PATH, listSupply(listHeaders)),
       ],
@@ -202,8 +380,20 @@ export async function notificationBenchmarks(options: BenchOptions, notes: strin
     acknowledge = await compare(
       "POST /v1/notifications/acknowledge",
       [
-        http("gateway", gateway.url, "POST", ACK_PATH, shotsOf(nextFresh, authorization)),
+        measured(
+          "acknowledge",
+          "sqlite",
+          http(
+            "gateway",
+            gateway.url,
+            "POST",
+            ACK_PATH,
+            shotsOf(sqliteSupply.next, authorization),
+            sqliteSupply.ensure,
+          ),
+        ),
         direct.contender,
+        ...stores("POST", ACK_PATH, (supply) => shotsOf(supply.next, authorization)),
         http("Prism", prism.url, "POST", ACK_PATH, shotsOf(recycled(batches), authorization)),
         http("bare", bare.url, "POST", ACK_PATH, shotsOf(recycled(batches), authorization)),
       ],
@@ -223,12 +413,32 @@ export async function notificationBenchmarks(options: BenchOptions, notes: strin
       `The ${batches.length.toLocaleString("en")} prepared acknowledge requests (fresh NEW ids each) ran out: the gateway's figures cover ${ackGateway.seconds.toFixed(1)} s, SQLite direct's ${sqliteDirect.seconds.toFixed(1)} s.`,
     );
   }
+  const restores = sqliteSupply.restores + (postgres?.supply.restores ?? 0);
+  if (restores > 0)
+    notes.push(
+      `${batches.length.toLocaleString("en")} acknowledge requests of fresh NEW ids last about ${Math.floor(batches.length / MAX_ACK_RATE)} s at ${MAX_ACK_RATE}/s: between runs the stores were put back to the seeded state ${sqliteSupply.restores} times (SQLite) and ${postgres?.supply.restores ?? 0} times (PostgreSQL), outside the measured time.`,
+    );
   restoreSeededState(options.dataDir, manifest);
   const pick = (results: Map<string, LoadResult>): Record<Target, LoadResult> => ({
     gateway: results.get("gateway") as LoadResult,
     prism: results.get("Prism") as LoadResult,
     bare: results.get("bare") as LoadResult,
   });
+  const byStore = (results: Map<string, LoadResult>): Record<Store, LoadResult> =>
+    Object.fromEntries(
+      STORE_CONTENDERS.map((store) => [store, results.get(store === "sqlite" ? "gateway" : STORE_NAMES[store])]),
+    ) as Record<Store, LoadResult>;
+  const cpuOf = (operation: "list" | "acknowledge") =>
+    Object.fromEntries(STORE_CONTENDERS.map((store) => [store, cpuShares[operation].get(store)?.()])) as Record<
+      Store,
+      CpuShare | undefined
+    >;
+  const storeResults: StoreResults | undefined = postgres && {
+    copySeconds: postgres.copySeconds,
+    list: byStore(list),
+    acknowledge: byStore(acknowledge),
+    cpu: { list: cpuOf("list"), acknowledge: cpuOf("acknowledge") },
+  };
 
   const operations = {
     list: {
@@ -242,8 +452,11 @@ export async function notificationBenchmarks(options: BenchOptions, notes: strin
       results: pick(acknowledge),
     },
   };
-  for (const operation of ["list", "acknowledge"] as const) {
-    for (const [target, result] of Object.entries(operations[operation].results)) {
+  for (const [operation, results] of [
+    ["list", list],
+    ["acknowledge", acknowledge],
+  ] as const) {
+    for (const [target, result] of results) {
       if (result.non2xx + result.errors + result.timeouts > 0) {
         notes.push(
           `${target} ${operation}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts.`,
@@ -264,6 +477,7 @@ export async function notificationBenchmarks(options: BenchOptions, notes: strin
     operations,
     sqliteDirect,
     gatewayStartup: { primedCredentials: listHeaders.length, primingSeconds },
+    ...(storeResults ? { stores: storeResults } : {}),
   };
 }
 

@@ -23,6 +23,8 @@ export interface BenchOptions {
   slices: number;
   /** Seed again even when the data directory holds a matching, fresh data set. */
   reseed: boolean;
+  /** Measure the notifications on PostgreSQL too (one instance, and two behind a balancer); BENCH_POSTGRES=0: not. */
+  postgres: boolean;
 }
 
 function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -35,7 +37,8 @@ function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): num
 
 /**
  * Reads the options: `BENCH_QUICK=1` for quick mode; `BENCH_DURATION`, `BENCH_WARMUP` (seconds),
- * `BENCH_SLICES`, `BENCH_CONNECTIONS`, `BENCH_UNITS`, `BENCH_NOTIFICATIONS`, `BENCH_BUSY_UNITS`, `BENCH_DATA_DIR`, `BENCH_RESEED=1`.
+ * `BENCH_SLICES`, `BENCH_CONNECTIONS`, `BENCH_UNITS`, `BENCH_NOTIFICATIONS`, `BENCH_BUSY_UNITS`, `BENCH_DATA_DIR`, `BENCH_RESEED=1`,
+ * `BENCH_POSTGRES=0`.
  */
 export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions {
   const quick = ["1", "true", "yes"].includes((env["BENCH_QUICK"] ?? "").toLowerCase());
@@ -53,6 +56,7 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions
     durationSeconds: numberFrom(env, "BENCH_DURATION", quick ? 3 : 10),
     slices: numberFrom(env, "BENCH_SLICES", quick ? 3 : 5),
     reseed: ["1", "true", "yes"].includes((env["BENCH_RESEED"] ?? "").toLowerCase()),
+    postgres: !["0", "false", "no"].includes((env["BENCH_POSTGRES"] ?? "").toLowerCase()),
   };
 }
 

@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ClientResults } from "./client.js";
 import type { LoadResult } from "./contenders.js";
+import type { CpuShare } from "./cpu.js";
 import type { LoadRunResults } from "./load.js";
 import { MiB } from "./memory.js";
 import { machine, progress } from "./options.js";
@@ -12,6 +13,21 @@ import type { UploadResults } from "./upload.js";
 /** The servers compared on each notification operation. */
 export type Target = "gateway" | "prism" | "bare";
 export type Operation = "list" | "acknowledge";
+/**
+ * The stores compared (issue 15): the SQLite gateway, one gateway on PostgreSQL, and PostgreSQL instances behind the
+ * loopback round-robin balancer (one alone, so that two can be compared with one at the same proxy cost; and two).
+ */
+export type Store = "sqlite" | "postgresql" | "postgresqlBalancedOne" | "postgresqlTwo";
+
+/** The notification operations on each store, on the same data set. */
+export interface StoreResults {
+  /** Seconds `copyToPostgres` took to copy the seeded data set into PostgreSQL. */
+  copySeconds: number;
+  list: Record<Store, LoadResult>;
+  acknowledge: Record<Store, LoadResult>;
+  /** CPU per request by process kind over the measured slices (Linux /proc), and the cores busy in all. */
+  cpu: Record<Operation, Record<Store, CpuShare | undefined>>;
+}
 
 /** A figure against its target: at least (`min`) or at most (`max`) the target; without a target it informs. */
 export interface Ratio {
@@ -40,6 +56,8 @@ export interface NotificationResults {
   /** Acknowledge through the gateway's storage without HTTP; requestsPerSecond counts transactions of 100 ids. */
   sqliteDirect: LoadResult;
   gatewayStartup: { primedCredentials: number; primingSeconds: number };
+  /** The same operations on PostgreSQL (absent with BENCH_POSTGRES=0). */
+  stores?: StoreResults;
 }
 
 /** Everything one run measured. */
@@ -103,6 +121,49 @@ export function ratiosOf(results: Omit<BenchResults, "ratios">): Ratio[] {
           kind: "max",
         }),
       );
+    }
+    const stores = n.stores;
+    if (stores !== undefined) {
+      const prism = n.operations.list.results.prism;
+      ratios.push(
+        check({
+          group: "notifications",
+          name: "list: PostgreSQL / Prism",
+          value: stores.list.postgresql.requestsPerSecond / prism.requestsPerSecond,
+          unit: "×",
+          target: 10,
+          kind: "min",
+        }),
+      );
+      for (const operation of ["list", "acknowledge"] as const) {
+        const two = stores[operation].postgresqlTwo;
+        const one = stores[operation].postgresqlBalancedOne;
+        if (two.seconds > 0 && one.seconds > 0)
+          ratios.push(
+            check({
+              group: "notifications",
+              name: `${operation}: 2 PostgreSQL instances / 1 (behind the balancer)`,
+              value: two.requestsPerSecond / one.requestsPerSecond,
+              unit: "×",
+              target: 1,
+              kind: "min",
+            }),
+          );
+      }
+      for (const store of ["sqlite", "postgresql", "postgresqlTwo"] as const) {
+        const result = stores.acknowledge[store];
+        if (result.seconds > 0)
+          ratios.push(
+            check({
+              group: "notifications",
+              name: `acknowledge p99: ${STORE_NAMES[store]}`,
+              value: result.latencyMs.p99,
+              unit: "ms",
+              target: 100,
+              kind: "max",
+            }),
+          );
+      }
     }
     const ackGateway = n.operations.acknowledge.results.gateway;
     if (ackGateway.seconds > 0 && n.sqliteDirect.seconds > 0) {
@@ -241,6 +302,12 @@ const TARGET_NAMES: Record<Target, string> = {
   prism: "Prism (static examples)",
   bare: "bare node:http (same bytes)",
 };
+const STORE_NAMES: Record<Store, string> = {
+  sqlite: "SQLite",
+  postgresql: "PostgreSQL, 1 instance",
+  postgresqlBalancedOne: "PostgreSQL, 1 instance behind the balancer",
+  postgresqlTwo: "PostgreSQL, 2 instances behind the balancer",
+};
 const OPERATION_NAMES: Record<Operation, string> = {
   list: "GET /v1/notifications",
   acknowledge: "POST /v1/notifications/acknowledge",
@@ -269,6 +336,39 @@ function notificationsMarkdown(n: NotificationResults): string[] {
     `| POST /v1/notifications/acknowledge | SQLite directly: the gateway's storage, no HTTP (one caller) | ${fixed(d.requestsPerSecond, 0)} | ${fixed(d.latencyMs.p50, 2)} | ${fixed(d.latencyMs.p99, 2)} | ${fixed(d.latencyMs.max, 2)} | – |`,
     "",
   );
+  const stores = n.stores;
+  if (stores !== undefined) {
+    lines.push(
+      "### SQLite and PostgreSQL side by side (issue 15)",
+      "",
+      `The same data set, copied into PostgreSQL in ${fixed(stores.copySeconds)} s; each gateway instance in its own process ` +
+        "(pool of 10 connections), the round-robin balancer in another, the load generator in this one, all on this machine.",
+      "",
+      "| Store | list req/s | list p50 ms | list p99 ms | acknowledge req/s | acknowledge p50 ms | acknowledge p99 ms |",
+      "|---|---:|---:|---:|---:|---:|---:|",
+      ...(["sqlite", "postgresql", "postgresqlBalancedOne", "postgresqlTwo"] as const).map((store) => {
+        const [l, a] = [stores.list[store], stores.acknowledge[store]];
+        return `| ${STORE_NAMES[store]} | ${fixed(l.requestsPerSecond, 0)} | ${fixed(l.latencyMs.p50)} | ${fixed(l.latencyMs.p99)} | ${fixed(a.requestsPerSecond, 0)} | ${fixed(a.latencyMs.p50)} | ${fixed(a.latencyMs.p99)} |`;
+      }),
+      "",
+      "Where the CPU went, in CPU milliseconds per request by process, over the measured slices (from /proc; the two " +
+        "cores are shared by every process, so cores busy near 2 means the machine, not the design, was the limit):",
+      "",
+      "| Operation | Store | load generator | gateway(s) | balancer | PostgreSQL | other | cores busy |",
+      "|---|---|---:|---:|---:|---:|---:|---:|",
+    );
+    for (const operation of ["list", "acknowledge"] as const) {
+      for (const store of ["sqlite", "postgresql", "postgresqlBalancedOne", "postgresqlTwo"] as const) {
+        const share = stores.cpu[operation][store];
+        if (share === undefined) continue;
+        const m = share.msPerRequest;
+        lines.push(
+          `| ${operation} | ${STORE_NAMES[store]} | ${fixed(m["load generator"], 3)} | ${fixed(m.gateway, 3)} | ${fixed(m.balancer, 3)} | ${fixed(m.PostgreSQL, 3)} | ${fixed(m.other, 3)} | ${fixed(share.coresBusy, 2)} |`,
+        );
+      }
+    }
+    lines.push("");
+  }
   return lines;
 }
 

@@ -17,10 +17,12 @@ export interface AckBatch {
 export async function directAcknowledger(
   dataDir: string,
   next: () => AckBatch | undefined,
+  prepare?: (seconds: number) => Promise<void>,
 ): Promise<{ contender: Contender; close(): Promise<void> }> {
   const { gateway, stop } = await startTestGateway({ dataDir, demoUser: null, decisionDelayMs: 2000 });
   const contender: Contender = {
     name: "SQLite direct",
+    ...(prepare ? { prepare } : {}),
     run: async (seconds): Promise<Slice> => {
       const samples: number[] = [];
       const started = performance.now();

@@ -1,10 +1,16 @@
-// A child process that serves the gateway on a seeded data directory, so that the load generator never shares its
-// event loop. Started by startGateway(); reports its address over IPC and stops on "close".
+// A child process that serves the gateway on a seeded data directory (or, given a database URL, on PostgreSQL), so
+// that the load generator never shares its event loop. Started by startGateway(); reports its address over IPC and
+// stops on "close".
 import { startTestGateway } from "@lrg/gateway/testing";
 
-const dataDir = process.argv[2];
-if (!dataDir) throw new Error("usage: gateway-child <data-dir>");
-const gateway = await startTestGateway({ dataDir, demoUser: null, decisionDelayMs: 2000 });
+const [dataDir, databaseUrl] = process.argv.slice(2);
+if (!dataDir) throw new Error("usage: gateway-child <data-dir> [postgres-url]");
+const gateway = await startTestGateway({
+  dataDir,
+  demoUser: null,
+  decisionDelayMs: 2000,
+  ...(databaseUrl ? { databaseUrl } : {}),
+});
 process.on("message", (message) => {
   if (message === "close") void gateway.stop().then(() => process.disconnect());
 });

@@ -23,7 +23,12 @@ process.once("exit", () => {
 async function startChild(entry: string, args: string[], init?: unknown): Promise<ServerProcess> {
   const child = fork(join(BENCH_ROOT, "src", "servers", entry), args, {
     cwd: BENCH_ROOT,
-    execArgv: ["--import", "tsx"],
+    // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
+    execArgv: [
+      "--import",
+      "tsx",
+      ...(process.env["BENCH_CPU_PROF"] ? ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_CPU_PROF"]}`] : []),
+    ],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   children.add(child);
@@ -57,9 +62,14 @@ async function startChild(entry: string, args: string[], init?: unknown): Promis
   };
 }
 
-/** The gateway (createServer from @lrg/gateway) on a data directory, in its own process. */
-export function startGateway(dataDir: string): Promise<ServerProcess> {
-  return startChild("gateway-child.ts", [dataDir]);
+/** The gateway (createServer from @lrg/gateway) on a data directory (or a PostgreSQL database), in its own process. */
+export function startGateway(dataDir: string, databaseUrl?: string): Promise<ServerProcess> {
+  return startChild("gateway-child.ts", databaseUrl ? [dataDir, databaseUrl] : [dataDir]);
+}
+
+/** The gateway's loopback round-robin balancer over `upstreams`, in its own process. */
+export function startBalancer(upstreams: string[]): Promise<ServerProcess> {
+  return startChild("balancer-child.ts", [], upstreams);
 }
 
 /** A bare node:http server answering `routes` ("METHOD /path" → captured answer), in its own process. */

@@ -564,27 +564,30 @@ export class PostgresStorage implements Storage {
     }));
   }
 
+  /**
+   * One statement, so one round trip and its own transaction (autocommit): the update, the announcement (NOTIFY,
+   * delivered at commit, and only when a notification changed: acknowledging again drops no instance's cache) and
+   * the ids that exist, read from the statement's snapshot. Five round trips per acknowledgement, each holding a
+   * pooled connection, were what made it slow under load.
+   */
   async acknowledgeNotifications(businessUnitId: string, ids: string[], nowMs: number): Promise<string[]> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return [];
-    return this.#transaction(async (client, changed) => {
-      changed.push({ kind: "notifications", businessUnitId });
-      await this.#query(
-        "UPDATE notifications SET status = 'ACKNOWLEDGED', acknowledged_ms = $1 WHERE id = ANY($2) AND business_unit_id = $3 AND status = 'NEW'",
-        [nowMs, unique, businessUnitId],
-        client,
-      );
-      const found = new Set(
-        (
-          await this.#query<{ id: string }>(
-            "SELECT id FROM notifications WHERE id = ANY($1) AND business_unit_id = $2",
-            [unique, businessUnitId],
-            client,
-          )
-        ).rows.map((row) => row.id),
-      );
-      return unique.filter((id) => found.has(id));
-    });
+    const change: ChangeMessage = { kind: "notifications", businessUnitId };
+    const { rows } = await this.#query<{ id: string; announced: number }>(
+      `WITH acknowledged AS (
+         UPDATE notifications SET status = 'ACKNOWLEDGED', acknowledged_ms = $1
+         WHERE id = ANY($2) AND business_unit_id = $3 AND status = 'NEW' RETURNING 1
+       ), announced AS (
+         SELECT pg_notify($4, $5) WHERE EXISTS (SELECT 1 FROM acknowledged)
+       )
+       SELECT id, (SELECT COUNT(*) FROM announced)::int AS announced FROM notifications
+       WHERE id = ANY($2) AND business_unit_id = $3`,
+      [nowMs, unique, businessUnitId, CHANNEL, JSON.stringify({ ...change, from: this.#instance })],
+    );
+    if ((rows[0]?.announced ?? 0) > 0) this.#announce(change);
+    const found = new Set(rows.map((row) => row.id));
+    return unique.filter((id) => found.has(id));
   }
 
   async purgeNotifications(createdBeforeMs: number, scope?: PurgeScope): Promise<number> {

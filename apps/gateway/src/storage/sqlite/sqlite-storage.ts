@@ -24,6 +24,7 @@ import type {
   UnitSandboxState,
 } from "../storage.js";
 import { openSqlite, type SqliteDatabase, type SqliteStatement } from "./driver.js";
+import { Checkpointer } from "./checkpointer.js";
 import { migrations } from "./migrations.js";
 import {
   auditRetention,
@@ -44,6 +45,12 @@ import {
   type Row,
 } from "../rows.js";
 
+/** SQLite's own checkpoint threshold (its default), used again if the checkpointing thread fails. */
+const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
+
+/** `?, ?, ...`: one placeholder per value. */
+const placeholders = (count: number): string => Array.from({ length: count }, () => "?").join(", ");
+
 const APPLICATION_COLUMNS: Record<keyof ApplicationChange["patch"], string> = {
   status: "status",
   registryReference: "registry_reference",
@@ -60,6 +67,7 @@ const APPLICATION_COLUMNS: Record<keyof ApplicationChange["patch"], string> = {
  */
 export class SqliteStorage implements Storage {
   readonly #db: SqliteDatabase;
+  readonly #checkpointer: Checkpointer;
   readonly #insertNotification: SqliteStatement;
   /** Prepared statements by their SQL: the list query's text depends on which filters are given. */
   readonly #statements = new Map<string, SqliteStatement>();
@@ -73,11 +81,17 @@ export class SqliteStorage implements Storage {
 
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
-    this.#db = openSqlite(join(dataDir, "gateway.sqlite"));
+    const file = join(dataDir, "gateway.sqlite");
+    this.#db = openSqlite(file);
     this.#db.pragma("journal_mode = WAL");
     this.#db.pragma("synchronous = FULL");
     this.#db.pragma("foreign_keys = ON");
     this.#db.pragma("busy_timeout = 5000");
+    // Checkpoints run on a thread of their own (see Checkpointer), not inside whichever commit crosses the threshold.
+    this.#db.pragma("wal_autocheckpoint = 0");
+    this.#checkpointer = new Checkpointer(file, () => {
+      if (this.#db.open) this.#db.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`);
+    });
     this.#migrate();
     this.#lastCreatedMs = Number(this.#db.prepare("SELECT MAX(created_ms) FROM notifications").pluck().get() ?? 0);
     this.#insertNotification = this.#db.prepare(
@@ -435,18 +449,27 @@ export class SqliteStorage implements Storage {
     return this.#write((): string[] => {
       const unique = [...new Set(ids)];
       if (unique.length === 0) return [];
-      const placeholders = unique.map(() => "?").join(", ");
       return this.#db.transaction(() => {
-        this.#changedUnits.add(businessUnitId);
-        // The unary `+` keeps SQLite on the id index: 100 look-ups, not a walk of the unit's notifications.
-        this.#prepared(
-          `UPDATE notifications SET status = 'ACKNOWLEDGED', acknowledged_ms = ? WHERE id IN (${placeholders}) AND +business_unit_id = ? AND +status = 'NEW'`,
-        ).run(nowMs, ...unique, businessUnitId);
+        // The unary `+` keeps SQLite on the id index: 100 look-ups, not a walk of the unit's notifications. The
+        // update answers what it acknowledged; only the other ids (acknowledged before, or unknown) are looked up.
         const found = new Set(
-          this.#prepared(`SELECT id FROM notifications WHERE id IN (${placeholders}) AND +business_unit_id = ?`)
+          this.#prepared(
+            `UPDATE notifications SET status = 'ACKNOWLEDGED', acknowledged_ms = ? WHERE id IN (${placeholders(unique.length)}) AND +business_unit_id = ? AND +status = 'NEW' RETURNING id`,
+          )
             .pluck()
-            .all(...unique, businessUnitId) as string[],
+            .all(nowMs, ...unique, businessUnitId) as string[],
         );
+        // Acknowledging again changes nothing, so it drops no cached page.
+        if (found.size > 0) this.#changedUnits.add(businessUnitId);
+        const rest = unique.filter((id) => !found.has(id));
+        if (rest.length > 0) {
+          const known = this.#prepared(
+            `SELECT id FROM notifications WHERE id IN (${placeholders(rest.length)}) AND +business_unit_id = ?`,
+          )
+            .pluck()
+            .all(...rest, businessUnitId) as string[];
+          for (const id of known) found.add(id);
+        }
         return unique.filter((id) => found.has(id));
       })();
     });
@@ -717,6 +740,9 @@ export class SqliteStorage implements Storage {
   }
 
   async close(): Promise<void> {
+    this.#commitPending();
+    await this.#checkpointer.close();
+    // Writes queued while the thread stopped; closing the last connection then checkpoints what is left.
     this.#commitPending();
     if (this.#db.open) this.#db.close();
   }
