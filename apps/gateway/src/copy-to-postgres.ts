@@ -107,7 +107,9 @@ export async function copyToPostgres(dataDir: string, databaseUrl: string): Prom
       "SELECT setval(pg_get_serial_sequence('audit_entries', 'seq'), GREATEST((SELECT MAX(seq) FROM audit_entries), 1))",
     );
     await target.query(
-      "UPDATE notification_clock SET last_ms = GREATEST(last_ms, COALESCE((SELECT MAX(created_ms) FROM notifications), 0))",
+      `INSERT INTO notification_unit_clock (business_unit_id, last_ms)
+         SELECT business_unit_id, MAX(created_ms) FROM notifications GROUP BY business_unit_id
+       ON CONFLICT (business_unit_id) DO UPDATE SET last_ms = GREATEST(notification_unit_clock.last_ms, EXCLUDED.last_ms)`,
     );
     await target.query("COMMIT");
     // The planner's statistics and the visibility map of the copied tables now, not when autovacuum next gets round

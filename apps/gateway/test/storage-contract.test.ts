@@ -326,6 +326,35 @@ describe.each(backends)("the storage contract on $name", (backend) => {
     for (let i = 1; i < created.length; i += 1) expect(created[i]).toBeGreaterThan(created[i - 1]!);
   });
 
+  it("sequences creation instants per business unit: a unit whose clock is months ahead carries no other along", async () => {
+    const ahead = randomUUID();
+    await storage.createBusinessUnit(
+      { id: ahead, name: "Ahead", createdMs: NOW },
+      { username: `user-${ahead}`, businessUnitId: ahead, passwordHash: "h", createdMs: NOW },
+    );
+    const months = 180 * 24 * 3600 * 1000;
+    await decided((id) => [notification(unit, id, { createdMs: NOW + 10 })]);
+    const theirs = application(ahead);
+    await storage.submitApplication(theirs, { key: randomUUID(), requestHash: "h" });
+    await storage.changeApplication({
+      applicationId: theirs.id,
+      fromStatus: "VALIDATING",
+      patch: { status: "ACCEPTED" },
+      updatedMs: NOW + months,
+      notifications: [notification(ahead, theirs.id, { createdMs: NOW + months })],
+    });
+    // Stamped before the unit's last one but committed after it, and after the other unit's: moved after the
+    // unit's last, so that a reader paging with created_after past that one still finds it.
+    await decided((id) => [notification(unit, id, { createdMs: NOW + 5 })]);
+    const createdOf = async (businessUnitId: string) =>
+      (
+        await storage.listNotifications({ businessUnitId, version: "v1", additionalProviderFilter: null, limit: 10 })
+      ).map((n) => n.createdMs);
+    // Each unit's own sequence still strictly increases; neither takes the other's instants.
+    expect(await createdOf(unit)).toEqual([NOW + 10, NOW + 11]);
+    expect(await createdOf(ahead)).toEqual([NOW + months]);
+  });
+
   it("acknowledges only the unit's own notifications, answers the ids that exist, and tells the listeners", async () => {
     const [first, second] = await twoDecidedNotifications();
     const heard: (string | null)[] = [];

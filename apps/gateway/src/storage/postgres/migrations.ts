@@ -31,4 +31,16 @@ export const postgresMigrations: { version: number; name: string; sql: string }[
       CREATE INDEX notifications_by_unit_created ON notifications(business_unit_id, created_ms, seq);
     `,
   },
+  {
+    version: 1002,
+    name: "a notification clock row per business unit (each unit may run on its own sandbox clock)",
+    sql: `
+      CREATE TABLE notification_unit_clock (
+        business_unit_id TEXT PRIMARY KEY,
+        last_ms BIGINT NOT NULL
+      );
+      INSERT INTO notification_unit_clock (business_unit_id, last_ms)
+        SELECT business_unit_id, MAX(created_ms) FROM notifications GROUP BY business_unit_id;
+    `,
+  },
 ];

@@ -464,9 +464,10 @@ export class PostgresStorage implements Storage {
   }
 
   /**
-   * Inserts notifications with creation instants that increase in commit order across every instance: the one
-   * clock row is locked until this transaction commits, so the next writer reads the instant this one took. A
-   * sandbox clock moved backwards (more than a second) restarts the sequence, as in SQLite.
+   * Inserts notifications with creation instants that increase, per business unit, in commit order across every
+   * instance: the unit's clock row is locked until this transaction commits, so the unit's next writer reads the
+   * instant this one took (per unit, because each unit may run on its own sandbox clock, and so that units do not
+   * wait for each other). A sandbox clock moved backwards (more than a second) restarts the sequence, as in SQLite.
    */
   async #insertNotifications(
     client: pg.PoolClient,
@@ -476,9 +477,11 @@ export class PostgresStorage implements Storage {
     for (const notification of notifications) {
       changed.push({ kind: "notifications", businessUnitId: notification.businessUnitId });
       const { rows } = await this.#query<{ last_ms: number }>(
-        `UPDATE notification_clock SET last_ms = CASE WHEN $1::bigint > last_ms - 1000 THEN GREATEST($1::bigint, last_ms + 1) ELSE $1::bigint END
-         WHERE id = 1 RETURNING last_ms`,
-        [notification.createdMs],
+        `INSERT INTO notification_unit_clock AS clock (business_unit_id, last_ms) VALUES ($2, $1::bigint)
+         ON CONFLICT (business_unit_id) DO UPDATE SET last_ms = CASE
+           WHEN $1::bigint > clock.last_ms - 1000 THEN GREATEST($1::bigint, clock.last_ms + 1) ELSE $1::bigint END
+         RETURNING last_ms`,
+        [notification.createdMs, notification.businessUnitId],
         client,
       );
       await this.#query(
@@ -851,7 +854,7 @@ export class PostgresStorage implements Storage {
     await this.#transaction(async (client, changed) => {
       changed.push({ kind: "notifications", businessUnitId: null }, { kind: "state" });
       await this.#query(
-        "TRUNCATE attachments, official_searches, notifications, correspondence, idempotency_keys, registry_documents, documents, applications, users, business_units, settings",
+        "TRUNCATE attachments, official_searches, notifications, notification_unit_clock, correspondence, idempotency_keys, registry_documents, documents, applications, users, business_units, settings",
         [],
         client,
       );

@@ -74,7 +74,8 @@ export class SqliteStorage implements Storage {
   readonly #pending: { work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }[] =
     [];
   /** The creation instant of the last notification stored (see #insert). */
-  #lastCreatedMs = 0;
+  /** The last creation instant given to a notification of each business unit (see #insert). */
+  readonly #lastCreatedMs = new Map<string, number>();
   readonly #notificationListeners: ((businessUnitId: string | null) => void)[] = [];
   /** Units whose notifications the pending batch changes; announced once it is committed. */
   readonly #changedUnits = new Set<string | null>();
@@ -93,7 +94,11 @@ export class SqliteStorage implements Storage {
       if (this.#db.open) this.#db.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`);
     });
     this.#migrate();
-    this.#lastCreatedMs = Number(this.#db.prepare("SELECT MAX(created_ms) FROM notifications").pluck().get() ?? 0);
+    for (const [unit, last] of this.#db
+      .prepare("SELECT business_unit_id, MAX(created_ms) FROM notifications GROUP BY business_unit_id")
+      .raw()
+      .all() as [string, number][])
+      this.#lastCreatedMs.set(unit, Number(last));
     this.#insertNotification = this.#db.prepare(
       `INSERT INTO notifications (id, business_unit_id, application_id, v1_type, v0_type, v1_payload, v0_payload, v1_schema, v0_schema, event_ms, created_ms, status, additional_provider_filter)
        VALUES (@id, @businessUnitId, @applicationId, @v1Type, @v0Type, @v1Payload, @v0Payload, @v1Schema, @v0Schema, @eventMs, @createdMs, @status, @additionalProviderFilter)`,
@@ -329,12 +334,14 @@ export class SqliteStorage implements Storage {
 
   #insert(notification: NotificationRow): void {
     this.#changedUnits.add(notification.businessUnitId);
-    // Creation instants strictly increase in commit order, so a reader paging with created_after never misses a
-    // notification committed after its read (one prepared earlier but committed later would be back-dated). A
-    // clock moved backwards by the sandbox restarts the sequence.
+    // A business unit's creation instants strictly increase in commit order, so a reader paging with created_after
+    // never misses a notification committed after its read (one prepared earlier but committed later would be
+    // back-dated). Per unit, because each unit may run on its own sandbox clock: one unit's clock, months ahead,
+    // must not drag another's instants along. A clock moved backwards by the sandbox restarts the sequence.
+    const last = this.#lastCreatedMs.get(notification.businessUnitId) ?? 0;
     let createdMs = notification.createdMs;
-    if (createdMs > this.#lastCreatedMs - 1000) createdMs = Math.max(createdMs, this.#lastCreatedMs + 1);
-    this.#lastCreatedMs = createdMs;
+    if (createdMs > last - 1000) createdMs = Math.max(createdMs, last + 1);
+    this.#lastCreatedMs.set(notification.businessUnitId, createdMs);
     notification = { ...notification, createdMs };
     this.#insertNotification.run({
       ...notification,
