@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 e4609503f30b017a897de4c9d5370deec617ce53f25f5394ac4b0dbb28a9466e) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 d3b7faacc7eee37c2c6c1049f69b22c07106a67b22e8094d7ad39843c1a14053) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
