@@ -695,11 +695,11 @@ export const rateLimits = {
 export const failedLoginLimit = {
   "perAddress": {
     "failures": 30,
-    "refillPerMinute": 30
+    "refillPerMinute": 10
   },
   "perUsername": {
     "failures": 60,
-    "refillPerMinute": 60
+    "refillPerMinute": 20
   }
 } as const;
 

@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 6a3b757e1e3ed746b259b6056b9db90d27ae10f22e19767c096d99cf0d587e01) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 ebd9ffbb6708d150f5d35714d8b6b2aa65cc4e8331e1431bb96d100783ef0cd7) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {

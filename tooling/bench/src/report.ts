@@ -6,6 +6,7 @@ import type { ClientResults } from "./client.js";
 import type { LoadResult } from "./contenders.js";
 import type { CpuShare } from "./cpu.js";
 import type { LoadRunResults } from "./load.js";
+import type { LoginResults } from "./logins.js";
 import { MiB } from "./memory.js";
 import { machine, progress } from "./options.js";
 import type { UploadResults } from "./upload.js";
@@ -32,7 +33,7 @@ export interface StoreResults {
 /** A figure against its target: at least (`min`) or at most (`max`) the target; without a target it informs. */
 export interface Ratio {
   /** Which benchmark it belongs to. */
-  group: "notifications" | "upload" | "client" | "load";
+  group: "notifications" | "upload" | "client" | "load" | "logins";
   name: string;
   value: number;
   unit: "×" | "ms" | "MiB" | "%" | "errors";
@@ -73,6 +74,7 @@ export interface BenchResults {
   upload?: UploadResults;
   client?: ClientResults;
   load?: LoadRunResults;
+  logins?: LoginResults;
   ratios: Ratio[];
   notes: string[];
 }
@@ -266,6 +268,29 @@ export function ratiosOf(results: Omit<BenchResults, "ratios">): Ratio[] {
       }),
     );
   }
+  const g = results.logins;
+  if (g !== undefined) {
+    ratios.push(
+      check({
+        group: "logins",
+        name: `logins: correct client's req/s beside ${g.attackers} wrong-password clients / alone`,
+        value: g.throughputKept,
+        unit: "×",
+        target: 0.8,
+        kind: "min",
+      }),
+    );
+    ratios.push(
+      check({
+        group: "logins",
+        name: `logins: correct client's p99 beside ${g.attackers} wrong-password clients`,
+        value: g.underAttack.latencyMs.p99,
+        unit: "ms",
+        target: 25,
+        kind: "max",
+      }),
+    );
+  }
   return ratios;
 }
 
@@ -445,6 +470,38 @@ function loadMarkdown(l: LoadRunResults): string[] {
   return lines;
 }
 
+function loginsMarkdown(g: LoginResults): string[] {
+  const row = (name: string, r: LoadResult) =>
+    `| ${name} | ${fixed(r.requestsPerSecond, 0)} | ${fixed(r.latencyMs.p50)} | ${fixed(r.latencyMs.p99)} | ${fixed(r.latencyMs.max)} | ${r.non2xx} / ${r.errors + r.timeouts} |`;
+  const answers = Object.entries(g.attackAnswers)
+    .map(([status, count]) => `${count.toLocaleString("en")} × ${status}`)
+    .join(", ");
+  const refusedTotal = Object.values(g.gateway.refused).reduce((a, b) => a + b, 0);
+  const refused = Object.entries(g.gateway.refused)
+    .map(([reason, count]) => `${reason} ${count.toLocaleString("en")}`)
+    .join(", ");
+  const settled =
+    g.settleSeconds === undefined
+      ? "The attackers were not refused before the measurement began (slow password checks kept them under the budgets)."
+      : `The attackers spent the failed-login budgets ${fixed(g.settleSeconds)} s after they started, before the measurement.`;
+  return [
+    "## Failed logins (issue 16)",
+    "",
+    `A correct client (${g.connections} connections, \`GET /v1/notifications\`) alone, and beside ${g.attackers} clients sending wrong passwords ` +
+      `back to back from ${g.attackerAddresses.join(", ")} (half for the correct client's username, half for unknown users; they ignore Retry-After), ` +
+      `${g.warmupSeconds} s warm-up then ${g.durationSeconds} s each in interleaved slices; the gateway runs as \`npm run serve\` does.`,
+    "",
+    "| Correct client | req/s | p50 ms | p99 ms | max ms | non-2xx / errors |",
+    "|---|---:|---:|---:|---:|---:|",
+    row("alone", g.alone),
+    row(`beside ${g.attackers} wrong-password clients`, g.underAttack),
+    "",
+    `${settled} The attackers, while measured: ${fixed(g.attackRequestsPerSecond, 1)} requests/s (${answers || "none"}). ` +
+      `Over the whole run the gateway checked ${g.gateway.scryptRuns.toLocaleString("en")} passwords (scrypt) and refused ${refusedTotal.toLocaleString("en")} logins before any check (by ${refused}).`,
+    "",
+  ];
+}
+
 /** The results as Markdown: the ratios first, then each benchmark's table. */
 export function markdownOf(results: BenchResults): string {
   const lines = [
@@ -465,7 +522,8 @@ export function markdownOf(results: BenchResults): string {
   if (results.upload !== undefined) lines.push(...uploadMarkdown(results.upload));
   if (results.client !== undefined) lines.push(...clientMarkdown(results.client));
   if (results.load !== undefined) lines.push(...loadMarkdown(results.load));
-  const missing = (["notifications", "upload", "client", "load"] as const).filter(
+  if (results.logins !== undefined) lines.push(...loginsMarkdown(results.logins));
+  const missing = (["notifications", "upload", "client", "load", "logins"] as const).filter(
     (section) => results[section] === undefined,
   );
   if (missing.length > 0) lines.push(`Not measured in this run: ${missing.join(", ")}.`, "");
