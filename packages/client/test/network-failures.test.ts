@@ -127,12 +127,14 @@ describe("network failures are NetworkErrors", () => {
 
   it("an attempt that times out: TimeoutError, a NetworkError, after the attempts of a GET", async () => {
     const server = await serve(() => undefined); // never answers
-    const failure = await rejection(clientOf(server, { timeoutMs: 50 }).GET("/v1/notifications"));
+    const failure = await rejection(clientOf(server, { timeoutMs: 250 }).GET("/v1/notifications"));
     expect(failure).toBeInstanceOf(TimeoutError);
     expect(failure).toBeInstanceOf(NetworkError);
-    expect(failure).toMatchObject({ name: "TimeoutError", timeoutMs: 50, attempts: 3 });
+    expect(failure).toMatchObject({ name: "TimeoutError", timeoutMs: 250, attempts: 3 });
     expect((failure as TimeoutError).cause).toMatchObject({ name: "TimeoutError" });
-    expect(server.requests).toHaveLength(3);
+    // On a loaded machine the last attempt can time out before the server has read it: never more than three.
+    expect(server.requests.length).toBeGreaterThanOrEqual(2);
+    expect(server.requests.length).toBeLessThanOrEqual(3);
   });
 
   it("a body that stalls past the timeout is a timeout too (the attempt covers the body)", async () => {
@@ -140,9 +142,11 @@ describe("network failures are NetworkErrors", () => {
       response.writeHead(200, { "content-type": "application/json", "content-length": 100 });
       response.write('{"data":');
     });
-    const failure = await rejection(clientOf(server, { timeoutMs: 80 }).GET("/v1/notifications"));
+    const failure = await rejection(clientOf(server, { timeoutMs: 250 }).GET("/v1/notifications"));
     expect(failure).toBeInstanceOf(TimeoutError);
-    expect(server.requests).toHaveLength(3);
+    expect(failure).toMatchObject({ attempts: 3 });
+    expect(server.requests.length).toBeGreaterThanOrEqual(2);
+    expect(server.requests.length).toBeLessThanOrEqual(3);
   });
 
   it("the caller's abort stays an abort, at once, even while an attempt is under way", async () => {
