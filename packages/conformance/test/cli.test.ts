@@ -176,6 +176,26 @@ describe("lrg-conformance", () => {
     expect(xml).toContain('name="[R138, R015, R016, R094, R101, R017, R018] acknowledge takes at most 100 ids');
   });
 
+  it("skips the properties on registry-wide state at --url unless --exclusive is given, and runs them with it", async () => {
+    const args = ["--target", "gateway", "--url", url, "--only", "applications.day-list-model", "--runs", "2"];
+    const shared = await lrgConformance(args, { LRG_SANDBOX_TOKEN: sandboxToken });
+    expect(shared.code, shared.stdout + shared.stderr).toBe(0);
+    expect(shared.stdout).toContain(
+      "skipped (gateway: the day list is registry-wide: run with --exclusive on a gateway of your own)",
+    );
+    expect(shared.stdout).toContain("0 passed, 0 failed, 1 skipped");
+    const exclusive = await lrgConformance([...args, "--exclusive"], { LRG_SANDBOX_TOKEN: sandboxToken });
+    expect(exclusive.code, exclusive.stdout + exclusive.stderr).toBe(0);
+    expect(exclusive.stdout).toMatch(/business unit [0-9a-f-]{36}, exclusive/);
+    expect(exclusive.stdout).toMatch(/applications\.day-list-model\s+gateway\s+2\s+passed/);
+  });
+
+  it("refuses --exclusive without --target gateway --url with exit code 2", async () => {
+    const outcome = await lrgConformance(["--target", "mock", "--exclusive"]);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toContain("--exclusive goes with --target gateway --url");
+  });
+
   it("runs from the root of the checkout as npm run conformance -- --url, the gateway target preset", async () => {
     const npm = process.platform === "win32" ? "npm.cmd" : "npm";
     const outcome = await lrgConformance(

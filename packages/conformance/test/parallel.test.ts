@@ -5,11 +5,12 @@
 // Afterwards the global clock and settings are as they were, the admin token was used for nothing but creating
 // business units, and the audit trail shows every unit's clock moving only when that unit moved it.
 //
-// Were isolation broken (say both runs used the admin token, as the suite did before unit tokens): B's six months
-// would move the global clock, which A's units follow, so A's upload addresses expire and its notifications are
-// deleted mid-property (A fails); the global clock would not be real time afterwards; the admin entries would hold
-// clock moves, settings and transitions; and A's units would show a clock jump they did not make
-// (`clockLeaks`, whose own test below shows it catching one).
+// Were isolation broken (say both runs used the admin token, as the suite did before unit tokens), B's six months
+// would move the global clock, which A's units follow. A's properties may still pass (each reads times relative to
+// the clock it finds), so the test does not rely on them: the global clock would not be real time afterwards (with
+// B moving the global clock instead of its own, this test fails there, 15,811,200,020 ms off); the admin entries
+// would hold clock moves, settings and transitions; and A's units would read a clock they did not move
+// (`clockLeaks`, whose own test below shows it catching that).
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";

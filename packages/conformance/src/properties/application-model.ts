@@ -440,36 +440,32 @@ async function referenceOf(session: Session, credentials: Credentials, id: strin
   return (answer.body as { data: { registry_reference?: string } }).data.registry_reference;
 }
 
-/** The rows of the applications model (the day list's own, R043 and R047, are also the day list model's). */
-const MODEL_ROWS = [
-  "R019",
-  "R020",
-  "R021",
-  "R022",
-  "R023",
-  "R024",
-  "R025",
-  "R026",
-  "R027",
-  "R028",
-  "R041",
-  "R042",
-  "R043",
-  "R044",
-  "R045",
-  "R046",
-  "R047",
-  "R054",
-  "R055",
-  "R133",
-  "R134",
-  "R144",
-  "R145",
-];
-
 export const applicationModel: Property = {
   id: "applications.model",
-  rows: MODEL_ROWS.filter((row) => row !== "R047"),
+  rows: [
+    "R019",
+    "R020",
+    "R021",
+    "R022",
+    "R023",
+    "R024",
+    "R025",
+    "R026",
+    "R027",
+    "R028",
+    "R041",
+    "R042",
+    "R043",
+    "R044",
+    "R045",
+    "R046",
+    "R054",
+    "R055",
+    "R133",
+    "R134",
+    "R144",
+    "R145",
+  ],
   title:
     "applications model: submissions, every legal transition of x-lrg-transitions and every illegal one refused (409-03), correspondence and application information answer as the model predicts (one business unit, through its own unit token)",
   requires: ["control-plane"],
@@ -495,7 +491,8 @@ export const applicationModel: Property = {
 
 export const dayListModel: Property = {
   id: "applications.day-list-model",
-  rows: MODEL_ROWS,
+  // The day list's own rows; the model's others are the applications model's too.
+  rows: ["R043", "R044", "R047"],
   title:
     "applications model with the day list: the model's submissions, transitions and correspondence interleaved with the registry-wide day list closing and reopening (applications waiting for priority promoted on reopening, with their notification)",
   requires: ["control-plane"],
