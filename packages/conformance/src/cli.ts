@@ -12,20 +12,25 @@ import { runProperties, type PropertyResult } from "./runner.js";
 import type { Session, TargetName } from "./session.js";
 import { MissingTargetPackageError, openGateway, openMock, openRemote, remoteOptionsFromEnv } from "./targets.js";
 
-const USAGE = `Usage: lrg-conformance --target mock|gateway|remote [--url URL] [--runs N] [--seed S [--path P]] [--junit FILE] [--only TEXT]
+const USAGE = `Usage: lrg-conformance --target mock|gateway|remote [--url URL [--exclusive]] [--runs N] [--seed S [--path P]] [--junit FILE] [--only TEXT]
        lrg-conformance --target mock|gateway|remote [--url URL] --fuzz N [--seed S] [--concurrency C] [--epoch E] [--strict] [--report FILE]
 
 Checks the Land Registration Gateway interface against its spec with property-based tests.
   --target mock      Prism serving the bundled spec (started here unless --url): stateless properties only
   --target gateway   the gateway and its sandbox control plane (started in this process unless --url;
-                     with --url the control plane's token comes from LRG_SANDBOX_TOKEN)
+                     with --url the control plane's admin token comes from LRG_SANDBOX_TOKEN). The suite
+                     creates its own business units and drives each through its own unit token: other
+                     runs on the same gateway keep their clocks and settings
+  --exclusive        with --target gateway --url: the gateway is this run's alone, so the properties that
+                     change registry-wide state (the day list, the global clock, the failed-login budget
+                     of this address) run too; without it they are skipped. Implied without --url
   --target remote    an environment observed only (never changed): LRG_BASE_URL (or --url), LRG_USERNAME,
                      LRG_PASSWORD, and optionally LRG_CLIENT_CERT, LRG_CLIENT_KEY, LRG_CA for mutual TLS
   --runs N           runs of every property (default: each property's own)
   --seed S           seed of every property, to replay a failure (the report of a failure prints it)
   --path P           with --seed and --only, the reported path: replays the shrunk counterexample directly
   --junit FILE       write JUnit XML
-  --only TEXT        run only the properties whose id contains TEXT
+  --only TEXT        run only the properties whose id contains TEXT (several: TEXT,TEXT,...)
 
 Fuzzing (instead of the properties): N requests drawn from the seed, valid and invalid, every answer checked
 against the spec; no 5xx but the sandbox's injected 503s. The gateway gets every operation of both documents
@@ -51,12 +56,12 @@ function integer(name: string, text: string | undefined): number | undefined {
   return value;
 }
 
-async function open(target: TargetName, url: string | undefined): Promise<Session> {
+async function open(target: TargetName, url: string | undefined, exclusive: boolean): Promise<Session> {
   switch (target) {
     case "mock":
       return openMock(url === undefined ? {} : { url });
     case "gateway":
-      return openGateway(url === undefined ? {} : { url });
+      return openGateway(url === undefined ? {} : { url, exclusive });
     case "remote":
       return openRemote(remoteOptionsFromEnv(process.env, url));
   }
@@ -73,7 +78,7 @@ async function fuzz(
     if (value < min) fail(`--${name} must be at least ${min}`);
     return value;
   };
-  for (const name of ["runs", "path", "only", "junit"])
+  for (const name of ["runs", "path", "only", "junit", "exclusive"])
     if (values[name] !== undefined) fail(`--${name} does not go with --fuzz`);
   return runFuzzCommand(
     {
@@ -105,6 +110,7 @@ async function main(): Promise<void> {
       epoch: { type: "string" },
       strict: { type: "boolean" },
       report: { type: "string" },
+      exclusive: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     allowPositionals: false,
@@ -129,17 +135,21 @@ async function main(): Promise<void> {
     ...(seed !== undefined ? { seed } : {}),
     ...(values.path !== undefined ? { path: values.path } : {}),
   };
-  const properties = allProperties.filter((p) => values.only === undefined || p.id.includes(values.only));
+  const only = values.only?.split(",").filter(Boolean);
+  const properties = allProperties.filter((p) => only === undefined || only.some((text) => p.id.includes(text)));
   if (properties.length === 0) fail(`no property id contains ${values.only ?? ""}`);
 
+  if (values.exclusive === true && (target !== "gateway" || values.url === undefined))
+    fail("--exclusive goes with --target gateway --url (a gateway started here is always the run's alone)");
   if (target === "gateway" && values.url !== undefined && !process.env["LRG_SANDBOX_TOKEN"]) {
     fail("--target gateway --url needs the gateway's control-plane token in LRG_SANDBOX_TOKEN (npm start prints it)");
   }
 
   const started = performance.now();
-  const session = await open(target, values.url);
+  const session = await open(target, values.url, values.exclusive === true);
+  const unit = session.credentials.business_unit_id;
   process.stdout.write(
-    `lrg-conformance: ${properties.length} properties against ${target} at ${session.baseUrl}${seed !== undefined ? ` (seed ${seed})` : ""}\n`,
+    `lrg-conformance: ${properties.length} properties against ${target} at ${session.baseUrl}${seed !== undefined ? ` (seed ${seed})` : ""}${unit !== undefined ? `, business unit ${unit}${session.exclusive ? ", exclusive" : ""}` : ""}\n`,
   );
   const live = process.stdout.isTTY === true;
   let results: PropertyResult[];

@@ -192,39 +192,52 @@ export async function decide(session: Session, body: Record<string, unknown>): P
   }
 }
 
-/** Asks the control plane for a transition; answers the raw answer (200 or a problem). */
-export function requestTransition(session: Session, id: string, body: Record<string, unknown>): Promise<Answer> {
-  return session.sandbox("POST", `/sandbox/v1/applications/${id}/transitions`, body);
+/**
+ * Asks the control plane of the business unit that owns application `id` (`owner`, the session's own unit when
+ * absent) for a transition; answers the raw answer (200 or a problem).
+ */
+export function requestTransition(
+  session: Session,
+  id: string,
+  body: Record<string, unknown>,
+  owner?: Credentials,
+): Promise<Answer> {
+  return session.sandbox("POST", `/sandbox/v1/applications/${id}/transitions`, body, owner);
 }
 
-/** A transition that must succeed. */
+/** A transition that must succeed, through the control plane of the application's `owner` (default: own unit). */
 export async function transition(
   session: Session,
   id: string,
   body: Record<string, unknown>,
+  owner?: Credentials,
 ): Promise<TransitionResult> {
-  const answer = await requestTransition(session, id, body);
+  const answer = await requestTransition(session, id, body, owner);
   expectStatus(answer, 200, `transition ${id} to ${String(body["to"])}`);
   return answer.body as TransitionResult;
 }
 
-/** Moves the gateway's clock forward; answers its new reading in milliseconds. */
-export async function advanceClock(session: Session, seconds: number): Promise<number> {
-  const clock = await session.control<{ now: string }>("POST", "/sandbox/v1/clock/advance", { seconds });
+/**
+ * Moves the clock of business unit `unit` (the session's own when absent) forward; answers its new reading in
+ * milliseconds. Only that unit's time moves: other runs on the gateway keep theirs.
+ */
+export async function advanceClock(session: Session, seconds: number, unit?: Credentials): Promise<number> {
+  const clock = await session.control<{ now: string }>("POST", "/sandbox/v1/clock/advance", { seconds }, { as: unit });
   return Date.parse(clock.now);
 }
 
-/** The gateway's clock in milliseconds. */
-export async function readClock(session: Session): Promise<number> {
-  return Date.parse((await session.control<{ now: string }>("GET", "/sandbox/v1/clock")).now);
+/** The clock of business unit `unit` (the session's own when absent) in milliseconds. */
+export async function readClock(session: Session, unit?: Credentials): Promise<number> {
+  return Date.parse((await session.control<{ now: string }>("GET", "/sandbox/v1/clock", undefined, { as: unit })).now);
 }
 
 /**
- * Changes sandbox settings, naming `processing: manual` every time: the suite depends on it, and a gateway that
- * resets unnamed settings (see the control-plane property on settings) must not switch it back to automatic.
+ * Changes the sandbox settings of business unit `unit` (the session's own when absent), naming `processing: manual`
+ * every time: the suite depends on it, and a gateway that resets unnamed settings (see the control-plane property on
+ * settings) must not switch it back to automatic.
  */
-export async function settings(session: Session, changes: Record<string, unknown>): Promise<void> {
-  await session.control("PUT", "/sandbox/v1/settings", { processing: "manual", ...changes });
+export async function settings(session: Session, changes: Record<string, unknown>, unit?: Credentials): Promise<void> {
+  await session.control("PUT", "/sandbox/v1/settings", { processing: "manual", ...changes }, { as: unit });
 }
 
 /** Lists notifications; the answer must be 200. */

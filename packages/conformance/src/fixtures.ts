@@ -13,7 +13,7 @@ const BUSY_APPLICATIONS = 35;
 
 /**
  * Creates the busy unit: applications decided one after another, each transition a second later on the
- * gateway's clock than the one before, so that creation times are distinct and the creation order is the order
+ * unit's clock than the one before, so that creation times are distinct and the creation order is the order
  * the control plane reports them emitted.
  */
 export function busyUnit(session: Session): Promise<BusyUnit> {
@@ -23,8 +23,8 @@ export function busyUnit(session: Session): Promise<BusyUnit> {
     for (let index = 0; index < BUSY_APPLICATIONS; index += 1) {
       const id = await submit(session, credentials, submission({ documents: 1 }));
       for (const to of ["ACCEPTED_AWAITING_PRIORITY", "ACCEPTED_PRIORITY_PROTECTED", "CANCELLED"]) {
-        await advanceClock(session, 1);
-        const result = await transition(session, id, { to });
+        await advanceClock(session, 1, credentials);
+        const result = await transition(session, id, { to }, credentials);
         for (const emitted of result.notifications) {
           order.v1.push(emitted.notification_id);
           if (emitted.v0_notification_type !== null) order.v0.push(emitted.notification_id);

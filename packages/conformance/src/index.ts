@@ -23,6 +23,8 @@ export {
   type Answer,
   type CallOptions,
   type Capability,
+  type ControlOptions,
+  type ControlScope,
   type Credentials,
   type TargetName,
 } from "./session.js";
@@ -34,6 +36,7 @@ export {
   remoteOptionsFromEnv,
   startGateway,
   startPrism,
+  SUITE_SETTINGS,
   TARGET_CAPABILITIES,
   type GatewayTargetOptions,
   type RemoteTargetOptions,

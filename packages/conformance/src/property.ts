@@ -14,6 +14,12 @@ export interface Property {
   title: string;
   /** What the target must offer; otherwise the property is skipped, with the missing capability as reason. */
   requires: readonly Capability[];
+  /**
+   * Set when the property changes registry-wide state that other runs on the same gateway share (the day list, the
+   * global clock, the client address's failed-login budget): why. It then runs only in an exclusive session
+   * (`--exclusive`, or a gateway the suite started itself) and is skipped with this reason otherwise.
+   */
+  exclusive?: string;
   /** Runs of each fast-check check when the command line gives none. */
   runs: number;
   check(context: PropertyContext): Promise<void>;

@@ -1,5 +1,6 @@
-// Runs properties against one session, one after another (they share the target's global sandbox state: the
-// clock, the day list, the settings), and reports each as passed, failed or skipped with the reason.
+// Runs properties against one session, one after another (they share the session's business unit, its clock and
+// settings, and in an exclusive session the registry-wide day list), and reports each as passed, failed or skipped
+// with the reason.
 import { propertyName, PropertyContext, PropertyFailure, type Property, type RunOptions } from "./property.js";
 import type { Session } from "./session.js";
 
@@ -25,7 +26,10 @@ export interface PropertyResult {
 /** Why a property cannot run against this session, or undefined when it can. */
 export function skipReason(property: Property, session: Session): string | undefined {
   const missing = property.requires.filter((capability) => !session.has(capability));
-  if (missing.length === 0) return undefined;
+  if (missing.length === 0)
+    return property.exclusive === undefined || session.exclusive
+      ? undefined
+      : `${session.target}: ${property.exclusive}: run with --exclusive on a gateway of your own`;
   const why: Record<string, string> = {
     "control-plane": "needs the sandbox control plane to set up state",
     semantics: "checks behaviour the schemas cannot express (a mock only validates and echoes examples)",

@@ -1,5 +1,6 @@
 // A session with one target: every call goes through the shared conformance checker, so no property can forget it.
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { assertConformant, mediaTypeOf } from "@lrg/spec/check";
 import type { HttpClient } from "./http.js";
 
@@ -13,11 +14,27 @@ export type TargetName = "mock" | "gateway" | "remote";
  */
 export type Capability = "control-plane" | "semantics" | "writes";
 
-/** HTTP Basic credentials of a business unit's user. */
+/** HTTP Basic credentials of a business unit's user, and the unit token its creation answered (gateway only). */
 export interface Credentials {
   username: string;
   password: string;
   business_unit_id?: string;
+  /** The unit token (`lrgu_...`): the control plane over this business unit alone. */
+  sandbox_token?: string;
+}
+
+/**
+ * Whose control plane a sandbox call acts on: a business unit (through the unit token of its credentials), or
+ * `"admin"` (the admin token: creating business units, the registry-wide day list, the global clock and settings).
+ */
+export type ControlScope = Credentials | "admin";
+
+/** Options of a control-plane call that must answer one status. */
+export interface ControlOptions {
+  /** The status the call must answer (200 when absent). */
+  status?: number;
+  /** Whose control plane: the session's own business unit when absent. */
+  as?: ControlScope | undefined;
 }
 
 export interface CallOptions {
@@ -68,7 +85,13 @@ export interface SessionOptions {
   http: HttpClient;
   capabilities: Capability[];
   credentials: Credentials;
+  /** The admin token of the control plane (needed to create business units). */
   sandboxToken?: string;
+  /**
+   * The suite has the target to itself: properties that change registry-wide state (the day list, the global clock,
+   * the client address's failed-login budget) may run. False when absent.
+   */
+  exclusive?: boolean;
   /** Runs when the session closes (stop what the target started, restore settings). */
   onClose?: () => Promise<void>;
 }
@@ -80,9 +103,11 @@ export class Session {
   readonly capabilities: ReadonlySet<Capability>;
   /** The credentials calls use by default. */
   credentials: Credentials;
+  /** Whether the suite has the target to itself (see SessionOptions.exclusive). */
+  readonly exclusive: boolean;
   /** Requests sent so far. */
   calls = 0;
-  readonly #sandboxToken: string | undefined;
+  readonly #adminToken: string | undefined;
   readonly #fixtures = new Map<string, Promise<unknown>>();
   #onClose: (() => Promise<void>)[] = [];
 
@@ -91,7 +116,8 @@ export class Session {
     this.http = options.http;
     this.capabilities = new Set(options.capabilities);
     this.credentials = options.credentials;
-    this.#sandboxToken = options.sandboxToken;
+    this.#adminToken = options.sandboxToken;
+    this.exclusive = options.exclusive ?? false;
     if (options.onClose) this.#onClose.push(options.onClose);
   }
 
@@ -115,40 +141,86 @@ export class Session {
       headers["content-type"] = "application/json";
     }
     Object.assign(headers, options.headers);
-    return this.#send(method, `${path}${queryString(options.query)}`, headers, body);
+    const url = `${path}${queryString(options.query)}`;
+    let answer = await this.#send(method, url, headers, body);
+    // Runs sharing a gateway from one address share its failed-login budget, which refills by wall-clock time there
+    // (only an exclusive session moves the global clock): a login it refused (429-02) is sent again after its
+    // Retry-After. An exclusive session spends the budget alone, so its 429 is the target's answer to judge.
+    for (let retry = 0; retry < 10 && this.#sharedBudgetSpent(answer); retry += 1) {
+      await sleep(Number(answer.headers["retry-after"] ?? 1) * 1000);
+      answer = await this.#send(method, url, headers, body);
+    }
+    return answer;
   }
 
-  /** Calls the sandbox control plane with the bearer token; answers are checked against sandbox.yaml. */
-  async sandbox(method: string, path: string, json?: unknown): Promise<Answer> {
-    if (this.#sandboxToken === undefined) throw new Error(`the ${this.target} target has no sandbox control plane`);
-    const headers: Record<string, string> = { authorization: `Bearer ${this.#sandboxToken}` };
+  #sharedBudgetSpent(answer: Answer): boolean {
+    return (
+      this.target === "gateway" &&
+      !this.exclusive &&
+      answer.status === 429 &&
+      (answer.body as { code?: unknown } | undefined)?.code === "429-02"
+    );
+  }
+
+  /**
+   * The bearer token of a control-plane scope: the unit token of `as` (the session's own business unit when
+   * absent), or the admin token for `"admin"`. The suite's data is only ever driven through its owner's token.
+   */
+  #tokenOf(as: ControlScope | undefined): string {
+    if (this.#adminToken === undefined) throw new Error(`the ${this.target} target has no sandbox control plane`);
+    if (as === "admin") return this.#adminToken;
+    const unit = as ?? this.credentials;
+    if (unit.sandbox_token === undefined)
+      throw new Error(`business unit ${unit.business_unit_id ?? unit.username} has no unit token (sandbox_token)`);
+    return unit.sandbox_token;
+  }
+
+  /**
+   * Calls the sandbox control plane with a bearer token (the unit token of `as`, the session's own business unit
+   * when absent, or the admin token for `"admin"`); answers are checked against sandbox.yaml.
+   */
+  async sandbox(method: string, path: string, json?: unknown, as?: ControlScope): Promise<Answer> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.#tokenOf(as)}` };
     if (json !== undefined) headers["content-type"] = "application/json";
     return this.#send(method, path, headers, json === undefined ? undefined : JSON.stringify(json));
   }
 
-  /** Calls the control plane with the bearer token and the options of `call` (raw bodies, headers, query). */
-  async sandboxCall(method: string, path: string, options: CallOptions = {}): Promise<Answer> {
-    if (this.#sandboxToken === undefined) throw new Error(`the ${this.target} target has no sandbox control plane`);
-    return this.call(method, path, { ...options, authorization: `Bearer ${this.#sandboxToken}` });
+  /** Calls the control plane with the options of `call` (raw bodies, headers, query); `scope` as in `sandbox`. */
+  async sandboxCall(
+    method: string,
+    path: string,
+    options: Omit<CallOptions, "as" | "authorization"> & { scope?: ControlScope } = {},
+  ): Promise<Answer> {
+    const { scope, ...rest } = options;
+    return this.call(method, path, { ...rest, authorization: `Bearer ${this.#tokenOf(scope)}` });
   }
 
-  /** A control-plane call that must answer `status`; answers the body. */
-  async control<T>(method: string, path: string, json?: unknown, status = 200): Promise<T> {
-    const answer = await this.sandbox(method, path, json);
+  /** A control-plane call that must answer `options.status` (200); answers the body. */
+  async control<T>(method: string, path: string, json?: unknown, options: ControlOptions = {}): Promise<T> {
+    const status = options.status ?? 200;
+    const answer = await this.sandbox(method, path, json, options.as);
     if (answer.status !== status)
       throw new Error(`${method} ${path}: expected ${status}, got ${answer.status}: ${answer.text.slice(0, 500)}`);
     return answer.body as T;
   }
 
-  /** A new business unit with its own user (control plane). */
+  /**
+   * A new business unit with its own user and unit token (created with the admin token). Before it is answered,
+   * `unitSetup` (the suite's settings) runs for it through its own token.
+   */
   async newBusinessUnit(): Promise<Credentials> {
-    return this.control<Credentials>(
+    const unit = await this.control<Credentials>(
       "POST",
       "/sandbox/v1/business-units",
       { name: `conformance ${randomUUID().slice(0, 8)}` },
-      201,
+      { status: 201, as: "admin" },
     );
+    await this.unitSetup?.(unit);
+    return unit;
   }
+
+  /** What every business unit the session creates gets through its own token (the gateway: the suite's settings). */
+  unitSetup: ((unit: Credentials) => Promise<void>) | undefined;
 
   /** A value created once per session (e.g. a business unit holding many notifications). */
   fixture<T>(key: string, create: () => Promise<T>): Promise<T> {
@@ -161,7 +233,7 @@ export class Session {
     return value;
   }
 
-  /** Work to do before each property (the gateway puts its sandbox settings back to the suite's). */
+  /** Work to do before each property (the gateway puts the settings of the session's own unit back to the suite's). */
   beforeEachProperty: (() => Promise<void>) | undefined;
 
   /** Runs `cleanup` when the session closes (last registered, first run). */

@@ -40,16 +40,6 @@ export interface TargetOptions {
   url?: string;
 }
 
-/** The sandbox settings as the control plane answers them. */
-interface SandboxSettings {
-  processing: "automatic" | "manual";
-  duplicate_rate: number;
-  latency_ms: number;
-  error_rate: number;
-  service_hours: "enforced" | "always-open";
-  require_client_certificate: boolean;
-}
-
 /** A target started in this process: its address, and how to stop it. */
 export interface StartedTarget {
   url: string;
@@ -89,13 +79,39 @@ export async function openMock(options: TargetOptions = {}): Promise<Session> {
 }
 
 export interface GatewayTargetOptions extends TargetOptions {
-  /** Bearer token of the control plane of a running gateway (default: LRG_SANDBOX_TOKEN). */
+  /** The admin token of the control plane of a running gateway (default: LRG_SANDBOX_TOKEN). */
   sandboxToken?: string;
+  /**
+   * The gateway at `url` is the suite's alone while it runs: the properties that change registry-wide state (the
+   * day list, the global clock, the client address's failed-login budget) run too. Always true for a gateway the
+   * suite starts itself; false by default for one at `url`, which other runs may share.
+   */
+  exclusive?: boolean;
 }
 
 /**
- * The gateway, driven through its sandbox control plane. The session gets its own business unit, switches the
- * simulated registry to manual processing for determinism, and puts the settings back when it closes.
+ * The settings every business unit the suite creates starts from, set through the unit's own token: manual
+ * processing for determinism, no faults, duplicates or latency, title enquiries at any hour and over the suite's
+ * plain HTTP (the properties on service hours and client certificates set those themselves).
+ */
+export const SUITE_SETTINGS = {
+  processing: "manual",
+  duplicate_rate: 0,
+  latency_ms: 0,
+  error_rate: 0,
+  duplicate_seed: null,
+  strict_date_times: false,
+  service_hours: "always-open",
+  require_client_certificate: false,
+} as const;
+
+/**
+ * The gateway, driven through its sandbox control plane. The admin token creates the session's own business unit
+ * (and any other a property needs); everything else goes through the unit token of the business unit whose data it
+ * concerns: each unit gets the suite's settings when it is created, moves its own clock and decides its own
+ * applications. The global clock and settings are never changed, so runs on other business units of the same
+ * gateway go on undisturbed. Only an exclusive session touches registry-wide state: it opens the day list before
+ * each property and puts it back as it found it when it closes.
  */
 export async function openGateway(options: GatewayTargetOptions = {}): Promise<Session> {
   let url = options.url;
@@ -105,7 +121,7 @@ export async function openGateway(options: GatewayTargetOptions = {}): Promise<S
     const started = await startGateway();
     ({ url, sandboxToken, stop } = started);
   } else if (sandboxToken === undefined) {
-    throw new Error("the gateway target at --url needs the control plane's bearer token in LRG_SANDBOX_TOKEN");
+    throw new Error("the gateway target at --url needs the control plane's admin token in LRG_SANDBOX_TOKEN");
   }
   const session = new Session({
     target: "gateway",
@@ -113,31 +129,33 @@ export async function openGateway(options: GatewayTargetOptions = {}): Promise<S
     capabilities: [...TARGET_CAPABILITIES.gateway],
     credentials: { username: "", password: "" },
     sandboxToken,
+    exclusive: options.url === undefined || options.exclusive === true,
     onClose: stop,
   });
   try {
-    const before = await session.control<SandboxSettings>("GET", "/sandbox/v1/settings");
-    // Every property starts from manual processing, no faults, no duplicates and an open day list, whatever the
-    // property before it did; title enquiries at any hour and over the suite's plain HTTP (the title enquiry
-    // properties on service hours and client certificates set those settings themselves).
-    session.beforeEachProperty = async () => {
-      await session.control("PUT", "/sandbox/v1/settings", {
-        processing: "manual",
-        duplicate_rate: 0,
-        latency_ms: 0,
-        error_rate: 0,
-        duplicate_seed: null,
-        strict_date_times: false,
-        service_hours: "always-open",
-        require_client_certificate: false,
-      });
-      await session.control("PUT", "/sandbox/v1/day-list", { open: true });
+    session.unitSetup = async (unit) => {
+      await session.control("PUT", "/sandbox/v1/settings", SUITE_SETTINGS, { as: unit });
     };
-    await session.beforeEachProperty();
-    session.onClose(async () => {
-      await session.control("PUT", "/sandbox/v1/settings", before);
-    });
     session.credentials = await session.newBusinessUnit();
+    // Every property starts from the suite's settings on the session's own unit, whatever the property before it
+    // did; an exclusive session also starts each from an open day list (the day list is the registry's, not a unit's).
+    let reopen = async () => {};
+    if (session.exclusive) {
+      const before = await session.control<{ open: boolean }>("GET", "/sandbox/v1/day-list", undefined, {
+        as: "admin",
+      });
+      reopen = async () => {
+        await session.control("PUT", "/sandbox/v1/day-list", { open: true }, { as: "admin" });
+      };
+      session.onClose(async () => {
+        await session.control("PUT", "/sandbox/v1/day-list", { open: before.open }, { as: "admin" });
+      });
+    }
+    session.beforeEachProperty = async () => {
+      await session.control("PUT", "/sandbox/v1/settings", SUITE_SETTINGS);
+      await reopen();
+    };
+    await reopen();
   } catch (error) {
     await session.close();
     throw error;

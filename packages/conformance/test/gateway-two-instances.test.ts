@@ -26,8 +26,9 @@ describe("gateway: two instances on one PostgreSQL behind a round-robin", () => 
     const instances = await Promise.all([createServer(options), createServer(options)]);
     const urls = await Promise.all(instances.map((instance) => instance.app.listen({ port: 0, host: "127.0.0.1" })));
     const balancer = await startRoundRobin(urls);
-    const session = await openGateway({ url: balancer.url, sandboxToken });
-    // Stopped after the session's own clean-up, which puts the settings back through the balancer.
+    // The instances are this test's alone: the properties on registry-wide state run too.
+    const session = await openGateway({ url: balancer.url, sandboxToken, exclusive: true });
+    // Stopped after the session's own clean-up, which puts the day list back through the balancer.
     const close = session.close.bind(session);
     session.close = async () => {
       await close();

@@ -159,7 +159,7 @@ class Move implements Command {
         : undefined;
     if (taken) body["registry_reference"] = taken.reference;
     this.resolved = `#${m.applications.indexOf(application)} ${application.status}→${to}${taken ? ` reusing ${String(taken.reference)}` : ""}`;
-    const answer = await requestTransition(r.session, application.id, body);
+    const answer = await requestTransition(r.session, application.id, body, r.credentials);
     if (!legal(application.status, to) || taken) {
       expectStatus(answer, 409, this.resolved);
       expectThat((answer.body as { code?: string }).code === "409-03", `problem code ${answer.text}`);
@@ -215,10 +215,12 @@ class DayList implements Command {
   check = () => true;
   async run(m: Model, r: Real) {
     const waiting = m.applications.filter((a) => a.status === "ACCEPTED_AWAITING_PRIORITY");
+    // The registry-wide day list: the admin token's (this command runs in an exclusive session only).
     const state = await r.session.control<{ open: boolean; awaiting_priority: number; promoted?: number }>(
       "PUT",
       "/sandbox/v1/day-list",
       { open: this.open },
+      { as: "admin" },
     );
     expectThat(state.open === this.open, `day list answered open=${state.open}`);
     const promoted = this.open ? waiting.length : 0;
@@ -312,9 +314,12 @@ class Correspondence implements Command {
   check = (m: Readonly<Model>) => m.applications.length > 0;
   async run(m: Model, r: Real) {
     const application = pickOf(m, this.pick);
-    const answer = await r.session.sandbox("POST", `/sandbox/v1/applications/${application.id}/correspondence`, {
-      documents: this.codes,
-    });
+    const answer = await r.session.sandbox(
+      "POST",
+      `/sandbox/v1/applications/${application.id}/correspondence`,
+      { documents: this.codes },
+      r.credentials,
+    );
     if (application.reference === null) {
       expectStatus(answer, 409, `correspondence in status ${application.status}`);
       return;
@@ -340,7 +345,8 @@ const errorItems = fc.array(
   { minLength: 1, maxLength: 3 },
 );
 
-const commands = [
+/** The commands of one business unit's applications, driven through its own unit token. */
+const unitCommands = [
   fc.integer({ min: 1, max: 2 }).map((documents) => new Submit(documents)),
   fc.tuple(fc.nat(9), fc.boolean()).map(([pick, changed]) => new Resubmit(pick, changed)),
   fc
@@ -360,7 +366,6 @@ const commands = [
       ([pick, target]) =>
         new Move(pick, target, { errors: undefined, reuseReference: undefined, earlyCompletion: undefined }),
     ),
-  fc.boolean().map((open) => new DayList(open)),
   fc.nat(9).map((pick) => new Information(pick)),
   fc.constant(new UnknownInformation()),
   fc
@@ -454,7 +459,6 @@ export const applicationModel: Property = {
     "R044",
     "R045",
     "R046",
-    "R047",
     "R054",
     "R055",
     "R133",
@@ -463,17 +467,49 @@ export const applicationModel: Property = {
     "R145",
   ],
   title:
-    "applications model: submissions, every legal transition of x-lrg-transitions and every illegal one refused (409-03), day list closing and reopening, correspondence and application information answer as the model predicts",
+    "applications model: submissions, every legal transition of x-lrg-transitions and every illegal one refused (409-03), correspondence and application information answer as the model predicts (one business unit, through its own unit token)",
   requires: ["control-plane"],
   runs: 50,
   async check(context) {
     const { session } = context;
     await context.assert(
-      fc.asyncProperty(fc.commands(commands, { maxCommands: 50, size: "large" }), async (cmds) => {
-        // The day list is shared by every business unit: open it, which also releases anything left waiting.
-        const state = await session.control<{ awaiting_priority: number }>("PUT", "/sandbox/v1/day-list", {
-          open: true,
+      fc.asyncProperty(fc.commands(unitCommands, { maxCommands: 50, size: "large" }), async (cmds) => {
+        const credentials = await session.newBusinessUnit();
+        // The day list is the registry's: open unless a run with the gateway to itself closed it.
+        const dayList = await session.control<{ open: boolean }>("GET", "/sandbox/v1/day-list", undefined, {
+          as: credentials,
         });
+        expectThat(dayList.open, "the registry-wide day list is closed: is another run closing it?");
+        await fc.asyncModelRun(
+          () => ({ model: { applications: [], dayListOpen: true }, real: { session, credentials } }),
+          cmds,
+        );
+      }),
+    );
+  },
+};
+
+export const dayListModel: Property = {
+  id: "applications.day-list-model",
+  // The day list's own rows; the model's others are the applications model's too.
+  rows: ["R043", "R044", "R047"],
+  title:
+    "applications model with the day list: the model's submissions, transitions and correspondence interleaved with the registry-wide day list closing and reopening (applications waiting for priority promoted on reopening, with their notification)",
+  requires: ["control-plane"],
+  exclusive: "the day list is registry-wide",
+  runs: 25,
+  async check(context) {
+    const { session } = context;
+    const dayListCommands = [...unitCommands, fc.boolean().map((open) => new DayList(open))];
+    await context.assert(
+      fc.asyncProperty(fc.commands(dayListCommands, { maxCommands: 50, size: "large" }), async (cmds) => {
+        // The day list is shared by every business unit: open it, which also releases anything left waiting.
+        const state = await session.control<{ awaiting_priority: number }>(
+          "PUT",
+          "/sandbox/v1/day-list",
+          { open: true },
+          { as: "admin" },
+        );
         expectThat(
           state.awaiting_priority === 0,
           `${state.awaiting_priority} applications still wait after the day list opened`,
@@ -485,9 +521,9 @@ export const applicationModel: Property = {
         );
       }),
     );
-    await session.control("PUT", "/sandbox/v1/day-list", { open: true });
+    await session.control("PUT", "/sandbox/v1/day-list", { open: true }, { as: "admin" });
   },
 };
 
 /** The application properties. */
-export const applicationProperties: Property[] = [applicationModel, registryReferences];
+export const applicationProperties: Property[] = [applicationModel, dayListModel, registryReferences];

@@ -1,8 +1,9 @@
 // The sandbox control plane is a contract that external test tools rely on (spec/sandbox.yaml): these
 // properties check the parts of it the rest of the suite builds on.
 import fc from "fast-check";
-import { expectStatus, expectThat, sameJson } from "../driver.js";
+import { advanceClock, errorOf, expectStatus, expectThat, readClock, sameJson, submission, submit } from "../driver.js";
 import type { Property } from "../property.js";
+import type { Answer, ControlScope, Session } from "../session.js";
 
 interface Settings {
   processing: "automatic" | "manual";
@@ -109,5 +110,106 @@ const clock: Property = {
   },
 };
 
+/** How far a clock is from real time, in milliseconds (read and compared at once, so requests hardly count). */
+async function offsetOf(session: Session, as: ControlScope): Promise<number> {
+  const now = (await session.control<{ now: string }>("GET", "/sandbox/v1/clock", undefined, { as })).now;
+  return Date.parse(now) - Date.now();
+}
+
+/** Clocks that follow one another differ by the time requests take: far less than a minute. */
+const SAME_CLOCK_MS = 60_000;
+
+/** Asserts a refusal of a unit token: 403 with the code 403-05. */
+function expectAdminOnly(answer: Answer, what: string): void {
+  expectStatus(answer, 403, `${what} with a unit token`);
+  expectThat(errorOf(answer).code === "403-05", `${what} with a unit token: ${answer.text}`);
+}
+
+const unitScope: Property = {
+  id: "control-plane.unit-scope",
+  rows: [],
+  title:
+    "a unit token acts on its own business unit alone: its clock and settings change while another unit's and the global ones stay, another unit's application is not found (404) to its transitions and correspondence, and creating business units or opening and closing the day list is refused (403, 403-05)",
+  requires: ["control-plane"],
+  runs: 5,
+  async check(context) {
+    const { session } = context;
+    await context.assert(
+      fc.asyncProperty(
+        // Up to the 366 days one advance may move the clock.
+        fc.integer({ min: 1, max: 366 }),
+        fc.constantFrom(0.25, 0.5, 1),
+        fc.boolean(),
+        async (days, rate, open) => {
+          const mine = await session.newBusinessUnit();
+          const other = await session.newBusinessUnit();
+          // Read only: the global clock, settings and day list, which every run on the gateway shares.
+          const global = await offsetOf(session, "admin");
+          const globalSettings = await session.control("GET", "/sandbox/v1/settings", undefined, { as: "admin" });
+          const dayList = await session.control<{ open: boolean }>("GET", "/sandbox/v1/day-list", undefined, {
+            as: mine,
+          });
+
+          await advanceClock(session, days * 86_400, mine);
+          const moved = (await readClock(session, mine)) - Date.now();
+          expectThat(
+            Math.abs(moved - global - days * 86_400_000) < SAME_CLOCK_MS,
+            `the unit's clock is ${moved - global} ms from the global one after advancing ${days} days`,
+          );
+          expectThat(
+            Math.abs((await offsetOf(session, other)) - global) < SAME_CLOCK_MS,
+            "another business unit's clock moved with this unit's",
+          );
+          expectThat(
+            Math.abs((await offsetOf(session, "admin")) - global) < SAME_CLOCK_MS,
+            "the global clock moved with a unit's",
+          );
+
+          const settings = await session.control<{ duplicate_rate: number }>(
+            "PUT",
+            "/sandbox/v1/settings",
+            { duplicate_rate: rate },
+            { as: mine },
+          );
+          expectThat(settings.duplicate_rate === rate, `the unit's settings answered duplicate_rate ${rate}`);
+          const others = await session.control<{ duplicate_rate: number }>("GET", "/sandbox/v1/settings", undefined, {
+            as: other,
+          });
+          expectThat(others.duplicate_rate === 0, "another business unit's settings changed with this unit's");
+          expectThat(
+            sameJson(await session.control("GET", "/sandbox/v1/settings", undefined, { as: "admin" }), globalSettings),
+            "the global settings changed with a unit's",
+          );
+
+          const theirs = await submit(session, other, submission());
+          for (const [path, body] of [
+            ["transitions", { to: "ACCEPTED_PRIORITY_PROTECTED" }],
+            ["correspondence", { documents: ["LTR"] }],
+          ] as const) {
+            const answer = await session.sandbox("POST", `/sandbox/v1/applications/${theirs}/${path}`, body, mine);
+            expectStatus(answer, 404, `${path} of another business unit's application`);
+          }
+          const information = await session.call("GET", `/v0/applications/${theirs}/information`, { as: other });
+          expectThat(
+            (information.body as { data: { status: string } }).data.status === "VALIDATING",
+            "another unit's token moved the application",
+          );
+
+          const created = await session.sandbox("POST", "/sandbox/v1/business-units", { name: "refused" }, mine);
+          expectAdminOnly(created, "creating a business unit");
+          expectAdminOnly(
+            await session.sandbox("PUT", "/sandbox/v1/day-list", { open }, mine),
+            `${open ? "opening" : "closing"} the day list`,
+          );
+          const after = await session.control<{ open: boolean }>("GET", "/sandbox/v1/day-list", undefined, {
+            as: mine,
+          });
+          expectThat(after.open === dayList.open, "a refused day-list change changed the day list");
+        },
+      ),
+    );
+  },
+};
+
 /** Properties of the control plane. */
-export const controlPlaneProperties: Property[] = [settingsPartialUpdate, clock];
+export const controlPlaneProperties: Property[] = [settingsPartialUpdate, clock, unitScope];

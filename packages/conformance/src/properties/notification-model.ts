@@ -92,8 +92,8 @@ class Decide implements Command {
     const moves = transitions.filter((t) => t.from === application.status);
     const move = moves[this.choice % moves.length] as (typeof moves)[number];
     this.resolved = `#${m.applications.indexOf(application)} ${move.from}→${move.to}`;
-    const epochStart = await advanceClock(r.session, EPOCH_SECONDS);
-    const result = await transition(r.session, application.id, { to: move.to });
+    const epochStart = await advanceClock(r.session, EPOCH_SECONDS, r.credentials);
+    const result = await transition(r.session, application.id, { to: move.to }, r.credentials);
     expectThat(
       result.status === move.to && result.previous_status === move.from,
       `transition answered ${result.previous_status}→${result.status}`,
@@ -154,7 +154,7 @@ class RefuseIllegal implements Command {
     );
     const to = illegal[this.target % illegal.length] as string;
     this.resolved = `${application.status}→${to}`;
-    const answer = await requestTransition(r.session, application.id, { to });
+    const answer = await requestTransition(r.session, application.id, { to }, r.credentials);
     expectStatus(answer, 409, `illegal transition ${this.resolved}`);
     expectThat((answer.body as { code?: string }).code === "409-03", `problem code ${answer.text}`);
   }
@@ -343,7 +343,7 @@ class Acknowledge implements Command {
 class Expire implements Command {
   check = (m: Readonly<Model>) => m.notifications.some((n) => !n.expired);
   async run(m: Model, r: Real) {
-    await advanceClock(r.session, 32 * 86_400);
+    await advanceClock(r.session, 32 * 86_400, r.credentials);
     for (const n of m.notifications) n.expired = true;
   }
   toString = () => "expire(32 days)";
@@ -442,19 +442,16 @@ export const notificationModel: Property = {
         fc.boolean(),
         fc.commands(commands, { maxCommands: 50, size: "large" }),
         async (duplicates, cmds) => {
-          await settings(session, { duplicate_rate: duplicates ? 1 : 0 });
-          try {
-            const credentials = await session.newBusinessUnit();
-            await fc.asyncModelRun(
-              () => ({
-                model: { applications: [], notifications: [], epochs: [], duplicates },
-                real: { session, credentials },
-              }),
-              cmds,
-            );
-          } finally {
-            await settings(session, { duplicate_rate: 0 });
-          }
+          // The run's own business unit, its duplicates setting and clock its own: nothing to put back afterwards.
+          const credentials = await session.newBusinessUnit();
+          await settings(session, { duplicate_rate: duplicates ? 1 : 0 }, credentials);
+          await fc.asyncModelRun(
+            () => ({
+              model: { applications: [], notifications: [], epochs: [], duplicates },
+              real: { session, credentials },
+            }),
+            cmds,
+          );
         },
       ),
     );

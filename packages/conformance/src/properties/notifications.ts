@@ -125,9 +125,9 @@ const acknowledgeLimit: Property = {
       ? await session.fixture("acknowledge-limit-unit", async () => {
           const credentials = await session.newBusinessUnit();
           const id = await submit(session, credentials, submission({ documents: 1 }));
-          const emitted = (await transition(session, id, { to: "ACCEPTED_PRIORITY_PROTECTED" })).notifications.map(
-            (n) => n.notification_id,
-          );
+          const emitted = (
+            await transition(session, id, { to: "ACCEPTED_PRIORITY_PROTECTED" }, credentials)
+          ).notifications.map((n) => n.notification_id);
           return { credentials, application: id, emitted };
         })
       : undefined;
@@ -252,7 +252,7 @@ async function decidedApplication(
   const id = await submit(session, credentials, submission({ documents: 1 }));
   const emitted: string[] = [];
   for (const to of path)
-    emitted.push(...(await transition(session, id, { to })).notifications.map((n) => n.notification_id));
+    emitted.push(...(await transition(session, id, { to }, credentials)).notifications.map((n) => n.notification_id));
   return { id, emitted };
 }
 
@@ -336,7 +336,7 @@ const duplicates: Property = {
   async check(context) {
     const { session } = context;
     const credentials = await session.fixture("duplicates-unit", () => session.newBusinessUnit());
-    await settings(session, { duplicate_rate: 1 });
+    await settings(session, { duplicate_rate: 1 }, credentials);
     try {
       await context.assert(
         fc.asyncProperty(fc.constantFrom(...legalPaths), versions, async (path, version) => {
@@ -373,7 +373,7 @@ const duplicates: Property = {
         }),
       );
     } finally {
-      await settings(session, { duplicate_rate: 0 });
+      await settings(session, { duplicate_rate: 0 }, credentials);
     }
   },
 };
@@ -397,9 +397,9 @@ const retention: Property = {
           ...(await list(session, "v1", credentials, { subject: id, status: "NEW" })),
           ...(await list(session, "v1", credentials, { subject: id, status: "ACKNOWLEDGED" })),
         ];
-        await advanceClock(session, days * 86_400);
+        await advanceClock(session, days * 86_400, credentials);
         expectThat((await all()).length === emitted.length, `after ${days} days not every notification is listed`);
-        await advanceClock(session, (32 - days) * 86_400);
+        await advanceClock(session, (32 - days) * 86_400, credentials);
         expectThat((await all()).length === 0, "after 32 days a notification is still listed");
         const answer = await acknowledge(session, "v0", credentials, emitted);
         expectThat(

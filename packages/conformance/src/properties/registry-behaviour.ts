@@ -48,9 +48,12 @@ const v0WithoutDefaultStatus: Property = {
         async (applications, picks) => {
           const credentials = await session.newBusinessUnit();
           for (let i = 0; i < applications; i += 1)
-            await transition(session, await submit(session, credentials, submission()), {
-              to: "ACCEPTED_PRIORITY_PROTECTED",
-            });
+            await transition(
+              session,
+              await submit(session, credentials, submission()),
+              { to: "ACCEPTED_PRIORITY_PROTECTED" },
+              credentials,
+            );
           const v0 = await list(session, "v0", credentials);
           const chosen = v0.filter((_, i) => picks[i % picks.length]).map((n) => n.notification_id);
           await acknowledge(session, "v0", credentials, chosen);
@@ -116,9 +119,12 @@ const acknowledgeAnyId: Property = {
         fc.option(fc.tuple(nonStrings, fc.nat()), { nil: undefined }),
         async (version, odd, refused) => {
           const credentials = await session.newBusinessUnit();
-          await transition(session, await submit(session, credentials, submission()), {
-            to: "ACCEPTED_PRIORITY_PROTECTED",
-          });
+          await transition(
+            session,
+            await submit(session, credentials, submission()),
+            { to: "ACCEPTED_PRIORITY_PROTECTED" },
+            credentials,
+          );
           const known = (await list(session, "v1", credentials)).map((n) => n.notification_id);
           const ids: unknown[] = [...known, ...odd];
           if (refused) {
@@ -280,9 +286,12 @@ const retryAfterSystemError: Property = {
   runs: 12,
   async check(context) {
     const { session } = context;
+    // Scheduled through the unit's own token: naming the unit, naming none (its own, for a unit token), or naming
+    // another unit (not found: nothing scheduled, the submission stays VALIDATING).
     const outcomes = fc.constantFrom(
       "scheduled",
-      "scheduled-any-unit",
+      "scheduled-unnamed",
+      "scheduled-other-unit",
       "transition",
       "VALIDATING",
       "VALIDATION_FAILED",
@@ -293,22 +302,41 @@ const retryAfterSystemError: Property = {
         const credentials = await session.newBusinessUnit();
         const key = `conformance-${randomUUID()}`;
         const body = submission();
-        if (outcome === "scheduled" || outcome === "scheduled-any-unit") {
-          const scheduled = await session.control<{ pending: number }>(
+        if (outcome.startsWith("scheduled")) {
+          const named =
+            outcome === "scheduled"
+              ? credentials.business_unit_id
+              : outcome === "scheduled-other-unit"
+                ? session.credentials.business_unit_id
+                : undefined;
+          const answer = await session.sandbox(
             "POST",
             "/sandbox/v1/system-errors",
-            outcome === "scheduled" ? { business_unit_id: credentials.business_unit_id } : {},
+            named === undefined ? {} : { business_unit_id: named },
+            credentials,
           );
-          expectThat(scheduled.pending >= 1, `${scheduled.pending} system errors pending after scheduling one`);
+          if (outcome === "scheduled-other-unit") {
+            expectStatus(answer, 404, "system errors for another business unit with a unit token");
+            expectThat(codeOf(answer) === "404-01", `problem code ${answer.text}`);
+          } else {
+            expectStatus(answer, 200, `system errors (${outcome})`);
+            const scheduled = answer.body as { business_unit_id: string | null; pending: number };
+            expectThat(scheduled.pending >= 1, `${scheduled.pending} system errors pending after scheduling one`);
+            expectThat(
+              scheduled.business_unit_id === credentials.business_unit_id,
+              `a unit token scheduled system errors for ${String(scheduled.business_unit_id)}, not its own unit`,
+            );
+          }
         }
         const first = await submit(session, credentials, body, key);
-        if (outcome === "transition") await transition(session, first, { to: "SYSTEM_ERROR" });
+        if (outcome === "transition") await transition(session, first, { to: "SYSTEM_ERROR" }, credentials);
         else if (outcome === "VALIDATION_FAILED" || outcome === "ACCEPTED_PRIORITY_PROTECTED")
-          await transition(session, first, { to: outcome });
-        const failed = outcome === "scheduled" || outcome === "scheduled-any-unit" || outcome === "transition";
+          await transition(session, first, { to: outcome }, credentials);
+        const failed = outcome === "scheduled" || outcome === "scheduled-unnamed" || outcome === "transition";
+        const expected = failed ? "SYSTEM_ERROR" : outcome === "scheduled-other-unit" ? "VALIDATING" : outcome;
         expectThat(
-          (await statusOf(session, credentials, first)) === (failed ? "SYSTEM_ERROR" : outcome),
-          `the first application is not ${failed ? "SYSTEM_ERROR" : outcome}`,
+          (await statusOf(session, credentials, first)) === expected,
+          `the first application is not ${expected}`,
         );
         if (failed)
           expectThat(
@@ -351,13 +379,17 @@ const retryAfterSystemError: Property = {
   },
 };
 
-/** How many times each of `count` accepted applications' events was delivered, in order. */
-async function deliveries(session: Session, count: number): Promise<number[]> {
+/**
+ * How many times each of `count` accepted applications' events was delivered, in order, in a new business unit
+ * with the duplicate settings `changes` (its own: the draw of a seed is per unit).
+ */
+async function deliveries(session: Session, count: number, changes: Record<string, unknown>): Promise<number[]> {
   const credentials = await session.newBusinessUnit();
+  await settings(session, changes, credentials);
   const counts: number[] = [];
   for (let i = 0; i < count; i += 1) {
     const id = await submit(session, credentials, submission());
-    await transition(session, id, { to: "ACCEPTED_PRIORITY_PROTECTED" });
+    await transition(session, id, { to: "ACCEPTED_PRIORITY_PROTECTED" }, credentials);
     counts.push((await list(session, "v1", credentials, { subject: id })).length);
   }
   return counts;
@@ -372,36 +404,30 @@ const seededDuplicates: Property = {
   runs: 4,
   async check(context) {
     const { session } = context;
-    try {
-      await context.assert(
-        fc.asyncProperty(
-          fc.integer({ min: 0, max: 2 ** 32 - 1 }),
-          fc.constantFrom(0, 0.3, 0.5, 0.8),
-          async (seed, rate) => {
-            await settings(session, { duplicate_rate: rate, duplicate_seed: seed });
-            const first = await deliveries(session, 6);
-            await settings(session, { duplicate_seed: seed });
-            const again = await deliveries(session, 6);
+    await context.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+        fc.constantFrom(0, 0.3, 0.5, 0.8),
+        async (seed, rate) => {
+          const first = await deliveries(session, 6, { duplicate_rate: rate, duplicate_seed: seed });
+          const again = await deliveries(session, 6, { duplicate_rate: rate, duplicate_seed: seed });
+          expectThat(
+            first.join() === again.join(),
+            `seed ${seed} at rate ${rate}: deliveries ${first.join()} then ${again.join()}`,
+          );
+          // One attachment result and one acceptance per application, each delivered once or twice.
+          expectThat(
+            first.every((n) => n >= 2 && n <= 4),
+            `deliveries ${first.join()} are not 2 to 4 notifications an application`,
+          );
+          if (rate === 0)
             expectThat(
-              first.join() === again.join(),
-              `seed ${seed} at rate ${rate}: deliveries ${first.join()} then ${again.join()}`,
+              first.every((n) => n === 2),
+              `duplicates at rate 0: ${first.join()}`,
             );
-            // One attachment result and one acceptance per application, each delivered once or twice.
-            expectThat(
-              first.every((n) => n >= 2 && n <= 4),
-              `deliveries ${first.join()} are not 2 to 4 notifications an application`,
-            );
-            if (rate === 0)
-              expectThat(
-                first.every((n) => n === 2),
-                `duplicates at rate 0: ${first.join()}`,
-              );
-          },
-        ),
-      );
-    } finally {
-      await settings(session, { duplicate_rate: 0, duplicate_seed: null });
-    }
+        },
+      ),
+    );
   },
 };
 
@@ -424,8 +450,8 @@ const earlyCompletionDocuments: Property = {
             ...submission(),
             titles: { "title-1": { title_number: titleNumber } },
           });
-          await transition(session, id, { to: "ACCEPTED_PRIORITY_PROTECTED" });
-          await transition(session, id, { to: "COMPLETED", early_completion: earlyCompletion });
+          await transition(session, id, { to: "ACCEPTED_PRIORITY_PROTECTED" }, credentials);
+          await transition(session, id, { to: "COMPLETED", early_completion: earlyCompletion }, credentials);
           return id;
         };
         const despatched = (id: string) =>

@@ -128,7 +128,14 @@ const payloadSchemas: Property = {
           const id = await submit(session, session.credentials, submission());
           for (const to of path) await transition(session, id, { to });
           if (path[0] === "ACCEPTED_PRIORITY_PROTECTED")
-            await session.control("POST", `/sandbox/v1/applications/${id}/correspondence`, { documents: ["LTR"] }, 201);
+            await session.control(
+              "POST",
+              `/sandbox/v1/applications/${id}/correspondence`,
+              { documents: ["LTR"] },
+              {
+                status: 201,
+              },
+            );
           for (const version of ["v0", "v1"] as const) {
             const items: Notification[] = await list(session, version, session.credentials, { subject: id });
             expectThat(items.length > 0, `no ${version} notifications`);

@@ -29,7 +29,7 @@ async function enquirer(session: Session): Promise<Credentials> {
 
 /**
  * A lookup that honours the rate limit of the title services: after a 429 it waits Retry-After seconds (on the
- * gateway by moving its clock, which the token buckets follow) and asks again.
+ * gateway by moving the clock of the asking unit, which its token buckets follow) and asks again.
  */
 async function lookUp(
   session: Session,
@@ -42,7 +42,7 @@ async function lookUp(
     const answer = await session.call(method, path, { as, ...(json === undefined ? {} : { json }) });
     if (answer.status !== 429) return answer;
     const seconds = Number(answer.headers["retry-after"] ?? 1);
-    if (session.has("control-plane")) await advanceClock(session, seconds);
+    if (session.has("control-plane")) await advanceClock(session, seconds, as);
     else await sleep(seconds * 1000);
   }
 }
@@ -139,12 +139,12 @@ const deferred: Property = {
   async check(context) {
     const { session } = context;
     const as = await enquirer(session);
-    await keepingClock(session, () =>
+    await keepingClock(session, as, () =>
       context.assert(
         fc.asyncProperty(fc.integer({ min: 0, max: 60 }), async (minutesAfterClose) => {
           // 23:00 London time (BST) on 1 April 2025 is the close of the service hours; they resume at 06:30.
           const closed = Date.UTC(2025, 3, 1, 22, 0) + minutesAfterClose * 60_000 + 60_000;
-          await session.control("PUT", "/sandbox/v1/clock", { now: new Date(closed).toISOString() });
+          await session.control("PUT", "/sandbox/v1/clock", { now: new Date(closed).toISOString() }, { as });
           const messageId = `d-${randomUUID()}`;
           const search = await session.call("POST", "/api/v1/official-searches-of-whole", {
             as,
@@ -153,7 +153,7 @@ const deferred: Property = {
           expectStatus(search, 202, "a search out of hours");
           const poll = String(search.headers["location"]);
           expectStatus(await session.call("GET", poll, { as }), 202, "polling before the hours resume");
-          await advanceClock(session, Math.ceil((Date.UTC(2025, 3, 2, 5, 31) - closed) / 1000));
+          await advanceClock(session, Math.ceil((Date.UTC(2025, 3, 2, 5, 31) - closed) / 1000), as);
           const result = await session.call("GET", poll, { as });
           expectStatus(result, 200, "polling after the hours resumed");
           expectThat(
@@ -184,13 +184,18 @@ const londonTime = (ms: number) =>
     hourCycle: "h23",
   });
 
-/** Puts the gateway's clock back to real time plus the offset it had, whatever the check did. */
-async function keepingClock(session: Session, check: () => Promise<void>): Promise<void> {
-  const realOffset = (await readClock(session)) - Date.now();
+/** Puts the clock of business unit `unit` back to real time plus the offset it had, whatever the check did. */
+async function keepingClock(session: Session, unit: Credentials, check: () => Promise<void>): Promise<void> {
+  const realOffset = (await readClock(session, unit)) - Date.now();
   try {
     await check();
   } finally {
-    await session.control("PUT", "/sandbox/v1/clock", { now: new Date(Date.now() + realOffset).toISOString() });
+    await session.control(
+      "PUT",
+      "/sandbox/v1/clock",
+      { now: new Date(Date.now() + realOffset).toISOString() },
+      { as: unit },
+    );
   }
 }
 
@@ -206,40 +211,39 @@ const serviceHours: Property = {
   runs: 10,
   async check(context) {
     const { session } = context;
-    await keepingClock(session, () =>
-      context.assert(
-        fc.asyncProperty(
-          fc.integer({ min: 0, max: 24 * 60 - 1 }),
-          fc.constantFrom("enforced", "always-open"),
-          async (minute, mode) => {
-            await session.control("PUT", "/sandbox/v1/settings", { service_hours: mode });
-            // London midnight of Wednesday 2 April 2025 (BST) is 23:00 UTC the day before.
-            const now = Date.UTC(2025, 3, 1, 23, 0) + minute * 60_000;
-            await session.control("PUT", "/sandbox/v1/clock", { now: new Date(now).toISOString() });
-            const as = await session.newBusinessUnit(); // a rate-limit window of its own
-            const open = minute >= 6 * 60 + 30 && minute < 23 * 60;
-            const answer = await session.call("GET", names("ZZ100001"), { as });
-            if (open || mode === "always-open")
-              expectStatus(answer, 200, `the names at ${londonTime(now)} London time, service_hours ${mode}`);
-            else {
-              expectStatus(answer, 423, `the names at ${londonTime(now)} London time`);
-              expectThat(
-                registryCode(answer) === "BG50003",
-                `the 423 names ${String(registryCode(answer))}, not BG50003: ${answer.text.slice(0, 300)}`,
-              );
-              const retryAfter = Number(answer.headers["retry-after"]);
-              expectThat(
-                londonTime(now + retryAfter * 1000) === "06:30",
-                `Retry-After ${retryAfter} at ${londonTime(now)} does not reach 06:30`,
-              );
-            }
-            expectStatus(
-              await session.call("GET", copies("ZZ100001"), { as }),
-              200,
-              `official copy availability at ${londonTime(now)} London time`,
+    await context.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 24 * 60 - 1 }),
+        fc.constantFrom("enforced", "always-open"),
+        async (minute, mode) => {
+          // A unit of its own (a rate-limit window of its own), its setting and its clock: nothing to put back.
+          const as = await session.newBusinessUnit();
+          await session.control("PUT", "/sandbox/v1/settings", { service_hours: mode }, { as });
+          // London midnight of Wednesday 2 April 2025 (BST) is 23:00 UTC the day before.
+          const now = Date.UTC(2025, 3, 1, 23, 0) + minute * 60_000;
+          await session.control("PUT", "/sandbox/v1/clock", { now: new Date(now).toISOString() }, { as });
+          const open = minute >= 6 * 60 + 30 && minute < 23 * 60;
+          const answer = await session.call("GET", names("ZZ100001"), { as });
+          if (open || mode === "always-open")
+            expectStatus(answer, 200, `the names at ${londonTime(now)} London time, service_hours ${mode}`);
+          else {
+            expectStatus(answer, 423, `the names at ${londonTime(now)} London time`);
+            expectThat(
+              registryCode(answer) === "BG50003",
+              `the 423 names ${String(registryCode(answer))}, not BG50003: ${answer.text.slice(0, 300)}`,
             );
-          },
-        ),
+            const retryAfter = Number(answer.headers["retry-after"]);
+            expectThat(
+              londonTime(now + retryAfter * 1000) === "06:30",
+              `Retry-After ${retryAfter} at ${londonTime(now)} does not reach 06:30`,
+            );
+          }
+          expectStatus(
+            await session.call("GET", copies("ZZ100001"), { as }),
+            200,
+            `official copy availability at ${londonTime(now)} London time`,
+          );
+        },
       ),
     );
   },
@@ -250,12 +254,12 @@ const serviceHours: Property = {
  * gateway's clock moved meanwhile (the windows refill with it, so a burst may get a little more than the limit).
  */
 async function burst(session: Session, path: string, as: Credentials, cap: number) {
-  const started = await readClock(session);
+  const started = await readClock(session, as);
   const allowed: Answer[] = [];
   for (let i = 0; i < cap; i += 1) {
     const answer = await session.call("GET", path, { as });
     if (answer.status === 429)
-      return { allowed, limited: answer, elapsedSeconds: ((await readClock(session)) - started) / 1000 };
+      return { allowed, limited: answer, elapsedSeconds: ((await readClock(session, as)) - started) / 1000 };
     expectThat(
       answer.status === 200 || answer.status === 404,
       `${path} answered ${answer.status} within the rate limit`,
@@ -301,7 +305,7 @@ const namesRateLimit: Property = {
           (await session.call("GET", names(title), { as: await session.newBusinessUnit() })).status !== 429,
           "another user was refused by this user's limit",
         );
-        await advanceClock(session, retryAfter);
+        await advanceClock(session, retryAfter, as);
         const again = await session.call("GET", names(title), { as });
         expectThat(again.status !== 429, `after Retry-After (${retryAfter} s) the user is still refused`);
       }),
@@ -345,7 +349,7 @@ const availabilityRateLimit: Property = {
           `${allowed.length} requests answered before the 429 in ${elapsedSeconds} s`,
         );
         const retryAfter = expectRateLimited(limited, 1, 60);
-        await advanceClock(session, retryAfter);
+        await advanceClock(session, retryAfter, as);
         expectThat(
           (await session.call("GET", copies(title), { as })).status !== 429,
           `after Retry-After (${retryAfter} s) the business unit is still refused`,
@@ -376,7 +380,7 @@ const clientCertificate: Property = {
     await context.assert(
       fc.asyncProperty(fc.constantFrom(...requests), async ([method, path, body]) => {
         const json = body();
-        await session.control("PUT", "/sandbox/v1/settings", { require_client_certificate: true });
+        await session.control("PUT", "/sandbox/v1/settings", { require_client_certificate: true }, { as });
         const refused = await session.call(method, path, { as, ...(json === undefined ? {} : { json }) });
         expectStatus(refused, 403, `${method} ${path} over plain HTTP`);
         expectThat(
@@ -384,7 +388,7 @@ const clientCertificate: Property = {
           `the 403 is ${refused.text.slice(0, 300)}`,
         );
         expectStatus(await session.call("GET", "/v1/notifications", { as }), 200, "the notifications over plain HTTP");
-        await session.control("PUT", "/sandbox/v1/settings", { require_client_certificate: false });
+        await session.control("PUT", "/sandbox/v1/settings", { require_client_certificate: false }, { as });
         const answered = await lookUp(session, path, as, method, json);
         expectThat(answered.status !== 403, `${method} ${path} answered 403 with require_client_certificate false`);
       }),

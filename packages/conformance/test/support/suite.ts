@@ -46,8 +46,13 @@ export function describeTarget(
     const defect = KNOWN_DEFECTS[target]?.[property.id];
     (defect === undefined ? it : it.fails)(
       defect === undefined ? name : `${name} — known defect: ${defect}`,
-      async () => {
+      async (test) => {
         if (!session) throw new Error(`the ${target} target did not start`);
+        // A property changing registry-wide state is skipped in a session that shares its gateway (not exclusive).
+        if (property.exclusive !== undefined && !session.exclusive) {
+          test.skip(skipReason(property, session));
+          return;
+        }
         expect(skipReason(property, session)).toBeUndefined();
         const result = await runProperty(property, session, runOptions());
         if (result.outcome === "failed") throw new Error(result.message);
