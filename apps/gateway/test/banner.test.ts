@@ -1,0 +1,34 @@
+// The start banner and the admin token: shown when the gateway made it up (nobody else knows it), never when the
+// operator gave it (it would end up in shared logs), and the generated one really is the admin token.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { SANDBOX_TOKEN } from "./support/gateway.js";
+import { startGatewayProcess, type GatewayProcess } from "./support/process.js";
+
+let running: GatewayProcess | undefined;
+let dataDir: string | undefined;
+afterEach(async () => {
+  await running?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  running = dataDir = undefined;
+});
+
+describe("the start banner", () => {
+  it("never shows an admin token the operator set", async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "lrg-banner-"));
+    running = await startGatewayProcess(dataDir);
+    expect(running.output()).toContain("Sandbox token: the admin token of LRG_SANDBOX_TOKEN (not shown)");
+    expect(running.output()).not.toContain(SANDBOX_TOKEN);
+  });
+
+  it("shows the admin token it generated, and that token drives the control plane", async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "lrg-banner-"));
+    running = await startGatewayProcess(dataDir, { LRG_SANDBOX_TOKEN: "" });
+    const token = /Sandbox token: (\S+) {3}\(admin; generated/.exec(running.output())?.[1];
+    expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const answer = await fetch(`${running.url}/sandbox/v1/clock`, { headers: { authorization: `Bearer ${token}` } });
+    expect(answer.status).toBe(200);
+  });
+});
