@@ -278,15 +278,17 @@ describe("retries", () => {
     let calls = 0;
     const server = await startServer((_request, response) => {
       calls += 1;
-      if (calls === 1) setTimeout(() => json(response, 200, EMPTY_LIST), 1000);
+      if (calls === 1) setTimeout(() => json(response, 200, EMPTY_LIST), 6000);
       else json(response, 200, EMPTY_LIST);
     });
     servers.push(server);
+    // Generous against a loaded machine (CI runs every package at once): the first answer is far past the attempt's
+    // timeout, the second is at once.
     const client = createGatewayClient({
       baseUrl: server.url,
       username: "u",
       password: "p",
-      timeoutMs: 150,
+      timeoutMs: 1500,
       retry: FAST_RETRY,
     });
     const { data } = await client.GET("/v1/notifications");
@@ -296,14 +298,14 @@ describe("retries", () => {
 
   it("times out a POST without retrying it", async () => {
     const server = await startServer((_request, response) => {
-      setTimeout(() => json(response, 201, {}), 1000);
+      setTimeout(() => json(response, 201, {}), 6000);
     });
     servers.push(server);
     const client = createGatewayClient({
       baseUrl: server.url,
       username: "u",
       password: "p",
-      timeoutMs: 150,
+      timeoutMs: 1500,
       retry: FAST_RETRY,
     });
     const failure = await client
@@ -315,7 +317,9 @@ describe("retries", () => {
       .catch((error: unknown) => error);
     expect((failure as Error).name).toBe("TimeoutError");
     expect(failure).toBeInstanceOf(TimeoutError);
-    expect(server.requests).toHaveLength(1);
+    // Sent once, never again: the client's own count (on a loaded machine the server may not have read it yet).
+    expect(failure).toMatchObject({ attempts: 1 });
+    expect(server.requests.length).toBeLessThanOrEqual(1);
   });
 
   it("stops at once when the caller aborts", async () => {
