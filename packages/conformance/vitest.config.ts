@@ -3,8 +3,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    // Each file starts its own target (Prism, or a gateway in-process) and checks properties one by one.
-    testTimeout: 120_000,
+    // Each file starts its own target (Prism, or a gateway in-process) and checks properties one by one. A property
+    // with many runs took 75 s of a 120 s bound while every package tested at once; the bound is generous.
+    testTimeout: 300_000,
     hookTimeout: 180_000,
   },
 });
