@@ -224,4 +224,15 @@ describe("password checks", () => {
     }
     expect(await metric('lrg_auth_refused_total{reason="queue"}')).toBe(refused.length);
   });
+
+  it("with one credential arriving in a burst share one password check: all answered, none refused", async () => {
+    const fresh = await gw.newBusinessUnit();
+    const before = await scryptRuns();
+    // More parallel calls than may wait for a check: a client opening with a burst of work is not refused.
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => login("127.0.0.1", basic(fresh), undefined, true)),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+    expect((await scryptRuns()) - before).toBe(1);
+  });
 });

@@ -38,6 +38,8 @@ export class BasicAuthenticator {
   readonly #storage: Storage;
   readonly #cacheKey = randomBytes(32);
   readonly #verified = new Map<string, { principal: Principal; expiresMs: number }>();
+  /** The checks under way, by the same key as #verified: callers with the credential of one wait for it. */
+  readonly #checking = new Map<string, Promise<Principal>>();
   readonly #throttle: LoginThrottle;
   readonly #checks: PasswordChecks;
   readonly #refused = { address: 0, username: 0, queue: 0 };
@@ -62,8 +64,17 @@ export class BasicAuthenticator {
     const key = createHmac("sha256", this.#cacheKey).update(match[1]).digest("base64");
     const cached = this.#verified.get(key);
     if (cached && cached.expiresMs > Date.now()) return cached.principal;
+    // Requests that arrive together with one credential share one check: a client opening with a burst of parallel
+    // calls neither queues a password check per call (and overflows the queue) nor spends the budget once per call.
+    const pending = this.#checking.get(key);
+    if (pending) return pending;
+    const check = this.#check(match[1], key, address, refused).finally(() => this.#checking.delete(key));
+    this.#checking.set(key, check);
+    return check;
+  }
 
-    const decoded = Buffer.from(match[1], "base64").toString("utf8");
+  async #check(encoded: string, key: string, address: string | undefined, refused: Problem): Promise<Principal> {
+    const decoded = Buffer.from(encoded, "base64").toString("utf8");
     const colon = decoded.indexOf(":");
     if (colon <= 0) throw refused;
     const username = decoded.slice(0, colon);
