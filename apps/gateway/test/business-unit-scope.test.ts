@@ -4,14 +4,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type TestPostgres } from "../src/testing/postgres.js";
-import {
-  idempotencyKey,
-  SANDBOX_TOKEN,
-  startGateway,
-  submission,
-  type Credentials,
-  type TestGateway,
-} from "./support/gateway.js";
+import { SANDBOX_TOKEN, startGateway, type Credentials, type TestGateway } from "./support/gateway.js";
 import { checksumOf, rawPut, SAMPLES } from "./support/upload.js";
 
 /** A business unit the sandbox created: its registry credentials and its own token of the control plane. */
@@ -34,15 +27,7 @@ function unitsOf(gw: TestGateway) {
       expect((await control(unit, "PUT", "/sandbox/v1/settings", settings)).status).toBe(200);
       return unit;
     },
-    async submit(unit: Unit): Promise<string> {
-      const answer = await gw.call("POST", "/v0/applications", {
-        as: unit,
-        body: submission(),
-        headers: { "idempotency-key": idempotencyKey() },
-      });
-      expect(answer.status).toBe(202);
-      return (answer.body as { data: { application_request_id: string } }).data.application_request_id;
-    },
+    submit: (unit: Unit): Promise<string> => gw.submit(unit),
     async status(unit: Unit, id: string): Promise<string | number> {
       const answer = await gw.call("GET", `/v0/applications/${id}/information`, { as: unit });
       return answer.status === 200 ? (answer.body as { data: { status: string } }).data.status : answer.status;

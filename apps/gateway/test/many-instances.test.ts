@@ -39,15 +39,7 @@ afterAll(async () => {
   rmSync(shared, { recursive: true, force: true });
 });
 
-async function submit(gw: TestGateway, unit: Credentials): Promise<string> {
-  const answer = await gw.call("POST", "/v0/applications", {
-    as: unit,
-    body: submission(),
-    headers: { "idempotency-key": idempotencyKey() },
-  });
-  expect(answer.status).toBe(202);
-  return (answer.body as { data: { application_request_id: string } }).data.application_request_id;
-}
+const submit = (gw: TestGateway, unit: Credentials): Promise<string> => gw.submit(unit);
 
 const newIds = async (gw: TestGateway, unit: Credentials): Promise<string[]> =>
   (

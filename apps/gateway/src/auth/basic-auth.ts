@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Problem } from "../problems.js";
 import type { Storage, UserRow } from "../storage/storage.js";
@@ -143,17 +143,5 @@ export class BasicAuthenticator {
     }
     const after = `retry after ${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"}`;
     return new Problem("429-02", `${detail}; ${after}`, { headers: { "retry-after": String(retryAfterSeconds) } });
-  }
-}
-
-/** Checks the sandbox bearer token in constant time; throws 401 otherwise. */
-export function checkBearer(authorization: string | undefined, token: string): void {
-  const presented = /^Bearer (.+)$/i.exec(authorization?.trim() ?? "")?.[1] ?? "";
-  const a = createHmac("sha256", token).update(presented).digest();
-  const b = createHmac("sha256", token).update(token).digest();
-  if (!timingSafeEqual(a, b)) {
-    throw new Problem("401-01", "a valid sandbox bearer token is required", {
-      headers: { "www-authenticate": 'Bearer realm="sandbox"' },
-    });
   }
 }

@@ -18,6 +18,8 @@ export interface TestGateway {
   control(token: string, method: string, path: string, body?: unknown): Promise<Answer>;
   /** A new business unit with its own credentials. */
   newBusinessUnit(): Promise<Credentials>;
+  /** Submits `submission()` as `as` (a fresh Idempotency-Key); answers its application_request_id, throws unless 202. */
+  submit(as: Credentials): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -98,6 +100,16 @@ export async function startGateway(
     newBusinessUnit: async () => {
       const answer = await self.sandbox("POST", "/sandbox/v1/business-units", { name: "Test unit" });
       return answer.body as Credentials;
+    },
+    submit: async (as) => {
+      const answer = await self.call("POST", "/v0/applications", {
+        as,
+        body: submission(),
+        headers: { "idempotency-key": idempotencyKey() },
+      });
+      if (answer.status !== 202)
+        throw new Error(`submission answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      return (answer.body as { data: { application_request_id: string } }).data.application_request_id;
     },
     stop: () => started.stop(),
   };

@@ -1,9 +1,16 @@
 // The sandbox control plane is a contract that external test tools rely on (spec/sandbox.yaml): these
 // properties check the parts of it the rest of the suite builds on.
 import fc from "fast-check";
+import { componentSchema, type SpecNode } from "@lrg/spec";
 import { advanceClock, errorOf, expectStatus, expectThat, readClock, sameJson, submission, submit } from "../driver.js";
 import type { Property } from "../property.js";
 import type { Answer, ControlScope, Session } from "../session.js";
+
+/** The most seconds one clock advance may move (the spec's maximum of SandboxClockAdvanceRequest.seconds). */
+const MAX_ADVANCE_SECONDS = Number(
+  ((componentSchema("SandboxClockAdvanceRequest", "sandbox")["properties"] as Record<string, SpecNode>)["seconds"] ??
+    {})["maximum"],
+);
 
 interface Settings {
   processing: "automatic" | "manual";
@@ -81,7 +88,7 @@ const clock: Property = {
     const { session } = context;
     await context.assert(
       fc.asyncProperty(
-        fc.integer({ min: 0, max: 31_622_400 }),
+        fc.integer({ min: 0, max: MAX_ADVANCE_SECONDS }),
         fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2030, 0, 1) }),
         async (seconds, instant) => {
           const start = Date.parse(
@@ -136,8 +143,8 @@ const unitScope: Property = {
     const { session } = context;
     await context.assert(
       fc.asyncProperty(
-        // Up to the 366 days one advance may move the clock.
-        fc.integer({ min: 1, max: 366 }),
+        // Up to the whole days one advance may move the clock.
+        fc.integer({ min: 1, max: Math.floor(MAX_ADVANCE_SECONDS / 86_400) }),
         fc.constantFrom(0.25, 0.5, 1),
         fc.boolean(),
         async (days, rate, open) => {
