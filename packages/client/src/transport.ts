@@ -1,7 +1,7 @@
 // The layers under openapi-fetch: the transport (global fetch, or undici's with a client-certificate Agent),
 // and a fetch that adds per-attempt timeouts and retries idempotent requests.
 import { setTimeout as sleep } from "node:timers/promises";
-import { Agent, fetch as undiciFetch } from "undici";
+import type { Agent, fetch as undiciFetch } from "undici";
 import { NetworkError, parseRetryAfter, TimeoutError } from "./errors.js";
 
 /** The fetch the client is built on: one `Request` in, one `Response` out (the shape openapi-fetch calls). */
@@ -391,15 +391,23 @@ export interface TlsTransport {
  * gets the default dispatcher, so neither the certificate nor the gateway's private CA applies there.
  */
 export function createTlsTransport(tls: TlsOptions, origin: string): TlsTransport {
-  const agent = new Agent({
-    connect: {
-      cert: tls.cert,
-      key: tls.key,
-      ...(tls.ca !== undefined && { ca: tls.ca as string | Buffer | (string | Buffer)[] }),
-      ...(tls.passphrase !== undefined && { passphrase: tls.passphrase }),
-    },
-  });
+  // undici is a hundred modules: it loads with the first request, so a program that never presents a certificate
+  // (a command line answering --help, or talking to a plain-HTTP sandbox) starts without it.
+  let loading: Promise<{ agent: Agent; undiciFetch: typeof undiciFetch }> | undefined;
+  const load = () =>
+    (loading ??= import("undici").then(({ Agent, fetch }) => ({
+      agent: new Agent({
+        connect: {
+          cert: tls.cert,
+          key: tls.key,
+          ...(tls.ca !== undefined && { ca: tls.ca as string | Buffer | (string | Buffer)[] }),
+          ...(tls.passphrase !== undefined && { passphrase: tls.passphrase }),
+        },
+      }),
+      undiciFetch: fetch,
+    })));
   const fetch: SignalFetch = async (request, signal) => {
+    const { agent, undiciFetch } = await load();
     // undici's fetch only accepts its own Request class, so the request goes over as a URL and its parts.
     const response = await undiciFetch(request.url, {
       method: request.method,
@@ -412,5 +420,5 @@ export function createTlsTransport(tls: TlsOptions, origin: string): TlsTranspor
     });
     return response;
   };
-  return { fetch, close: () => agent.close() };
+  return { fetch, close: async () => (loading === undefined ? undefined : (await loading).agent.close()) };
 }

@@ -97,6 +97,8 @@ export function httpContender(name: string, target: HttpTarget, connections: num
             connections,
             pipelining: 1,
             duration: seconds,
+            // autocannon looks at its stop flag once per sample interval: a slice under a second ends on time too.
+            sampleInt: seconds < 1 ? 100 : 1000,
             timeout: 10,
             requests: [
               {
@@ -177,8 +179,8 @@ export async function compare(
   contenders: Contender[],
   schedule: Schedule,
 ): Promise<Map<string, LoadResult>> {
-  const sliceSeconds = Math.max(1, Math.round(schedule.durationSeconds / schedule.slices));
-  const rounds = Math.max(1, Math.round(schedule.durationSeconds / sliceSeconds));
+  const rounds = Math.max(1, Math.round(schedule.slices));
+  const sliceSeconds = schedule.durationSeconds / rounds;
   for (const contender of contenders) {
     progress(`${title}: warming up ${contender.name} for ${schedule.warmupSeconds} s`);
     await contender.prepare?.(schedule.warmupSeconds);

@@ -2,7 +2,6 @@
 import { statSync } from "node:fs";
 import { Writable } from "node:stream";
 import type { Command } from "commander";
-import { SingleBar } from "cli-progress";
 import { DOWNLOAD_ID_PATTERN, type DocumentTypeCode, type GatewayClient, type UploadedDocument } from "@lrg/client";
 import { UsageError, type Output } from "../conventions.js";
 import { runtimeOf, subcommand } from "../runtime.js";
@@ -34,8 +33,9 @@ export async function uploadWithProgress(
 ): Promise<UploadedDocument> {
   const size = checkFile(path);
   const showBar = process.stderr.isTTY === true && !out.json;
+  // The bar's library loads only when a terminal will show it.
   const bar = showBar
-    ? new SingleBar({
+    ? new (await import("cli-progress")).SingleBar({
         format: `${path} {phase} [{bar}] {percentage}% {value}/{total} bytes`,
         stream: process.stderr,
         hideCursor: true,

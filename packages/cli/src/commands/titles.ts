@@ -1,7 +1,6 @@
 // lrg search (official search of whole with priority) and lrg titles names|copies (title enquiries).
 import { readFileSync } from "node:fs";
 import { Option, type Command } from "commander";
-import ora from "ora";
 import { DeferredResultTimeoutError, GatewayError, unwrap, type OfficialSearchInput } from "@lrg/client";
 import { table, UsageError, type Output } from "../conventions.js";
 import { runtimeOf, subcommand } from "../runtime.js";
@@ -106,7 +105,9 @@ export function registerTitles(program: Command): void {
       const client = await runtime.client();
       const what = title === undefined ? `official search ${flags.result}` : `official search of ${title}`;
       const spinner =
-        process.stderr.isTTY === true && !out.json ? ora({ text: what, stream: process.stderr }).start() : undefined;
+        process.stderr.isTTY === true && !out.json
+          ? (await import("ora")).default({ text: what, stream: process.stderr }).start()
+          : undefined;
       try {
         const outcome =
           title === undefined
