@@ -96,6 +96,10 @@ export async function copyToPostgres(dataDir: string, databaseUrl: string): Prom
         copied[table] += chunk.length;
       }
     }
+    // The NEW notifications' own table (PostgreSQL only, migration 1003) from the copied statuses.
+    await target.query(
+      "INSERT INTO new_notifications (seq, business_unit_id, created_ms) SELECT seq, business_unit_id, created_ms FROM notifications WHERE status = 'NEW'",
+    );
     // The serial keys and the notification clock go on from the copied rows.
     await target.query(
       "SELECT setval(pg_get_serial_sequence('notifications', 'seq'), GREATEST((SELECT MAX(seq) FROM notifications), 1))",

@@ -84,8 +84,13 @@ async function restorePostgres(databaseUrl: string, manifest: SeedManifest): Pro
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
+    // As the store does (migration 1003): a NEW notification has its row in new_notifications too.
     const { rowCount } = await client.query(
-      "UPDATE notifications SET status = 'NEW', acknowledged_ms = NULL WHERE status = 'ACKNOWLEDGED' AND acknowledged_ms > $1",
+      `WITH restored AS (
+         UPDATE notifications SET status = 'NEW', acknowledged_ms = NULL
+         WHERE status = 'ACKNOWLEDGED' AND acknowledged_ms > $1 RETURNING seq, business_unit_id, created_ms
+       )
+       INSERT INTO new_notifications (seq, business_unit_id, created_ms) SELECT * FROM restored`,
       [manifest.seededAtMs],
     );
     return rowCount ?? 0;

@@ -43,4 +43,24 @@ export const postgresMigrations: { version: number; name: string; sql: string }[
         SELECT business_unit_id, MAX(created_ms) FROM notifications GROUP BY business_unit_id;
     `,
   },
+  {
+    version: 1003,
+    name: "the NEW notifications in a table of their own, so that acknowledging rewrites no index (HOT updates)",
+    // An index on status makes every acknowledgement write a new entry into each of the table's five indexes
+    // (7 ms of PostgreSQL's CPU per 100 ids, measured). With status in no index and room left on each page, the
+    // update stays on its page (heap-only); the unit's NEW notifications are found through new_notifications,
+    // from which acknowledging deletes (a deletion writes no index entry).
+    sql: `
+      CREATE TABLE new_notifications (
+        seq BIGINT PRIMARY KEY REFERENCES notifications(seq) ON DELETE CASCADE,
+        business_unit_id TEXT NOT NULL,
+        created_ms BIGINT NOT NULL
+      );
+      INSERT INTO new_notifications (seq, business_unit_id, created_ms)
+        SELECT seq, business_unit_id, created_ms FROM notifications WHERE status = 'NEW';
+      CREATE INDEX new_notifications_by_unit ON new_notifications(business_unit_id, created_ms, seq);
+      DROP INDEX notifications_by_unit;
+      ALTER TABLE notifications SET (fillfactor = 80);
+    `,
+  },
 ];

@@ -485,8 +485,13 @@ export class PostgresStorage implements Storage {
         client,
       );
       await this.#query(
-        `INSERT INTO notifications (id, business_unit_id, application_id, v1_type, v0_type, v1_payload, v0_payload, v1_schema, v0_schema, event_ms, created_ms, status, additional_provider_filter)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+        `WITH inserted AS (
+           INSERT INTO notifications (id, business_unit_id, application_id, v1_type, v0_type, v1_payload, v0_payload, v1_schema, v0_schema, event_ms, created_ms, status, additional_provider_filter)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+           RETURNING seq, business_unit_id, created_ms, status
+         )
+         INSERT INTO new_notifications (seq, business_unit_id, created_ms)
+           SELECT seq, business_unit_id, created_ms FROM inserted WHERE status = 'NEW'`,
         [
           notification.id,
           notification.businessUnitId,
@@ -516,16 +521,20 @@ export class PostgresStorage implements Storage {
   }
 
   async listNotifications(query: NotificationQuery): Promise<NotificationListing[]> {
+    // NEW notifications are found through new_notifications (its index orders them by creation); the rest through
+    // notifications_by_unit_created.
+    const fromNew = query.status === "NEW";
+    const key = fromNew ? "q." : "n.";
     const values: unknown[] = [query.businessUnitId];
-    const where = ["business_unit_id = $1"];
+    const where = [`${key}business_unit_id = $1`];
     const add = (condition: (placeholder: string) => string, value: unknown): void => {
       values.push(value);
       where.push(condition(`$${values.length}`));
     };
-    if (query.status !== undefined) add((p) => `status = ${p}`, query.status);
+    if (query.status !== undefined && !fromNew) add((p) => `n.status = ${p}`, query.status);
     if (query.version === "v0") where.push("v0_type IS NOT NULL");
-    if (query.createdAfterMs !== undefined) add((p) => `created_ms > ${p}`, query.createdAfterMs);
-    if (query.createdBeforeMs !== undefined) add((p) => `created_ms < ${p}`, query.createdBeforeMs);
+    if (query.createdAfterMs !== undefined) add((p) => `${key}created_ms > ${p}`, query.createdAfterMs);
+    if (query.createdBeforeMs !== undefined) add((p) => `${key}created_ms < ${p}`, query.createdBeforeMs);
     if (query.occurredAfterMs !== undefined) add((p) => `event_ms > ${p}`, query.occurredAfterMs);
     if (query.occurredBeforeMs !== undefined) add((p) => `event_ms < ${p}`, query.occurredBeforeMs);
     if (query.notificationType !== undefined)
@@ -537,8 +546,9 @@ export class PostgresStorage implements Storage {
     const v = query.version;
     this.#queries += 1;
     const result = await this.#pool.query<unknown[]>({
-      text: `SELECT id, application_id, ${v}_type, ${v}_schema, ${v}_payload, event_ms, created_ms, status, additional_provider_filter
-        FROM notifications WHERE ${where.join(" AND ")} ORDER BY created_ms, seq LIMIT $${values.length}`,
+      text: `SELECT n.id, n.application_id, n.${v}_type, n.${v}_schema, n.${v}_payload, n.event_ms, n.created_ms, n.status, n.additional_provider_filter
+        FROM ${fromNew ? "new_notifications q JOIN notifications n ON n.seq = q.seq" : "notifications n"}
+        WHERE ${where.join(" AND ")} ORDER BY ${key}created_ms, ${key}seq LIMIT $${values.length}`,
       values,
       rowMode: "array",
     });
@@ -568,7 +578,9 @@ export class PostgresStorage implements Storage {
   }
 
   /**
-   * One statement, so one round trip and its own transaction (autocommit): the update, the announcement (NOTIFY,
+   * One statement, so one round trip and its own transaction (autocommit): the removal from new_notifications
+   * (which also decides, row lock by row lock, which of two concurrent acknowledgements of an id changes it), the
+   * update (heap-only: status is in no index, migration 1003), the announcement (NOTIFY,
    * delivered at commit, and only when a notification changed: acknowledging again drops no instance's cache) and
    * the ids that exist, read from the statement's snapshot. Five round trips per acknowledgement, each holding a
    * pooled connection, were what made it slow under load.
@@ -578,9 +590,13 @@ export class PostgresStorage implements Storage {
     if (unique.length === 0) return [];
     const change: ChangeMessage = { kind: "notifications", businessUnitId };
     const { rows } = await this.#query<{ id: string; announced: number }>(
-      `WITH acknowledged AS (
+      `WITH removed AS (
+         DELETE FROM new_notifications WHERE seq IN (
+           SELECT seq FROM notifications WHERE id = ANY($2) AND business_unit_id = $3
+         ) RETURNING seq
+       ), acknowledged AS (
          UPDATE notifications SET status = 'ACKNOWLEDGED', acknowledged_ms = $1
-         WHERE id = ANY($2) AND business_unit_id = $3 AND status = 'NEW' RETURNING 1
+         WHERE seq IN (SELECT seq FROM removed) AND status = 'NEW' RETURNING 1
        ), announced AS (
          SELECT pg_notify($4, $5) WHERE EXISTS (SELECT 1 FROM acknowledged)
        )
@@ -854,7 +870,7 @@ export class PostgresStorage implements Storage {
     await this.#transaction(async (client, changed) => {
       changed.push({ kind: "notifications", businessUnitId: null }, { kind: "state" });
       await this.#query(
-        "TRUNCATE attachments, official_searches, notifications, notification_unit_clock, correspondence, idempotency_keys, registry_documents, documents, applications, users, business_units, settings",
+        "TRUNCATE attachments, official_searches, new_notifications, notifications, notification_unit_clock, correspondence, idempotency_keys, registry_documents, documents, applications, users, business_units, settings",
         [],
         client,
       );
