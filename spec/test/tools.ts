@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parse } from "yaml";
 
 const bin = (name: string): string => join(import.meta.dirname, "..", "node_modules", ".bin", name);
@@ -42,22 +42,23 @@ interface SpectralResult {
 }
 
 /**
- * Spectral with its `spectral:oas` ruleset (spec/.spectral.yaml) over the given files, in one process.
- * Errors and warnings both count: every warning of that ruleset is something a generator or a reader of
- * the document trips over (an unused component, an example that fails its schema, an undefined tag), and
- * the spec has none, so a new one is a regression. Information and hints do not count.
+ * Spectral with its `spectral:oas` ruleset (spec/.spectral.yaml) over the given files, in one process (it takes
+ * seconds to start), its problems by file. Errors and warnings both count: every warning of that ruleset is
+ * something a generator or a reader of the document trips over (an unused component, an example that fails its
+ * schema, an undefined tag), and the spec has none, so a new one is a regression. Information and hints do not
+ * count. A run that fails without results counts against every file.
  */
-export async function spectralProblems(files: string[]): Promise<string[]> {
+export async function spectralProblems(files: string[]): Promise<Map<string, string[]>> {
   const ruleset = join(import.meta.dirname, "..", ".spectral.yaml");
   const { status, output } = await run(bin("spectral"), ["lint", "-r", ruleset, "-f", "json", "-q", ...files]);
+  const byFile = new Map(files.map((file) => [resolve(file), [] as string[]]));
   const json = output.slice(output.indexOf("["), output.lastIndexOf("]") + 1);
-  if (json === "") return [`spectral exited ${status} without results: ${output}`];
-  const results = JSON.parse(json) as SpectralResult[];
-  const problems = results
-    .filter((result) => result.severity <= 1)
-    .map((result) => `${result.code} at ${result.path.join(".")}: ${result.message}`);
-  if (status !== 0 && problems.length === 0) problems.push(`spectral exited ${status}: ${output}`);
-  return problems;
+  const results = json === "" ? [] : (JSON.parse(json) as SpectralResult[]);
+  for (const result of results.filter((each) => each.severity <= 1))
+    byFile.get(resolve(result.source ?? ""))?.push(`${result.code} at ${result.path.join(".")}: ${result.message}`);
+  if (json === "" || (status !== 0 && [...byFile.values()].every((problems) => problems.length === 0)))
+    for (const problems of byFile.values()) problems.push(`spectral exited ${status}: ${output}`);
+  return byFile;
 }
 
 /** openapi-typescript generating types from the document; any failure or error line is a problem. */
