@@ -50,7 +50,8 @@ function* chunksOf(source: SqliteDatabase, table: string, columns: string[]): Ge
 
 /**
  * Copies every row of an embedded gateway's SQLite file (`dataDir`/gateway.sqlite, migrated first) into an empty
- * PostgreSQL database (migrated first), in one transaction: either all of it arrives or nothing does. Blobs are
+ * PostgreSQL database (migrated first), in one transaction: either all of it arrives or nothing does. The secondary
+ * indexes are dropped for the copy and built again at its end, in the same transaction. Blobs are
  * files: point `LRG_BLOB_DIR` of the new instances at `dataDir`/blobs, or copy that directory. Answers the rows
  * copied per table.
  */
@@ -70,6 +71,14 @@ export async function copyToPostgres(dataDir: string, databaseUrl: string): Prom
     const { rows } = await target.query<{ count: string }>("SELECT COUNT(*) AS count FROM business_units");
     if (Number(rows[0]?.count) > 0)
       throw new Error("the PostgreSQL database already holds business units: copy into an empty one");
+    // Secondary indexes (those behind no key or constraint) are built once after the rows are in, not entry by entry.
+    const { rows: secondary } = await target.query<{ indexname: string; indexdef: string }>(
+      `SELECT indexname, indexdef FROM pg_indexes
+       WHERE schemaname = current_schema() AND tablename = ANY($1)
+         AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE contype IN ('p', 'u', 'x'))`,
+      [[...TABLES, "new_notifications"]],
+    );
+    for (const { indexname } of secondary) await target.query(`DROP INDEX ${indexname}`);
     for (const table of TABLES) {
       const targetTypes = new Map(
         (
@@ -100,6 +109,7 @@ export async function copyToPostgres(dataDir: string, databaseUrl: string): Prom
     await target.query(
       "INSERT INTO new_notifications (seq, business_unit_id, created_ms) SELECT seq, business_unit_id, created_ms FROM notifications WHERE status = 'NEW'",
     );
+    for (const { indexdef } of secondary) await target.query(indexdef);
     // The serial keys and the notification clock go on from the copied rows.
     await target.query(
       "SELECT setval(pg_get_serial_sequence('notifications', 'seq'), GREATEST((SELECT MAX(seq) FROM notifications), 1))",

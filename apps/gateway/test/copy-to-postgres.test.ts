@@ -1,7 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PostgresStorage } from "../src/storage/postgres/postgres-storage.js";
 import { startPostgres, type TestPostgres } from "../src/testing/postgres.js";
 import { idempotencyKey, startGateway, submission } from "./support/gateway.js";
 
@@ -13,6 +15,20 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
 });
+
+/** Every index of the database's tables, as `CREATE INDEX` statements. */
+async function indexesOf(databaseUrl: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ indexdef: string }>(
+      "SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() ORDER BY indexname",
+    );
+    return rows.map((row) => row.indexdef);
+  } finally {
+    await client.end();
+  }
+}
 
 describe("moving an embedded gateway's data to PostgreSQL", () => {
   it("copies every row with `lrg-gateway-copy-to-postgres`; a gateway on PostgreSQL then answers as the embedded one did", async () => {
@@ -55,6 +71,10 @@ describe("moving an embedded gateway's data to PostgreSQL", () => {
     });
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/already holds business units/);
+    // The indexes it dropped for the copy are all back, as a freshly migrated database has them.
+    const fresh = await server.createDatabase();
+    await (await PostgresStorage.open(fresh)).close();
+    expect(await indexesOf(databaseUrl)).toEqual(await indexesOf(fresh));
 
     const shared = await startGateway({ databaseUrl });
     try {

@@ -578,30 +578,29 @@ export class PostgresStorage implements Storage {
   }
 
   /**
-   * One statement, so one round trip and its own transaction (autocommit): the removal from new_notifications
-   * (which also decides, row lock by row lock, which of two concurrent acknowledgements of an id changes it), the
-   * update (heap-only: status is in no index, migration 1003), the announcement (NOTIFY,
-   * delivered at commit, and only when a notification changed: acknowledging again drops no instance's cache) and
-   * the ids that exist, read from the statement's snapshot. Five round trips per acknowledgement, each holding a
-   * pooled connection, were what made it slow under load.
+   * One statement, so one round trip and its own transaction (autocommit): the ids that exist, looked up once
+   * (`found`, in the statement's snapshot); their removal from new_notifications (whose row locks decide which of two
+   * concurrent acknowledgements of an id changes it); the update (heap-only: status is in no index, migration 1003);
+   * and the announcement (NOTIFY, delivered at commit, and only when a notification changed: acknowledging again
+   * drops no instance's cache). Five round trips per acknowledgement, each holding a pooled connection, were what made
+   * it slow under load.
    */
   async acknowledgeNotifications(businessUnitId: string, ids: string[], nowMs: number): Promise<string[]> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return [];
     const change: ChangeMessage = { kind: "notifications", businessUnitId };
     const { rows } = await this.#query<{ id: string; announced: number }>(
-      `WITH removed AS (
-         DELETE FROM new_notifications WHERE seq IN (
-           SELECT seq FROM notifications WHERE id = ANY($2) AND business_unit_id = $3
-         ) RETURNING seq
+      `WITH found AS MATERIALIZED (
+         SELECT seq, id FROM notifications WHERE id = ANY($2) AND business_unit_id = $3
+       ), removed AS (
+         DELETE FROM new_notifications WHERE seq IN (SELECT seq FROM found) RETURNING seq
        ), acknowledged AS (
          UPDATE notifications SET status = 'ACKNOWLEDGED', acknowledged_ms = $1
          WHERE seq IN (SELECT seq FROM removed) AND status = 'NEW' RETURNING 1
        ), announced AS (
          SELECT pg_notify($4, $5) WHERE EXISTS (SELECT 1 FROM acknowledged)
        )
-       SELECT id, (SELECT COUNT(*) FROM announced)::int AS announced FROM notifications
-       WHERE id = ANY($2) AND business_unit_id = $3`,
+       SELECT id, (SELECT COUNT(*) FROM announced)::int AS announced FROM found`,
       [nowMs, unique, businessUnitId, CHANNEL, JSON.stringify({ ...change, from: this.#instance })],
     );
     if ((rows[0]?.announced ?? 0) > 0) this.#announce(change);
