@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { openSqlite, type SqliteDatabase } from "./storage/sqlite/driver.js";
 import pg from "pg";
+import { FILL_NEW_NOTIFICATIONS } from "./storage/postgres/migrations.js";
 import { PostgresStorage } from "./storage/postgres/postgres-storage.js";
 import { SqliteStorage } from "./storage/sqlite/sqlite-storage.js";
 
@@ -106,9 +107,7 @@ export async function copyToPostgres(dataDir: string, databaseUrl: string): Prom
       }
     }
     // The NEW notifications' own table (PostgreSQL only, migration 1003) from the copied statuses.
-    await target.query(
-      "INSERT INTO new_notifications (seq, business_unit_id, created_ms) SELECT seq, business_unit_id, created_ms FROM notifications WHERE status = 'NEW'",
-    );
+    await target.query(FILL_NEW_NOTIFICATIONS);
     for (const { indexdef } of secondary) await target.query(indexdef);
     // The serial keys and the notification clock go on from the copied rows.
     await target.query(

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { openSqlite } from "@lrg/gateway/sqlite";
-import { copyToPostgres, startPostgres } from "@lrg/gateway/testing";
+import { copyToPostgres, FILL_NEW_NOTIFICATIONS, startPostgres } from "@lrg/gateway/testing";
 import { startMock } from "@lrg/mock";
 import { compare, httpContender, type Contender, type LoadResult, type Shot } from "./contenders.js";
 import { withCpu, type CpuShare, type Role } from "./cpu.js";
@@ -84,15 +84,11 @@ async function restorePostgres(databaseUrl: string, manifest: SeedManifest): Pro
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    // As the store does (migration 1003): a NEW notification has its row in new_notifications too.
     const { rowCount } = await client.query(
-      `WITH restored AS (
-         UPDATE notifications SET status = 'NEW', acknowledged_ms = NULL
-         WHERE status = 'ACKNOWLEDGED' AND acknowledged_ms > $1 RETURNING seq, business_unit_id, created_ms
-       )
-       INSERT INTO new_notifications (seq, business_unit_id, created_ms) SELECT * FROM restored`,
+      "UPDATE notifications SET status = 'NEW', acknowledged_ms = NULL WHERE status = 'ACKNOWLEDGED' AND acknowledged_ms > $1",
       [manifest.seededAtMs],
     );
+    await client.query(FILL_NEW_NOTIFICATIONS);
     return rowCount ?? 0;
   } finally {
     await client.end();

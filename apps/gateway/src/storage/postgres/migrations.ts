@@ -64,3 +64,10 @@ export const postgresMigrations: { version: number; name: string; sql: string }[
     `,
   },
 ];
+
+/**
+ * Migration 1003's rule for rows written past the store (the copy command, the bench putting its data set back):
+ * every NEW notification has its row in new_notifications. Adds the missing ones.
+ */
+export const FILL_NEW_NOTIFICATIONS = `INSERT INTO new_notifications (seq, business_unit_id, created_ms)
+  SELECT seq, business_unit_id, created_ms FROM notifications WHERE status = 'NEW' ON CONFLICT (seq) DO NOTHING`;
