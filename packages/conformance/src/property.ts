@@ -34,6 +34,8 @@ export function propertyName(property: Property): string {
 export interface RunOptions {
   /** Runs of every fast-check check (overrides each property's default). */
   runs?: number;
+  /** At most this many runs of every check: each property's default, lowered to it (ignored when `runs` is given). */
+  maxRuns?: number;
   /** Seed of every fast-check check, to replay a failure. */
   seed?: number;
   /** With the seed, the path fast-check reported: replays the shrunk counterexample at once. */
@@ -74,11 +76,14 @@ export class PropertyContext {
     this.defaultRuns = defaultRuns;
   }
 
-  /** The fast-check parameters of one check: runs from the options, else `runs`, else the property's default. */
+  /**
+   * The fast-check parameters of one check: runs from the options, else `runs`, else the property's default, at
+   * most the options' `maxRuns`.
+   */
   parameters<T>(runs?: number, examples?: T[]): fc.Parameters<T> {
     return {
       ...(examples !== undefined ? { examples } : {}),
-      numRuns: this.options.runs ?? runs ?? this.defaultRuns,
+      numRuns: this.options.runs ?? Math.min(runs ?? this.defaultRuns, this.options.maxRuns ?? Infinity),
       ...(this.options.seed !== undefined ? { seed: this.options.seed } : {}),
       ...(this.options.path !== undefined ? { path: this.options.path } : {}),
       includeErrorInReport: true,

@@ -11,9 +11,9 @@ import { describe } from "vitest";
 import { openGateway } from "../src/targets.js";
 import { describeTarget } from "./support/suite.js";
 
-// Every property runs here a second time, on a second setup: in `npm test` five runs each (with the single gateway
-// running each property's own count beside it); LRG_CONFORMANCE_RUNS sets the count for a longer run.
-process.env["LRG_CONFORMANCE_RUNS"] ??= "5";
+// Every property runs here a second time, on a second setup: in `npm test` its own count of runs, at most five (the
+// single gateway runs each property's own count beside it); LRG_CONFORMANCE_RUNS sets the count for a longer run.
+process.env["LRG_CONFORMANCE_MAX_RUNS"] ??= "5";
 
 describe("gateway: two instances on one PostgreSQL behind a round-robin", () => {
   describeTarget("gateway", async () => {

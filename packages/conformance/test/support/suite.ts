@@ -17,8 +17,13 @@ const KNOWN_DEFECTS: Partial<Record<TargetName, Record<string, string>>> = {
 
 function runOptions(): RunOptions {
   const runs = process.env["LRG_CONFORMANCE_RUNS"];
+  const maxRuns = process.env["LRG_CONFORMANCE_MAX_RUNS"];
   const seed = process.env["LRG_CONFORMANCE_SEED"];
-  return { ...(runs ? { runs: Number(runs) } : {}), ...(seed ? { seed: Number(seed) } : {}) };
+  return {
+    ...(runs ? { runs: Number(runs) } : {}),
+    ...(maxRuns ? { maxRuns: Number(maxRuns) } : {}),
+    ...(seed ? { seed: Number(seed) } : {}),
+  };
 }
 
 /** Declares one test per property against the target that `open` starts. */
