@@ -27,19 +27,31 @@ const TABLES = [
 /** Rows read from SQLite and sent to PostgreSQL at a time. */
 const CHUNK = 20_000;
 
+/**
+ * Columns PostgreSQL keeps in the table itself that SQLite keeps beside it: a notification's status and the instant
+ * it was acknowledged are in SQLite's notification_status (migration 6), found by its key.
+ */
+const BESIDE: Partial<Record<(typeof TABLES)[number], { columns: Record<string, string>; join: string }>> = {
+  notifications: {
+    columns: { status: "s.status", acknowledged_ms: "s.acknowledged_ms" },
+    join: `JOIN notification_status s ON s.business_unit_id = t.business_unit_id
+      AND s.status IN ('NEW', 'ACKNOWLEDGED') AND s.created_ms = t.created_ms AND s.seq = t.seq`,
+  },
+};
+
 /** A table's rows in chunks, in rowid order (a table without rowids, small, comes whole). */
-function* chunksOf(source: SqliteDatabase, table: string, columns: string[]): Generator<unknown[][]> {
+function* chunksOf(source: SqliteDatabase, table: (typeof TABLES)[number], columns: string[]): Generator<unknown[][]> {
+  const beside = BESIDE[table];
+  const select = columns.map((column) => beside?.columns[column] ?? `t.${column}`).join(", ");
+  const from = `${table} t ${beside?.join ?? ""}`;
   const definition = String(source.prepare("SELECT sql FROM sqlite_master WHERE name = ?").pluck().get(table));
   if (/WITHOUT ROWID/i.test(definition)) {
-    const all = source
-      .prepare(`SELECT ${columns.join(", ")} FROM ${table}`)
-      .raw()
-      .all() as unknown[][];
+    const all = source.prepare(`SELECT ${select} FROM ${from}`).raw().all() as unknown[][];
     if (all.length > 0) yield all;
     return;
   }
   const page = source
-    .prepare(`SELECT rowid, ${columns.join(", ")} FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ${CHUNK}`)
+    .prepare(`SELECT t.rowid, ${select} FROM ${from} WHERE t.rowid > ? ORDER BY t.rowid LIMIT ${CHUNK}`)
     .raw();
   for (let after = Number.MIN_SAFE_INTEGER; ;) {
     const rows = page.all(after) as unknown[][];
@@ -89,9 +101,10 @@ export async function copyToPostgres(dataDir: string, databaseUrl: string): Prom
           )
         ).rows.map((row) => [row.column_name, row.udt_name]),
       );
-      const columns = (
-        source.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]
-      ).filter((name) => targetTypes.has(name));
+      const columns = [
+        ...(source.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]),
+        ...Object.keys(BESIDE[table]?.columns ?? {}),
+      ].filter((name) => targetTypes.has(name));
       // Each column travels as one array parameter and unnest() turns the arrays back into rows: one statement
       // and one round trip per chunk, whatever the number of columns (a million notifications take seconds).
       const insert = `INSERT INTO ${table} (${columns.join(", ")}) SELECT * FROM unnest(${columns

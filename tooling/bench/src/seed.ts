@@ -40,7 +40,7 @@ export interface SeedManifest extends SeedPlan {
 }
 
 /** Bumped whenever the shape of the seeded data changes, so that older data sets are seeded again. */
-export const SEED_FORMAT_VERSION = 1;
+export const SEED_FORMAT_VERSION = 2;
 const MANIFEST = "bench-manifest.json";
 const DAY_MS = 86_400_000;
 const SPREAD_MS = 21 * DAY_MS;
@@ -353,8 +353,11 @@ export async function seed(plan: SeedPlan): Promise<SeedManifest> {
   order.sort((a, b) => a.atMs - b.atMs || a.app - b.app || a.event - b.event);
 
   const insertNotification = db.prepare(
-    `INSERT INTO notifications (id, business_unit_id, application_id, v1_type, v0_type, v1_payload, v0_payload, v1_schema, v0_schema, event_ms, created_ms, status, acknowledged_ms, additional_provider_filter)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO notifications (id, business_unit_id, application_id, v1_type, v0_type, v1_payload, v0_payload, v1_schema, v0_schema, event_ms, created_ms, additional_provider_filter)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertStatus = db.prepare(
+    "INSERT INTO notification_status (business_unit_id, status, created_ms, seq, acknowledged_ms) VALUES (?, ?, ?, ?, ?)",
   );
   let written = 0;
   let fresh = 0;
@@ -377,7 +380,7 @@ export async function seed(plan: SeedPlan): Promise<SeedManifest> {
         // are what the benchmark lists and acknowledges.
         const acknowledged = random() < (nowMs - row.createdMs > 7 * DAY_MS ? 0.4 : 0.05);
         if (!acknowledged) fresh += 1;
-        insertNotification.run(
+        const { lastInsertRowid: seq } = insertNotification.run(
           row.id,
           row.businessUnitId,
           row.applicationId,
@@ -389,9 +392,14 @@ export async function seed(plan: SeedPlan): Promise<SeedManifest> {
           row.v0Schema,
           row.eventMs,
           row.createdMs,
-          acknowledged ? "ACKNOWLEDGED" : "NEW",
-          acknowledged ? Math.min(nowMs - 1, row.createdMs + between(random, 60_000, 2 * 3_600_000)) : null,
           row.additionalProviderFilter,
+        );
+        insertStatus.run(
+          row.businessUnitId,
+          acknowledged ? "ACKNOWLEDGED" : "NEW",
+          row.createdMs,
+          seq,
+          acknowledged ? Math.min(nowMs - 1, row.createdMs + between(random, 60_000, 2 * 3_600_000)) : null,
         );
         written += 1;
       }

@@ -129,7 +129,11 @@ function storedNotifications(businessUnitId: string): { id: string; status: stri
   const db = openSqlite(join(gateway.dataDir, "gateway.sqlite"), { readonly: true });
   try {
     return db
-      .prepare("SELECT id, status, v0_type IS NOT NULL AS v0 FROM notifications WHERE business_unit_id = ?")
+      .prepare(
+        `SELECT n.id, s.status, n.v0_type IS NOT NULL AS v0 FROM notifications n
+         JOIN notification_status s ON s.business_unit_id = n.business_unit_id AND s.created_ms = n.created_ms AND s.seq = n.seq
+         WHERE n.business_unit_id = ?`,
+      )
       .all(businessUnitId) as { id: string; status: string; v0: boolean }[];
   } finally {
     db.close();

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { BENCH_ROOT } from "../options.js";
+import type { Balancing } from "@lrg/gateway/testing";
 import type { CannedAnswer } from "./bare-child.js";
 
 /** A server in a child process. */
@@ -68,8 +69,8 @@ export function startGateway(dataDir: string, databaseUrl?: string): Promise<Ser
 }
 
 /** The gateway's loopback round-robin balancer over `upstreams`, in its own process. */
-export function startBalancer(upstreams: string[]): Promise<ServerProcess> {
-  return startChild("balancer-child.ts", [], upstreams);
+export function startBalancer(upstreams: string[], balancing: Balancing): Promise<ServerProcess> {
+  return startChild("balancer-child.ts", [], { upstreams, balancing });
 }
 
 /** A bare node:http server answering `routes` ("METHOD /path" → captured answer), in its own process. */

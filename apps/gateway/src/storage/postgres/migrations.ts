@@ -12,12 +12,14 @@ function translate(sql: string): string {
 }
 
 /**
- * The PostgreSQL schema: every SQLite migration translated (same versions), then what only many instances need
+ * The PostgreSQL schema: every SQLite migration translated (same versions) but those only SQLite needs, then what only many instances need
  * (versions from 1001). Applied at start in one transaction under an advisory lock, so that instances starting
  * together migrate once. Never edit a migration that has shipped: add the next one.
  */
 export const postgresMigrations: { version: number; name: string; sql: string }[] = [
-  ...sqliteMigrations.map((migration) => ({ ...migration, sql: translate(migration.sql) })),
+  ...sqliteMigrations
+    .filter((migration) => !migration.sqliteOnly)
+    .map(({ version, name, sql }) => ({ version, name, sql: translate(sql) })),
   {
     version: 1001,
     name: "the notification clock row (creation instants in commit order across instances); correspondence order",

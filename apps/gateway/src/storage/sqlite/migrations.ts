@@ -1,8 +1,9 @@
 /**
  * Versioned schema migrations, applied in order at start inside one transaction each. Never edit a migration
- * that has shipped: add the next one.
+ * that has shipped: add the next one. PostgreSQL applies each one translated (postgres/migrations.ts), except those
+ * marked `sqliteOnly`: how SQLite lays a table out on its pages, where PostgreSQL has its own answer.
  */
-export const migrations: { version: number; name: string; sql: string }[] = [
+export const migrations: { version: number; name: string; sql: string; sqliteOnly?: true }[] = [
   {
     version: 1,
     name: "business units, applications, notifications, documents",
@@ -165,6 +166,33 @@ export const migrations: { version: number; name: string; sql: string }[] = [
         request_id TEXT NOT NULL
       );
       CREATE INDEX audit_entries_by_actor ON audit_entries(actor_kind, actor_unit, seq);
+    `,
+  },
+  {
+    version: 6,
+    name: "notification status in a table of its own, ordered by business unit, status and creation",
+    // PostgreSQL updates the status in place without touching an index (heap-only, migration 1003).
+    sqliteOnly: true,
+    // Acknowledging changed the status inside each notification's row, and a business unit's notifications are
+    // spread over the whole table (every unit's are interleaved in creation order): 100 ids dirtied about 100 pages
+    // of the table, each written whole to the WAL and flushed at commit. Here a unit's NEW (and acknowledged)
+    // notifications sit side by side, so acknowledging 100 of them changes a few pages. The notification rows no
+    // longer change after they are written.
+    sql: `
+      CREATE TABLE notification_status (
+        business_unit_id TEXT NOT NULL REFERENCES business_units(id) ON DELETE CASCADE,
+        status TEXT NOT NULL CHECK (status IN ('NEW', 'ACKNOWLEDGED')),
+        created_ms INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        acknowledged_ms INTEGER,
+        PRIMARY KEY (business_unit_id, status, created_ms, seq)
+      ) WITHOUT ROWID;
+      INSERT INTO notification_status (business_unit_id, status, created_ms, seq, acknowledged_ms)
+        SELECT business_unit_id, status, created_ms, seq, acknowledged_ms FROM notifications;
+      DROP INDEX notifications_by_unit;
+      ALTER TABLE notifications DROP COLUMN status;
+      ALTER TABLE notifications DROP COLUMN acknowledged_ms;
+      CREATE INDEX notifications_by_unit ON notifications(business_unit_id, created_ms, seq);
     `,
   },
 ];

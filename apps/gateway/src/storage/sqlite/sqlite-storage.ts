@@ -69,6 +69,7 @@ export class SqliteStorage implements Storage {
   readonly #db: SqliteDatabase;
   readonly #checkpointer: Checkpointer;
   readonly #insertNotification: SqliteStatement;
+  readonly #insertNotificationStatus: SqliteStatement;
   /** Prepared statements by their SQL: the list query's text depends on which filters are given. */
   readonly #statements = new Map<string, SqliteStatement>();
   readonly #pending: { work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }[] =
@@ -100,8 +101,11 @@ export class SqliteStorage implements Storage {
       .all() as [string, number][])
       this.#lastCreatedMs.set(unit, Number(last));
     this.#insertNotification = this.#db.prepare(
-      `INSERT INTO notifications (id, business_unit_id, application_id, v1_type, v0_type, v1_payload, v0_payload, v1_schema, v0_schema, event_ms, created_ms, status, additional_provider_filter)
-       VALUES (@id, @businessUnitId, @applicationId, @v1Type, @v0Type, @v1Payload, @v0Payload, @v1Schema, @v0Schema, @eventMs, @createdMs, @status, @additionalProviderFilter)`,
+      `INSERT INTO notifications (id, business_unit_id, application_id, v1_type, v0_type, v1_payload, v0_payload, v1_schema, v0_schema, event_ms, created_ms, additional_provider_filter)
+       VALUES (@id, @businessUnitId, @applicationId, @v1Type, @v0Type, @v1Payload, @v0Payload, @v1Schema, @v0Schema, @eventMs, @createdMs, @additionalProviderFilter)`,
+    );
+    this.#insertNotificationStatus = this.#db.prepare(
+      "INSERT INTO notification_status (business_unit_id, status, created_ms, seq) VALUES (?, ?, ?, ?)",
     );
   }
 
@@ -185,6 +189,7 @@ export class SqliteStorage implements Storage {
             "DELETE FROM correspondence WHERE application_id IN (SELECT id FROM applications WHERE business_unit_id = ?)",
           )
           .run(businessUnitId);
+        this.#db.prepare("DELETE FROM notification_status WHERE business_unit_id = ?").run(businessUnitId);
         // Children before their parents: the foreign keys hold inside the transaction.
         for (const table of UNIT_RECORD_TABLES) {
           this.#db.prepare(`DELETE FROM ${table} WHERE business_unit_id = ?`).run(businessUnitId);
@@ -343,11 +348,12 @@ export class SqliteStorage implements Storage {
     if (createdMs > last - 1000) createdMs = Math.max(createdMs, last + 1);
     this.#lastCreatedMs.set(notification.businessUnitId, createdMs);
     notification = { ...notification, createdMs };
-    this.#insertNotification.run({
+    const { lastInsertRowid: seq } = this.#insertNotification.run({
       ...notification,
       v1Payload: json(notification.v1Payload),
       v0Payload: notification.v0Payload === null ? null : json(notification.v0Payload),
     });
+    this.#insertNotificationStatus.run(notification.businessUnitId, notification.status, createdMs, seq);
   }
 
   async correspondenceOf(applicationId: string): Promise<CorrespondenceRow[]> {
@@ -407,12 +413,19 @@ export class SqliteStorage implements Storage {
     return statement;
   }
 
+  /**
+   * With a status, the unit's notifications of that status are read in creation order from notification_status (its
+   * key) and their rows fetched; without, the unit's notifications are read through notifications_by_unit and each
+   * one's status is looked up by that key.
+   */
   async listNotifications(query: NotificationQuery): Promise<NotificationListing[]> {
-    const where = ["business_unit_id = @businessUnitId"];
-    if (query.status !== undefined) where.push("status = @status");
+    // The table whose creation order the list follows.
+    const t = query.status !== undefined ? "s" : "n";
+    const where = [`${t}.business_unit_id = @businessUnitId`];
+    if (query.status !== undefined) where.push("s.status = @status");
     if (query.version === "v0") where.push("v0_type IS NOT NULL");
-    if (query.createdAfterMs !== undefined) where.push("created_ms > @createdAfterMs");
-    if (query.createdBeforeMs !== undefined) where.push("created_ms < @createdBeforeMs");
+    if (query.createdAfterMs !== undefined) where.push(`${t}.created_ms > @createdAfterMs`);
+    if (query.createdBeforeMs !== undefined) where.push(`${t}.created_ms < @createdBeforeMs`);
     if (query.occurredAfterMs !== undefined) where.push("event_ms > @occurredAfterMs");
     if (query.occurredBeforeMs !== undefined) where.push("event_ms < @occurredBeforeMs");
     if (query.notificationType !== undefined)
@@ -424,8 +437,16 @@ export class SqliteStorage implements Storage {
         : "additional_provider_filter = @additionalProviderFilter",
     );
     const v = query.version;
-    const sql = `SELECT id, application_id, ${v}_type, ${v}_schema, ${v}_payload, event_ms, created_ms, status, additional_provider_filter
-      FROM notifications WHERE ${where.join(" AND ")} ORDER BY created_ms, seq LIMIT @limit`;
+    const [from, status] =
+      query.status !== undefined
+        ? ["notification_status s JOIN notifications n ON n.seq = s.seq", "s.status"]
+        : [
+            "notifications n",
+            `(SELECT s.status FROM notification_status s WHERE s.business_unit_id = n.business_unit_id
+               AND s.status IN ('NEW', 'ACKNOWLEDGED') AND s.created_ms = n.created_ms AND s.seq = n.seq)`,
+          ];
+    const sql = `SELECT n.id, n.application_id, n.${v}_type, n.${v}_schema, n.${v}_payload, n.event_ms, ${t}.created_ms, ${status}, n.additional_provider_filter
+      FROM ${from} WHERE ${where.join(" AND ")} ORDER BY ${t}.created_ms, ${t}.seq LIMIT @limit`;
     const rows = this.#prepared(sql).raw().all(query) as [
       string,
       string,
@@ -457,33 +478,46 @@ export class SqliteStorage implements Storage {
       const unique = [...new Set(ids)];
       if (unique.length === 0) return [];
       return this.#db.transaction(() => {
-        // The unary `+` keeps SQLite on the id index: 100 look-ups, not a walk of the unit's notifications. The
-        // update answers what it acknowledged; only the other ids (acknowledged before, or unknown) are looked up.
-        const found = new Set(
-          this.#prepared(
-            `UPDATE notifications SET status = 'ACKNOWLEDGED', acknowledged_ms = ? WHERE id IN (${placeholders(unique.length)}) AND +business_unit_id = ? AND +status = 'NEW' RETURNING id`,
-          )
-            .pluck()
-            .all(nowMs, ...unique, businessUnitId) as string[],
-        );
+        // The unit's own notifications among the ids; the unary `+` keeps SQLite on the id index (100 look-ups, not
+        // a walk of the unit's notifications).
+        const found = this.#prepared(
+          `SELECT id, seq, created_ms FROM notifications WHERE id IN (${placeholders(unique.length)}) AND +business_unit_id = ?`,
+        )
+          .raw()
+          .all(...unique, businessUnitId) as [string, number, number][];
+        if (found.length === 0) return [];
+        // Their NEW entries move to ACKNOWLEDGED, all within the unit's range of notification_status: a few pages. The
+        // creation instants bound the walk of the unit's NEW entries to those the ids can be.
+        const created = found.map(([, , createdMs]) => createdMs);
+        const acknowledged = this.#prepared(
+          `UPDATE notification_status SET status = 'ACKNOWLEDGED', acknowledged_ms = ?
+           WHERE business_unit_id = ? AND status = 'NEW' AND created_ms BETWEEN ? AND ? AND seq IN (${placeholders(found.length)})
+           RETURNING seq`,
+        )
+          .pluck()
+          .all(nowMs, businessUnitId, Math.min(...created), Math.max(...created), ...found.map(([, seq]) => seq));
         // Acknowledging again changes nothing, so it drops no cached page.
-        if (found.size > 0) this.#changedUnits.add(businessUnitId);
-        const rest = unique.filter((id) => !found.has(id));
-        if (rest.length > 0) {
-          const known = this.#prepared(
-            `SELECT id FROM notifications WHERE id IN (${placeholders(rest.length)}) AND +business_unit_id = ?`,
-          )
-            .pluck()
-            .all(...rest, businessUnitId) as string[];
-          for (const id of known) found.add(id);
-        }
-        return unique.filter((id) => found.has(id));
+        if (acknowledged.length > 0) this.#changedUnits.add(businessUnitId);
+        const known = new Set(found.map(([id]) => id));
+        return unique.filter((id) => known.has(id));
       })();
     });
   }
 
   async purgeNotifications(createdBeforeMs: number, scope?: PurgeScope): Promise<number> {
     return this.#write((): number => {
+      // notification_status first, by the same units and instants: its key leads with the unit and the status.
+      const units =
+        scope === undefined
+          ? "SELECT id FROM business_units"
+          : scope === "units-on-the-global-clock"
+            ? "SELECT id FROM business_units WHERE clock_offset_ms IS NULL"
+            : "?";
+      this.#db
+        .prepare(
+          `DELETE FROM notification_status WHERE business_unit_id IN (${units}) AND status IN ('NEW', 'ACKNOWLEDGED') AND created_ms < ?`,
+        )
+        .run(...(typeof scope === "object" ? [scope.businessUnitId] : []), createdBeforeMs);
       const deleted =
         scope === undefined
           ? this.#db.prepare("DELETE FROM notifications WHERE created_ms < ?").run(createdBeforeMs).changes
@@ -700,6 +734,7 @@ export class SqliteStorage implements Storage {
         for (const table of [
           "attachments",
           "official_searches",
+          "notification_status",
           "notifications",
           "correspondence",
           "idempotency_keys",
