@@ -75,6 +75,22 @@ describe(`the SQLite driver (${SQLITE_DRIVER} on Node ${process.versions.node})`
     expect(names()).toEqual(["outer", "second"]);
   });
 
+  it("takes the write lock at the start of an immediate transaction, at the first write of a deferred one", () => {
+    db.pragma("journal_mode = WAL");
+    const other = openSqlite(join(dir, "test.sqlite"));
+    try {
+      other.pragma("busy_timeout = 0");
+      const otherWrites = () => other.prepare("INSERT INTO t (name) VALUES ('other')").run().changes;
+      // Deferred: nothing written yet, so the other connection may still write.
+      expect(db.transaction(otherWrites)()).toBe(1);
+      // Immediate: the lock is held before anything is written, so the other connection is refused at once.
+      expect(() => db.transaction(otherWrites).immediate()).toThrow(/locked|busy/i);
+      expect(names()).toEqual(["other"]);
+    } finally {
+      other.close();
+    }
+  });
+
   it("reads pragmas, simple or whole", () => {
     expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
     db.pragma("journal_mode = WAL");

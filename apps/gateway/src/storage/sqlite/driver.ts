@@ -17,8 +17,14 @@ export interface SqliteDatabase {
   /** `PRAGMA` with its argument, e.g. `pragma("journal_mode = WAL")`; `simple` answers the first value only. */
   pragma(source: string, options?: { simple?: boolean }): unknown;
   /** Wraps `work` in a transaction (a savepoint when nested): committed when it returns, rolled back when it throws. */
-  transaction<A extends unknown[], T>(work: (...args: A) => T): (...args: A) => T;
+  transaction<A extends unknown[], T>(work: (...args: A) => T): Transaction<A, T>;
   close(): unknown;
+}
+
+/** A transaction to run: called, it begins deferred (the write lock at the first write); `immediate` takes it first. */
+export interface Transaction<A extends unknown[], T> {
+  (...args: A): T;
+  immediate(...args: A): T;
 }
 
 /** Named parameters come as one object (`@name` in the SQL), positional ones as values. */
@@ -155,11 +161,11 @@ class NodeSqliteDatabase implements SqliteDatabase {
     return options.simple ? statement.pluck().get() : statement.all();
   }
 
-  transaction<A extends unknown[], T>(work: (...args: A) => T): (...args: A) => T {
-    return (...args: A) => {
+  transaction<A extends unknown[], T>(work: (...args: A) => T): Transaction<A, T> {
+    const run = (begin: string, args: A): T => {
       const savepoint = `lrg_${this.#depth}`;
       const nested = this.#depth > 0;
-      this.#database.exec(nested ? `SAVEPOINT ${savepoint}` : "BEGIN");
+      this.#database.exec(nested ? `SAVEPOINT ${savepoint}` : begin);
       this.#depth += 1;
       try {
         const value = work(...args);
@@ -172,6 +178,9 @@ class NodeSqliteDatabase implements SqliteDatabase {
         this.#depth -= 1;
       }
     };
+    return Object.assign((...args: A) => run("BEGIN", args), {
+      immediate: (...args: A) => run("BEGIN IMMEDIATE", args),
+    });
   }
 
   close(): void {

@@ -380,15 +380,19 @@ export class SqliteStorage implements Storage {
     if (jobs.length === 0) return;
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
-      this.#db.transaction(() => {
-        for (const job of jobs) {
-          try {
-            outcomes.push({ ok: true, value: this.#db.transaction(job.work)() });
-          } catch (error) {
-            outcomes.push({ ok: false, error });
+      // IMMEDIATE: the write lock first (waiting up to busy_timeout for another process's writer), so that a job which
+      // reads before it writes never finds its snapshot outdated by another connection's commit (SQLITE_BUSY at once).
+      this.#db
+        .transaction(() => {
+          for (const job of jobs) {
+            try {
+              outcomes.push({ ok: true, value: this.#db.transaction(job.work)() });
+            } catch (error) {
+              outcomes.push({ ok: false, error });
+            }
           }
-        }
-      })();
+        })
+        .immediate();
     } catch (error) {
       this.#changedUnits.clear();
       for (const job of jobs) job.reject(error);
