@@ -14,6 +14,12 @@ export interface Principal {
 
 const CACHE_TTL_MS = 5 * 60 * 1000;
 const CACHE_LIMIT = 10_000;
+/** The 401 of a missing, malformed or wrong credential: made when refused, not for every request (an Error's stack costs). */
+const refused = (): Problem =>
+  new Problem("401-01", "valid credentials are required", {
+    headers: { "www-authenticate": 'Basic realm="land-registration-gateway"' },
+  });
+
 /**
  * A refused login is answered after this pause: a client that ignores Retry-After and asks again at once would
  * otherwise turn the cheap refusal into a flood of requests. At most PAUSED_LIMIT refusals wait at a time.
@@ -56,11 +62,8 @@ export class BasicAuthenticator {
    * the failed-login budget of the client `address` or of the username is spent, or too many checks are waiting.
    */
   async authenticate(authorization: string | undefined, address: string | undefined): Promise<Principal> {
-    const refused = new Problem("401-01", "valid credentials are required", {
-      headers: { "www-authenticate": 'Basic realm="land-registration-gateway"' },
-    });
     const match = /^Basic ([A-Za-z0-9+/=]{1,1024})$/i.exec(authorization?.trim() ?? "");
-    if (!match?.[1]) throw refused;
+    if (!match?.[1]) throw refused();
     const key = createHmac("sha256", this.#cacheKey).update(match[1]).digest("base64");
     const cached = this.#verified.get(key);
     if (cached && cached.expiresMs > Date.now()) return cached.principal;
@@ -68,15 +71,15 @@ export class BasicAuthenticator {
     // calls neither queues a password check per call (and overflows the queue) nor spends the budget once per call.
     const pending = this.#checking.get(key);
     if (pending) return pending;
-    const check = this.#check(match[1], key, address, refused).finally(() => this.#checking.delete(key));
+    const check = this.#check(match[1], key, address).finally(() => this.#checking.delete(key));
     this.#checking.set(key, check);
     return check;
   }
 
-  async #check(encoded: string, key: string, address: string | undefined, refused: Problem): Promise<Principal> {
+  async #check(encoded: string, key: string, address: string | undefined): Promise<Principal> {
     const decoded = Buffer.from(encoded, "base64").toString("utf8");
     const colon = decoded.indexOf(":");
-    if (colon <= 0) throw refused;
+    if (colon <= 0) throw refused();
     const username = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
     const admission = this.#throttle.admit(username, addressKey(address));
@@ -99,7 +102,7 @@ export class BasicAuthenticator {
       throw await this.#refusal("too many password checks are waiting", 1);
     }
     admission.settle(ok);
-    if (!user || !ok) throw refused;
+    if (!user || !ok) throw refused();
     const principal = { username: user.username, businessUnitId: user.businessUnitId };
     if (this.#verified.size >= CACHE_LIMIT) this.#verified.clear();
     this.#verified.set(key, { principal, expiresMs: Date.now() + CACHE_TTL_MS });

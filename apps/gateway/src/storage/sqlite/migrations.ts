@@ -195,4 +195,14 @@ export const migrations: { version: number; name: string; sql: string; sqliteOnl
       CREATE INDEX notifications_by_unit ON notifications(business_unit_id, created_ms, seq);
     `,
   },
+  {
+    version: 7,
+    name: "acknowledging finds its notifications in an index alone",
+    // Acknowledging looks up each id's unit, creation instant and seq: from this index alone (about 70 bytes an
+    // entry) instead of 100 rows of about a kilobyte scattered over the table. PostgreSQL reads one index as well.
+    sqliteOnly: true,
+    sql: `
+      CREATE INDEX notifications_by_id ON notifications(id, business_unit_id, created_ms);
+    `,
+  },
 ];
