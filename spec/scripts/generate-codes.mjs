@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Writes the spec's code enums from the registry's published lists in registry-data/, so that no code is typed by
 // hand. `--check` writes nothing and fails when a committed schema differs from what the data gives (drift).
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { stringify } from "yaml";
+import { writeIfChanged } from "./write-if-changed.mjs";
 
 const specDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const data = (name) => JSON.parse(readFileSync(join(specDir, "registry-data", `${name}.json`), "utf8"));
@@ -94,7 +95,7 @@ for (const [name, { file, schema }] of Object.entries(schemas)) {
   const path = join(specDir, "components", "schemas", `${name}.yaml`);
   const text = `# Generated from ${source(file)} by spec/scripts/generate-codes.mjs; do not edit.\n${stringify(schema, { lineWidth: 0 })}`;
   if (!check) {
-    writeFileSync(path, text);
+    writeIfChanged(path, text);
     continue;
   }
   let committed = "";

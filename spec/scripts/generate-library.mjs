@@ -4,10 +4,11 @@
 // otherwise restate (limits, enums, problem codes, transitions, path aliases, scenario titles).
 // `--check` writes nothing and fails when a committed file differs (drift).
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
+import { writeIfChanged } from "./write-if-changed.mjs";
 
 const specDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = join(specDir, "src", "generated");
@@ -212,7 +213,7 @@ for (const [file, text] of Object.entries(files)) {
   const path = join(outDir, file);
   if (!check) {
     mkdirSync(outDir, { recursive: true });
-    writeFileSync(path, text);
+    writeIfChanged(path, text);
     continue;
   }
   let committed;
