@@ -26,11 +26,16 @@ function runOptions(): RunOptions {
   };
 }
 
-/** Declares one test per property against the target that `open` starts. */
+/**
+ * Declares one test per property against the target that `open` starts; `defaults` are run options the environment
+ * (LRG_CONFORMANCE_*) may override. Files share their module state (vitest's isolate: false), so a file passes its
+ * options here rather than through process.env, which would reach the files run after it.
+ */
 export function describeTarget(
   target: TargetName,
   open: () => Promise<Session>,
   properties: readonly Property[] = allProperties,
+  defaults: RunOptions = {},
 ): void {
   let session: Session | undefined;
   beforeAll(async () => {
@@ -59,7 +64,7 @@ export function describeTarget(
           return;
         }
         expect(skipReason(property, session)).toBeUndefined();
-        const result = await runProperty(property, session, runOptions());
+        const result = await runProperty(property, session, { ...defaults, ...runOptions() });
         if (result.outcome === "failed") throw new Error(result.message);
         expect(result.outcome).toBe("passed");
       },
