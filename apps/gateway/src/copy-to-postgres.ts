@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { openSqlite, type SqliteDatabase } from "./storage/sqlite/driver.js";
 import pg from "pg";
 import { FILL_NEW_NOTIFICATIONS } from "./storage/postgres/migrations.js";
+import { STATUS_OF_NOTIFICATION } from "./storage/sqlite/migrations.js";
 import { PostgresStorage } from "./storage/postgres/postgres-storage.js";
 import { SqliteStorage } from "./storage/sqlite/sqlite-storage.js";
 
@@ -34,16 +35,16 @@ const CHUNK = 20_000;
 const BESIDE: Partial<Record<(typeof TABLES)[number], { columns: Record<string, string>; join: string }>> = {
   notifications: {
     columns: { status: "s.status", acknowledged_ms: "s.acknowledged_ms" },
-    join: `JOIN notification_status s ON s.business_unit_id = t.business_unit_id
-      AND s.status IN ('NEW', 'ACKNOWLEDGED') AND s.created_ms = t.created_ms AND s.seq = t.seq`,
+    join: `JOIN notification_status s ON ${STATUS_OF_NOTIFICATION}`,
   },
 };
 
 /** A table's rows in chunks, in rowid order (a table without rowids, small, comes whole). */
 function* chunksOf(source: SqliteDatabase, table: (typeof TABLES)[number], columns: string[]): Generator<unknown[][]> {
   const beside = BESIDE[table];
-  const select = columns.map((column) => beside?.columns[column] ?? `t.${column}`).join(", ");
-  const from = `${table} t ${beside?.join ?? ""}`;
+  // The table is `n` (the name the rule of notification_status reads), what is beside it `s`.
+  const select = columns.map((column) => beside?.columns[column] ?? `n.${column}`).join(", ");
+  const from = `${table} n ${beside?.join ?? ""}`;
   const definition = String(source.prepare("SELECT sql FROM sqlite_master WHERE name = ?").pluck().get(table));
   if (/WITHOUT ROWID/i.test(definition)) {
     const all = source.prepare(`SELECT ${select} FROM ${from}`).raw().all() as unknown[][];
@@ -51,7 +52,7 @@ function* chunksOf(source: SqliteDatabase, table: (typeof TABLES)[number], colum
     return;
   }
   const page = source
-    .prepare(`SELECT t.rowid, ${select} FROM ${from} WHERE t.rowid > ? ORDER BY t.rowid LIMIT ${CHUNK}`)
+    .prepare(`SELECT n.rowid, ${select} FROM ${from} WHERE n.rowid > ? ORDER BY n.rowid LIMIT ${CHUNK}`)
     .raw();
   for (let after = Number.MIN_SAFE_INTEGER; ;) {
     const rows = page.all(after) as unknown[][];

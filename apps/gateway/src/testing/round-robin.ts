@@ -39,7 +39,7 @@ export async function startRoundRobin(upstreams: string[], balancing: Balancing 
     counts[index] = (counts[index] ?? 0) + 1;
     return targets[index]!;
   };
-  const server = balancing === "request" ? perRequest(pick) : perConnection(pick);
+  const { server, dropConnections } = balancing === "request" ? perRequest(pick) : perConnection(pick);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -48,13 +48,18 @@ export async function startRoundRobin(upstreams: string[], balancing: Balancing 
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
-        if ("closeAllConnections" in server) server.closeAllConnections();
-        else for (const socket of openSockets.get(server) ?? []) socket.destroy();
+        dropConnections();
       }),
   };
 }
 
-function perRequest(pick: () => URL): Server {
+/** A listening balancer, and how to end the connections it holds when it closes. */
+interface Balancer {
+  server: Server | TcpServer;
+  dropConnections(): void;
+}
+
+function perRequest(pick: () => URL): Balancer {
   const server = createServer((incoming, outgoing) => {
     const target = pick();
     const forwarded = httpRequest(
@@ -77,13 +82,11 @@ function perRequest(pick: () => URL): Server {
     incoming.pipe(forwarded);
   });
   server.keepAliveTimeout = 5000;
-  return server;
+  return { server, dropConnections: () => server.closeAllConnections() };
 }
 
-/** The client and upstream sockets of a per-connection balancer, destroyed when it closes. */
-const openSockets = new WeakMap<TcpServer, Set<Socket>>();
-
-function perConnection(pick: () => URL): TcpServer {
+function perConnection(pick: () => URL): Balancer {
+  // The client and upstream sockets open now, destroyed when the balancer closes.
   const sockets = new Set<Socket>();
   const server = createTcpServer((client) => {
     const target = pick();
@@ -98,6 +101,5 @@ function perConnection(pick: () => URL): TcpServer {
     upstream.once("error", () => client.destroy());
     client.pipe(upstream).pipe(client);
   });
-  openSockets.set(server, sockets);
-  return server;
+  return { server, dropConnections: () => sockets.forEach((socket) => socket.destroy()) };
 }

@@ -206,3 +206,10 @@ export const migrations: { version: number; name: string; sql: string; sqliteOnl
     `,
   },
 ];
+
+/**
+ * Migration 6's rule for finding a notification's row of notification_status: the row `s` of the notification `n`,
+ * found by its whole key (the status being one of the two). For every reader that joins the two tables.
+ */
+export const STATUS_OF_NOTIFICATION = `s.business_unit_id = n.business_unit_id AND s.status IN ('NEW', 'ACKNOWLEDGED')
+  AND s.created_ms = n.created_ms AND s.seq = n.seq`;

@@ -25,7 +25,7 @@ import type {
 } from "../storage.js";
 import { openSqlite, type SqliteDatabase, type SqliteStatement } from "./driver.js";
 import { Checkpointer } from "./checkpointer.js";
-import { migrations } from "./migrations.js";
+import { migrations, STATUS_OF_NOTIFICATION } from "./migrations.js";
 import {
   auditRetention,
   auditWhere,
@@ -444,11 +444,7 @@ export class SqliteStorage implements Storage {
     const [from, status] =
       query.status !== undefined
         ? ["notification_status s JOIN notifications n ON n.seq = s.seq", "s.status"]
-        : [
-            "notifications n",
-            `(SELECT s.status FROM notification_status s WHERE s.business_unit_id = n.business_unit_id
-               AND s.status IN ('NEW', 'ACKNOWLEDGED') AND s.created_ms = n.created_ms AND s.seq = n.seq)`,
-          ];
+        : ["notifications n", `(SELECT s.status FROM notification_status s WHERE ${STATUS_OF_NOTIFICATION})`];
     const sql = `SELECT n.id, n.application_id, n.${v}_type, n.${v}_schema, n.${v}_payload, n.event_ms, ${t}.created_ms, ${status}, n.additional_provider_filter
       FROM ${from} WHERE ${where.join(" AND ")} ORDER BY ${t}.created_ms, ${t}.seq LIMIT @limit`;
     const rows = this.#prepared(sql).raw().all(query) as [
@@ -511,30 +507,27 @@ export class SqliteStorage implements Storage {
 
   async purgeNotifications(createdBeforeMs: number, scope?: PurgeScope): Promise<number> {
     return this.#write((): number => {
-      // notification_status first, by the same units and instants: its key leads with the unit and the status.
+      // The units whose notifications go, written once for both tables (notification_status's key leads with the
+      // unit and the status; notifications is read by creation instant when every unit's go).
       const units =
         scope === undefined
           ? "SELECT id FROM business_units"
           : scope === "units-on-the-global-clock"
             ? "SELECT id FROM business_units WHERE clock_offset_ms IS NULL"
             : "?";
+      const unitParameters = typeof scope === "object" ? [scope.businessUnitId] : [];
       this.#db
         .prepare(
           `DELETE FROM notification_status WHERE business_unit_id IN (${units}) AND status IN ('NEW', 'ACKNOWLEDGED') AND created_ms < ?`,
         )
-        .run(...(typeof scope === "object" ? [scope.businessUnitId] : []), createdBeforeMs);
-      const deleted =
-        scope === undefined
-          ? this.#db.prepare("DELETE FROM notifications WHERE created_ms < ?").run(createdBeforeMs).changes
-          : scope === "units-on-the-global-clock"
-            ? this.#db
-                .prepare(
-                  "DELETE FROM notifications WHERE created_ms < ? AND business_unit_id NOT IN (SELECT id FROM business_units WHERE clock_offset_ms IS NOT NULL)",
-                )
-                .run(createdBeforeMs).changes
-            : this.#db
-                .prepare("DELETE FROM notifications WHERE created_ms < ? AND business_unit_id = ?")
-                .run(createdBeforeMs, scope.businessUnitId).changes;
+        .run(...unitParameters, createdBeforeMs);
+      const deleted = this.#db
+        .prepare(
+          scope === undefined
+            ? "DELETE FROM notifications WHERE created_ms < ?"
+            : `DELETE FROM notifications WHERE business_unit_id IN (${units}) AND created_ms < ?`,
+        )
+        .run(...unitParameters, createdBeforeMs).changes;
       if (deleted > 0) this.#changedUnits.add(null);
       return deleted;
     });
