@@ -4,7 +4,14 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["**/node_modules/**", "**/dist/**", "**/generated/**", "**/.turbo/**", "**/test-output/**"],
+    ignores: [
+      "**/node_modules/**",
+      "**/dist/**",
+      "**/generated/**",
+      "**/.turbo/**",
+      "**/test-output/**",
+      "**/dist-ts/**",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

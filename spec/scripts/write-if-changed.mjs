@@ -1,5 +1,5 @@
 // How the generators write the committed files they own. `build` runs them while other tasks of the same turbo run
-// (lint, check-types, check:generated) may read those files: a file whose text is already right is left alone, and a
+// (check, check:generated) may read those files: a file whose text is already right is left alone, and a
 // changed one is replaced whole (written beside it, then renamed over it), so that no reader ever sees half a file.
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 

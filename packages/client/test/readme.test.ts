@@ -1,4 +1,4 @@
-// The README's examples are the files under examples/ (type-checked by check-types): this keeps them equal.
+// The README's examples are the files under examples/ (type-checked by `check`): this keeps them equal.
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 

@@ -1,4 +1,4 @@
-// Type tests: checked by `tsc` (check-types), which covers this file; at run time they only confirm that the
+// Type tests: checked by `tsc` (the package's `check`), which covers this file; at run time they only confirm that the
 // checked functions exist. Each `@ts-expect-error` is one mistake the types must refuse.
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {

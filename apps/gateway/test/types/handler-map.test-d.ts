@@ -1,4 +1,4 @@
-// Type test, run by `check-types` (tsc over test/): the handler maps are keyed by the generated `operations` of each
+// Type test, run by `check` (tsc over test/): the handler maps are keyed by the generated `operations` of each
 // document, so a missing, extra or misspelt handler, or a wrong member of a typed request, does not compile. Each
 // `@ts-expect-error` fails the check if the error it expects disappears. Answers use documented statuses only.
 import type { Problem } from "../../src/problems.js";
