@@ -12,6 +12,7 @@ import {
   exchangesWithoutCurl,
   REPO_ROOT,
   runPage,
+  typeCheckPages,
 } from "./support/examples.js";
 import { startDocsGateway, type StartedGateway } from "./support/gateway.js";
 
@@ -99,8 +100,18 @@ describe("runPage against a gateway", () => {
     expect((failure as ExampleError).message).toContain("400-02");
   });
 
-  it("fails on a snippet with a wrong member name (it does not compile against @lrg/client's types)", async () => {
-    await expect(run("broken-snippet.md")).rejects.toThrow(/do not compile[\s\S]*documentTyp/);
+  it("finds a snippet with a wrong member name (it does not compile against @lrg/client's types), by page", async () => {
+    const workDir = mkdtempSync(join(tmpdir(), "lrg-docs-fixture-"));
+    workDirs.push(workDir);
+    const problems = await typeCheckPages(
+      new Map([
+        ["working-page.md", fixture("working-page.md")],
+        ["broken-snippet.md", fixture("broken-snippet.md")],
+      ]),
+      workDir,
+    );
+    expect([...problems.keys()]).toEqual(["broken-snippet.md"]);
+    expect(problems.get("broken-snippet.md")).toMatch(/^upload\.ts\(\d+,\d+\): error TS\d+: [\s\S]*documentTyp/);
   });
 
   it("fails on a real guide with one member name broken in a copy (the acknowledge body's data → date)", async () => {

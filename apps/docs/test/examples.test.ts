@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMock, type RunningMock } from "@lrg/mock";
 import { describe, expect, it } from "vitest";
-import { codeBlocks, exchangesWithoutCurl, REPO_ROOT, runPage } from "./support/examples.js";
+import { codeBlocks, exchangesWithoutCurl, REPO_ROOT, runPage, typeCheckPages } from "./support/examples.js";
 import { SANDBOX_TOKEN, startDocsGateway } from "./support/gateway.js";
 // @ts-expect-error: a plain .mjs script without types; it exports samplePdf().
 import { samplePdf } from "../../../examples/make-sample-pdf.mjs";
@@ -26,6 +26,18 @@ const READMES = [
 
 /** The mock's documented address, replaced by a mock on a free port for a page that uses it. */
 const MOCK_DEFAULT = "http://127.0.0.1:4010";
+
+describe("the TypeScript snippets of every page", () => {
+  it("compile against @lrg/client's types", { timeout: 600_000 }, async () => {
+    const workDir = mkdtempSync(join(tmpdir(), "lrg-docs-types-"));
+    try {
+      const pages = new Map([...GUIDES, ...READMES].map((path) => [path, readFileSync(join(REPO_ROOT, path), "utf8")]));
+      expect(Object.fromEntries(await typeCheckPages(pages, workDir))).toEqual({});
+    } finally {
+      rmSync(workDir, { recursive: true, force: true });
+    }
+  });
+});
 
 // Pages are independent (each its own gateway, mock and scratch directory), so they run side by side.
 describe.concurrent.each([...GUIDES, ...READMES])("%s", (path) => {

@@ -1,9 +1,11 @@
 // Runs the code blocks of a guide or README as a reader would paste them: shell blocks with bash, TypeScript
-// blocks compiled with tsc against @lrg/client's types and run with node, in page order, in one scratch
-// directory per page. The rules (which blocks run, how to mark one that does not) are in apps/docs/README.md.
+// blocks turned into JavaScript and run with node, in page order, in one scratch directory per page; and checks the
+// TypeScript blocks of every page against @lrg/client's types, in one compiler run. The rules (which blocks run, how
+// to mark one that does not) are in apps/docs/README.md.
 import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import ts from "typescript";
 
 /** The repository root, seen from this file. */
 export const REPO_ROOT = join(import.meta.dirname, "..", "..", "..", "..");
@@ -188,27 +190,80 @@ function prepare(workDir: string): void {
   for (const [name, path] of Object.entries(PACKAGES))
     symlinkSync(join(REPO_ROOT, path), join(workDir, "node_modules", "@lrg", name), "dir");
   writeFileSync(join(workDir, "package.json"), JSON.stringify({ private: true, type: "module" }, null, 2));
+}
+
+/** The snippet files of a page, by name: each the concatenation of its blocks (a later block with the same caption continues it). */
+function snippetFiles(
+  runnable: readonly CodeBlock[],
+  substitutions: RunEnvironment["substitutions"],
+): Map<string, string> {
+  const files = new Map<string, string[]>();
+  for (const block of runnable) {
+    if (block.file !== undefined)
+      files.set(block.file, [...(files.get(block.file) ?? []), substitute(block.code, substitutions)]);
+  }
+  return new Map([...files].map(([name, parts]) => [name, `${parts.join("\n\n")}\n`]));
+}
+
+const runnableBlocks = (blocks: readonly CodeBlock[]): CodeBlock[] =>
+  blocks.filter((block) => block.notRun === undefined && (SHELL.has(block.lang) || TYPESCRIPT.has(block.lang)));
+
+/**
+ * Type-checks the TypeScript snippets of `pages` (path → Markdown) in one `tsc` run, strict and `NodeNext`, against
+ * the built `@lrg/client` as `npm install` would link it: one program, so that the client's types are read once
+ * rather than once per page. Each page's files sit in a folder of their own (`workDir/<n>/`), as in its own scratch
+ * directory. Answers the compiler's messages by page; a page that compiles is absent.
+ */
+export async function typeCheckPages(
+  pages: ReadonlyMap<string, string>,
+  workDir: string,
+): Promise<Map<string, string>> {
+  prepare(workDir);
+  const folders = new Map<string, string>();
+  for (const [path, markdown] of pages) {
+    const files = snippetFiles(runnableBlocks(codeBlocks(markdown)), []);
+    if (files.size === 0) continue;
+    const folder = `page-${folders.size + 1}`;
+    folders.set(folder, path);
+    mkdirSync(join(workDir, folder));
+    for (const [name, text] of files) writeFileSync(join(workDir, folder, name), text);
+  }
+  if (folders.size === 0) return new Map();
   writeFileSync(
     join(workDir, "tsconfig.json"),
-    JSON.stringify(
-      {
-        compilerOptions: {
-          target: "ES2022",
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          strict: true,
-          skipLibCheck: true,
-          outDir: ".out",
-          rootDir: ".",
-          types: ["node"],
-          typeRoots: [join(import.meta.dirname, "..", "..", "node_modules", "@types")],
-        },
-        include: ["*.ts"],
+    JSON.stringify({
+      compilerOptions: {
+        target: "ES2022",
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        moduleDetection: "force",
+        strict: true,
+        skipLibCheck: true,
+        noEmit: true,
+        types: ["node"],
+        typeRoots: [join(import.meta.dirname, "..", "..", "node_modules", "@types")],
       },
-      null,
-      2,
-    ),
+      include: ["page-*/*.ts"],
+    }),
   );
+  const tsc = await run(
+    process.execPath,
+    [join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", workDir, "--pretty", "false"],
+    workDir,
+    {},
+    600_000,
+  );
+  const problems = new Map<string, string>();
+  let page: string | undefined;
+  // A message starts with its file (`page-3/upload.ts(5,1): error ...`); the lines after it, indented, continue it.
+  for (const line of `${tsc.stdout}${tsc.stderr}`.split("\n")) {
+    const folder = /^(page-\d+)\//.exec(line)?.[1];
+    if (folder !== undefined) page = folders.get(folder);
+    const key = page ?? "(no page)";
+    if (line.trim() !== "") problems.set(key, `${problems.get(key) ?? ""}${line.replace(/^page-\d+\//, "")}\n`);
+  }
+  if (tsc.status !== 0 && problems.size === 0) problems.set("(no page)", `tsc exited with status ${tsc.status}`);
+  return problems;
 }
 
 function run(
@@ -249,9 +304,7 @@ export async function runPage(markdown: string, environment: RunEnvironment): Pr
     ),
   ];
   if (problems.length > 0) throw new ExampleError(problems.join("\n"), undefined);
-  const runnable = blocks.filter(
-    (block) => block.notRun === undefined && (SHELL.has(block.lang) || TYPESCRIPT.has(block.lang)),
-  );
+  const runnable = runnableBlocks(blocks);
   const { workDir, substitutions } = environment;
   // Generous: CI runs every package's tests at once on two cores, and a compile then takes a minute.
   const timeoutMs = environment.blockTimeoutMs ?? 240_000;
@@ -263,26 +316,22 @@ export async function runPage(markdown: string, environment: RunEnvironment): Pr
   };
   prepare(workDir);
 
-  // Each snippet file is the concatenation of its blocks (a later block with the same caption continues it).
-  const files = new Map<string, string[]>();
-  for (const block of runnable) {
-    if (block.file !== undefined)
-      files.set(block.file, [...(files.get(block.file) ?? []), substitute(block.code, substitutions)]);
-  }
-  if (files.size > 0) {
-    for (const [name, parts] of files) writeFileSync(join(workDir, name), `${parts.join("\n\n")}\n`);
-    const tsc = await run(
-      process.execPath,
-      [join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", workDir],
-      workDir,
-      env,
-      timeoutMs,
-    );
-    if (tsc.status !== 0)
+  // Each snippet file becomes JavaScript beside it (.out/), types erased: typeCheckPages checks them.
+  for (const [name, text] of snippetFiles(runnable, substitutions)) {
+    writeFileSync(join(workDir, name), text);
+    const output = ts.transpileModule(text, {
+      fileName: name,
+      reportDiagnostics: true,
+      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022 },
+    });
+    if ((output.diagnostics ?? []).length > 0)
       throw new ExampleError(
-        `TypeScript snippets do not compile:\n${tsc.stdout}${tsc.stderr}`,
-        runnable.find((block) => block.file !== undefined),
+        `${name} does not parse: ${ts.flattenDiagnosticMessageText(output.diagnostics?.[0]?.messageText, "\n")}`,
+        runnable.find((block) => block.file === name),
       );
+    const javascript = join(workDir, ".out", name.replace(/\.ts$/, ".js"));
+    mkdirSync(dirname(javascript), { recursive: true });
+    writeFileSync(javascript, output.outputText);
   }
 
   const runs: BlockRun[] = [];
