@@ -768,5 +768,7 @@ describe.each(backends)("the gateway's HTTP interface on $name", (backend) => {
     expect(metrics).toMatch(new RegExp(`^${figure}\\{database="${backend.kind}"\\} \\d+$`, "m"));
     if (backend.kind === "postgresql")
       expect(metrics).toMatch(/^lrg_db_pool_connections\{database="postgresql"\} [1-9]\d*$/m);
+    // Every confirmed write waited for a flush of the WAL (the suite above wrote many).
+    else expect(metrics).toMatch(/^lrg_db_wal_flushes_total\{database="sqlite"\} [1-9]\d*$/m);
   });
 });
