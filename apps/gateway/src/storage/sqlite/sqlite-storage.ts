@@ -66,7 +66,9 @@ const APPLICATION_COLUMNS: Record<keyof ApplicationChange["patch"], string> = {
  * The embedded store: one SQLite file in the data directory, in WAL mode with foreign keys on. A write is answered
  * only once its commit is on disk, so that a confirmed change survives a crash of the process or the machine: the
  * group commit writes the WAL (`synchronous = NORMAL`) and the WAL is then flushed on libuv's thread pool
- * (`WalFlusher`), so that the event loop does not wait for the disk.
+ * (`WalFlusher`), so that the event loop does not wait for the disk. The price: for the milliseconds of a flush, other
+ * requests may read a change that is committed but not yet on disk (and not yet confirmed to its writer); a crash of
+ * the machine (not of the process) in that window undoes it.
  */
 export class SqliteStorage implements Storage {
   readonly #db: SqliteDatabase;
