@@ -62,11 +62,22 @@ async function freePort(): Promise<number> {
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The server's settings (`postgres -c name=value`): durability off, since a test cluster need not survive the machine. */
+const TEST_SETTINGS: Record<string, string> = {
+  listen_addresses: "127.0.0.1",
+  fsync: "off",
+  synchronous_commit: "off",
+  full_page_writes: "off",
+  max_connections: "300",
+  shared_buffers: "64MB",
+};
+
 /**
  * Starts a throwaway PostgreSQL server: `initdb` in a temporary directory, then `postgres` on a free port with
- * its socket in that directory. Durability is off (`fsync=off`): a test cluster need not survive the machine.
+ * its socket in that directory, with `TEST_SETTINGS` and then `settings` (a benchmark sizes its buffers to its data
+ * set, as one would size a real server's).
  */
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(settings: Record<string, string> = {}): Promise<TestPostgres> {
   const bin = postgresBinDir();
   const user = runAs();
   const dir = mkdtempSync(join(tmpdir(), "lrg-postgres-"));
@@ -102,18 +113,7 @@ export async function startPostgres(): Promise<TestPostgres> {
       String(port),
       "-k",
       dir,
-      "-c",
-      "listen_addresses=127.0.0.1",
-      "-c",
-      "fsync=off",
-      "-c",
-      "synchronous_commit=off",
-      "-c",
-      "full_page_writes=off",
-      "-c",
-      "max_connections=300",
-      "-c",
-      "shared_buffers=64MB",
+      ...Object.entries({ ...TEST_SETTINGS, ...settings }).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
     ]);
     const child = spawn(postgres, args, { stdio: ["ignore", "ignore", "pipe"] });
     let log = "";

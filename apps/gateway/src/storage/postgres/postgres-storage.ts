@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import pg from "pg";
 import {
   auditRetention,
@@ -92,6 +92,8 @@ export class PostgresStorage implements Storage {
   readonly #instance = randomUUID();
   #queries = 0;
   #queryErrors = 0;
+  /** Prepared statements' names by their text (see #query). */
+  readonly #statementNames = new Map<string, string>();
   #closed = false;
 
   private constructor(pool: pg.Pool) {
@@ -197,6 +199,11 @@ export class PostgresStorage implements Storage {
     while (this.#reloading.size > 0) await Promise.all([...this.#reloading]);
   }
 
+  /**
+   * Every statement is a named prepared statement (its name from its text): each pooled connection parses and plans
+   * it once, not on every call (0.4 ms of planning alone for the acknowledgement's statement). The texts are few: the
+   * variable parts of a query are its parameters (lists of ids as one array).
+   */
   async #query<R extends pg.QueryResultRow = Row>(
     sql: string,
     values: unknown[] = [],
@@ -204,11 +211,20 @@ export class PostgresStorage implements Storage {
   ): Promise<pg.QueryResult<R>> {
     this.#queries += 1;
     try {
-      return await (client ?? this.#pool).query<R>(sql, values);
+      return await (client ?? this.#pool).query<R>({ name: this.#statementName(sql), text: sql, values });
     } catch (error) {
       this.#queryErrors += 1;
       throw error;
     }
+  }
+
+  #statementName(sql: string): string {
+    let name = this.#statementNames.get(sql);
+    if (name === undefined) {
+      name = `lrg_${createHash("sha256").update(sql).digest("base64url").slice(0, 20)}`;
+      this.#statementNames.set(sql, name);
+    }
+    return name;
   }
 
   /**
@@ -545,10 +561,12 @@ export class PostgresStorage implements Storage {
     values.push(query.limit);
     const v = query.version;
     this.#queries += 1;
-    const result = await this.#pool.query<unknown[]>({
-      text: `SELECT n.id, n.application_id, n.${v}_type, n.${v}_schema, n.${v}_payload, n.event_ms, n.created_ms, n.status, n.additional_provider_filter
+    const text = `SELECT n.id, n.application_id, n.${v}_type, n.${v}_schema, n.${v}_payload, n.event_ms, n.created_ms, n.status, n.additional_provider_filter
         FROM ${fromNew ? "new_notifications q JOIN notifications n ON n.seq = q.seq" : "notifications n"}
-        WHERE ${where.join(" AND ")} ORDER BY ${key}created_ms, ${key}seq LIMIT $${values.length}`,
+        WHERE ${where.join(" AND ")} ORDER BY ${key}created_ms, ${key}seq LIMIT $${values.length}`;
+    const result = await this.#pool.query<unknown[]>({
+      name: this.#statementName(text),
+      text,
       values,
       rowMode: "array",
     });
