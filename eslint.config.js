@@ -2,6 +2,9 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+/** The files the type-aware rules read types for (`lrg-check` gives them its program instead of the project service). */
+export const TYPE_AWARE_FILES = ["**/src/**/*.ts", "**/test/**/*.ts"];
+
 export default tseslint.config(
   {
     ignores: [
@@ -27,7 +30,7 @@ export default tseslint.config(
     // Type-aware rules: each package's tsconfig.json gives the types (the project service finds it). They catch
     // what the compiler lets through: a promise nobody awaits or handles, a promise where a callback's result is
     // ignored, an await of something that is not a promise, a cast that changes nothing, a throw of a non-Error.
-    files: ["**/src/**/*.ts", "**/test/**/*.ts"],
+    files: TYPE_AWARE_FILES,
     languageOptions: { parserOptions: { projectService: true } },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",

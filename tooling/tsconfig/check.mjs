@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import { ESLint } from "eslint";
 import ts from "typescript";
+import { TYPE_AWARE_FILES } from "../../eslint.config.js";
 
 const cwd = process.cwd();
 
@@ -39,7 +40,7 @@ const eslint = new ESLint({
   overrideConfig: program
     ? [
         {
-          files: ["**/src/**/*.ts", "**/test/**/*.ts"],
+          files: TYPE_AWARE_FILES,
           languageOptions: { parserOptions: { projectService: false, programs: [program] } },
         },
       ]
