@@ -5,7 +5,6 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { openSqlite, type SqliteDatabase } from "./storage/sqlite/driver.js";
 import pg from "pg";
-import { FILL_NEW_NOTIFICATIONS } from "./storage/postgres/migrations.js";
 import { STATUS_OF_NOTIFICATION } from "./storage/sqlite/migrations.js";
 import { PostgresStorage } from "./storage/postgres/postgres-storage.js";
 import { SqliteStorage } from "./storage/sqlite/sqlite-storage.js";
@@ -29,37 +28,69 @@ const TABLES = [
 const CHUNK = 20_000;
 
 /**
- * Columns PostgreSQL keeps in the table itself that SQLite keeps beside it: a notification's status and the instant
- * it was acknowledged are in SQLite's notification_status (migration 6), found by its key.
+ * The NEW notifications, which PostgreSQL keeps in a table of their own (new_notifications, migration 1004) and SQLite
+ * beside the notifications (notification_status, migration 6, found by its key), in rowid order from `?` on.
  */
-const BESIDE: Partial<Record<(typeof TABLES)[number], { columns: Record<string, string>; join: string }>> = {
-  notifications: {
-    columns: { status: "s.status", acknowledged_ms: "s.acknowledged_ms" },
-    join: `JOIN notification_status s ON ${STATUS_OF_NOTIFICATION}`,
-  },
-};
+const NEW_NOTIFICATIONS = `SELECT n.rowid, n.seq, n.business_unit_id, n.created_ms
+  FROM notifications n JOIN notification_status s ON ${STATUS_OF_NOTIFICATION}
+  WHERE s.status = 'NEW' AND n.rowid > ? ORDER BY n.rowid LIMIT ${CHUNK}`;
 
-/** A table's rows in chunks, in rowid order (a table without rowids, small, comes whole). */
-function* chunksOf(source: SqliteDatabase, table: (typeof TABLES)[number], columns: string[]): Generator<unknown[][]> {
-  const beside = BESIDE[table];
-  // The table is `n` (the name the rule of notification_status reads), what is beside it `s`.
-  const select = columns.map((column) => beside?.columns[column] ?? `n.${column}`).join(", ");
-  const from = `${table} n ${beside?.join ?? ""}`;
-  const definition = String(source.prepare("SELECT sql FROM sqlite_master WHERE name = ?").pluck().get(table));
-  if (/WITHOUT ROWID/i.test(definition)) {
-    const all = source.prepare(`SELECT ${select} FROM ${from}`).raw().all() as unknown[][];
-    if (all.length > 0) yield all;
-    return;
-  }
-  const page = source
-    .prepare(`SELECT n.rowid, ${select} FROM ${from} WHERE n.rowid > ? ORDER BY n.rowid LIMIT ${CHUNK}`)
-    .raw();
+/** The rows a query selects, in chunks: it reads the rowid first, then the columns, from the rowid `?` on. */
+function* pagesOf(source: SqliteDatabase, query: string): Generator<unknown[][]> {
+  const page = source.prepare(query).raw();
   for (let after = Number.MIN_SAFE_INTEGER; ;) {
     const rows = page.all(after) as unknown[][];
     if (rows.length === 0) return;
     after = Number(rows.at(-1)?.[0]);
     yield rows.map((row) => row.slice(1));
   }
+}
+
+/** A table's rows in chunks, in rowid order (a table without rowids, small, comes whole). */
+function* chunksOf(source: SqliteDatabase, table: (typeof TABLES)[number], columns: string[]): Generator<unknown[][]> {
+  const select = columns.join(", ");
+  const definition = String(source.prepare("SELECT sql FROM sqlite_master WHERE name = ?").pluck().get(table));
+  if (/WITHOUT ROWID/i.test(definition)) {
+    const all = source.prepare(`SELECT ${select} FROM ${table}`).raw().all() as unknown[][];
+    if (all.length > 0) yield all;
+    return;
+  }
+  yield* pagesOf(source, `SELECT rowid, ${select} FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ${CHUNK}`);
+}
+
+/** The column names and types of a PostgreSQL table. */
+async function columnTypes(target: pg.Client, table: string): Promise<Map<string, string>> {
+  const { rows } = await target.query<{ column_name: string; udt_name: string }>(
+    "SELECT column_name, udt_name FROM information_schema.columns WHERE table_name = $1",
+    [table],
+  );
+  return new Map(rows.map((row) => [row.column_name, row.udt_name]));
+}
+
+/**
+ * Inserts the chunks into a table: each column travels as one array parameter and unnest() turns the arrays back into
+ * rows, so one statement and one round trip per chunk, whatever the number of columns (a million notifications take
+ * seconds). Answers the rows inserted.
+ */
+async function insertChunks(
+  target: pg.Client,
+  table: string,
+  columns: string[],
+  types: Map<string, string>,
+  chunks: Iterable<unknown[][]>,
+): Promise<number> {
+  const insert = `INSERT INTO ${table} (${columns.join(", ")}) SELECT * FROM unnest(${columns
+    .map((column, index) => `$${index + 1}::${types.get(column)}[]`)
+    .join(", ")})`;
+  let inserted = 0;
+  for (const chunk of chunks) {
+    await target.query(
+      insert,
+      columns.map((_, column) => chunk.map((row) => row[column])),
+    );
+    inserted += chunk.length;
+  }
+  return inserted;
 }
 
 /**
@@ -94,34 +125,20 @@ export async function copyToPostgres(dataDir: string, databaseUrl: string): Prom
     );
     for (const { indexname } of secondary) await target.query(`DROP INDEX ${indexname}`);
     for (const table of TABLES) {
-      const targetTypes = new Map(
-        (
-          await target.query<{ column_name: string; udt_name: string }>(
-            "SELECT column_name, udt_name FROM information_schema.columns WHERE table_name = $1",
-            [table],
-          )
-        ).rows.map((row) => [row.column_name, row.udt_name]),
-      );
-      const columns = [
-        ...(source.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]),
-        ...Object.keys(BESIDE[table]?.columns ?? {}),
-      ].filter((name) => targetTypes.has(name));
-      // Each column travels as one array parameter and unnest() turns the arrays back into rows: one statement
-      // and one round trip per chunk, whatever the number of columns (a million notifications take seconds).
-      const insert = `INSERT INTO ${table} (${columns.join(", ")}) SELECT * FROM unnest(${columns
-        .map((column, index) => `$${index + 1}::${targetTypes.get(column)}[]`)
-        .join(", ")})`;
-      copied[table] = 0;
-      for (const chunk of chunksOf(source, table, columns)) {
-        await target.query(
-          insert,
-          columns.map((_, column) => chunk.map((row) => row[column])),
-        );
-        copied[table] += chunk.length;
-      }
+      const types = await columnTypes(target, table);
+      const columns = (
+        source.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]
+      ).filter((name) => types.has(name));
+      copied[table] = await insertChunks(target, table, columns, types, chunksOf(source, table, columns));
     }
-    // The NEW notifications' own table (PostgreSQL only, migration 1003) from the copied statuses.
-    await target.query(FILL_NEW_NOTIFICATIONS);
+    const newColumns = ["seq", "business_unit_id", "created_ms"];
+    copied["new_notifications"] = await insertChunks(
+      target,
+      "new_notifications",
+      newColumns,
+      await columnTypes(target, "new_notifications"),
+      pagesOf(source, NEW_NOTIFICATIONS),
+    );
     for (const { indexdef } of secondary) await target.query(indexdef);
     // The serial keys and the notification clock go on from the copied rows.
     await target.query(

@@ -10,7 +10,6 @@ import { createServer, type Gateway } from "./server.js";
 
 export { hashPassword } from "./auth/passwords.js";
 export { copyToPostgres } from "./copy-to-postgres.js";
-export { FILL_NEW_NOTIFICATIONS } from "./storage/postgres/migrations.js";
 export { notificationsFor, type ApplicationEvent, type CorrespondenceDocument } from "./notifications/events.js";
 export { allTitles } from "./registry/register.js";
 export { seededRandom } from "./registry/seeded-random.js";

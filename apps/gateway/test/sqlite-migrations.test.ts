@@ -8,17 +8,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openSqlite } from "../src/storage/sqlite/driver.js";
 import { migrations } from "../src/storage/sqlite/migrations.js";
 import { SqliteStorage } from "../src/storage/sqlite/sqlite-storage.js";
+import { expectEveryStatus, written } from "./support/migrated-notifications.js";
 
 const dataDir = mkdtempSync(join(tmpdir(), "lrg-migrations-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-/** Notifications of the version-5 file: every third acknowledged (at its creation instant + 7). */
-const written = Array.from({ length: 30 }, (_, index) => ({
-  id: `n-${String(index).padStart(2, "0")}`,
-  unit: index % 2 === 0 ? "unit-a" : "unit-b",
-  createdMs: 1_000 + index,
-  status: index % 3 === 0 ? "ACKNOWLEDGED" : "NEW",
-}));
 
 /** The NEW notification of unit-a acknowledged after the migration, at 5,000. */
 const fresh = written.find((n) => n.status === "NEW" && n.unit === "unit-a")!;
@@ -47,29 +40,17 @@ describe("SQLite migrations", () => {
   it("opens a version-5 file at the latest version with every notification's status and acknowledgement instant", async () => {
     writeVersion5File();
     const storage = new SqliteStorage(dataDir);
-    const list = (unit: string, status?: "NEW" | "ACKNOWLEDGED") =>
-      storage.listNotifications({
-        businessUnitId: unit,
-        version: "v1",
-        ...(status ? { status } : {}),
-        additionalProviderFilter: null,
-        limit: 100,
-      });
     try {
-      for (const unit of ["unit-a", "unit-b"]) {
-        const mine = written.filter((n) => n.unit === unit);
-        expect((await list(unit)).map((n) => [n.id, n.status])).toEqual(mine.map((n) => [n.id, n.status]));
-        for (const status of ["NEW", "ACKNOWLEDGED"] as const)
-          expect((await list(unit, status)).map((n) => n.id)).toEqual(
-            mine.filter((n) => n.status === status).map((n) => n.id),
-          );
-      }
+      await expectEveryStatus(storage);
       // Acknowledging after the migration moves a NEW notification, and only it.
       expect(await storage.acknowledgeNotifications("unit-a", [fresh.id, "n-00", "unknown"], 5_000)).toEqual([
         fresh.id,
         "n-00",
       ]);
-      expect((await list("unit-a", "NEW")).map((n) => n.id)).not.toContain(fresh.id);
+      await expectEveryStatus(
+        storage,
+        written.map((n) => (n === fresh ? { ...n, status: "ACKNOWLEDGED" } : n)),
+      );
     } finally {
       await storage.close();
     }

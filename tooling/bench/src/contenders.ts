@@ -167,6 +167,11 @@ export interface Schedule {
   warmupSeconds: number;
   durationSeconds: number;
   slices: number;
+  /**
+   * Run before every warm-up and slice, outside the measured time: finishes the background work the previous
+   * contender left to a shared server (vacuuming, checkpoints), so that it does not land in the next one's slice.
+   */
+  settle?: () => Promise<void>;
 }
 
 /**
@@ -184,6 +189,7 @@ export async function compare(
   for (const contender of contenders) {
     progress(`${title}: warming up ${contender.name} for ${schedule.warmupSeconds} s`);
     await contender.prepare?.(schedule.warmupSeconds);
+    await schedule.settle?.();
     await contender.run(schedule.warmupSeconds);
   }
   const slices = new Map(contenders.map((c) => [c.name, [] as Slice[]]));
@@ -192,6 +198,7 @@ export async function compare(
       const done = slices.get(contender.name) as Slice[];
       if (done.some((slice) => slice.exhausted)) continue;
       await contender.prepare?.(sliceSeconds);
+      await schedule.settle?.();
       const slice = await contender.run(sliceSeconds);
       done.push(slice);
       const failures = slice.non2xx + slice.errors + slice.timeouts;

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { openSqlite } from "@lrg/gateway/sqlite";
-import { copyToPostgres, FILL_NEW_NOTIFICATIONS, startPostgres } from "@lrg/gateway/testing";
+import { copyToPostgres, startPostgres } from "@lrg/gateway/testing";
 import { startMock } from "@lrg/mock";
 import { compare, httpContender, type Contender, type LoadResult, type Shot } from "./contenders.js";
 import { withCpu, type CpuShare, type Role } from "./cpu.js";
@@ -44,16 +44,17 @@ const STORE_NAMES: Record<Store, string> = {
 
 /**
  * The fresh acknowledge batches of one store, handed out once each; when fewer are left than the next run could
- * use, the store's acknowledged notifications are put back to NEW first and the batches start again.
+ * use, the store's acknowledged notifications (`restore` is given the batches handed out) are put back to NEW first
+ * and the batches start again.
  */
 class AckSupply {
   #next = 0;
   /** How many times the store was put back. */
   restores = 0;
   readonly #batches: AckBatch[];
-  readonly #restore: () => Promise<unknown>;
+  readonly #restore: (handedOut: AckBatch[]) => Promise<unknown>;
 
-  constructor(batches: AckBatch[], restore: () => Promise<unknown>) {
+  constructor(batches: AckBatch[], restore: (handedOut: AckBatch[]) => Promise<unknown>) {
     this.#batches = batches;
     this.#restore = restore;
   }
@@ -62,7 +63,7 @@ class AckSupply {
 
   readonly ensure = async (seconds: number): Promise<void> => {
     if (this.#batches.length - this.#next >= seconds * MAX_ACK_RATE) return;
-    await this.#restore();
+    await this.#restore(this.#batches.slice(0, this.#next));
     this.#next = 0;
     this.restores += 1;
   };
@@ -76,23 +77,28 @@ interface PostgresSetup {
   balancedTwo: ServerProcess;
   supply: AckSupply;
   copySeconds: number;
+  /** Vacuums what the acknowledgements deleted and checkpoints (see `Schedule.settle`). */
+  settle(): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Puts back to NEW what this run acknowledged on PostgreSQL. */
-async function restorePostgres(databaseUrl: string, manifest: SeedManifest): Promise<number> {
+/**
+ * Puts back to NEW what this run acknowledged on PostgreSQL: the notifications of the batches handed out get their
+ * rows in new_notifications again (a notification is NEW while it has one).
+ */
+async function restorePostgres(databaseUrl: string, handedOut: AckBatch[]): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const { rowCount } = await client.query(
-      "UPDATE notifications SET status = 'NEW', acknowledged_ms = NULL WHERE status = 'ACKNOWLEDGED' AND acknowledged_ms > $1",
-      [manifest.seededAtMs],
+      `INSERT INTO new_notifications (seq, business_unit_id, created_ms)
+         SELECT seq, business_unit_id, created_ms FROM notifications WHERE id = ANY($1)
+       ON CONFLICT (seq) DO NOTHING`,
+      [handedOut.flatMap((batch) => batch.ids)],
     );
-    await client.query(FILL_NEW_NOTIFICATIONS);
-    // The update left a dead copy of every row it put back. Reclaimed now, outside the measured time, their space on
-    // each page takes the next acknowledgements' new versions (heap-only updates), as on a table that was never put
-    // back; otherwise the next run's updates find full pages and write index entries again.
-    await client.query("VACUUM notifications, new_notifications");
+    // The deletions left dead entries behind; reclaimed now, outside the measured time, as on a table that was never
+    // put back.
+    await client.query("VACUUM new_notifications");
     return rowCount ?? 0;
   } finally {
     await client.end();
@@ -109,7 +115,6 @@ async function restorePostgres(databaseUrl: string, manifest: SeedManifest): Pro
  */
 async function startPostgresSide(
   options: BenchOptions,
-  manifest: SeedManifest,
   batches: AckBatch[],
   credentials: string[],
 ): Promise<PostgresSetup> {
@@ -145,8 +150,18 @@ async function startPostgresSide(
     stops.push(() => balancedOne.close());
     const balancedTwo = await startBalancer([one.url, two.url], "connection");
     stops.push(() => balancedTwo.close());
-    const supply = new AckSupply(batches, () => restorePostgres(databaseUrl, manifest));
-    return { one, two, balancedOne, balancedTwo, supply, copySeconds, stop };
+    const supply = new AckSupply(batches, (handedOut) => restorePostgres(databaseUrl, handedOut));
+    const settle = async () => {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      try {
+        await client.query("VACUUM new_notifications");
+        await client.query("CHECKPOINT");
+      } finally {
+        await client.end();
+      }
+    };
+    return { one, two, balancedOne, balancedTwo, supply, copySeconds, settle, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -277,10 +292,26 @@ export async function notificationBenchmarks(options: BenchOptions, notes: strin
     `prepared ${batches.length.toLocaleString("en")} acknowledge requests of ${BATCH} NEW ids over ${rotated.length} busy business units`,
   );
 
+  // Between slices, every store's background work is finished: PostgreSQL's vacuuming and checkpoint after its
+  // acknowledgements, and the copying of SQLite's log into its file after SQLite direct's, the gateway's own
+  // checkpointing thread being unable to tell the bench's slices apart.
+  const settleSqlite = () => {
+    const db = openSqlite(join(options.dataDir, "gateway.sqlite"));
+    try {
+      db.pragma("busy_timeout = 10000");
+      db.pragma("wal_checkpoint(PASSIVE)");
+    } finally {
+      db.close();
+    }
+  };
   const schedule = {
     warmupSeconds: options.warmupSeconds,
     durationSeconds: options.durationSeconds,
     slices: options.slices,
+    settle: async () => {
+      settleSqlite();
+      await postgres?.settle();
+    },
   };
   const stops: (() => Promise<void>)[] = [];
   let list: Map<string, LoadResult>;
@@ -297,7 +328,7 @@ export async function notificationBenchmarks(options: BenchOptions, notes: strin
   try {
     // Copied before the SQLite gateway starts, from the seeded state.
     if (options.postgres) {
-      postgres = await startPostgresSide(options, manifest, batches.slice(0, -1), listHeaders);
+      postgres = await startPostgresSide(options, batches.slice(0, -1), listHeaders);
       stops.push(postgres.stop);
     }
     progress("starting the gateway on the seeded data set");

@@ -48,7 +48,10 @@ export interface Storage {
 
   /** One version's view of the matching notifications, oldest first, payloads as stored JSON text. */
   listNotifications(query: NotificationQuery): Promise<NotificationListing[]>;
-  /** Marks the unit's notifications with these ids ACKNOWLEDGED; answers the ids that exist. */
+  /**
+   * Marks the unit's notifications with these ids ACKNOWLEDGED; answers the ids that exist. `nowMs`, the instant, is
+   * kept where the store can keep it cheaply (SQLite); no answer shows it.
+   */
   acknowledgeNotifications(businessUnitId: string, ids: string[], nowMs: number): Promise<string[]>;
   /**
    * Deletes notifications created before the given instant (of one business unit, or of the units that follow the

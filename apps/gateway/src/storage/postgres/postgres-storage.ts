@@ -502,12 +502,12 @@ export class PostgresStorage implements Storage {
       );
       await this.#query(
         `WITH inserted AS (
-           INSERT INTO notifications (id, business_unit_id, application_id, v1_type, v0_type, v1_payload, v0_payload, v1_schema, v0_schema, event_ms, created_ms, status, additional_provider_filter)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-           RETURNING seq, business_unit_id, created_ms, status
+           INSERT INTO notifications (id, business_unit_id, application_id, v1_type, v0_type, v1_payload, v0_payload, v1_schema, v0_schema, event_ms, created_ms, additional_provider_filter)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+           RETURNING seq, business_unit_id, created_ms
          )
          INSERT INTO new_notifications (seq, business_unit_id, created_ms)
-           SELECT seq, business_unit_id, created_ms FROM inserted WHERE status = 'NEW'`,
+           SELECT seq, business_unit_id, created_ms FROM inserted WHERE $13 = 'NEW'`,
         [
           notification.id,
           notification.businessUnitId,
@@ -520,8 +520,8 @@ export class PostgresStorage implements Storage {
           notification.v0Schema,
           notification.eventMs,
           rows[0]?.last_ms ?? notification.createdMs,
-          notification.status,
           notification.additionalProviderFilter,
+          notification.status,
         ],
         client,
       );
@@ -537,8 +537,9 @@ export class PostgresStorage implements Storage {
   }
 
   async listNotifications(query: NotificationQuery): Promise<NotificationListing[]> {
-    // NEW notifications are found through new_notifications (its index orders them by creation); the rest through
-    // notifications_by_unit_created.
+    // A notification is NEW while it has its row in new_notifications (migration 1004). NEW ones are found through
+    // new_notifications (its index orders them by creation); the rest through notifications_by_unit_created, each
+    // one's row in new_notifications looked up by its key.
     const fromNew = query.status === "NEW";
     const key = fromNew ? "q." : "n.";
     const values: unknown[] = [query.businessUnitId];
@@ -547,7 +548,7 @@ export class PostgresStorage implements Storage {
       values.push(value);
       where.push(condition(`$${values.length}`));
     };
-    if (query.status !== undefined && !fromNew) add((p) => `n.status = ${p}`, query.status);
+    if (query.status === "ACKNOWLEDGED") where.push("q.seq IS NULL");
     if (query.version === "v0") where.push("v0_type IS NOT NULL");
     if (query.createdAfterMs !== undefined) add((p) => `${key}created_ms > ${p}`, query.createdAfterMs);
     if (query.createdBeforeMs !== undefined) add((p) => `${key}created_ms < ${p}`, query.createdBeforeMs);
@@ -561,8 +562,9 @@ export class PostgresStorage implements Storage {
     values.push(query.limit);
     const v = query.version;
     this.#queries += 1;
-    const text = `SELECT n.id, n.application_id, n.${v}_type, n.${v}_schema, n.${v}_payload, n.event_ms, n.created_ms, n.status, n.additional_provider_filter
-        FROM ${fromNew ? "new_notifications q JOIN notifications n ON n.seq = q.seq" : "notifications n"}
+    const text = `SELECT n.id, n.application_id, n.${v}_type, n.${v}_schema, n.${v}_payload, n.event_ms, n.created_ms,
+          CASE WHEN q.seq IS NULL THEN 'ACKNOWLEDGED' ELSE 'NEW' END, n.additional_provider_filter
+        FROM ${fromNew ? "new_notifications q JOIN notifications n ON n.seq = q.seq" : "notifications n LEFT JOIN new_notifications q ON q.seq = n.seq"}
         WHERE ${where.join(" AND ")} ORDER BY ${key}created_ms, ${key}seq LIMIT $${values.length}`;
     const result = await this.#pool.query<unknown[]>({
       name: this.#statementName(text),
@@ -597,29 +599,26 @@ export class PostgresStorage implements Storage {
 
   /**
    * One statement, so one round trip and its own transaction (autocommit): the ids that exist, looked up once
-   * (`found`, in the statement's snapshot); their removal from new_notifications (whose row locks decide which of two
-   * concurrent acknowledgements of an id changes it); the update (heap-only: status is in no index, migration 1003);
-   * and the announcement (NOTIFY, delivered at commit, and only when a notification changed: acknowledging again
-   * drops no instance's cache). Five round trips per acknowledgement, each holding a pooled connection, were what made
-   * it slow under load.
+   * (`found`, in the statement's snapshot); their removal from new_notifications, which is the acknowledgement
+   * (migration 1004; the row locks decide which of two concurrent acknowledgements of an id removes it); and the
+   * announcement (NOTIFY, delivered at commit, and only when a notification changed: acknowledging again drops no
+   * instance's cache). Five round trips per acknowledgement, each holding a pooled connection, were what made it slow
+   * under load.
    */
-  async acknowledgeNotifications(businessUnitId: string, ids: string[], nowMs: number): Promise<string[]> {
+  async acknowledgeNotifications(businessUnitId: string, ids: string[]): Promise<string[]> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return [];
     const change: ChangeMessage = { kind: "notifications", businessUnitId };
     const { rows } = await this.#query<{ id: string; announced: number }>(
       `WITH found AS MATERIALIZED (
-         SELECT seq, id FROM notifications WHERE id = ANY($2) AND business_unit_id = $3
-       ), removed AS (
-         DELETE FROM new_notifications WHERE seq IN (SELECT seq FROM found) RETURNING seq
+         SELECT seq, id FROM notifications WHERE id = ANY($1) AND business_unit_id = $2
        ), acknowledged AS (
-         UPDATE notifications SET status = 'ACKNOWLEDGED', acknowledged_ms = $1
-         WHERE seq IN (SELECT seq FROM removed) AND status = 'NEW' RETURNING 1
+         DELETE FROM new_notifications WHERE seq IN (SELECT seq FROM found) RETURNING 1
        ), announced AS (
-         SELECT pg_notify($4, $5) WHERE EXISTS (SELECT 1 FROM acknowledged)
+         SELECT pg_notify($3, $4) WHERE EXISTS (SELECT 1 FROM acknowledged)
        )
        SELECT id, (SELECT COUNT(*) FROM announced)::int AS announced FROM found`,
-      [nowMs, unique, businessUnitId, CHANNEL, JSON.stringify({ ...change, from: this.#instance })],
+      [unique, businessUnitId, CHANNEL, JSON.stringify({ ...change, from: this.#instance })],
     );
     if ((rows[0]?.announced ?? 0) > 0) this.#announce(change);
     const found = new Set(rows.map((row) => row.id));

@@ -4,11 +4,13 @@ import { SQLITE_DRIVER } from "./driver.js";
 
 /**
  * How often the checkpointing thread copies the write-ahead log back into the database file. Each checkpoint
- * flushes the database file, and a commit's flush of the log waits behind it on the same disk: acknowledging 100 ids
- * on the benchmark's 1,000,000-notification file took 6.6–9.1 ms with a checkpoint every 200 ms, 3.5–3.9 ms with one
- * every second or none at all. A second of log is a few megabytes under full load.
+ * flushes the database file, and the commits' flushes of the log wait behind it on the same disk, so every request in
+ * flight at that moment waits too. Acknowledging 100 ids on the benchmark's 1,000,000-notification file took 6.6–9.1 ms
+ * with a checkpoint every 200 ms, 3.5–3.9 ms with one every second or none at all; at 32 connections the p99 of
+ * acknowledge was 109–129 ms with one every second, 91–96 ms every 10 s and 82 ms with none (runs of 10 s at about
+ * 415/s: three each for 1 s and 10 s, one without). Ten seconds of log is a few tens of megabytes under full load.
  */
-const CHECKPOINT_INTERVAL_MS = 1000;
+const CHECKPOINT_INTERVAL_MS = 10_000;
 
 // The thread's code, plain CommonJS evaluated by the worker (so that it runs the same from the TypeScript sources
 // under test and from the build): its own connection to the file, a PASSIVE checkpoint every interval. PASSIVE
