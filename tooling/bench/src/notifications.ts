@@ -155,9 +155,9 @@ async function startPostgresSide(
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
       try {
-        // Not CHECKPOINT as well: its flush of the data files made the next slice's flushes (SQLite's WAL) wait on
-        // the shared disk, and the SQLite gateway's acknowledge p99 went from 148 ms (PostgreSQL left out) to
-        // 396-423 ms.
+        // Not CHECKPOINT as well: it did not shorten the next slices' tails (the SQLite gateway's acknowledge p99 was
+        // 396-423 ms with it, 386 ms without, and 148 ms with PostgreSQL left out of the run), and its flush of the
+        // data files competes with theirs on the shared disk.
         await client.query("VACUUM new_notifications");
       } finally {
         await client.end();
