@@ -160,6 +160,10 @@ export function registerApplications(program: Command): void {
       const duplicateOf = duplicateTracker();
       let last: ApplicationStatus | undefined;
       for (;;) {
+        // The status first, then the notifications: a change of status and its notification are committed together,
+        // so a listing made after the status was read holds the notification of every status seen, the final one's
+        // included. (Listing first let a change landing in between end the watch without its notification.)
+        const info = await client.applications.information(id);
         // The application's notifications are shown, not acknowledged: a consumer elsewhere still gets them.
         for await (const notification of client.notifications.listAll({ subject: id })) {
           if (seen.has(notification.notification_id)) continue;
@@ -168,7 +172,6 @@ export function registerApplications(program: Command): void {
           if (out.json) out.data({ notification: notification, duplicate_of: duplicate ?? null });
           else out.line(notificationLine(out, notification, duplicate));
         }
-        const info = await client.applications.information(id);
         if (info.status !== last) {
           last = info.status;
           if (out.json) out.data({ status: info.status });
