@@ -128,8 +128,9 @@ describe.each(backends)("the storage contract on $name", (backend) => {
   async function decided(
     notifications: (applicationId: string) => NotificationRow[],
     overrides: Partial<ApplicationRow> = {},
+    businessUnitId = unit,
   ): Promise<string> {
-    const row = application(unit, overrides);
+    const row = application(businessUnitId, overrides);
     await storage.submitApplication(row, { key: randomUUID(), requestHash: "h" });
     expect(
       await storage.changeApplication({
@@ -486,6 +487,42 @@ describe.each(backends)("the storage contract on $name", (backend) => {
       first!.id,
     ]);
     expect(heard).toEqual([unit, unit]);
+  });
+
+  it("answers acknowledgements made together each for its own unit, and announces each unit changed", async () => {
+    const other = randomUUID();
+    await storage.createBusinessUnit(
+      { id: other, name: "Other", createdMs: NOW },
+      { username: `user-${other}`, businessUnitId: other, passwordHash: "hash-1", createdMs: NOW },
+    );
+    await decided((id) => [notification(unit, id), notification(unit, id)]);
+    await decided((id) => [notification(other, id)], {}, other);
+    const fresh = async (businessUnitId: string) =>
+      (
+        await storage.listNotifications({
+          businessUnitId,
+          version: "v1",
+          status: "NEW",
+          additionalProviderFilter: null,
+          limit: 10,
+        })
+      ).map((n) => n.id);
+    const [mine, alsoMine] = await fresh(unit);
+    const [theirs] = await fresh(other);
+    const heard: (string | null)[] = [];
+    storage.onNotificationsChanged((changed) => heard.push(changed));
+    const missing = randomUUID();
+    // Started in one turn of the event loop: PostgreSQL carries them in one statement, SQLite in one transaction.
+    const answers = await Promise.all([
+      storage.acknowledgeNotifications(unit, [mine!, theirs!, missing], NOW),
+      storage.acknowledgeNotifications(other, [theirs!, alsoMine!], NOW),
+      storage.acknowledgeNotifications(unit, [mine!], NOW),
+      storage.acknowledgeNotifications(other, [missing], NOW),
+    ]);
+    expect(answers).toEqual([[mine], [theirs], [mine], []]);
+    expect(await fresh(unit)).toEqual([alsoMine]);
+    expect(await fresh(other)).toEqual([]);
+    expect(new Set(heard)).toEqual(new Set([unit, other]));
   });
 
   it("purges notifications created before an instant", async () => {

@@ -42,6 +42,7 @@ import type {
   UnitSandboxState,
 } from "../storage.js";
 import { postgresMigrations } from "./migrations.js";
+import { StatementGroups } from "./statement-groups.js";
 
 /** The channel on which every instance announces committed changes to the others (see `#listen`). */
 const CHANNEL = "lrg_changes";
@@ -66,6 +67,12 @@ const types = {
       ? (value: string) => Number(value)
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
+
+/** One request's acknowledgement: its unit, and the ids it names (each once). */
+interface Acknowledgement {
+  businessUnitId: string;
+  ids: string[];
+}
 
 /**
  * What a change announced on the channel says: notifications of a unit (of every unit: null) changed, or the
@@ -597,32 +604,51 @@ export class PostgresStorage implements Storage {
     }));
   }
 
-  /**
-   * One statement, so one round trip and its own transaction (autocommit): the ids that exist, looked up once
-   * (`found`, in the statement's snapshot); their removal from new_notifications, which is the acknowledgement
-   * (migration 1004; the row locks decide which of two concurrent acknowledgements of an id removes it); and the
-   * announcement (NOTIFY, delivered at commit, and only when a notification changed: acknowledging again drops no
-   * instance's cache). Five round trips per acknowledgement, each holding a pooled connection, were what made it slow
-   * under load.
-   */
+  /** Acknowledges the group's jobs in one statement, one at a time (see `StatementGroups`). */
+  readonly #acknowledgements = new StatementGroups<Acknowledgement, string[]>((jobs) =>
+    this.#acknowledgeTogether(jobs),
+  );
+
   async acknowledgeNotifications(businessUnitId: string, ids: string[]): Promise<string[]> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return [];
-    const change: ChangeMessage = { kind: "notifications", businessUnitId };
-    const { rows } = await this.#query<{ id: string; announced: number }>(
-      `WITH found AS MATERIALIZED (
-         SELECT seq, id FROM notifications WHERE id = ANY($1) AND business_unit_id = $2
+    return this.#acknowledgements.submit({ businessUnitId, ids: unique });
+  }
+
+  /**
+   * One statement for a group of acknowledgements, so one round trip and one commit (autocommit): the ids that exist
+   * among each unit's own, looked up once (`found`, in the statement's snapshot); their removal from
+   * new_notifications, which is the acknowledgement (migration 1004; the row locks decide which of two concurrent
+   * acknowledgements of an id removes it); and one announcement per unit whose notifications changed (NOTIFY,
+   * delivered at commit: acknowledging again drops no instance's cache).
+   */
+  async #acknowledgeTogether(jobs: Acknowledgement[]): Promise<string[][]> {
+    const units = jobs.flatMap((job) => job.ids.map(() => job.businessUnitId));
+    const ids = jobs.flatMap((job) => job.ids);
+    // A row per id found, then a row per unit announced (its id null).
+    const { rows } = await this.#query<{ business_unit_id: string; id: string | null }>(
+      `WITH asked AS (
+         SELECT * FROM unnest($1::text[], $2::text[]) AS a(business_unit_id, id)
+       ), found AS MATERIALIZED (
+         SELECT n.seq, n.id, n.business_unit_id FROM asked a
+           JOIN notifications n ON n.id = a.id AND n.business_unit_id = a.business_unit_id
        ), acknowledged AS (
-         DELETE FROM new_notifications WHERE seq IN (SELECT seq FROM found) RETURNING 1
+         DELETE FROM new_notifications WHERE seq IN (SELECT seq FROM found) RETURNING business_unit_id
        ), announced AS (
-         SELECT pg_notify($3, $4) WHERE EXISTS (SELECT 1 FROM acknowledged)
+         SELECT u.business_unit_id,
+           pg_notify($3, json_build_object('kind', 'notifications', 'businessUnitId', u.business_unit_id, 'from', $4::text)::text)
+         FROM (SELECT DISTINCT business_unit_id FROM acknowledged) u
        )
-       SELECT id, (SELECT COUNT(*) FROM announced)::int AS announced FROM found`,
-      [unique, businessUnitId, CHANNEL, JSON.stringify({ ...change, from: this.#instance })],
+       SELECT business_unit_id, id FROM found
+       UNION ALL SELECT business_unit_id, NULL FROM announced`,
+      [units, ids, CHANNEL, this.#instance],
     );
-    if ((rows[0]?.announced ?? 0) > 0) this.#announce(change);
-    const found = new Set(rows.map((row) => row.id));
-    return unique.filter((id) => found.has(id));
+    const found = new Set<string>();
+    for (const row of rows) {
+      if (row.id === null) this.#announce({ kind: "notifications", businessUnitId: row.business_unit_id });
+      else found.add(`${row.business_unit_id}\n${row.id}`);
+    }
+    return jobs.map((job) => job.ids.filter((id) => found.has(`${job.businessUnitId}\n${id}`)));
   }
 
   async purgeNotifications(createdBeforeMs: number, scope?: PurgeScope): Promise<number> {
