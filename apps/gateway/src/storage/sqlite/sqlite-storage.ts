@@ -49,17 +49,6 @@ import {
 /** SQLite's own checkpoint threshold (its default), used again if the checkpointing thread fails. */
 const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
 
-/**
- * How much of the database file reads map into memory instead of copying page by page (one system call for each
- * page SQLite's own small cache misses): 2 GiB, the most SQLite allows by default, which covers the benchmark's
- * 1,000,000 notifications (1.1 GB). Acknowledging 100 ids looks up 100 scattered index entries. On that data set,
- * /tmp harness at 32 connections for 5 s, three runs each: 620-922 acknowledgements/s with p99 61-80 ms and 1.2-1.7 ms
- * of CPU each, against 481-648/s, p99 86-520 ms and 1.6-1.9 ms without (a 256 MB page cache instead: 684-783/s). The
- * mapped pages are the operating system's file cache, shared and reclaimable, not the process's heap; they count in
- * its resident size as they are read. Writes still go through the log, not the mapping.
- */
-const MMAP_BYTES = 2_147_418_112;
-
 /** `?, ?, ...`: one placeholder per value. */
 const placeholders = (count: number): string => Array.from({ length: count }, () => "?").join(", ");
 
@@ -108,7 +97,6 @@ export class SqliteStorage implements Storage {
     this.#db.pragma("synchronous = FULL");
     this.#db.pragma("foreign_keys = ON");
     this.#db.pragma("busy_timeout = 5000");
-    this.#db.pragma(`mmap_size = ${MMAP_BYTES}`);
     // Checkpoints run on a thread of their own (see Checkpointer), not inside whichever commit crosses the threshold.
     this.#db.pragma("wal_autocheckpoint = 0");
     this.#checkpointer = new Checkpointer(file, () => {
