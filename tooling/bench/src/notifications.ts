@@ -87,9 +87,7 @@ interface PostgresSetup {
  * rows in new_notifications again (a notification is NEW while it has one).
  */
 async function restorePostgres(databaseUrl: string, handedOut: AckBatch[]): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
+  return withPostgres(databaseUrl, async (client) => {
     const { rowCount } = await client.query(
       `INSERT INTO new_notifications (seq, business_unit_id, created_ms)
          SELECT seq, business_unit_id, created_ms FROM notifications WHERE id = ANY($1)
@@ -100,6 +98,15 @@ async function restorePostgres(databaseUrl: string, handedOut: AckBatch[]): Prom
     // put back.
     await client.query("VACUUM new_notifications");
     return rowCount ?? 0;
+  });
+}
+
+/** Runs `work` on a connection of its own to the database, closed after. */
+async function withPostgres<T>(databaseUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return await work(client);
   } finally {
     await client.end();
   }
@@ -151,18 +158,11 @@ async function startPostgresSide(
     const balancedTwo = await startBalancer([one.url, two.url], "connection");
     stops.push(() => balancedTwo.close());
     const supply = new AckSupply(batches, (handedOut) => restorePostgres(databaseUrl, handedOut));
-    const settle = async () => {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      try {
-        // Not CHECKPOINT as well: it did not shorten the next slices' tails (the SQLite gateway's acknowledge p99 was
-        // 396-423 ms with it, 386 ms without, and 148 ms with PostgreSQL left out of the run), and its flush of the
-        // data files competes with theirs on the shared disk.
-        await client.query("VACUUM new_notifications");
-      } finally {
-        await client.end();
-      }
-    };
+    // Not CHECKPOINT as well: it did not shorten the next slices' tails (the SQLite gateway's acknowledge p99 was
+    // 396-423 ms with it, 386 ms without, and 148 ms with PostgreSQL left out of the run), and its flush of the data
+    // files competes with theirs on the shared disk.
+    const settle = () =>
+      withPostgres(databaseUrl, async (client) => void (await client.query("VACUUM new_notifications")));
     return { one, two, balancedOne, balancedTwo, supply, copySeconds, settle, stop };
   } catch (error) {
     await stop();

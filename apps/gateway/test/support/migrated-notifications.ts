@@ -39,3 +39,21 @@ export async function expectEveryStatus(
       );
   }
 }
+
+/**
+ * Acknowledging after the migration: `asked` (the NEW notification `fresh` among them) answers `answered`, and
+ * afterwards every list shows `fresh` acknowledged and every other notification as it was written.
+ */
+export async function expectAcknowledgedAlone(
+  storage: Pick<Storage, "listNotifications" | "acknowledgeNotifications">,
+  fresh: WrittenNotification,
+  asked: string[],
+  answered: string[],
+  nowMs: number,
+): Promise<void> {
+  expect(await storage.acknowledgeNotifications(fresh.unit, asked, nowMs)).toEqual(answered);
+  await expectEveryStatus(
+    storage,
+    written.map((n) => (n === fresh ? { ...n, status: "ACKNOWLEDGED" } : n)),
+  );
+}
