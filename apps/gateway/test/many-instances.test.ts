@@ -211,4 +211,21 @@ describe("background work across instances", () => {
       await Promise.all([one.close(), two.close()]);
     }
   });
+
+  it("makes one round trip for all the syncs asked in one turn of the event loop", async () => {
+    const url = await server.createDatabase();
+    const [one, two] = await Promise.all([PostgresStorage.open(url), PostgresStorage.open(url)]);
+    const barriers = () => one.describe().figures.find((figure) => figure.name === "barriers_total")?.value;
+    try {
+      const heard: string[] = [];
+      one.onStateChanged(async () => void heard.push("state"));
+      await two.putSetting(`key-${randomUUID()}`, 1);
+      const before = barriers() ?? Number.NaN;
+      await Promise.all(Array.from({ length: 20 }, () => one.sync()));
+      expect(barriers()).toBe(before + 1);
+      expect(heard).toEqual(["state"]);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  });
 });

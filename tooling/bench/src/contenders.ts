@@ -203,7 +203,7 @@ export async function compare(
       done.push(slice);
       const failures = slice.non2xx + slice.errors + slice.timeouts;
       progress(
-        `${title}: round ${round}/${rounds} ${contender.name}: ${(slice.requests / slice.seconds).toFixed(0)}/s over ${slice.seconds.toFixed(1)} s` +
+        `${title}: round ${round}/${rounds} ${contender.name}: ${(slice.requests / slice.seconds).toFixed(0)}/s over ${slice.seconds.toFixed(1)} s, p99 ${latencyOf(slice.samples).p99.toFixed(1)} ms` +
           (failures > 0 ? ` (${failures} failed)` : "") +
           (slice.exhausted ? " (request supply used up)" : ""),
       );

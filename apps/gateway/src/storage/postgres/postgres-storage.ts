@@ -91,9 +91,11 @@ export class PostgresStorage implements Storage {
   readonly #stateListeners: (() => Promise<void>)[] = [];
   /** Reloads started by announced changes and not finished yet: `sync` waits for them. */
   readonly #reloading = new Set<Promise<void>>();
-  /** The barrier query on the listening connection that the next `sync` callers share (see `sync`). */
+  /** The round trip on the listening connection in flight, and the next one, which `sync` callers join (see `sync`). */
   #barrier: Promise<void> | undefined;
   #nextBarrier: Promise<void> | undefined;
+  /** Round trips that confirmed every other instance's changes were heard, for /metrics. */
+  #barriers = 0;
   #listener: pg.Client | undefined;
   /** Names this instance in what it announces, so that it does not hear its own changes twice. */
   readonly #instance = randomUUID();
@@ -181,29 +183,33 @@ export class PostgresStorage implements Storage {
    * Waits until every change that any instance committed before this call has been heard and applied here. A
    * committing backend signals the listening one before its COMMIT returns, and PostgreSQL sends a session's pending
    * notifications before it answers its next query: so one round trip on the listening connection is a barrier.
-   * Callers arriving while a barrier is in flight share the next one (one query for a crowd, not one each).
    */
   async sync(): Promise<void> {
-    const listener = this.#listener;
-    if (listener) {
-      if (!this.#barrier) {
-        this.#barrier = listener
-          .query("SELECT 1")
-          .then(
-            () => undefined,
-            () => undefined,
-          )
-          .finally(() => (this.#barrier = undefined));
-        await this.#barrier;
-      } else {
-        this.#nextBarrier ??= this.#barrier.then(() => {
-          this.#nextBarrier = undefined;
-          return this.sync();
-        });
-        await this.#nextBarrier;
-      }
-    }
+    if (this.#listener) await this.#roundTrip();
     while (this.#reloading.size > 0) await Promise.all([...this.#reloading]);
+  }
+
+  /**
+   * The next round trip on the listening connection, shared by every caller until it is sent; one is in flight at a
+   * time. It is sent from `setImmediate`, once the event loop has read every socket that was ready: each request read
+   * in that turn arrived before it left, so they all share it (a crowd per turn, not a query each).
+   */
+  #roundTrip(): Promise<void> {
+    this.#nextBarrier ??= (async () => {
+      await this.#barrier;
+      await new Promise((resolve) => setImmediate(resolve));
+      this.#nextBarrier = undefined;
+      // Without a listening connection (being opened again) every derived thing was dropped already: nothing to wait for.
+      const barrier =
+        this.#listener?.query("SELECT 1").then(
+          () => void (this.#barriers += 1),
+          () => undefined,
+        ) ?? Promise.resolve();
+      this.#barrier = barrier;
+      await barrier;
+      if (this.#barrier === barrier) this.#barrier = undefined;
+    })();
+    return this.#nextBarrier;
   }
 
   /**
@@ -969,6 +975,12 @@ export class PostgresStorage implements Storage {
           help: "Queries PostgreSQL refused or that failed.",
           type: "counter",
           value: this.#queryErrors,
+        },
+        {
+          name: "barriers_total",
+          help: "Round trips on the listening connection confirming that every other instance's changes were heard.",
+          type: "counter",
+          value: this.#barriers,
         },
         {
           name: "listening",
