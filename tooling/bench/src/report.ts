@@ -10,6 +10,14 @@ import type { LoginResults } from "./logins.js";
 import { MiB } from "./memory.js";
 import { machine, progress } from "./options.js";
 import type { UploadResults } from "./upload.js";
+import { SERVE_ENV, SERVE_FLAGS } from "./servers/processes.js";
+
+/** The gateway's `serve` settings as the report quotes them. */
+const SERVE_SETTINGS = [
+  ...Object.entries(SERVE_ENV).map(([name, value]) => `${name}=${value}`),
+  "node",
+  ...SERVE_FLAGS,
+].join(" ");
 
 /** The servers compared on each notification operation. */
 export type Target = "gateway" | "prism" | "bare";
@@ -402,7 +410,7 @@ function uploadMarkdown(u: UploadResults): string[] {
   return [
     "## Upload (issue 4)",
     "",
-    `A ${mib(u.fileBytes)} document, median of ${u.rounds} interleaved rounds; the gateway runs as \`npm run serve\` does (MALLOC_ARENA_MAX=1, --max-semi-space-size=1). MB = 10^6 bytes.`,
+    `A ${mib(u.fileBytes)} document, median of ${u.rounds} interleaved rounds; the gateway runs as \`npm run serve\` does (${SERVE_SETTINGS}). MB = 10^6 bytes.`,
     "",
     "| | seconds | MB/s |",
     "|---|---:|---:|",
@@ -436,7 +444,7 @@ function clientMarkdown(c: ClientResults): string[] {
       `${fixed(c.hashing.client.mbPerSecond, 0)} MB/s; \`sha256sum\` ${fixed(c.hashing.sha256sum.mbPerSecond, 0)} MB/s.`,
     "",
     "Client memory is measured in a child process, once with Node's defaults and once with the gateway's `serve` settings " +
-      "(`MALLOC_ARENA_MAX=1 node --max-semi-space-size=1`): GC and allocator slack, not the upload's own buffers, make most of the difference.",
+      `(\`${SERVE_SETTINGS}\`): GC and allocator slack, not the upload's own buffers, make most of the difference.`,
     "",
     "| 40 MiB upload from a file, child process | baseline RSS (after a 1 MiB warm-up upload) | peak (VmHWM) | growth |",
     "|---|---:|---:|---:|",

@@ -1,15 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
+import { serveRuntime } from "../../src/testing.js";
 import { DEMO, SANDBOX_TOKEN } from "./gateway.js";
 
 const main = join(import.meta.dirname, "..", "..", "dist", "main.js");
-/**
- * The runtime settings of the `serve` script (package.json): a small young generation and one malloc arena keep
- * the memory of streamed uploads from piling up as garbage between collections.
- */
-const RUNTIME_FLAGS = ["--max-semi-space-size=1"];
-const RUNTIME_ENV = { MALLOC_ARENA_MAX: "1" };
+/** The runtime settings of the `serve` script (package.json). */
+const runtime = serveRuntime();
 
 /** The built gateway running as its own process (for kill -9 and memory measurements). */
 export interface GatewayProcess {
@@ -25,10 +22,10 @@ export interface GatewayProcess {
  * asks for it; answers once the start banner is printed.
  */
 export async function startGatewayProcess(dataDir: string, env: Record<string, string> = {}): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [...RUNTIME_FLAGS, main], {
+  const child = spawn(process.execPath, [...runtime.flags, main], {
     env: {
       ...process.env,
-      ...RUNTIME_ENV,
+      ...runtime.env,
       PORT: "0",
       LRG_HTTPS_PORT: "off",
       LRG_DATA_DIR: dataDir,

@@ -1,6 +1,6 @@
 // A child process that measures @lrg/client's resident memory for one upload from a file: it warms up with a
 // small upload, settles, resets its peak (VmHWM), uploads the document, and reports the peak's growth on stdout.
-// Run by src/client.ts, with and without the gateway's runtime settings (MALLOC_ARENA_MAX=1, a 1 MB young space).
+// Run by src/client.ts, with and without the gateway's runtime settings (its serve script: MALLOC_ARENA_MAX=1, a small young generation).
 import { setTimeout as sleep } from "node:timers/promises";
 import { createGatewayClient } from "@lrg/client";
 import { resetPeak, residentOf } from "../memory.js";

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { BENCH_ROOT } from "../options.js";
-import type { Balancing } from "@lrg/gateway/testing";
+import { serveRuntime, type Balancing } from "@lrg/gateway/testing";
 import type { CannedAnswer } from "./bare-child.js";
 
 /** A server in a child process. */
@@ -83,13 +83,14 @@ export interface GatewayMainProcess extends ServerProcess {
   sandboxToken: string;
 }
 
-/** The runtime settings of the gateway's `serve` script: one malloc arena, a 1 MB young generation. */
-export const SERVE_FLAGS = ["--max-semi-space-size=1"];
-export const SERVE_ENV = { MALLOC_ARENA_MAX: "1" };
+/** The runtime settings of the gateway's `serve` script (see `serveRuntime`). */
+const runtime = serveRuntime();
+export const SERVE_FLAGS = runtime.flags;
+export const SERVE_ENV = runtime.env;
 
 /**
- * Starts `apps/gateway/dist/main.js` as the gateway's `serve` script does (`MALLOC_ARENA_MAX=1 node
- * --max-semi-space-size=1`) on 127.0.0.1, a free port and `dataDir`, logs off; answers once it listens.
+ * Starts `apps/gateway/dist/main.js` as the gateway's `serve` script does (SERVE_ENV, SERVE_FLAGS) on 127.0.0.1, a
+ * free port and `dataDir`, logs off; answers once it listens.
  */
 export async function startGatewayMain(dataDir: string, env: Record<string, string> = {}): Promise<GatewayMainProcess> {
   const main = join(dirname(createRequire(import.meta.url).resolve("@lrg/gateway")), "main.js");

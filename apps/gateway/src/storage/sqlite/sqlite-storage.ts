@@ -49,6 +49,21 @@ import {
 /** SQLite's own checkpoint threshold (its default), used again if the checkpointing thread fails. */
 const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
 
+/** How much of the database file is read through a memory map. */
+const MMAP_BYTES = 2 ** 31;
+
+/**
+ * How long a ready batch of writes may wait for connections still arriving (see #commitPending): a burst of 32 took a
+ * few milliseconds to accept once batches stopped running between the accepts.
+ */
+const ACCEPT_FIRST_MS = 20;
+
+/** What the store is told beside its directory. */
+export interface SqliteStorageOptions {
+  /** The connections accepted so far by the gateway's listeners (a ConnectionArrivals), if it serves HTTP. */
+  arrivals?: { readonly count: number };
+}
+
 /** `?, ?, ...`: one placeholder per value. */
 const placeholders = (count: number): string => Array.from({ length: count }, () => "?").join(", ");
 
@@ -88,7 +103,14 @@ export class SqliteStorage implements Storage {
   /** Units whose notifications the pending batch changes; announced once it is committed. */
   readonly #changedUnits = new Set<string | null>();
 
-  constructor(dataDir: string) {
+  readonly #arrivals: { readonly count: number } | undefined;
+  /** The arrivals count the last look at it found, and since when the pending batch has waited for arrivals. */
+  #arrivalsSeen = 0;
+  #waitingSinceMs: number | undefined;
+  #groupCommits = 0;
+
+  constructor(dataDir: string, options: SqliteStorageOptions = {}) {
+    this.#arrivals = options.arrivals;
     mkdirSync(dataDir, { recursive: true });
     const file = join(dataDir, "gateway.sqlite");
     this.#db = openSqlite(file);
@@ -97,6 +119,10 @@ export class SqliteStorage implements Storage {
     this.#db.pragma("synchronous = FULL");
     this.#db.pragma("foreign_keys = ON");
     this.#db.pragma("busy_timeout = 5000");
+    // Pages are read through a memory map instead of a read() call each: acknowledging 100 ids on the benchmark's
+    // 1,000,000 notifications took 1.0–1.05 ms of the gateway's CPU instead of 1.30–1.43 ms. Writes still go through
+    // the log. SQLite's build limit (2 GiB by default) caps it.
+    this.#db.pragma(`mmap_size = ${MMAP_BYTES}`);
     // Checkpoints run on a thread of their own (see Checkpointer), not inside whichever commit crosses the threshold.
     this.#db.pragma("wal_autocheckpoint = 0");
     this.#checkpointer = new Checkpointer(file, () => {
@@ -387,9 +413,23 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  #commitPending(): void {
+  #commitPending(acceptFirst = true): void {
+    if (this.#pending.length === 0) return;
+    // Accept first: libuv accepts one connection per turn of the event loop and a batch holds the loop for its whole
+    // run, so while connections keep arriving the batch waits a turn (up to ACCEPT_FIRST_MS), and a burst of clients is
+    // accepted in a few short turns instead of one batch apart each (see ConnectionArrivals).
+    const arrivals = this.#arrivals?.count ?? 0;
+    if (acceptFirst && arrivals !== this.#arrivalsSeen) {
+      this.#arrivalsSeen = arrivals;
+      this.#waitingSinceMs ??= performance.now();
+      if (performance.now() - this.#waitingSinceMs < ACCEPT_FIRST_MS) {
+        setImmediate(() => this.#commitPending());
+        return;
+      }
+    }
+    this.#waitingSinceMs = undefined;
+    this.#groupCommits += 1;
     const jobs = this.#pending.splice(0);
-    if (jobs.length === 0) return;
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
       // IMMEDIATE: the write lock first (waiting up to busy_timeout for another process's writer), so that a job which
@@ -790,6 +830,12 @@ export class SqliteStorage implements Storage {
           value: this.#pending.length,
         },
         {
+          name: "group_commits_total",
+          help: "Transactions of the group commit, each holding the writes that were waiting for it.",
+          type: "counter",
+          value: this.#groupCommits,
+        },
+        {
           name: "wal_flushes_total",
           help: "Flushes of the WAL to disk that writes waited for (one per group commit, or fewer under load).",
           type: "counter",
@@ -804,10 +850,10 @@ export class SqliteStorage implements Storage {
   }
 
   async close(): Promise<void> {
-    this.#commitPending();
+    this.#commitPending(false);
     await this.#checkpointer.close();
     // Writes queued while the thread stopped; closing the last connection then checkpoints what is left.
-    this.#commitPending();
+    this.#commitPending(false);
     await this.#flusher.idle();
     await this.#wal.close();
     if (this.#db.open) this.#db.close();
