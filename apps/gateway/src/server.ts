@@ -23,7 +23,6 @@ import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
 import { ControlTokens } from "./sandbox/tokens.js";
 import { BlobStore } from "./storage/blob-store.js";
 import { openStorage } from "./storage/open-storage.js";
-import { ConnectionArrivals } from "./connection-arrivals.js";
 import type { Storage } from "./storage/storage.js";
 import { titleEnquiries } from "./title-enquiries/routes.js";
 import { ensureDemoCertificates, type DemoCertificates } from "./tls/demo-certificates.js";
@@ -92,8 +91,7 @@ const RETENTION_INTERVAL_MS = 60_000;
  * `app.close()` finishes in-flight requests, stops the registry's background work and closes the store.
  */
 export async function createServer(config: GatewayConfig): Promise<Gateway> {
-  const arrivals = new ConnectionArrivals();
-  const storage = await openStorage(config, { arrivals });
+  const storage = await openStorage(config);
   const blobs = new BlobStore(config.dataDir, config.blobDir);
   // A blob directory shared by instances keeps other instances' writes in progress (an hour is past any upload).
   await blobs.sweepIncoming(config.databaseUrl ? 60 * 60_000 : 0);
@@ -162,7 +160,6 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     forceCloseConnections: "idle",
     ...(config.tls ? { https: tlsOptions(config.tls) } : {}),
   });
-  arrivals.watch(app.server);
 
   // Another instance on the same store changed the sandbox state or a password: read it again, forget what was derived.
   storage.onStateChanged(async () => {
@@ -287,7 +284,6 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
       (req, res) => app.routing(req, res),
     );
     server.on("clientError", (_error, socket) => socket.destroy());
-    arrivals.watch(server);
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(port, host, () => resolve());

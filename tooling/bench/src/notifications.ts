@@ -3,7 +3,7 @@
 // (issue 15) the same data set on PostgreSQL: one gateway instance, and one and two instances behind the loopback
 // round-robin balancer. Seeds the data set first when it is missing or stale. Part of `npm run bench`; alone:
 // `tsx src/notifications.ts`. BENCH_POSTGRES=0 leaves PostgreSQL out.
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -324,9 +324,16 @@ export async function notificationBenchmarks(options: BenchOptions, notes: strin
     list: new Map<Store, () => CpuShare | undefined>(),
     acknowledge: new Map<Store, () => CpuShare | undefined>(),
   };
-  // Fresh ids are shared by the gateway and SQLite direct: each batch is acknowledged once, by one of them, until
-  // the store is put back. PostgreSQL holds its own copy of the data set, so its instances share a supply of their own.
+  // The gateway owns its SQLite file, as it does when deployed: SQLite direct acknowledges on a copy of the seeded
+  // file, not on the gateway's (another connection's commit drops the gateway's page cache). Each store is put back
+  // to the seeded state when its fresh ids run out; PostgreSQL holds its own copy of the data set too, and its
+  // instances share a supply of their own.
+  const directDir = `${options.dataDir}-direct`;
+  rmSync(directDir, { recursive: true, force: true });
+  mkdirSync(directDir, { recursive: true });
+  copyFileSync(join(options.dataDir, "gateway.sqlite"), join(directDir, "gateway.sqlite"));
   const sqliteSupply = new AckSupply(batches.slice(0, -1), async () => restoreSeededState(options.dataDir, manifest));
+  const directSupply = new AckSupply(batches.slice(0, -1), async () => restoreSeededState(directDir, manifest));
   try {
     // Copied before the SQLite gateway starts, from the seeded state.
     if (options.postgres) {
@@ -364,8 +371,11 @@ export async function notificationBenchmarks(options: BenchOptions, notes: strin
     await capture(`${prism.url}${LIST_PATH}`, { headers: { authorization: listHeaders[0] as string } });
     const bare = await startBareServer(canned);
     stops.push(() => bare.close());
-    const direct = await directAcknowledger(options.dataDir, sqliteSupply.next, sqliteSupply.ensure);
-    stops.push(() => direct.close());
+    const direct = await directAcknowledger(directDir, directSupply.next, directSupply.ensure);
+    stops.push(async () => {
+      await direct.close();
+      rmSync(directDir, { recursive: true, force: true });
+    });
 
     const http = (
       name: string,
@@ -458,10 +468,10 @@ export async function notificationBenchmarks(options: BenchOptions, notes: strin
       `The ${batches.length.toLocaleString("en")} prepared acknowledge requests (fresh NEW ids each) ran out: the gateway's figures cover ${ackGateway.seconds.toFixed(1)} s, SQLite direct's ${sqliteDirect.seconds.toFixed(1)} s.`,
     );
   }
-  const restores = sqliteSupply.restores + (postgres?.supply.restores ?? 0);
+  const restores = sqliteSupply.restores + directSupply.restores + (postgres?.supply.restores ?? 0);
   if (restores > 0)
     notes.push(
-      `${batches.length.toLocaleString("en")} acknowledge requests of fresh NEW ids last about ${Math.floor(batches.length / MAX_ACK_RATE)} s at ${MAX_ACK_RATE}/s: between runs the stores were put back to the seeded state ${sqliteSupply.restores} times (SQLite) and ${postgres?.supply.restores ?? 0} times (PostgreSQL), outside the measured time.`,
+      `${batches.length.toLocaleString("en")} acknowledge requests of fresh NEW ids last about ${Math.floor(batches.length / MAX_ACK_RATE)} s at ${MAX_ACK_RATE}/s: between runs the stores were put back to the seeded state ${sqliteSupply.restores} times (the gateway's SQLite file), ${directSupply.restores} times (SQLite direct's copy) and ${postgres?.supply.restores ?? 0} times (PostgreSQL), outside the measured time.`,
     );
   restoreSeededState(options.dataDir, manifest);
   const pick = (results: Map<string, LoadResult>): Record<Target, LoadResult> => ({

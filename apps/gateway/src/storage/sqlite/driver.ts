@@ -189,3 +189,16 @@ class NodeSqliteDatabase implements SqliteDatabase {
     this.#open = false;
   }
 }
+
+/** Prepares each SQL text once on `db` and answers the same statement from then on. */
+export function statementsOf(db: SqliteDatabase): (sql: string) => SqliteStatement {
+  const statements = new Map<string, SqliteStatement>();
+  return (sql) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+}

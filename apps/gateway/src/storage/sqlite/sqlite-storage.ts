@@ -23,19 +23,17 @@ import type {
   PurgeScope,
   UnitSandboxState,
 } from "../storage.js";
-import { openSqlite, type SqliteDatabase, type SqliteStatement } from "./driver.js";
+import { openSqlite, statementsOf, type SqliteDatabase, type SqliteStatement } from "./driver.js";
 import { Checkpointer } from "./checkpointer.js";
-import { datasyncOf, WalFlusher } from "./wal-flusher.js";
 import { migrations, STATUS_OF_NOTIFICATION } from "./migrations.js";
+import { SqliteWriter } from "./writer.js";
 import {
-  auditRetention,
   auditWhere,
   json,
   parse,
   toApplication,
   toBusinessUnit,
   toUnitSandboxState,
-  UNIT_RECORD_TABLES,
   toAttachment,
   toAuditEntry,
   toCorrespondence,
@@ -50,69 +48,28 @@ import {
 const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
 
 /**
- * How long a ready batch of writes may wait for connections still arriving (see #commitPending): a burst of 32 took a
- * few milliseconds to accept once batches stopped running between the accepts.
- */
-const ACCEPT_FIRST_MS = 20;
-
-/** What the store is told beside its directory. */
-export interface SqliteStorageOptions {
-  /** The connections accepted so far by the gateway's listeners (a ConnectionArrivals), if it serves HTTP. */
-  arrivals?: { readonly count: number };
-}
-
-/** `?, ?, ...`: one placeholder per value. */
-const placeholders = (count: number): string => Array.from({ length: count }, () => "?").join(", ");
-
-const APPLICATION_COLUMNS: Record<keyof ApplicationChange["patch"], string> = {
-  status: "status",
-  registryReference: "registry_reference",
-  priorityMs: "priority_ms",
-  errors: "errors",
-  warnings: "warnings",
-  earlyCompletion: "early_completion",
-  decideAtMs: "decide_at_ms",
-};
-
-/**
- * The embedded store: one SQLite file in the data directory, in WAL mode with foreign keys on. A write is answered
- * only once its commit is on disk, so that a confirmed change survives a crash of the process or the machine: the
- * group commit writes the WAL (`synchronous = NORMAL`) and the WAL is then flushed on libuv's thread pool
- * (`WalFlusher`), so that the event loop does not wait for the disk. The price: for the milliseconds of a flush, other
- * requests may read a change that is committed but not yet on disk (and not yet confirmed to its writer); a crash of
- * the machine (not of the process) in that window undoes it.
+ * The embedded store: one SQLite file in the data directory, in WAL mode with foreign keys on. Reads run here, on the
+ * gateway's event loop, each on the latest commit; writes run on the writer thread (see SqliteWriter), which owns the
+ * writing connection and its group commit. A write is answered only once its commit is on disk, so that a confirmed
+ * change survives a crash of the process or the machine. For the milliseconds of a flush, other requests may read a
+ * change that is committed but not yet on disk (and not yet confirmed to its writer); a crash of the machine (not of
+ * the process) in that window undoes it.
  */
 export class SqliteStorage implements Storage {
   readonly #db: SqliteDatabase;
   readonly #checkpointer: Checkpointer;
-  readonly #wal: ReturnType<typeof datasyncOf>;
-  readonly #flusher: WalFlusher;
-  readonly #insertNotification: SqliteStatement;
-  readonly #insertNotificationStatus: SqliteStatement;
+  readonly #writer: SqliteWriter;
   /** Prepared statements by their SQL: the list query's text depends on which filters are given. */
-  readonly #statements = new Map<string, SqliteStatement>();
-  readonly #pending: { work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }[] =
-    [];
-  /** The creation instant of the last notification stored (see #insert). */
-  /** The last creation instant given to a notification of each business unit (see #insert). */
-  readonly #lastCreatedMs = new Map<string, number>();
+  readonly #prepared: (sql: string) => SqliteStatement;
   readonly #notificationListeners: ((businessUnitId: string | null) => void)[] = [];
-  /** Units whose notifications the pending batch changes; announced once it is committed. */
-  readonly #changedUnits = new Set<string | null>();
+  /** The setting changes of this gateway still running, by key (see updateSetting). */
+  readonly #settingChanges = new Map<string, Promise<void>>();
 
-  readonly #arrivals: { readonly count: number } | undefined;
-  /** The arrivals count the last look at it found, and since when the pending batch has waited for arrivals. */
-  #arrivalsSeen = 0;
-  #waitingSinceMs: number | undefined;
-  #groupCommits = 0;
-
-  constructor(dataDir: string, options: SqliteStorageOptions = {}) {
-    this.#arrivals = options.arrivals;
+  constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
     const file = join(dataDir, "gateway.sqlite");
     this.#db = openSqlite(file);
     this.#db.pragma("journal_mode = WAL");
-    // FULL until the migrations and the set-up below are committed; the group commit's writes are flushed by #flusher.
     this.#db.pragma("synchronous = FULL");
     this.#db.pragma("foreign_keys = ON");
     this.#db.pragma("busy_timeout = 5000");
@@ -120,27 +77,13 @@ export class SqliteStorage implements Storage {
     // CPU against 1.30–1.43 on the benchmark's 1,000,000 notifications), but SQLite drops the whole map whenever
     // another connection commits, and faulting it back in cost more than it saved: after one foreign write, 16,000
     // page faults per 2-s burst instead of 3,000, acknowledge p99 142–239 ms against 82–95 without a map.
-    // Checkpoints run on a thread of their own (see Checkpointer), not inside whichever commit crosses the threshold.
-    this.#db.pragma("wal_autocheckpoint = 0");
-    this.#checkpointer = new Checkpointer(file, () => {
-      if (this.#db.open) this.#db.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`);
-    });
     this.#migrate();
-    for (const [unit, last] of this.#db
-      .prepare("SELECT business_unit_id, MAX(created_ms) FROM notifications GROUP BY business_unit_id")
-      .raw()
-      .all() as [string, number][])
-      this.#lastCreatedMs.set(unit, Number(last));
-    this.#insertNotification = this.#db.prepare(
-      `INSERT INTO notifications (id, business_unit_id, application_id, v1_type, v0_type, v1_payload, v0_payload, v1_schema, v0_schema, event_ms, created_ms, additional_provider_filter)
-       VALUES (@id, @businessUnitId, @applicationId, @v1Type, @v0Type, @v1Payload, @v0Payload, @v1Schema, @v0Schema, @eventMs, @createdMs, @additionalProviderFilter)`,
-    );
-    this.#insertNotificationStatus = this.#db.prepare(
-      "INSERT INTO notification_status (business_unit_id, status, created_ms, seq) VALUES (?, ?, ?, ?)",
-    );
-    this.#wal = datasyncOf(`${file}-wal`);
-    this.#flusher = new WalFlusher(this.#wal.sync);
-    this.#db.pragma("synchronous = NORMAL");
+    this.#prepared = statementsOf(this.#db);
+    // Started once the schema is there: the writer thread reads it as it starts.
+    this.#writer = new SqliteWriter(file, (units) => {
+      for (const unit of units) for (const listener of this.#notificationListeners) listener(unit);
+    });
+    this.#checkpointer = new Checkpointer(file, () => this.#writer.checkpointEvery(SQLITE_AUTOCHECKPOINT_PAGES));
   }
 
   #migrate(): void {
@@ -164,16 +107,7 @@ export class SqliteStorage implements Storage {
   }
 
   async createBusinessUnit(unit: BusinessUnitRow, user: UserRow): Promise<void> {
-    return this.#write((): void => {
-      this.#db.transaction(() => {
-        this.#db
-          .prepare("INSERT INTO business_units (id, name, created_ms, token_hash) VALUES (?, ?, ?, ?)")
-          .run(unit.id, unit.name, unit.createdMs, unit.tokenHash ?? null);
-        this.#db
-          .prepare("INSERT INTO users (username, business_unit_id, password_hash, created_ms) VALUES (?, ?, ?, ?)")
-          .run(user.username, user.businessUnitId, user.passwordHash, user.createdMs);
-      })();
-    });
+    return this.#writer.run("createBusinessUnit", unit, user);
   }
 
   async findBusinessUnit(id: string): Promise<BusinessUnitRow | undefined> {
@@ -190,11 +124,7 @@ export class SqliteStorage implements Storage {
   }
 
   async setTokenHash(businessUnitId: string, tokenHash: string): Promise<boolean> {
-    return this.#write(
-      (): boolean =>
-        this.#db.prepare("UPDATE business_units SET token_hash = ? WHERE id = ?").run(tokenHash, businessUnitId)
-          .changes === 1,
-    );
+    return this.#writer.run("setTokenHash", businessUnitId, tokenHash);
   }
 
   async unitSandboxStates(): Promise<UnitSandboxState[]> {
@@ -207,33 +137,11 @@ export class SqliteStorage implements Storage {
   }
 
   async putUnitSandboxState(state: UnitSandboxState): Promise<void> {
-    return this.#write((): void => {
-      this.#db
-        .prepare("UPDATE business_units SET clock_offset_ms = ?, settings = ? WHERE id = ?")
-        .run(state.clockOffsetMs, state.settings === null ? null : json(state.settings), state.businessUnitId);
-    });
+    return this.#writer.run("putUnitSandboxState", state);
   }
 
   async resetBusinessUnit(businessUnitId: string, settingKeysLike: string[]): Promise<void> {
-    return this.#write((): void => {
-      this.#db.transaction(() => {
-        this.#changedUnits.add(businessUnitId);
-        this.#db
-          .prepare(
-            "DELETE FROM correspondence WHERE application_id IN (SELECT id FROM applications WHERE business_unit_id = ?)",
-          )
-          .run(businessUnitId);
-        this.#db.prepare("DELETE FROM notification_status WHERE business_unit_id = ?").run(businessUnitId);
-        // Children before their parents: the foreign keys hold inside the transaction.
-        for (const table of UNIT_RECORD_TABLES) {
-          this.#db.prepare(`DELETE FROM ${table} WHERE business_unit_id = ?`).run(businessUnitId);
-        }
-        for (const pattern of settingKeysLike) this.#db.prepare("DELETE FROM settings WHERE key LIKE ?").run(pattern);
-        this.#db
-          .prepare("UPDATE business_units SET clock_offset_ms = NULL, settings = NULL WHERE id = ?")
-          .run(businessUnitId);
-      })();
-    });
+    return this.#writer.run("resetBusinessUnit", businessUnitId, settingKeysLike);
   }
 
   async findUser(username: string): Promise<UserRow | undefined> {
@@ -249,63 +157,14 @@ export class SqliteStorage implements Storage {
   }
 
   async setPasswordHash(username: string, passwordHash: string): Promise<void> {
-    return this.#write((): void => {
-      this.#db.prepare("UPDATE users SET password_hash = ? WHERE username = ?").run(passwordHash, username);
-    });
+    return this.#writer.run("setPasswordHash", username, passwordHash);
   }
 
   async submitApplication(
     application: ApplicationRow,
     idempotency: { key: string; requestHash: string },
   ): Promise<SubmitOutcome> {
-    return this.#write((): SubmitOutcome => {
-      return this.#db.transaction((): SubmitOutcome => {
-        const seen = this.#db
-          .prepare(
-            `SELECT k.request_hash, k.application_id, a.status FROM idempotency_keys k JOIN applications a ON a.id = k.application_id
-             WHERE k.business_unit_id = ? AND k.key = ?`,
-          )
-          .get(application.businessUnitId, idempotency.key) as Row | undefined;
-        // The key of an application that ended in SYSTEM_ERROR is released, so that the retry the requirement asks
-        // for creates a new application; it then names the new one.
-        const released = seen?.["status"] === "SYSTEM_ERROR";
-        if (seen && !released) {
-          return seen["request_hash"] === idempotency.requestHash
-            ? { kind: "replayed", applicationId: String(seen["application_id"]) }
-            : { kind: "conflict" };
-        }
-        if (released)
-          this.#db
-            .prepare("DELETE FROM idempotency_keys WHERE business_unit_id = ? AND key = ?")
-            .run(application.businessUnitId, idempotency.key);
-        this.#db
-          .prepare(
-            `INSERT INTO applications (id, business_unit_id, status, registry_reference, priority_ms, additional_provider_filter, submission, errors, warnings, early_completion, created_ms, updated_ms, decide_at_ms)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            application.id,
-            application.businessUnitId,
-            application.status,
-            application.registryReference,
-            application.priorityMs,
-            application.additionalProviderFilter,
-            json(application.submission),
-            json(application.errors),
-            json(application.warnings),
-            application.earlyCompletion ? 1 : 0,
-            application.createdMs,
-            application.updatedMs,
-            application.decideAtMs,
-          );
-        this.#db
-          .prepare(
-            "INSERT INTO idempotency_keys (business_unit_id, key, request_hash, application_id) VALUES (?, ?, ?, ?)",
-          )
-          .run(application.businessUnitId, idempotency.key, idempotency.requestHash, application.id);
-        return { kind: "created", applicationId: application.id };
-      })();
-    });
+    return this.#writer.run("submitApplication", application, idempotency);
   }
 
   async findApplication(id: string, businessUnitId?: string): Promise<ApplicationRow | undefined> {
@@ -336,58 +195,11 @@ export class SqliteStorage implements Storage {
   }
 
   async changeApplication(change: ApplicationChange): Promise<boolean> {
-    return this.#write((): boolean => {
-      const entries = Object.entries(change.patch) as [keyof ApplicationChange["patch"], unknown][];
-      const assignments = entries.map(([key]) => `${APPLICATION_COLUMNS[key]} = @${key}`);
-      const values: Record<string, unknown> = {
-        id: change.applicationId,
-        fromStatus: change.fromStatus,
-        updatedMs: change.updatedMs,
-      };
-      for (const [key, value] of entries) {
-        values[key] =
-          key === "errors" || key === "warnings" ? json(value) : key === "earlyCompletion" ? (value ? 1 : 0) : value;
-      }
-      const update = this.#db.prepare(
-        `UPDATE applications SET ${[...assignments, "updated_ms = @updatedMs"].join(", ")} WHERE id = @id AND status = @fromStatus`,
-      );
-      return this.#db.transaction(() => {
-        if (update.run(values).changes !== 1) return false;
-        if (change.correspondence) {
-          const record = change.correspondence;
-          this.#db
-            .prepare(
-              "INSERT INTO correspondence (record_id, application_id, documents, created_ms) VALUES (?, ?, ?, ?)",
-            )
-            .run(record.recordId, record.applicationId, json(record.documents), record.createdMs);
-        }
-        for (const notification of change.notifications) this.#insert(notification);
-        return true;
-      })();
-    });
+    return this.#writer.run("changeApplication", change);
   }
 
   onNotificationsChanged(listener: (businessUnitId: string | null) => void): void {
     this.#notificationListeners.push(listener);
-  }
-
-  #insert(notification: NotificationRow): void {
-    this.#changedUnits.add(notification.businessUnitId);
-    // A business unit's creation instants strictly increase in commit order, so a reader paging with created_after
-    // never misses a notification committed after its read (one prepared earlier but committed later would be
-    // back-dated). Per unit, because each unit may run on its own sandbox clock: one unit's clock, months ahead,
-    // must not drag another's instants along. A clock moved backwards by the sandbox restarts the sequence.
-    const last = this.#lastCreatedMs.get(notification.businessUnitId) ?? 0;
-    let createdMs = notification.createdMs;
-    if (createdMs > last - 1000) createdMs = Math.max(createdMs, last + 1);
-    this.#lastCreatedMs.set(notification.businessUnitId, createdMs);
-    notification = { ...notification, createdMs };
-    const { lastInsertRowid: seq } = this.#insertNotification.run({
-      ...notification,
-      v1Payload: json(notification.v1Payload),
-      v0Payload: notification.v0Payload === null ? null : json(notification.v0Payload),
-    });
-    this.#insertNotificationStatus.run(notification.businessUnitId, notification.status, createdMs, seq);
   }
 
   async correspondenceOf(applicationId: string): Promise<CorrespondenceRow[]> {
@@ -395,81 +207,6 @@ export class SqliteStorage implements Storage {
       .prepare("SELECT * FROM correspondence WHERE application_id = ? ORDER BY created_ms, rowid")
       .all(applicationId) as Row[];
     return rows.map(toCorrespondence);
-  }
-
-  /**
-   * Group commit: writes queued within one turn of the event loop run in one transaction, each in its own
-   * savepoint (one failing leaves the others be), and every caller is answered only once that transaction is
-   * committed and flushed to disk: one flush per batch (or fewer: batches committed while a flush runs share the
-   * next), off the event loop.
-   */
-  #write<T>(work: () => T): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.#pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      if (this.#pending.length === 1) setImmediate(() => this.#commitPending());
-    });
-  }
-
-  #commitPending(acceptFirst = true): void {
-    if (this.#pending.length === 0) return;
-    // Accept first: libuv accepts one connection per turn of the event loop and a batch holds the loop for its whole
-    // run, so while connections keep arriving the batch waits a turn (up to ACCEPT_FIRST_MS), and a burst of clients is
-    // accepted in a few short turns instead of one batch apart each (see ConnectionArrivals).
-    const arrivals = this.#arrivals?.count ?? 0;
-    if (acceptFirst && arrivals !== this.#arrivalsSeen) {
-      this.#arrivalsSeen = arrivals;
-      this.#waitingSinceMs ??= performance.now();
-      if (performance.now() - this.#waitingSinceMs < ACCEPT_FIRST_MS) {
-        setImmediate(() => this.#commitPending());
-        return;
-      }
-    }
-    this.#waitingSinceMs = undefined;
-    this.#groupCommits += 1;
-    const jobs = this.#pending.splice(0);
-    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
-    try {
-      // IMMEDIATE: the write lock first (waiting up to busy_timeout for another process's writer), so that a job which
-      // reads before it writes never finds its snapshot outdated by another connection's commit (SQLITE_BUSY at once).
-      this.#db
-        .transaction(() => {
-          for (const job of jobs) {
-            try {
-              outcomes.push({ ok: true, value: this.#db.transaction(job.work)() });
-            } catch (error) {
-              outcomes.push({ ok: false, error });
-            }
-          }
-        })
-        .immediate();
-    } catch (error) {
-      this.#changedUnits.clear();
-      for (const job of jobs) job.reject(error);
-      return;
-    }
-    const changed = [...this.#changedUnits];
-    this.#changedUnits.clear();
-    for (const unit of changed) for (const listener of this.#notificationListeners) listener(unit);
-    const committed: [(typeof jobs)[number], unknown][] = [];
-    jobs.forEach((job, index) => {
-      const outcome = outcomes[index];
-      if (outcome?.ok) committed.push([job, outcome.value]);
-      else job.reject(outcome?.error);
-    });
-    if (committed.length === 0) return;
-    this.#flusher.flush().then(
-      () => committed.forEach(([job, value]) => job.resolve(value)),
-      (error: unknown) => committed.forEach(([job]) => job.reject(error)),
-    );
-  }
-
-  #prepared(sql: string): SqliteStatement {
-    let statement = this.#statements.get(sql);
-    if (!statement) {
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
-    }
-    return statement;
   }
 
   /**
@@ -529,91 +266,23 @@ export class SqliteStorage implements Storage {
   }
 
   async acknowledgeNotifications(businessUnitId: string, ids: string[], nowMs: number): Promise<string[]> {
-    return this.#write((): string[] => {
-      const unique = [...new Set(ids)];
-      if (unique.length === 0) return [];
-      return this.#db.transaction(() => {
-        // The unit's own notifications among the ids: 100 look-ups in an index that holds all this (migration 7),
-        // named, since SQLite would otherwise pick the unique index on id and read every row.
-        const found = this.#prepared(
-          `SELECT id, seq, created_ms FROM notifications INDEXED BY notifications_by_id
-           WHERE id IN (${placeholders(unique.length)}) AND business_unit_id = ?`,
-        )
-          .raw()
-          .all(...unique, businessUnitId) as [string, number, number][];
-        if (found.length === 0) return [];
-        // Their NEW entries move to ACKNOWLEDGED, all within the unit's range of notification_status: a few pages. The
-        // creation instants bound the walk of the unit's NEW entries to those the ids can be.
-        const created = found.map(([, , createdMs]) => createdMs);
-        const acknowledged = this.#prepared(
-          `UPDATE notification_status SET status = 'ACKNOWLEDGED', acknowledged_ms = ?
-           WHERE business_unit_id = ? AND status = 'NEW' AND created_ms BETWEEN ? AND ? AND seq IN (${placeholders(found.length)})
-           RETURNING seq`,
-        )
-          .pluck()
-          .all(nowMs, businessUnitId, Math.min(...created), Math.max(...created), ...found.map(([, seq]) => seq));
-        // Acknowledging again changes nothing, so it drops no cached page.
-        if (acknowledged.length > 0) this.#changedUnits.add(businessUnitId);
-        const known = new Set(found.map(([id]) => id));
-        return unique.filter((id) => known.has(id));
-      })();
-    });
+    return this.#writer.run("acknowledgeNotifications", businessUnitId, ids, nowMs);
   }
 
   async purgeNotifications(createdBeforeMs: number, scope?: PurgeScope): Promise<number> {
-    return this.#write((): number => {
-      // The units whose notifications go, written once for both tables (notification_status's key leads with the
-      // unit and the status; notifications is read by creation instant when every unit's go).
-      const units =
-        scope === undefined
-          ? "SELECT id FROM business_units"
-          : scope === "units-on-the-global-clock"
-            ? "SELECT id FROM business_units WHERE clock_offset_ms IS NULL"
-            : "?";
-      const unitParameters = typeof scope === "object" ? [scope.businessUnitId] : [];
-      this.#db
-        .prepare(
-          `DELETE FROM notification_status WHERE business_unit_id IN (${units}) AND status IN ('NEW', 'ACKNOWLEDGED') AND created_ms < ?`,
-        )
-        .run(...unitParameters, createdBeforeMs);
-      const deleted = this.#db
-        .prepare(
-          scope === undefined
-            ? "DELETE FROM notifications WHERE created_ms < ?"
-            : `DELETE FROM notifications WHERE business_unit_id IN (${units}) AND created_ms < ?`,
-        )
-        .run(...unitParameters, createdBeforeMs).changes;
-      if (deleted > 0) this.#changedUnits.add(null);
-      return deleted;
-    });
+    return this.#writer.run("purgeNotifications", createdBeforeMs, scope);
   }
 
   async insertDocument(document: DocumentRow): Promise<void> {
-    return this.#write((): void => {
-      this.#db
-        .prepare(
-          `INSERT INTO documents (id, business_unit_id, document_type, file_length, file_sha256, status, failure_reason, created_ms, expires_ms)
-           VALUES (@id, @businessUnitId, @documentType, @fileLength, @fileSha256, @status, @failureReason, @createdMs, @expiresMs)`,
-        )
-        .run(document);
-    });
+    return this.#writer.run("insertDocument", document);
   }
 
   async completeUpload(id: string, _nowMs: number): Promise<boolean> {
-    return this.#write((): boolean => {
-      return (
-        this.#db.prepare("UPDATE documents SET status = 'UPLOADED' WHERE id = ? AND status = 'AWAITING_UPLOAD'").run(id)
-          .changes === 1
-      );
-    });
+    return this.#writer.run("completeUpload", id);
   }
 
   async recordDocumentCheck(id: string, status: "ACCEPTED" | "REJECTED", failureReason: string | null): Promise<void> {
-    return this.#write((): void => {
-      this.#db
-        .prepare("UPDATE documents SET status = ?, failure_reason = ? WHERE id = ? AND status = 'UPLOADED'")
-        .run(status, failureReason, id);
-    });
+    return this.#writer.run("recordDocumentCheck", id, status, failureReason);
   }
 
   async documentsAwaitingCheck(): Promise<DocumentRow[]> {
@@ -630,14 +299,7 @@ export class SqliteStorage implements Storage {
   }
 
   async putRegistryDocument(document: RegistryDocumentRow): Promise<void> {
-    return this.#write((): void => {
-      this.#db
-        .prepare(
-          `INSERT OR IGNORE INTO registry_documents (download_id, business_unit_id, application_id, code, name, content_type, size, created_ms)
-           VALUES (@downloadId, @businessUnitId, @applicationId, @code, @name, @contentType, @size, @createdMs)`,
-        )
-        .run(document);
-    });
+    return this.#writer.run("putRegistryDocument", document);
   }
 
   async findRegistryDocument(downloadId: string): Promise<RegistryDocumentRow | undefined> {
@@ -647,20 +309,7 @@ export class SqliteStorage implements Storage {
   }
 
   async insertOfficialSearch(search: OfficialSearchRow): Promise<boolean> {
-    return this.#write((): boolean => {
-      const inserted = this.#prepared(
-        `INSERT INTO official_searches (business_unit_id, username, message_id, id, title_number, priority_type, applicant, received_ms, ready_ms,
-           certificate_ms, priority_expiry_date, deferred, result)
-         VALUES (@businessUnitId, @username, @messageId, @id, @titleNumber, @priorityType, @applicant, @receivedMs, @readyMs,
-           @certificateMs, @priorityExpiryDate, @deferred, @result)
-         ON CONFLICT DO NOTHING`,
-      ).run({
-        ...search,
-        deferred: search.deferred === null ? null : json(search.deferred),
-        result: json(search.result),
-      });
-      return inserted.changes === 1;
-    });
+    return this.#writer.run("insertOfficialSearch", search);
   }
 
   async findOfficialSearch(
@@ -690,15 +339,7 @@ export class SqliteStorage implements Storage {
   }
 
   async insertAttachment(attachment: Omit<AttachmentRow, "id" | "status" | "failureReason">): Promise<number> {
-    return this.#write((): number => {
-      const result = this.#db
-        .prepare(
-          `INSERT INTO attachments (application_id, business_unit_id, kind, document_id, certification_statement_type, message_text, status, created_ms)
-           VALUES (@applicationId, @businessUnitId, @kind, @documentId, @certificationStatementType, @messageText, 'PENDING', @createdMs)`,
-        )
-        .run(attachment);
-      return Number(result.lastInsertRowid);
-    });
+    return this.#writer.run("insertAttachment", attachment);
   }
 
   async pendingAttachments(limit: number): Promise<AttachmentRow[]> {
@@ -713,16 +354,7 @@ export class SqliteStorage implements Storage {
     outcome: { status: "ATTACHED" | "FAILED"; failureReason: string | null },
     notifications: NotificationRow[],
   ): Promise<boolean> {
-    return this.#write((): boolean =>
-      this.#db.transaction(() => {
-        const changed = this.#db
-          .prepare("UPDATE attachments SET status = ?, failure_reason = ? WHERE id = ? AND status = 'PENDING'")
-          .run(outcome.status, outcome.failureReason, id).changes;
-        if (changed !== 1) return false;
-        for (const notification of notifications) this.#insert(notification);
-        return true;
-      })(),
-    );
+    return this.#writer.run("resolveAttachment", id, outcome, notifications);
   }
 
   async getSetting<T>(key: string): Promise<T | undefined> {
@@ -731,44 +363,34 @@ export class SqliteStorage implements Storage {
   }
 
   async putSetting(key: string, value: unknown): Promise<void> {
-    return this.#write((): void => {
-      this.#db
-        .prepare(
-          "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        )
-        .run(key, json(value));
-    });
+    return this.#writer.run("putSetting", key, json(value));
   }
 
   async updateSetting<T, R>(key: string, change: (current: T | undefined) => { value: T; answer: R }): Promise<R> {
-    // Inside the write queue nothing else runs between the read and the write: that is the atomicity.
-    return this.#write((): R => {
-      const stored = this.#db.prepare("SELECT value FROM settings WHERE key = ?").pluck().get(key);
-      const { value, answer } = change(stored === undefined ? undefined : parse<T>(stored));
-      this.#db
-        .prepare(
-          "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        )
-        .run(key, json(value));
-      return answer;
+    // Read here, changed here, written by the writer thread only if nothing changed the value in between (else read
+    // again); the changes of one key from this gateway queue behind each other, so they do not collide.
+    const previous = this.#settingChanges.get(key) ?? Promise.resolve();
+    const update = previous.then(async () => {
+      for (;;) {
+        const stored = this.#prepared("SELECT value FROM settings WHERE key = ?").pluck().get(key);
+        const expected = stored === undefined ? null : String(stored);
+        const { value, answer } = change(expected === null ? undefined : parse<T>(expected));
+        if (await this.#writer.run("replaceSetting", key, expected, json(value))) return answer;
+      }
     });
+    const settled = update.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#settingChanges.set(key, settled);
+    void settled.then(() => {
+      if (this.#settingChanges.get(key) === settled) this.#settingChanges.delete(key);
+    });
+    return update;
   }
 
   async appendAuditEntry(entry: Omit<AuditEntryRow, "sequence">, keepPerActor: number): Promise<number> {
-    return this.#write((): number => {
-      const inserted = this.#prepared(
-        `INSERT INTO audit_entries (recorded_ms, clock_ms, actor_kind, actor_unit, operation_id, method, path, request_body, status, problem_code, request_id)
-         VALUES (@recordedMs, @clockMs, @actorKind, @actorUnit, @operationId, @method, @path, @requestBody, @status, @problemCode, @requestId)`,
-      ).run({ ...entry, requestBody: entry.requestBody === null ? null : json(entry.requestBody) });
-      this.#prepared(auditRetention(() => "?")).run(
-        entry.actorKind,
-        entry.actorUnit,
-        entry.actorKind,
-        entry.actorUnit,
-        keepPerActor,
-      );
-      return Number(inserted.lastInsertRowid);
-    });
+    return this.#writer.run("appendAuditEntry", entry, keepPerActor);
   }
 
   async listAuditEntries(query: AuditQuery): Promise<AuditEntryRow[]> {
@@ -781,27 +403,7 @@ export class SqliteStorage implements Storage {
   }
 
   async reset(): Promise<void> {
-    return this.#write((): void => {
-      this.#db.transaction(() => {
-        this.#changedUnits.add(null);
-        for (const table of [
-          "attachments",
-          "official_searches",
-          "notification_status",
-          "notifications",
-          "correspondence",
-          "idempotency_keys",
-          "registry_documents",
-          "documents",
-          "applications",
-          "users",
-          "business_units",
-          "settings",
-        ]) {
-          this.#db.exec(`DELETE FROM ${table}`);
-        }
-      })();
-    });
+    return this.#writer.run("reset");
   }
 
   /** One process owns an SQLite file: nothing else changes the state behind its back. */
@@ -822,21 +424,21 @@ export class SqliteStorage implements Storage {
       figures: [
         {
           name: "pending_writes",
-          help: "Writes waiting for the next group commit.",
+          help: "Writes sent to the writer thread and not yet answered.",
           type: "gauge",
-          value: this.#pending.length,
+          value: this.#writer.pending,
         },
         {
           name: "group_commits_total",
           help: "Transactions of the group commit, each holding the writes that were waiting for it.",
           type: "counter",
-          value: this.#groupCommits,
+          value: this.#writer.groupCommits,
         },
         {
           name: "wal_flushes_total",
           help: "Flushes of the WAL to disk that writes waited for (one per group commit, or fewer under load).",
           type: "counter",
-          value: this.#flusher.flushes,
+          value: this.#writer.walFlushes,
         },
       ],
     };
@@ -847,12 +449,9 @@ export class SqliteStorage implements Storage {
   }
 
   async close(): Promise<void> {
-    this.#commitPending(false);
+    await this.#writer.close();
     await this.#checkpointer.close();
-    // Writes queued while the thread stopped; closing the last connection then checkpoints what is left.
-    this.#commitPending(false);
-    await this.#flusher.idle();
-    await this.#wal.close();
+    // The last connection to close checkpoints what is left.
     if (this.#db.open) this.#db.close();
   }
 
