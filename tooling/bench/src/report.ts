@@ -23,9 +23,9 @@ const SERVE_SETTINGS = [
 export type Target = "gateway" | "prism" | "bare";
 export type Operation = "list" | "acknowledge";
 /**
- * The stores compared (issue 15): the SQLite gateway, one gateway on PostgreSQL, and PostgreSQL instances behind the
- * loopback round-robin balancer, per connection (one alone, so that two can be compared with one at the same proxy
- * cost; and two).
+ * The stores compared (issue 15): the SQLite gateway, one gateway on PostgreSQL, and PostgreSQL instances behind a
+ * loopback round-robin balancer that hands over connections (one alone, so that two can be compared with one behind
+ * the same balancer; and two).
  */
 export type Store = "sqlite" | "postgresql" | "postgresqlBalancedOne" | "postgresqlTwo";
 
@@ -376,7 +376,7 @@ function notificationsMarkdown(n: NotificationResults): string[] {
       "### SQLite and PostgreSQL side by side (issue 15)",
       "",
       `The same data set, copied into PostgreSQL in ${fixed(stores.copySeconds)} s; each gateway instance in its own process ` +
-        "(pool of 10 connections), the round-robin balancer in another (per connection, as a TCP balancer), the load generator in this one, all on this machine.",
+        "(pool of 10 connections); the round-robin balancer hands each connection it accepts to an instance, as Node's cluster module does (it runs in the load generator's process, the instances' parent, and no byte of a request passes through it); the load generator in this one; all on this machine.",
       "",
       "| Store | list req/s | list p50 ms | list p99 ms | acknowledge req/s | acknowledge p50 ms | acknowledge p99 ms |",
       "|---|---:|---:|---:|---:|---:|---:|",

@@ -1,6 +1,7 @@
 // A child process that serves the gateway on a seeded data directory (or, given a database URL, on PostgreSQL), so
 // that the load generator never shares its event loop. Started by startGateway(); reports its address over IPC and
-// stops on "close".
+// stops on "close". Also serves the connections its parent hands over.
+import { Socket } from "node:net";
 import { startTestGateway } from "@lrg/gateway/testing";
 
 const [dataDir, databaseUrl] = process.argv.slice(2);
@@ -11,7 +12,9 @@ const gateway = await startTestGateway({
   decisionDelayMs: 2000,
   ...(databaseUrl ? { databaseUrl } : {}),
 });
-process.on("message", (message) => {
+process.on("message", (message, handle) => {
+  // A connection a balancer in the parent accepted and handed over (see startHandoverBalancer).
+  if (message === "connection" && handle instanceof Socket) gateway.gateway.app.server.emit("connection", handle);
   if (message === "close") void gateway.stop().then(() => process.disconnect());
 });
 process.send?.({ url: gateway.url });

@@ -1,9 +1,10 @@
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { BENCH_ROOT } from "../options.js";
-import { serveRuntime, type Balancing } from "@lrg/gateway/testing";
+import { serveRuntime } from "@lrg/gateway/testing";
 import type { CannedAnswer } from "./bare-child.js";
 
 /** A server in a child process. */
@@ -13,6 +14,12 @@ export interface ServerProcess {
   close(): Promise<void>;
 }
 
+/** A gateway in a child process that also takes connections accepted elsewhere (see startHandoverBalancer). */
+export interface GatewayProcess extends ServerProcess {
+  /** Passes an accepted connection to the child, which reads and answers on it. */
+  handOver(socket: Socket): void;
+}
+
 const STARTUP_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 15_000;
 const children = new Set<ChildProcess>();
@@ -20,8 +27,13 @@ process.once("exit", () => {
   for (const child of children) child.kill("SIGKILL");
 });
 
+/** A server in a child process of this one, which can be sent messages (and sockets) over IPC. */
+interface ChildServer extends ServerProcess {
+  send(message: string, socket?: Socket): void;
+}
+
 /** Forks a TypeScript entry of this package (through tsx), waits for it to report `{ url }` over IPC. */
-async function startChild(entry: string, args: string[], init?: unknown): Promise<ServerProcess> {
+async function startChild(entry: string, args: string[], init?: unknown): Promise<ChildServer> {
   const child = fork(join(BENCH_ROOT, "src", "servers", entry), args, {
     cwd: BENCH_ROOT,
     // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
@@ -53,6 +65,7 @@ async function startChild(entry: string, args: string[], init?: unknown): Promis
   return {
     url,
     pid: child.pid as number,
+    send: (message, socket) => child.send(message, socket),
     close: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.send("close");
@@ -64,13 +77,33 @@ async function startChild(entry: string, args: string[], init?: unknown): Promis
 }
 
 /** The gateway (createServer from @lrg/gateway) on a data directory (or a PostgreSQL database), in its own process. */
-export function startGateway(dataDir: string, databaseUrl?: string): Promise<ServerProcess> {
-  return startChild("gateway-child.ts", databaseUrl ? [dataDir, databaseUrl] : [dataDir]);
+export async function startGateway(dataDir: string, databaseUrl?: string): Promise<GatewayProcess> {
+  const child = await startChild("gateway-child.ts", databaseUrl ? [dataDir, databaseUrl] : [dataDir]);
+  return { ...child, handOver: (socket) => child.send("connection", socket) };
 }
 
-/** The gateway's loopback round-robin balancer over `upstreams`, in its own process. */
-export function startBalancer(upstreams: string[], balancing: Balancing): Promise<ServerProcess> {
-  return startChild("balancer-child.ts", [], { upstreams, balancing });
+/**
+ * A loopback round-robin balancer that hands each connection it accepts to the next of `instances`, as Node's
+ * cluster module hands connections to its workers: the instance's process then reads and answers on it, and no byte
+ * of a request or an answer passes through the balancer. It runs in this process (only a process's parent can pass it
+ * a socket), at a cost per connection, not per request: the load generator's 32 keep-alive connections of a slice go
+ * 16 to each of two instances.
+ */
+export async function startHandoverBalancer(instances: GatewayProcess[]): Promise<ServerProcess> {
+  let next = 0;
+  // Paused: nothing is read here, so the instance gets every byte the client sent.
+  const server = createServer({ pauseOnConnect: true }, (socket) => {
+    const instance = instances[next] as GatewayProcess;
+    next = (next + 1) % instances.length;
+    instance.handOver(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: process.pid,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** A bare node:http server answering `routes` ("METHOD /path" → captured answer), in its own process. */
