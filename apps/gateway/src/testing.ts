@@ -15,7 +15,7 @@ export { allTitles } from "./registry/register.js";
 export { seededRandom } from "./registry/seeded-random.js";
 export type { NotificationRow } from "./storage/storage.js";
 export { postgresBinDir, startPostgres, type TestPostgres } from "./testing/postgres.js";
-export { startRoundRobin, type Balancing, type RoundRobin } from "./testing/round-robin.js";
+export { startRoundRobin, type RoundRobin } from "./testing/round-robin.js";
 export { serveRuntime, type ServeRuntime } from "./testing/serve-runtime.js";
 
 /** How to start a test gateway; every member has a default fit for a test. */
