@@ -11,6 +11,8 @@ export interface GatewayConfig {
   databaseUrl?: string;
   /** Most connections one instance opens to PostgreSQL (default 10). */
   databasePoolSize?: number;
+  /** Most MiB of the SQLite file's pages its writer keeps in memory (default 64; not used on PostgreSQL). */
+  sqliteCacheMib?: number;
   /** Directory of the content-addressed blobs (default `dataDir`/blobs). */
   blobDir?: string;
   /** Bearer token of the sandbox control plane. */
@@ -53,6 +55,9 @@ export function configFromEnv(
     dataDir: env["LRG_DATA_DIR"] ?? "./.data",
     ...(env["LRG_DATABASE_URL"] ? { databaseUrl: env["LRG_DATABASE_URL"] } : {}),
     ...(env["LRG_DATABASE_POOL_SIZE"] ? { databasePoolSize: Number(env["LRG_DATABASE_POOL_SIZE"]) } : {}),
+    ...(env["LRG_SQLITE_CACHE_MIB"]
+      ? { sqliteCacheMib: wholeMib("LRG_SQLITE_CACHE_MIB", env["LRG_SQLITE_CACHE_MIB"]) }
+      : {}),
     ...(env["LRG_BLOB_DIR"] ? { blobDir: env["LRG_BLOB_DIR"] } : {}),
     sandboxToken: secret("LRG_SANDBOX_TOKEN"),
     signingSecret: secret("LRG_SIGNING_SECRET"),
@@ -72,4 +77,15 @@ export function configFromEnv(
       : {}),
     generated,
   };
+}
+
+/** The largest page cache a setting may ask for: 64 GiB. */
+const MAX_CACHE_MIB = 65_536;
+
+/** A setting in whole MiB, from 1 to MAX_CACHE_MIB; refuses anything else with what it expected. */
+function wholeMib(name: string, text: string): number {
+  const mib = Number(text);
+  if (!/^\d+$/.test(text) || mib < 1 || mib > MAX_CACHE_MIB)
+    throw new Error(`${name} must be a whole number of MiB from 1 to ${MAX_CACHE_MIB}, not "${text}"`);
+  return mib;
 }

@@ -10,8 +10,13 @@ export async function openStorage(config: {
   dataDir: string;
   databaseUrl?: string | undefined;
   databasePoolSize?: number | undefined;
+  sqliteCacheMib?: number | undefined;
 }): Promise<Storage> {
-  if (!config.databaseUrl) return new SqliteStorage(config.dataDir);
+  if (!config.databaseUrl)
+    return new SqliteStorage(
+      config.dataDir,
+      config.sqliteCacheMib === undefined ? {} : { cacheMib: config.sqliteCacheMib },
+    );
   if (!/^postgres(ql)?:\/\//.test(config.databaseUrl)) throw new Error("LRG_DATABASE_URL must be a postgres:// URL");
   return PostgresStorage.open(
     config.databaseUrl,

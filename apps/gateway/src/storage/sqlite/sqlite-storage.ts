@@ -48,6 +48,22 @@ import {
 const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
 
 /**
+ * The writing connection's page cache, at most, unless told otherwise (SQLite's default is 2 MiB; it grows as pages
+ * are read). The writer alone writes the file, so its cache stays valid from one transaction to the next: SQLite drops
+ * a connection's whole cache only when another connection has committed. Acknowledging 100 ids on the benchmark's
+ * 1,000,000 notifications walks two indexes of 173 MiB there. Bursts of 2 s on 32 fresh connections (bursts after
+ * the first): with 2 MiB, 442–553/s at p99 87–146 ms; with 64 MiB, 508–762/s at p99 63–87 ms; with 256 MiB,
+ * 584–819/s at p99 63–80 ms. 64 MiB takes most of the gain for a quarter of the memory.
+ */
+const DEFAULT_CACHE_MIB = 64;
+
+/** What the store is told beside its directory. */
+export interface SqliteStorageOptions {
+  /** The writing connection's page cache, at most, in MiB (default 64). */
+  cacheMib?: number;
+}
+
+/**
  * The embedded store: one SQLite file in the data directory, in WAL mode with foreign keys on. Reads run here, on the
  * gateway's event loop, each on the latest commit; writes run on the writer thread (see SqliteWriter), which owns the
  * writing connection and its group commit. A write is answered only once its commit is on disk, so that a confirmed
@@ -64,8 +80,10 @@ export class SqliteStorage implements Storage {
   readonly #notificationListeners: ((businessUnitId: string | null) => void)[] = [];
   /** The setting changes of this gateway still running, by key (see updateSetting). */
   readonly #settingChanges = new Map<string, Promise<void>>();
+  readonly #cacheMib: number;
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, options: SqliteStorageOptions = {}) {
+    this.#cacheMib = options.cacheMib ?? DEFAULT_CACHE_MIB;
     mkdirSync(dataDir, { recursive: true });
     const file = join(dataDir, "gateway.sqlite");
     this.#db = openSqlite(file);
@@ -80,7 +98,7 @@ export class SqliteStorage implements Storage {
     this.#migrate();
     this.#prepared = statementsOf(this.#db);
     // Started once the schema is there: the writer thread reads it as it starts.
-    this.#writer = new SqliteWriter(file, (units) => {
+    this.#writer = new SqliteWriter({ file, cacheKib: this.#cacheMib * 1024 }, (units) => {
       for (const unit of units) for (const listener of this.#notificationListeners) listener(unit);
     });
     this.#checkpointer = new Checkpointer(file, () => this.#writer.checkpointEvery(SQLITE_AUTOCHECKPOINT_PAGES));
@@ -435,6 +453,12 @@ export class SqliteStorage implements Storage {
           value: this.#writer.groupCommits,
         },
         {
+          name: "page_cache_limit_bytes",
+          help: "Most bytes of the file's pages the writing connection keeps in memory (LRG_SQLITE_CACHE_MIB).",
+          type: "gauge",
+          value: this.#cacheMib * 1024 * 1024,
+        },
+        {
           name: "wal_flushes_total",
           help: "Flushes of the WAL to disk that writes waited for (one per group commit, or fewer under load).",
           type: "counter",
@@ -444,8 +468,9 @@ export class SqliteStorage implements Storage {
     };
   }
 
+  /** The file answers a read, and the writer thread is there to write. */
   async ping(): Promise<boolean> {
-    return this.#db.prepare("SELECT 1").pluck().get() === 1;
+    return this.#writer.running && this.#db.prepare("SELECT 1").pluck().get() === 1;
   }
 
   async close(): Promise<void> {

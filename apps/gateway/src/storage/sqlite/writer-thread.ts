@@ -9,18 +9,8 @@ import type { ThreadError, ToWriter, WriterData, WriterReport, WriteRequest } fr
 // savepoint (one failing leaves the others be), and each is answered once that transaction is committed and the WAL
 // flushed to disk. The event loop of the gateway meanwhile goes on parsing, reading and answering.
 
-/**
- * The writing connection's page cache, at most (SQLite's default is 2 MiB; it grows as pages are read). This
- * connection alone writes the file, so its cache stays valid from one transaction to the next: SQLite drops a
- * connection's whole cache only when another connection has committed. Acknowledging 100 ids on the benchmark's
- * 1,000,000 notifications walks two indexes of 173 MiB there. Bursts of 2 s on 32 fresh connections (bursts after
- * the first): with 2 MiB, 442–553/s at p99 87–146 ms; with 64 MiB, 508–762/s at p99 63–87 ms; with 256 MiB,
- * 584–819/s at p99 63–80 ms. 64 MiB takes most of the gain for a quarter of the memory.
- */
-const PAGE_CACHE_KIB = 64 * 1024;
-
 const port = parentPort!;
-const { file } = workerData as WriterData;
+const { file, cacheKib } = workerData as WriterData;
 const db = openSqlite(file);
 // NORMAL: the commit writes the WAL without waiting for the disk; the flusher then flushes it (see WalFlusher).
 db.pragma("synchronous = NORMAL");
@@ -28,7 +18,8 @@ db.pragma("foreign_keys = ON");
 db.pragma("busy_timeout = 5000");
 // Checkpoints run on a thread of their own (see Checkpointer), not inside whichever commit crosses the threshold.
 db.pragma("wal_autocheckpoint = 0");
-db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+// Its page cache (see DEFAULT_CACHE_MIB in sqlite-storage.ts): negative means KiB.
+db.pragma(`cache_size = -${cacheKib}`);
 const writes = new SqliteWrites(db);
 const wal = datasyncOf(`${file}-wal`);
 const flusher = new WalFlusher(wal.sync);

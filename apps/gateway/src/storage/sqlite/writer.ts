@@ -4,6 +4,8 @@ import type { SqliteWrites, WriteName } from "./writes.js";
 /** What the writer thread is started with. */
 export interface WriterData {
   file: string;
+  /** The writing connection's page cache, at most, in KiB. */
+  cacheKib: number;
 }
 
 /** A write for the writer thread: the SqliteWrites method `name` with `args`. */
@@ -56,8 +58,8 @@ export class SqliteWriter {
   walFlushes = 0;
 
   /** `onChanged`: called with the units whose notifications a committed batch changed (null: every unit). */
-  constructor(file: string, onChanged: (units: (string | null)[]) => void) {
-    this.#worker = startThread({ file });
+  constructor(data: WriterData, onChanged: (units: (string | null)[]) => void) {
+    this.#worker = startThread(data);
     this.#worker.unref();
     this.#exited = new Promise<void>((resolve) => this.#worker.once("exit", () => resolve()));
     this.#worker.on("message", (report: WriterReport) => {
@@ -74,6 +76,11 @@ export class SqliteWriter {
     });
     this.#worker.on("error", (error) => this.#refuse(error));
     this.#worker.on("exit", () => this.#refuse(new Error("The SQLite store is closed")));
+  }
+
+  /** Whether writes are taken: false once the thread failed or the store closed. */
+  get running(): boolean {
+    return this.#refusal === undefined;
   }
 
   /** Writes waiting for their answer. */
