@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isConstraintViolation } from "../src/storage/errors.js";
 import { PostgresStorage } from "../src/storage/postgres/postgres-storage.js";
@@ -657,6 +658,20 @@ describe.each(backends)("the storage contract on $name", (backend) => {
     await storage.putSetting(key, { a: 1 });
     await storage.putSetting(key, { a: 2, b: [true, null] });
     expect(await storage.getSetting(key)).toEqual({ a: 2, b: [true, null] });
+  });
+
+  it("changes a setting atomically: concurrent changes of one key lose none, each seeing the one before", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 24 }), async (changes) => {
+        const key = `counter-${randomUUID()}`;
+        const increment = () =>
+          storage.updateSetting<number, number>(key, (current = 0) => ({ value: current + 1, answer: current + 1 }));
+        const answers = await Promise.all(Array.from({ length: changes }, increment));
+        expect([...answers].sort((a, b) => a - b)).toEqual(Array.from({ length: changes }, (_, i) => i + 1));
+        expect(await storage.getSetting(key)).toBe(changes);
+      }),
+      { numRuns: 8 },
+    );
   });
 
   it("runs a background job and answers that it ran; pings", async () => {
