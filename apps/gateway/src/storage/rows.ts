@@ -1,6 +1,7 @@
 import type {
   AuditEntryRow,
   AuditQuery,
+  ApplicationChange,
   ApplicationRow,
   BusinessUnitRow,
   UnitSandboxState,
@@ -190,4 +191,42 @@ export function auditRetention(placeholder: (index: number) => string): string {
   const [kind, unit, kindAgain, unitAgain, keep] = [1, 2, 3, 4, 5].map(placeholder);
   return `DELETE FROM audit_entries WHERE actor_kind = ${kind} AND actor_unit = ${unit} AND seq <= (
     SELECT seq FROM audit_entries WHERE actor_kind = ${kindAgain} AND actor_unit = ${unitAgain} ORDER BY seq DESC LIMIT 1 OFFSET ${keep})`;
+}
+
+/** The column of each application field a change may patch (`ApplicationChange`), in both stores. */
+export const APPLICATION_COLUMNS: Record<keyof ApplicationChange["patch"], string> = {
+  status: "status",
+  registryReference: "registry_reference",
+  priorityMs: "priority_ms",
+  errors: "errors",
+  warnings: "warnings",
+  earlyCompletion: "early_completion",
+  decideAtMs: "decide_at_ms",
+};
+
+/** The INSERT of a new application and its values in order, written with the store's `placeholder`s. */
+export function applicationInsert(
+  application: ApplicationRow,
+  placeholder: (index: number) => string,
+): { sql: string; values: (string | number | null)[] } {
+  const values = [
+    application.id,
+    application.businessUnitId,
+    application.status,
+    application.registryReference,
+    application.priorityMs,
+    application.additionalProviderFilter,
+    json(application.submission),
+    json(application.errors),
+    json(application.warnings),
+    application.earlyCompletion ? 1 : 0,
+    application.createdMs,
+    application.updatedMs,
+    application.decideAtMs,
+  ];
+  return {
+    sql: `INSERT INTO applications (id, business_unit_id, status, registry_reference, priority_ms, additional_provider_filter, submission, errors, warnings, early_completion, created_ms, updated_ms, decide_at_ms)
+      VALUES (${values.map((_, index) => placeholder(index + 1)).join(", ")})`,
+    values,
+  };
 }

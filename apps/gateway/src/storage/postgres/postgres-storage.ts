@@ -9,6 +9,8 @@ import {
   toBusinessUnit,
   toUnitSandboxState,
   UNIT_RECORD_TABLES,
+  APPLICATION_COLUMNS,
+  applicationInsert,
   toAttachment,
   toAuditEntry,
   toCorrespondence,
@@ -49,16 +51,6 @@ const CHANNEL = "lrg_changes";
 /** Advisory lock keys: schema migrations, and the first of the background jobs' (see `exclusively`). */
 const MIGRATION_LOCK = 0x4c52_4700;
 const JOB_LOCKS: Record<string, number> = { processing: 0x4c52_4701, retention: 0x4c52_4702 };
-
-const APPLICATION_COLUMNS: Record<keyof ApplicationChange["patch"], string> = {
-  status: "status",
-  registryReference: "registry_reference",
-  priorityMs: "priority_ms",
-  errors: "errors",
-  warnings: "warnings",
-  earlyCompletion: "early_completion",
-  decideAtMs: "decide_at_ms",
-};
 
 /** BIGINT columns hold milliseconds, well inside a double's exact range: read them as numbers, not strings. */
 const types = {
@@ -398,26 +390,8 @@ export class PostgresStorage implements Storage {
           [application.businessUnitId, idempotency.key],
           client,
         );
-      await this.#query(
-        `INSERT INTO applications (id, business_unit_id, status, registry_reference, priority_ms, additional_provider_filter, submission, errors, warnings, early_completion, created_ms, updated_ms, decide_at_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-        [
-          application.id,
-          application.businessUnitId,
-          application.status,
-          application.registryReference,
-          application.priorityMs,
-          application.additionalProviderFilter,
-          json(application.submission),
-          json(application.errors),
-          json(application.warnings),
-          application.earlyCompletion ? 1 : 0,
-          application.createdMs,
-          application.updatedMs,
-          application.decideAtMs,
-        ],
-        client,
-      );
+      const insert = applicationInsert(application, (index) => `$${index}`);
+      await this.#query(insert.sql, insert.values, client);
       await this.#query(
         "INSERT INTO idempotency_keys (business_unit_id, key, request_hash, application_id) VALUES ($1, $2, $3, $4)",
         [application.businessUnitId, idempotency.key, idempotency.requestHash, application.id],

@@ -14,20 +14,10 @@ import type {
   UserRow,
 } from "../storage.js";
 import { statementsOf, type SqliteDatabase, type SqliteStatement } from "./driver.js";
-import { auditRetention, json, UNIT_RECORD_TABLES, type Row } from "../rows.js";
+import { APPLICATION_COLUMNS, applicationInsert, auditRetention, json, UNIT_RECORD_TABLES, type Row } from "../rows.js";
 
 /** `?, ?, ...`: one placeholder per value. */
 const placeholders = (count: number): string => Array.from({ length: count }, () => "?").join(", ");
-
-const APPLICATION_COLUMNS: Record<keyof ApplicationChange["patch"], string> = {
-  status: "status",
-  registryReference: "registry_reference",
-  priorityMs: "priority_ms",
-  errors: "errors",
-  warnings: "warnings",
-  earlyCompletion: "early_completion",
-  decideAtMs: "decide_at_ms",
-};
 
 const TABLES_OF_A_RESET = [
   "attachments",
@@ -150,26 +140,8 @@ export class SqliteWrites {
         this.#db
           .prepare("DELETE FROM idempotency_keys WHERE business_unit_id = ? AND key = ?")
           .run(application.businessUnitId, idempotency.key);
-      this.#db
-        .prepare(
-          `INSERT INTO applications (id, business_unit_id, status, registry_reference, priority_ms, additional_provider_filter, submission, errors, warnings, early_completion, created_ms, updated_ms, decide_at_ms)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          application.id,
-          application.businessUnitId,
-          application.status,
-          application.registryReference,
-          application.priorityMs,
-          application.additionalProviderFilter,
-          json(application.submission),
-          json(application.errors),
-          json(application.warnings),
-          application.earlyCompletion ? 1 : 0,
-          application.createdMs,
-          application.updatedMs,
-          application.decideAtMs,
-        );
+      const insert = applicationInsert(application, () => "?");
+      this.#db.prepare(insert.sql).run(...insert.values);
       this.#db
         .prepare(
           "INSERT INTO idempotency_keys (business_unit_id, key, request_hash, application_id) VALUES (?, ?, ?, ?)",
