@@ -11,6 +11,11 @@ export interface GatewayConfig {
   databaseUrl?: string;
   /** Most connections one instance opens to PostgreSQL (default 10). */
   databasePoolSize?: number;
+  /**
+   * Most acknowledgement statements one instance runs on PostgreSQL at once (default 2), each carrying the
+   * acknowledgements that arrived meanwhile. Their sum over the instances is best near the database server's cores.
+   */
+  databaseAcknowledgeStatements?: number;
   /** Most MiB of the SQLite file's pages its writer keeps in memory (default 64; not used on PostgreSQL). */
   sqliteCacheMib?: number;
   /** Directory of the content-addressed blobs (default `dataDir`/blobs). */
@@ -54,9 +59,28 @@ export function configFromEnv(
     httpsPort: env["LRG_HTTPS_PORT"] === "off" ? null : Number(env["LRG_HTTPS_PORT"] ?? 8443),
     dataDir: env["LRG_DATA_DIR"] ?? "./.data",
     ...(env["LRG_DATABASE_URL"] ? { databaseUrl: env["LRG_DATABASE_URL"] } : {}),
-    ...(env["LRG_DATABASE_POOL_SIZE"] ? { databasePoolSize: Number(env["LRG_DATABASE_POOL_SIZE"]) } : {}),
+    ...(env["LRG_DATABASE_POOL_SIZE"]
+      ? {
+          databasePoolSize: whole(
+            "LRG_DATABASE_POOL_SIZE",
+            env["LRG_DATABASE_POOL_SIZE"],
+            MAX_POOL_SIZE,
+            "connections",
+          ),
+        }
+      : {}),
+    ...(env["LRG_DATABASE_ACKNOWLEDGE_STATEMENTS"]
+      ? {
+          databaseAcknowledgeStatements: whole(
+            "LRG_DATABASE_ACKNOWLEDGE_STATEMENTS",
+            env["LRG_DATABASE_ACKNOWLEDGE_STATEMENTS"],
+            MAX_ACKNOWLEDGE_STATEMENTS,
+            "statements",
+          ),
+        }
+      : {}),
     ...(env["LRG_SQLITE_CACHE_MIB"]
-      ? { sqliteCacheMib: wholeMib("LRG_SQLITE_CACHE_MIB", env["LRG_SQLITE_CACHE_MIB"]) }
+      ? { sqliteCacheMib: whole("LRG_SQLITE_CACHE_MIB", env["LRG_SQLITE_CACHE_MIB"], MAX_CACHE_MIB, "MiB") }
       : {}),
     ...(env["LRG_BLOB_DIR"] ? { blobDir: env["LRG_BLOB_DIR"] } : {}),
     sandboxToken: secret("LRG_SANDBOX_TOKEN"),
@@ -81,11 +105,15 @@ export function configFromEnv(
 
 /** The largest page cache a setting may ask for: 64 GiB. */
 const MAX_CACHE_MIB = 65_536;
+/** PostgreSQL's own ceiling on connections (max_connections) is 262,143; no instance needs more than this. */
+const MAX_POOL_SIZE = 10_000;
+/** Statements in flight beyond a pool's worth would only wait for a connection. */
+const MAX_ACKNOWLEDGE_STATEMENTS = 100;
 
-/** A setting in whole MiB, from 1 to MAX_CACHE_MIB; refuses anything else with what it expected. */
-function wholeMib(name: string, text: string): number {
-  const mib = Number(text);
-  if (!/^\d+$/.test(text) || mib < 1 || mib > MAX_CACHE_MIB)
-    throw new Error(`${name} must be a whole number of MiB from 1 to ${MAX_CACHE_MIB}, not "${text}"`);
-  return mib;
+/** A setting that counts something, from 1 to `max`; refuses anything else with what it expected. */
+function whole(name: string, text: string, max: number, unit: string): number {
+  const count = Number(text);
+  if (!/^\d+$/.test(text) || count < 1 || count > max)
+    throw new Error(`${name} must be a whole number of ${unit} from 1 to ${max}, not "${text}"`);
+  return count;
 }

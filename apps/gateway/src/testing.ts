@@ -40,6 +40,8 @@ export interface TestGatewayOptions {
   logger?: boolean;
   /** A PostgreSQL database (see `startPostgres`) instead of the embedded SQLite file. */
   databaseUrl?: string;
+  /** On PostgreSQL: acknowledgement statements at once (`LRG_DATABASE_ACKNOWLEDGE_STATEMENTS`). Default 2. */
+  databaseAcknowledgeStatements?: number;
   /** Where blobs live when instances share them. Default: inside the data directory. */
   blobDir?: string;
 }
@@ -80,6 +82,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
       ...(options.tls ? { tls: options.tls } : {}),
       ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
+      ...(options.databaseAcknowledgeStatements
+        ? { databaseAcknowledgeStatements: options.databaseAcknowledgeStatements }
+        : {}),
       ...(options.blobDir ? { blobDir: options.blobDir } : {}),
     });
     if (options.settings) {

@@ -54,6 +54,23 @@ describe("statement groups", () => {
     expect(runner.mostAtOnce()).toBe(1);
   });
 
+  it("runs up to inFlight statements at once: a job that arrives while one runs starts the next in a free slot", async () => {
+    const runner = recordingRunner();
+    const groups = new StatementGroups(runner.run, { inFlight: 2 });
+    const first = groups.submit(1);
+    await turn();
+    const second = [groups.submit(2), groups.submit(3)];
+    await turn();
+    const third = [groups.submit(4), groups.submit(5)];
+    await turn();
+    // Two statements run; the jobs that arrived meanwhile wait for a slot, together.
+    expect(runner.groups).toEqual([[1], [2, 3]]);
+    await runner.releaseAll();
+    expect(await Promise.all([first, ...second, ...third])).toEqual([2, 4, 6, 8, 10]);
+    expect(runner.groups).toEqual([[1], [2, 3], [4, 5]]);
+    expect(runner.mostAtOnce()).toBe(2);
+  });
+
   it("bounds a statement to 64 jobs", async () => {
     const runner = recordingRunner();
     const groups = new StatementGroups(runner.run);

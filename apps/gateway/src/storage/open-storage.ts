@@ -10,6 +10,7 @@ export async function openStorage(config: {
   dataDir: string;
   databaseUrl?: string | undefined;
   databasePoolSize?: number | undefined;
+  databaseAcknowledgeStatements?: number | undefined;
   sqliteCacheMib?: number | undefined;
 }): Promise<Storage> {
   if (!config.databaseUrl)
@@ -18,8 +19,10 @@ export async function openStorage(config: {
       config.sqliteCacheMib === undefined ? {} : { cacheMib: config.sqliteCacheMib },
     );
   if (!/^postgres(ql)?:\/\//.test(config.databaseUrl)) throw new Error("LRG_DATABASE_URL must be a postgres:// URL");
-  return PostgresStorage.open(
-    config.databaseUrl,
-    config.databasePoolSize === undefined ? {} : { poolSize: config.databasePoolSize },
-  );
+  return PostgresStorage.open(config.databaseUrl, {
+    ...(config.databasePoolSize === undefined ? {} : { poolSize: config.databasePoolSize }),
+    ...(config.databaseAcknowledgeStatements === undefined
+      ? {}
+      : { acknowledgeStatements: config.databaseAcknowledgeStatements }),
+  });
 }

@@ -51,6 +51,11 @@ const CHANNEL = "lrg_changes";
 /** Advisory lock keys: schema migrations, and the first of the background jobs' (see `exclusively`). */
 const MIGRATION_LOCK = 0x4c52_4700;
 const JOB_LOCKS: Record<string, number> = { processing: 0x4c52_4701, retention: 0x4c52_4702 };
+/**
+ * Acknowledgement statements one instance runs at once unless told otherwise: on the 2-core benchmark machine one
+ * instance acknowledged 1,110/s at p99 56 ms with 2, 787/s at p99 69 ms with 1 (100 ids each, 32 connections).
+ */
+const DEFAULT_ACKNOWLEDGE_STATEMENTS = 2;
 
 /** BIGINT columns hold milliseconds, well inside a double's exact range: read them as numbers, not strings. */
 const types = {
@@ -96,17 +101,29 @@ export class PostgresStorage implements Storage {
   /** Prepared statements' names by their text (see #query). */
   readonly #statementNames = new Map<string, string>();
   #closed = false;
+  /** Acknowledges each group of jobs in one statement, a bounded number at once (see `StatementGroups`). */
+  readonly #acknowledgements: StatementGroups<Acknowledgement, string[]>;
 
-  private constructor(pool: pg.Pool) {
+  private constructor(pool: pg.Pool, acknowledgeStatements: number) {
     this.#pool = pool;
+    this.#acknowledgements = new StatementGroups((jobs) => this.#acknowledgeTogether(jobs), {
+      inFlight: acknowledgeStatements,
+    });
   }
 
-  /** Connects, applies the migrations not yet applied, and starts hearing the other instances' changes. */
-  static async open(url: string, options: { poolSize?: number } = {}): Promise<PostgresStorage> {
+  /**
+   * Connects, applies the migrations not yet applied, and starts hearing the other instances' changes. At most
+   * `poolSize` connections (default 10); at most `acknowledgeStatements` acknowledgement statements at once (default
+   * 2, see `StatementGroups`).
+   */
+  static async open(
+    url: string,
+    options: { poolSize?: number; acknowledgeStatements?: number } = {},
+  ): Promise<PostgresStorage> {
     const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types, idleTimeoutMillis: 30_000 });
     // An idle client losing its connection (a database restart) must not end the process; the next query reconnects.
     pool.on("error", () => undefined);
-    const storage = new PostgresStorage(pool);
+    const storage = new PostgresStorage(pool, options.acknowledgeStatements ?? DEFAULT_ACKNOWLEDGE_STATEMENTS);
     await storage.#migrate();
     await storage.#listen(url);
     return storage;
@@ -584,11 +601,6 @@ export class PostgresStorage implements Storage {
     }));
   }
 
-  /** Acknowledges the group's jobs in one statement, one at a time (see `StatementGroups`). */
-  readonly #acknowledgements = new StatementGroups<Acknowledgement, string[]>((jobs) =>
-    this.#acknowledgeTogether(jobs),
-  );
-
   async acknowledgeNotifications(businessUnitId: string, ids: string[]): Promise<string[]> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return [];
@@ -949,6 +961,24 @@ export class PostgresStorage implements Storage {
           help: "Queries PostgreSQL refused or that failed.",
           type: "counter",
           value: this.#queryErrors,
+        },
+        {
+          name: "acknowledge_statements_limit",
+          help: "Most acknowledgement statements this instance runs at once (LRG_DATABASE_ACKNOWLEDGE_STATEMENTS).",
+          type: "gauge",
+          value: this.#acknowledgements.inFlight,
+        },
+        {
+          name: "acknowledge_statements_running",
+          help: "Acknowledgement statements running now, each carrying the acknowledgements that arrived together.",
+          type: "gauge",
+          value: this.#acknowledgements.running,
+        },
+        {
+          name: "acknowledge_statements_total",
+          help: "Acknowledgement statements run.",
+          type: "counter",
+          value: this.#acknowledgements.statements,
         },
         {
           name: "barriers_total",
