@@ -83,13 +83,17 @@ class AckSupply {
   };
 }
 
+/** Acknowledgement statements at once of each of the two instances: their sum the database server's 2 cores. */
+const PAIR_ACKNOWLEDGE_STATEMENTS = 1;
+
 /** How long the SQLite stores warm up again after their file was put back to the seeded state (see AckSupply). */
 const REWARM_SECONDS = 1;
 
 /** The PostgreSQL side of the benchmark: the seeded data set copied in, one instance, balancers over one and two. */
 interface PostgresSetup {
   one: ServerProcess;
-  two: ServerProcess;
+  /** The two instances behind `balancedTwo`. */
+  pair: ServerProcess[];
   balancedOne: ServerProcess;
   balancedTwo: ServerProcess;
   supply: AckSupply;
@@ -131,8 +135,10 @@ async function withPostgres<T>(databaseUrl: string, work: (client: pg.Client) =>
 
 /**
  * Starts PostgreSQL (`startPostgres`), copies the seeded data set into it (`copyToPostgres`: the migration command,
- * one multi-row statement per 20,000 rows), and starts two gateway instances on it in their own processes, one
- * balancer over the first alone and one over both. The balancers hand each connection over to an instance's process
+ * one multi-row statement per 20,000 rows), and starts three gateway instances on it in their own processes: one
+ * alone, as configured by default (2 acknowledgement statements at once), with a balancer over it; and a pair behind
+ * a balancer, configured as the many-teams guide says for two instances on a 2-core database server (1 statement
+ * each, LRG_DATABASE_ACKNOWLEDGE_STATEMENTS). The balancers hand each connection over to an instance's process
  * (startHandoverBalancer): the load generator's 32 keep-alive connections go 16 to each of two instances, and no byte
  * passes through the balancer. A balancer that copied the bytes of each connection (a TCP proxy in a process of its
  * own) cost 0.13 ms of CPU per list request, more than the gateway itself (0.11 ms), on the same 2 cores; one that
@@ -163,17 +169,21 @@ async function startPostgresSide(
     const scratch = mkdtempSync(join(tmpdir(), "lrg-bench-pg-"));
     stops.push(async () => rmSync(scratch, { recursive: true, force: true }));
     const instances: GatewayProcess[] = [];
-    for (const name of ["a", "b"]) {
-      const instance = await startGateway(join(scratch, name), databaseUrl);
+    for (const [name, acknowledgeStatements] of [
+      ["alone", undefined],
+      ["a of the pair", PAIR_ACKNOWLEDGE_STATEMENTS],
+      ["b of the pair", PAIR_ACKNOWLEDGE_STATEMENTS],
+    ] as const) {
+      const instance = await startGateway(join(scratch, String(instances.length)), databaseUrl, acknowledgeStatements);
       stops.push(() => instance.close());
       instances.push(instance);
       progress(`priming ${credentials.length} credentials on PostgreSQL instance ${name}`);
       await primeCredentials(instance.url, credentials);
     }
-    const [one, two] = instances as [GatewayProcess, GatewayProcess];
+    const [one, ...pair] = instances as [GatewayProcess, GatewayProcess, GatewayProcess];
     const balancedOne = await startHandoverBalancer([one]);
     stops.push(() => balancedOne.close());
-    const balancedTwo = await startHandoverBalancer([one, two]);
+    const balancedTwo = await startHandoverBalancer(pair);
     stops.push(() => balancedTwo.close());
     const supply = new AckSupply(batches, (handedOut) => restorePostgres(databaseUrl, handedOut));
     // Not CHECKPOINT as well: it did not shorten the next slices' tails (the SQLite gateway's acknowledge p99 was
@@ -181,7 +191,7 @@ async function startPostgresSide(
     // files competes with theirs on the shared disk.
     const settle = () =>
       withPostgres(databaseUrl, async (client) => void (await client.query("VACUUM new_notifications")));
-    return { one, two, balancedOne, balancedTwo, supply, copySeconds, settle, stop };
+    return { one, pair, balancedOne, balancedTwo, supply, copySeconds, settle, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -409,7 +419,7 @@ export async function notificationBenchmarks(options: BenchOptions, notes: strin
     // The CPU each store's setup spends per request, by process (see cpu.ts).
     const roles = new Map<number, Role>([[gateway.pid, "gateway"]]);
     if (postgres) {
-      for (const server of [postgres.one, postgres.two]) roles.set(server.pid, "gateway");
+      for (const server of [postgres.one, ...postgres.pair]) roles.set(server.pid, "gateway");
     }
     const measured = (operation: "list" | "acknowledge", store: Store, contender: Contender): Contender => {
       const watched = withCpu(contender, roles);

@@ -376,7 +376,7 @@ function notificationsMarkdown(n: NotificationResults): string[] {
       "### SQLite and PostgreSQL side by side (issue 15)",
       "",
       `The same data set, copied into PostgreSQL in ${fixed(stores.copySeconds)} s; each gateway instance in its own process ` +
-        "(pool of 10 connections); the round-robin balancer hands each connection it accepts to an instance, as Node's cluster module does (it runs in the load generator's process, the instances' parent, and no byte of a request passes through it); the load generator in this one; all on this machine.",
+        "(pool of 10 connections; the instance alone runs up to 2 acknowledgement statements at once, its default, and each of the two instances 1, so that the pair's sum is the database server's 2 cores, as the many-teams guide advises); the round-robin balancer hands each connection it accepts to an instance, as Node's cluster module does (it runs in the load generator's process, the instances' parent, and no byte of a request passes through it); the load generator in this one; all on this machine.",
       "",
       "| Store | list req/s | list p50 ms | list p99 ms | acknowledge req/s | acknowledge p50 ms | acknowledge p99 ms |",
       "|---|---:|---:|---:|---:|---:|---:|",

@@ -4,13 +4,14 @@
 import { Socket } from "node:net";
 import { startTestGateway } from "@lrg/gateway/testing";
 
-const [dataDir, databaseUrl] = process.argv.slice(2);
-if (!dataDir) throw new Error("usage: gateway-child <data-dir> [postgres-url]");
+const [dataDir, databaseUrl, acknowledgeStatements] = process.argv.slice(2);
+if (!dataDir) throw new Error("usage: gateway-child <data-dir> [postgres-url [acknowledge-statements]]");
 const gateway = await startTestGateway({
   dataDir,
   demoUser: null,
   decisionDelayMs: 2000,
   ...(databaseUrl ? { databaseUrl } : {}),
+  ...(acknowledgeStatements ? { databaseAcknowledgeStatements: Number(acknowledgeStatements) } : {}),
 });
 process.on("message", (message, handle) => {
   // A connection a balancer in the parent accepted and handed over (see startHandoverBalancer).

@@ -76,9 +76,19 @@ async function startChild(entry: string, args: string[], init?: unknown): Promis
   };
 }
 
-/** The gateway (createServer from @lrg/gateway) on a data directory (or a PostgreSQL database), in its own process. */
-export async function startGateway(dataDir: string, databaseUrl?: string): Promise<GatewayProcess> {
-  const child = await startChild("gateway-child.ts", databaseUrl ? [dataDir, databaseUrl] : [dataDir]);
+/**
+ * The gateway (createServer from @lrg/gateway) on a data directory (or a PostgreSQL database), in its own process; on
+ * PostgreSQL, `acknowledgeStatements` at once (LRG_DATABASE_ACKNOWLEDGE_STATEMENTS; the gateway's default when unset).
+ */
+export async function startGateway(
+  dataDir: string,
+  databaseUrl?: string,
+  acknowledgeStatements?: number,
+): Promise<GatewayProcess> {
+  const args = databaseUrl
+    ? [dataDir, databaseUrl, ...(acknowledgeStatements ? [String(acknowledgeStatements)] : [])]
+    : [dataDir];
+  const child = await startChild("gateway-child.ts", args);
   return { ...child, handOver: (socket) => child.send("connection", socket) };
 }
 
