@@ -226,6 +226,27 @@ describe.each(backends)("the storage contract on $name", (backend) => {
     ).toHaveLength(1);
   });
 
+  it("finds a unit's applications that completed early, oldest first, and no other", async () => {
+    const other = randomUUID();
+    await storage.createBusinessUnit(
+      { id: other, name: "Other", createdMs: NOW },
+      { username: `user-${other}`, businessUnitId: other, passwordHash: "hash-1", createdMs: NOW },
+    );
+    const completedEarly = { status: "COMPLETED", earlyCompletion: true, decideAtMs: null };
+    const later = application(unit, { ...completedEarly, createdMs: NOW + 2 });
+    const sooner = application(unit, { ...completedEarly, createdMs: NOW + 1 });
+    const rows = [
+      later,
+      sooner,
+      application(unit, { ...completedEarly, earlyCompletion: false }),
+      application(unit, { ...completedEarly, status: "CANCELLED" }),
+      application(other, completedEarly),
+    ];
+    for (const row of rows) await storage.submitApplication(row, { key: randomUUID(), requestHash: "h" });
+    expect((await storage.earlyCompletedApplications(unit)).map((a) => a.id)).toEqual([sooner.id, later.id]);
+    expect(await storage.earlyCompletedApplications(other)).toEqual([rows[4]]);
+  });
+
   it("refuses a registry reference held by another application with a constraint violation, changing nothing", async () => {
     const reference = `R-${randomUUID()}`;
     const [first, second] = [application(unit), application(unit)];
@@ -669,6 +690,42 @@ describe.each(backends)("the storage contract on $name", (backend) => {
         const answers = await Promise.all(Array.from({ length: changes }, increment));
         expect([...answers].sort((a, b) => a - b)).toEqual(Array.from({ length: changes }, (_, i) => i + 1));
         expect(await storage.getSetting(key)).toBe(changes);
+      }),
+      { numRuns: 8 },
+    );
+  });
+
+  it("writes nothing for a change that keeps the value, and loses no change made beside it", async () => {
+    const key = `kept-${randomUUID()}`;
+    await storage.putSetting(key, 0);
+    // What a write costs, by store: a group commit of the SQLite writer; on PostgreSQL, a transaction of 5 queries
+    // where reading alone is one.
+    const figure = (name: string) => storage.describe().figures.find((f) => f.name === name)?.value ?? NaN;
+    const cost = () => (backend.kind === "sqlite" ? figure("group_commits_total") : figure("queries_total"));
+    const before = cost();
+    for (let i = 0; i < 5; i += 1)
+      expect(
+        await storage.updateSetting<number, number>(key, (current = 0) => ({ value: current, answer: current })),
+      ).toBe(0);
+    expect(cost() - before).toBe(backend.kind === "sqlite" ? 0 : 5);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.boolean(), { minLength: 1, maxLength: 24 }), async (kinds) => {
+        const counter = `kept-${randomUUID()}`;
+        const answers = await Promise.all(
+          kinds.map((increments) =>
+            storage.updateSetting<number, number>(counter, (current = 0) =>
+              increments ? { value: current + 1, answer: current + 1 } : { value: current, answer: current },
+            ),
+          ),
+        );
+        const incremented = kinds.filter(Boolean).length;
+        // (A key not yet stored gets the kept value written once: 0.)
+        expect(await storage.getSetting(counter)).toBe(incremented);
+        // Every increment saw the one before; every kept value was one of the counter's values.
+        expect(answers.filter((_, i) => kinds[i]).sort((a, b) => a - b)).toEqual(
+          Array.from({ length: incremented }, (_, i) => i + 1),
+        );
+        for (const answer of answers) expect(answer).toBeLessThanOrEqual(incremented);
       }),
       { numRuns: 8 },
     );

@@ -261,10 +261,9 @@ export class ApplicationService {
    */
   async #despatchEarlyCompletionDocuments(completed: ApplicationRow): Promise<void> {
     const titles = new Set(titleNumbers(completed.submission as Submission));
-    for (const earlier of await this.#deps.storage.applicationsWithStatus("COMPLETED")) {
-      // Only within the business unit: one team's completions never send another team's application documents.
-      if (earlier.businessUnitId !== completed.businessUnitId) continue;
-      if (earlier.id === completed.id || !earlier.earlyCompletion) continue;
+    // Only within the business unit: one team's completions never send another team's application documents.
+    for (const earlier of await this.#deps.storage.earlyCompletedApplications(completed.businessUnitId)) {
+      if (earlier.id === completed.id) continue;
       if (!titleNumbers(earlier.submission as Submission).some((title) => titles.has(title))) continue;
       const records = await this.#deps.storage.correspondenceOf(earlier.id);
       if (

@@ -42,6 +42,8 @@ export interface Storage {
    */
   applicationsDue(reading: DueReading, limit: number): Promise<ApplicationRow[]>;
   applicationsWithStatus(status: string): Promise<ApplicationRow[]>;
+  /** The unit's COMPLETED applications that completed early, oldest first. */
+  earlyCompletedApplications(businessUnitId: string): Promise<ApplicationRow[]>;
   /** Applies a change to an application only if it still has `fromStatus`, with its notifications and correspondence. */
   changeApplication(change: ApplicationChange): Promise<boolean>;
   correspondenceOf(applicationId: string): Promise<CorrespondenceRow[]>;
@@ -105,7 +107,8 @@ export interface Storage {
   putSetting(key: string, value: unknown): Promise<void>;
   /**
    * Reads, changes and writes one setting atomically, even against other instances on the same store (counters
-   * such as rate-limit buckets and scheduled faults); answers what `change` answered. Announces nothing.
+   * such as rate-limit buckets and scheduled faults); answers what `change` answered. Announces nothing. A change
+   * that keeps the value as it was writes nothing. `change` may be called more than once: it must only compute.
    */
   updateSetting<T, R>(key: string, change: (current: T | undefined) => { value: T; answer: R }): Promise<R>;
 

@@ -19,6 +19,7 @@ import {
   toPrioritySearch,
   toRegistryDocument,
   type Row,
+  earlyCompleted,
 } from "../rows.js";
 import type {
   AuditEntryRow,
@@ -446,6 +447,10 @@ export class PostgresStorage implements Storage {
     );
   }
 
+  async earlyCompletedApplications(businessUnitId: string): Promise<ApplicationRow[]> {
+    return (await this.#query(earlyCompleted("$1"), [businessUnitId])).rows.map(toApplication);
+  }
+
   async changeApplication(change: ApplicationChange): Promise<boolean> {
     const entries = Object.entries(change.patch) as [keyof ApplicationChange["patch"], unknown][];
     const values: unknown[] = [change.applicationId, change.fromStatus, change.updatedMs];
@@ -845,6 +850,13 @@ export class PostgresStorage implements Storage {
   }
 
   async updateSetting<T, R>(key: string, change: (current: T | undefined) => { value: T; answer: R }): Promise<R> {
+    // First without a lock: a change that keeps the value (a submission asks for a scheduled fault each time) is
+    // answered from the value read, which was the latest committed, and writes nothing. Otherwise, under the row lock.
+    const seen = (await this.#query<{ value: string }>("SELECT value FROM settings WHERE key = $1", [key])).rows[0];
+    if (seen !== undefined) {
+      const { value, answer } = change(parse<T | null>(seen.value) ?? undefined);
+      if (json(value) === seen.value) return answer;
+    }
     return this.#transaction(async (client) => {
       // The row exists before it is locked, so that two instances creating it at once still take turns.
       await this.#query(

@@ -205,6 +205,17 @@ export const migrations: { version: number; name: string; sql: string; sqliteOnl
       CREATE INDEX notifications_by_id ON notifications(id, business_unit_id, created_ms);
     `,
   },
+  {
+    version: 8,
+    name: "a business unit's applications that completed early, found without reading the others",
+    // Each completion looks for the unit's early completions naming one of its titles. It read every COMPLETED
+    // application of every unit and parsed its submission: under the load run's mixed traffic that was 13 % of the
+    // gateway's CPU after 30 s, and growing with every completion. The few that completed early have this index.
+    sql: `
+      CREATE INDEX applications_completed_early ON applications(business_unit_id, created_ms)
+        WHERE status = 'COMPLETED' AND early_completion = 1;
+    `,
+  },
 ];
 
 /**

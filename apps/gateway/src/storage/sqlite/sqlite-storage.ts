@@ -42,6 +42,7 @@ import {
   toPrioritySearch,
   toRegistryDocument,
   type Row,
+  earlyCompleted,
 } from "../rows.js";
 
 /** SQLite's own checkpoint threshold (its default), used again if the checkpointing thread fails. */
@@ -210,6 +211,10 @@ export class SqliteStorage implements Storage {
     return (
       this.#db.prepare("SELECT * FROM applications WHERE status = ? ORDER BY created_ms").all(status) as Row[]
     ).map(toApplication);
+  }
+
+  async earlyCompletedApplications(businessUnitId: string): Promise<ApplicationRow[]> {
+    return (this.#prepared(earlyCompleted("?")).all(businessUnitId) as Row[]).map(toApplication);
   }
 
   async changeApplication(change: ApplicationChange): Promise<boolean> {
@@ -386,14 +391,16 @@ export class SqliteStorage implements Storage {
 
   async updateSetting<T, R>(key: string, change: (current: T | undefined) => { value: T; answer: R }): Promise<R> {
     // Read here, changed here, written by the writer thread only if nothing changed the value in between (else read
-    // again); the changes of one key from this gateway queue behind each other, so they do not collide.
+    // again), and not at all when the change keeps the value (a submission asks for a scheduled fault each time);
+    // the changes of one key from this gateway queue behind each other, so they do not collide.
     const previous = this.#settingChanges.get(key) ?? Promise.resolve();
     const update = previous.then(async () => {
       for (;;) {
         const stored = this.#prepared("SELECT value FROM settings WHERE key = ?").pluck().get(key);
         const expected = stored === undefined ? null : String(stored);
         const { value, answer } = change(expected === null ? undefined : parse<T>(expected));
-        if (await this.#writer.run("replaceSetting", key, expected, json(value))) return answer;
+        const written = json(value);
+        if (written === expected || (await this.#writer.run("replaceSetting", key, expected, written))) return answer;
       }
     });
     const settled = update.then(
