@@ -130,7 +130,7 @@ export class SqliteStorage implements Storage {
   }
 
   async findBusinessUnit(id: string): Promise<BusinessUnitRow | undefined> {
-    const row = this.#db.prepare("SELECT id, name, created_ms, token_hash FROM business_units WHERE id = ?").get(id) as
+    const row = this.#prepared("SELECT id, name, created_ms, token_hash FROM business_units WHERE id = ?").get(id) as
       Row | undefined;
     return row && toBusinessUnit(row);
   }
@@ -147,11 +147,9 @@ export class SqliteStorage implements Storage {
   }
 
   async unitSandboxStates(): Promise<UnitSandboxState[]> {
-    const rows = this.#db
-      .prepare(
-        "SELECT id, clock_offset_ms, settings FROM business_units WHERE clock_offset_ms IS NOT NULL OR settings IS NOT NULL",
-      )
-      .all() as Row[];
+    const rows = this.#prepared(
+      "SELECT id, clock_offset_ms, settings FROM business_units WHERE clock_offset_ms IS NOT NULL OR settings IS NOT NULL",
+    ).all() as Row[];
     return rows.map(toUnitSandboxState);
   }
 
@@ -164,7 +162,7 @@ export class SqliteStorage implements Storage {
   }
 
   async findUser(username: string): Promise<UserRow | undefined> {
-    const row = this.#db.prepare("SELECT * FROM users WHERE username = ?").get(username) as Row | undefined;
+    const row = this.#prepared("SELECT * FROM users WHERE username = ?").get(username) as Row | undefined;
     return (
       row && {
         username: String(row["username"]),
@@ -189,8 +187,8 @@ export class SqliteStorage implements Storage {
   async findApplication(id: string, businessUnitId?: string): Promise<ApplicationRow | undefined> {
     const row = (
       businessUnitId === undefined
-        ? this.#db.prepare("SELECT * FROM applications WHERE id = ?").get(id)
-        : this.#db.prepare("SELECT * FROM applications WHERE id = ? AND business_unit_id = ?").get(id, businessUnitId)
+        ? this.#prepared("SELECT * FROM applications WHERE id = ?").get(id)
+        : this.#prepared("SELECT * FROM applications WHERE id = ? AND business_unit_id = ?").get(id, businessUnitId)
     ) as Row | undefined;
     return row && toApplication(row);
   }
@@ -208,9 +206,9 @@ export class SqliteStorage implements Storage {
   }
 
   async applicationsWithStatus(status: string): Promise<ApplicationRow[]> {
-    return (
-      this.#db.prepare("SELECT * FROM applications WHERE status = ? ORDER BY created_ms").all(status) as Row[]
-    ).map(toApplication);
+    return (this.#prepared("SELECT * FROM applications WHERE status = ? ORDER BY created_ms").all(status) as Row[]).map(
+      toApplication,
+    );
   }
 
   async earlyCompletedApplications(businessUnitId: string): Promise<ApplicationRow[]> {
@@ -226,9 +224,9 @@ export class SqliteStorage implements Storage {
   }
 
   async correspondenceOf(applicationId: string): Promise<CorrespondenceRow[]> {
-    const rows = this.#db
-      .prepare("SELECT * FROM correspondence WHERE application_id = ? ORDER BY created_ms, rowid")
-      .all(applicationId) as Row[];
+    const rows = this.#prepared("SELECT * FROM correspondence WHERE application_id = ? ORDER BY created_ms, rowid").all(
+      applicationId,
+    ) as Row[];
     return rows.map(toCorrespondence);
   }
 
@@ -309,14 +307,14 @@ export class SqliteStorage implements Storage {
   }
 
   async documentsAwaitingCheck(): Promise<DocumentRow[]> {
-    return (this.#db.prepare("SELECT * FROM documents WHERE status = 'UPLOADED'").all() as Row[]).map(toDocument);
+    return (this.#prepared("SELECT * FROM documents WHERE status = 'UPLOADED'").all() as Row[]).map(toDocument);
   }
 
   async findDocument(id: string, businessUnitId?: string): Promise<DocumentRow | undefined> {
     const row = (
       businessUnitId === undefined
-        ? this.#db.prepare("SELECT * FROM documents WHERE id = ?").get(id)
-        : this.#db.prepare("SELECT * FROM documents WHERE id = ? AND business_unit_id = ?").get(id, businessUnitId)
+        ? this.#prepared("SELECT * FROM documents WHERE id = ?").get(id)
+        : this.#prepared("SELECT * FROM documents WHERE id = ? AND business_unit_id = ?").get(id, businessUnitId)
     ) as Row | undefined;
     return row && toDocument(row);
   }
@@ -326,7 +324,7 @@ export class SqliteStorage implements Storage {
   }
 
   async findRegistryDocument(downloadId: string): Promise<RegistryDocumentRow | undefined> {
-    const row = this.#db.prepare("SELECT * FROM registry_documents WHERE download_id = ?").get(downloadId) as
+    const row = this.#prepared("SELECT * FROM registry_documents WHERE download_id = ?").get(downloadId) as
       Row | undefined;
     return row && toRegistryDocument(row);
   }
@@ -366,9 +364,9 @@ export class SqliteStorage implements Storage {
   }
 
   async pendingAttachments(limit: number): Promise<AttachmentRow[]> {
-    const rows = this.#db
-      .prepare("SELECT * FROM attachments WHERE status = 'PENDING' ORDER BY id LIMIT ?")
-      .all(limit) as Row[];
+    const rows = this.#prepared("SELECT * FROM attachments WHERE status = 'PENDING' ORDER BY id LIMIT ?").all(
+      limit,
+    ) as Row[];
     return rows.map(toAttachment);
   }
 
@@ -381,7 +379,7 @@ export class SqliteStorage implements Storage {
   }
 
   async getSetting<T>(key: string): Promise<T | undefined> {
-    const value = this.#db.prepare("SELECT value FROM settings WHERE key = ?").pluck().get(key);
+    const value = this.#prepared("SELECT value FROM settings WHERE key = ?").pluck().get(key);
     return value === undefined ? undefined : parse<T>(value);
   }
 
@@ -477,7 +475,7 @@ export class SqliteStorage implements Storage {
 
   /** The file answers a read, and the writer thread is there to write. */
   async ping(): Promise<boolean> {
-    return this.#writer.running && this.#db.prepare("SELECT 1").pluck().get() === 1;
+    return this.#writer.running && this.#prepared("SELECT 1").pluck().get() === 1;
   }
 
   async close(): Promise<void> {
