@@ -52,7 +52,7 @@ export function configFromEnv(
     generated.push(name);
     return randomBytes(24).toString("base64url");
   };
-  return {
+  const config = {
     port: Number(env["PORT"] ?? 8080),
     host: env["HOST"] ?? "127.0.0.1",
     // The second listener, HTTPS with mutual TLS on the demo certificates of the data directory; `off` removes it.
@@ -101,10 +101,19 @@ export function configFromEnv(
       : {}),
     generated,
   };
+  // Each statement holds a connection while it runs: as many as the pool would leave reads and writes none.
+  const pool = config.databasePoolSize ?? DEFAULT_POOL_SIZE;
+  if ((config.databaseAcknowledgeStatements ?? 0) >= pool)
+    throw new Error(
+      `LRG_DATABASE_ACKNOWLEDGE_STATEMENTS must be below LRG_DATABASE_POOL_SIZE (${pool}), not ${config.databaseAcknowledgeStatements}: the statements would hold every connection`,
+    );
+  return config;
 }
 
 /** The largest page cache a setting may ask for: 64 GiB. */
 const MAX_CACHE_MIB = 65_536;
+/** Connections one instance opens to PostgreSQL unless told otherwise (PostgresStorage.open's default too). */
+const DEFAULT_POOL_SIZE = 10;
 /** PostgreSQL's own ceiling on connections (max_connections) is 262,143; no instance needs more than this. */
 const MAX_POOL_SIZE = 10_000;
 /** Statements in flight beyond a pool's worth would only wait for a connection. */

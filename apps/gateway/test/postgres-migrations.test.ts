@@ -30,7 +30,10 @@ async function writeVersion1003Database(databaseUrl: string): Promise<void> {
     await client.query(
       "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_ms BIGINT NOT NULL)",
     );
-    for (const migration of postgresMigrations.filter((m) => m.version <= 1003)) {
+    // What a database written at version 1003 holds: SQLite's migrations up to 7, then PostgreSQL's up to 1003.
+    for (const migration of postgresMigrations.filter(
+      (m) => m.version <= 7 || (m.version > 1000 && m.version <= 1003),
+    )) {
       await client.query(migration.sql);
       await client.query("INSERT INTO schema_migrations VALUES ($1, $2, 0)", [migration.version, migration.name]);
     }
@@ -75,6 +78,14 @@ describe("PostgreSQL migrations", () => {
         "SELECT column_name FROM information_schema.columns WHERE table_name = 'notifications' AND column_name IN ('status', 'acknowledged_ms')",
       );
       expect(rows).toEqual([]);
+      // Every migration applied, those numbered below the ones it had (8, written later) included.
+      expect(
+        (await client.query("SELECT version FROM schema_migrations ORDER BY version")).rows.map((r) => r.version),
+      ).toEqual(postgresMigrations.map((m) => m.version).sort((a, b) => a - b));
+      const index = await client.query(
+        "SELECT indexdef FROM pg_indexes WHERE indexname = 'applications_completed_early'",
+      );
+      expect(index.rows[0]?.indexdef).toMatch(/WHERE .*status = 'COMPLETED'.*early_completion = 1/);
     } finally {
       await client.end();
     }

@@ -71,6 +71,24 @@ describe("statement groups", () => {
     expect(runner.mostAtOnce()).toBe(2);
   });
 
+  it("with two slots, puts what one statement cannot carry in the other, and frees both slots after a failure", async () => {
+    const runner = recordingRunner((job) => job === 3);
+    const groups = new StatementGroups(runner.run, { inFlight: 2 });
+    const outcomes = Promise.allSettled(Array.from({ length: 100 }, (_, job) => groups.submit(job)));
+    await turn();
+    await turn();
+    // 64 in the first statement, the other 36 at once in the second slot.
+    expect(runner.groups.map((group) => group.length)).toEqual([64, 36]);
+    expect(groups.running).toBe(2);
+    await runner.releaseAll();
+    const settled = await outcomes;
+    expect(settled.filter((outcome) => outcome.status === "rejected")).toHaveLength(1);
+    expect(settled[3]?.status).toBe("rejected");
+    expect(groups.running).toBe(0);
+    expect(runner.mostAtOnce()).toBe(2);
+    expect(groups.statements).toBe(runner.groups.length);
+  });
+
   it("bounds a statement to 64 jobs", async () => {
     const runner = recordingRunner();
     const groups = new StatementGroups(runner.run);

@@ -193,12 +193,12 @@ export function auditRetention(placeholder: (index: number) => string): string {
     SELECT seq FROM audit_entries WHERE actor_kind = ${kindAgain} AND actor_unit = ${unitAgain} ORDER BY seq DESC LIMIT 1 OFFSET ${keep})`;
 }
 
-/** The column of each application field a change may patch (`ApplicationChange`), in both stores. */
 /** A business unit's applications that completed early, oldest first: read through migration 8's partial index. */
 export const earlyCompleted = (unit: string): string =>
   `SELECT * FROM applications WHERE business_unit_id = ${unit} AND status = 'COMPLETED' AND early_completion = 1
    ORDER BY created_ms`;
 
+/** The column of each application field a change may patch (`ApplicationChange`), in both stores. */
 export const APPLICATION_COLUMNS: Record<keyof ApplicationChange["patch"], string> = {
   status: "status",
   registryReference: "registry_reference",
