@@ -59,7 +59,12 @@ export class HttpClient {
     return new URL(/^https?:\/\//.test(url) ? url : `${this.baseUrl}${url}`);
   }
 
-  send(request: HttpRequest): Promise<HttpResponse> {
+  /**
+   * Sends one request. A kept-alive connection that the server closed as idle just when this request went out on it
+   * ends in ECONNRESET before any answer (the race Node's documentation names for `request.reusedSocket`): such a
+   * request is sent once more, on a new connection. Anything else fails as it came.
+   */
+  send(request: HttpRequest, isRetry = false): Promise<HttpResponse> {
     const url = this.resolve(request.url);
     const secure = url.protocol === "https:";
     const headers: Record<string, string> = { ...request.headers };
@@ -86,7 +91,10 @@ export class HttpClient {
       outgoing.on("timeout", () =>
         outgoing.destroy(new Error(`${request.method} ${url.href}: no answer within ${TIMEOUT_MS} ms`)),
       );
-      outgoing.on("error", reject);
+      outgoing.on("error", (error: NodeJS.ErrnoException) => {
+        if (!isRetry && outgoing.reusedSocket && error.code === "ECONNRESET") resolve(this.send(request, true));
+        else reject(error);
+      });
       outgoing.end(request.body);
     });
   }
