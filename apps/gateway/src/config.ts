@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { DEFAULT_POOL_SIZE } from "./storage/postgres/defaults.js";
 
 /** Everything the gateway needs to start. `createServer` takes it; `main.ts` reads it from the environment. */
 export interface GatewayConfig {
@@ -112,8 +113,6 @@ export function configFromEnv(
 
 /** The largest page cache a setting may ask for: 64 GiB. */
 const MAX_CACHE_MIB = 65_536;
-/** Connections one instance opens to PostgreSQL unless told otherwise (PostgresStorage.open's default too). */
-const DEFAULT_POOL_SIZE = 10;
 /** PostgreSQL's own ceiling on connections (max_connections) is 262,143; no instance needs more than this. */
 const MAX_POOL_SIZE = 10_000;
 /** Statements in flight beyond a pool's worth would only wait for a connection. */

@@ -45,6 +45,7 @@ import type {
   UnitSandboxState,
 } from "../storage.js";
 import { postgresMigrations } from "./migrations.js";
+import { DEFAULT_ACKNOWLEDGE_STATEMENTS, DEFAULT_POOL_SIZE } from "./defaults.js";
 import { StatementGroups } from "./statement-groups.js";
 
 /** The channel on which every instance announces committed changes to the others (see `#listen`). */
@@ -52,11 +53,6 @@ const CHANNEL = "lrg_changes";
 /** Advisory lock keys: schema migrations, and the first of the background jobs' (see `exclusively`). */
 const MIGRATION_LOCK = 0x4c52_4700;
 const JOB_LOCKS: Record<string, number> = { processing: 0x4c52_4701, retention: 0x4c52_4702 };
-/**
- * Acknowledgement statements one instance runs at once unless told otherwise: on the 2-core benchmark machine one
- * instance acknowledged 1,110/s at p99 56 ms with 2, 787/s at p99 69 ms with 1 (100 ids each, 32 connections).
- */
-const DEFAULT_ACKNOWLEDGE_STATEMENTS = 2;
 
 /** BIGINT columns hold milliseconds, well inside a double's exact range: read them as numbers, not strings. */
 const types = {
@@ -121,7 +117,12 @@ export class PostgresStorage implements Storage {
     url: string,
     options: { poolSize?: number; acknowledgeStatements?: number } = {},
   ): Promise<PostgresStorage> {
-    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types, idleTimeoutMillis: 30_000 });
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? DEFAULT_POOL_SIZE,
+      types,
+      idleTimeoutMillis: 30_000,
+    });
     // An idle client losing its connection (a database restart) must not end the process; the next query reconnects.
     pool.on("error", () => undefined);
     const storage = new PostgresStorage(pool, options.acknowledgeStatements ?? DEFAULT_ACKNOWLEDGE_STATEMENTS);
