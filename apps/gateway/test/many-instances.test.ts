@@ -203,9 +203,12 @@ describe("background work across instances", () => {
       const heardByTwo: string[] = [];
       one.onStateChanged(async () => void heardByOne.push("state"));
       two.onStateChanged(async () => void heardByTwo.push("state"));
-      await one.putSetting(`key-${randomUUID()}`, 1);
-      await two.sync();
-      expect(heardByTwo).toEqual(["state"]);
+      // Each time, right after the commit returns: a barrier that let a committed change through unheard fails here.
+      for (let round = 1; round <= 200; round += 1) {
+        await one.putSetting(`key-${randomUUID()}`, round);
+        await two.sync();
+        expect(heardByTwo).toHaveLength(round);
+      }
       expect(heardByOne).toEqual([]);
     } finally {
       await Promise.all([one.close(), two.close()]);

@@ -79,6 +79,12 @@ export type ChangeMessage = { kind: "notifications"; businessUnitId: string | nu
  * pool. Every multi-row change is one transaction; each commit that touches notifications or the sandbox state is
  * announced with NOTIFY, so every instance drops what it derived from them.
  */
+/**
+ * The barrier's query (see `sync`): empty. Measured against `SELECT 1` on 20,000 round trips: 29-32 µs of the
+ * gateway's CPU each against 47-59, and half the database server's CPU in the two-instance list benchmark.
+ */
+const BARRIER = "";
+
 export class PostgresStorage implements Storage {
   readonly #pool: pg.Pool;
   readonly #notificationListeners: ((businessUnitId: string | null) => void)[] = [];
@@ -193,7 +199,9 @@ export class PostgresStorage implements Storage {
   /**
    * Waits until every change that any instance committed before this call has been heard and applied here. A
    * committing backend signals the listening one before its COMMIT returns, and PostgreSQL sends a session's pending
-   * notifications before it answers its next query: so one round trip on the listening connection is a barrier.
+   * notifications before it answers its next query: so one round trip on the listening connection is a barrier. The
+   * query is the empty one: PostgreSQL answers it (EmptyQueryResponse, then ReadyForQuery) without parsing, planning or
+   * executing anything, and still sends the pending notifications first.
    */
   async sync(): Promise<void> {
     if (this.#listener) await this.#roundTrip();
@@ -212,7 +220,7 @@ export class PostgresStorage implements Storage {
       this.#nextBarrier = undefined;
       // Without a listening connection (being opened again) every derived thing was dropped already: nothing to wait for.
       const barrier =
-        this.#listener?.query("SELECT 1").then(
+        this.#listener?.query(BARRIER).then(
           () => void (this.#barriers += 1),
           () => undefined,
         ) ?? Promise.resolve();
