@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresStorage } from "../src/storage/postgres/postgres-storage.js";
 import { startPostgres, type TestPostgres } from "../src/testing/postgres.js";
@@ -22,11 +23,12 @@ import {
 let server: TestPostgres;
 let a: TestGateway;
 let b: TestGateway;
+let databaseUrl: string;
 const shared = mkdtempSync(join(tmpdir(), "lrg-instances-"));
 
 beforeAll(async () => {
   server = await startPostgres();
-  const databaseUrl = await server.createDatabase();
+  databaseUrl = await server.createDatabase();
   // Started together: both migrate the empty database, under the migration lock, without tripping on each other.
   [a, b] = await Promise.all([
     startGateway({ databaseUrl, dataDir: shared }),
@@ -81,6 +83,43 @@ describe("two instances on one database", () => {
     expect((await a.call("POST", "/v1/notifications/acknowledge", { as: unit, body: { data: listed } })).status).toBe(
       200,
     );
+    expect(await newIds(b, unit)).toEqual([]);
+  });
+
+  it("acknowledge the same notifications at once, in opposite orders, without a deadlock", async () => {
+    await a.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0 });
+    const unit = await a.newBusinessUnit();
+    for (const id of await Promise.all(Array.from({ length: 20 }, () => submit(a, unit))))
+      await a.sandbox("POST", `/sandbox/v1/applications/${id}/transitions`, { to: "ACCEPTED_PRIORITY_PROTECTED" });
+    const ids = await newIds(a, unit);
+    expect(ids.length).toBeGreaterThanOrEqual(10);
+    // Two stores as two instances' (each its own pool), and a connection to put the notifications back to NEW.
+    const [one, two] = await Promise.all([PostgresStorage.open(databaseUrl), PostgresStorage.open(databaseUrl)]);
+    const restorer = new pg.Client({ connectionString: databaseUrl });
+    await restorer.connect();
+    const errors = (storage: PostgresStorage) =>
+      storage.describe().figures.find((figure) => figure.name === "query_errors_total")?.value;
+    try {
+      for (let round = 1; round <= 120; round += 1) {
+        await restorer.query(
+          `INSERT INTO new_notifications (seq, business_unit_id, created_ms)
+             SELECT seq, business_unit_id, created_ms FROM notifications WHERE id = ANY($1) ON CONFLICT (seq) DO NOTHING`,
+          [ids],
+        );
+        // All of them on one instance; on the other, every few of them, backwards: statements of different sizes.
+        const some = ids.filter((_, index) => index % 4 === round % 4).reverse();
+        const answers = await Promise.all([
+          one.acknowledgeNotifications(unit.business_unit_id!, ids),
+          two.acknowledgeNotifications(unit.business_unit_id!, some),
+        ]);
+        expect(answers).toEqual([ids, some]);
+      }
+      // A deadlock aborts one of the two statements after a second (deadlock_timeout), and its acknowledgement fails.
+      expect([errors(one), errors(two)]).toEqual([0, 0]);
+    } finally {
+      await restorer.end();
+      await Promise.all([one.close(), two.close()]);
+    }
     expect(await newIds(b, unit)).toEqual([]);
   });
 
