@@ -123,6 +123,44 @@ describe("two instances on one database", () => {
     expect(await newIds(b, unit)).toEqual([]);
   });
 
+  it("run an acknowledgement again when PostgreSQL breaks a deadlock by aborting it", async () => {
+    await a.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0 });
+    const unit = await a.newBusinessUnit();
+    const application = await submit(a, unit);
+    await a.sandbox("POST", `/sandbox/v1/applications/${application}/transitions`, {
+      to: "ACCEPTED_PRIORITY_PROTECTED",
+    });
+    const storage = await PostgresStorage.open(databaseUrl);
+    const other = new pg.Client({ connectionString: databaseUrl });
+    await other.connect();
+    try {
+      const { rows } = await other.query<{ seq: string; id: string }>(
+        "SELECT seq, id FROM notifications WHERE id = ANY($1) ORDER BY seq LIMIT 2",
+        [await newIds(a, unit)],
+      );
+      const [low, high] = rows as [{ seq: string; id: string }, { seq: string; id: string }];
+      // Another transaction holds the later notification; the acknowledgement takes the earlier one, then waits for it.
+      await other.query("BEGIN");
+      await other.query("DELETE FROM new_notifications WHERE seq = $1", [high.seq]);
+      const acknowledged = storage.acknowledgeNotifications(unit.business_unit_id!, [high.id, low.id]);
+      await expect
+        .poll(async () => (await other.query("SELECT 1 FROM pg_locks WHERE NOT granted")).rowCount, { timeout: 10_000 })
+        .toBeGreaterThan(0);
+      // Now the other transaction waits for the earlier one: a cycle. PostgreSQL aborts the statement that waited
+      // longer (its deadlock check comes first), which lets this one through.
+      await other.query("DELETE FROM new_notifications WHERE seq = $1", [low.seq]);
+      await other.query("ROLLBACK");
+      expect(await acknowledged).toEqual([high.id, low.id]);
+      const figure = (name: string) => storage.describe().figures.find((f) => f.name === name)?.value;
+      expect(figure("conflict_retries_total")).toBe(1);
+      expect(await newIds(b, unit)).not.toEqual(expect.arrayContaining([low.id]));
+      expect(await newIds(b, unit)).not.toEqual(expect.arrayContaining([high.id]));
+    } finally {
+      await other.end();
+      await storage.close();
+    }
+  });
+
   it("share the sandbox settings, the clock and the day list", async () => {
     await a.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0.25 });
     expect(((await b.sandbox("GET", "/sandbox/v1/settings")).body as { duplicate_rate: number }).duplicate_rate).toBe(

@@ -11,3 +11,12 @@ export function isConstraintViolation(error: unknown): boolean {
   if (typeof errcode === "number" && (errcode & 0xff) === SQLITE_CONSTRAINT) return true;
   return String(code).startsWith("SQLITE_CONSTRAINT") || /^23\d{3}$/.test(String(code));
 }
+
+/**
+ * Whether PostgreSQL aborted a statement or transaction only because it met another one (SQLSTATE 40P01, a deadlock
+ * it broke by choosing this one; 40001, a serialization failure): run again, it succeeds or meets a real error.
+ */
+export function isTransientConflict(error: unknown): boolean {
+  const { code } = (error ?? {}) as { code?: unknown };
+  return code === "40P01" || code === "40001";
+}
