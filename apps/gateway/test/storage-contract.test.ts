@@ -215,6 +215,14 @@ describe.each(backends)("the storage contract on $name", (backend) => {
     expect(await storage.changeApplication({ ...again, notifications: [notification(unit, row.id)] })).toBe(false);
     expect(await storage.findApplication(row.id)).toEqual({ ...row, ...change.patch, updatedMs: NOW + 5 });
     expect((await storage.applicationsWithStatus("COMPLETED")).map((a) => a.id)).toContain(row.id);
+    // Counted by the store, as the day list does, and the same as the rows read.
+    const completed = await storage.applicationsWithStatus("COMPLETED");
+    expect(await storage.countApplications("COMPLETED")).toBe(completed.length);
+    expect(await storage.countApplications("COMPLETED", unit)).toBe(
+      completed.filter((a) => a.businessUnitId === unit).length,
+    );
+    expect(await storage.countApplications("COMPLETED", unit)).toBeGreaterThan(0);
+    expect(await storage.countApplications("COMPLETED", randomUUID())).toBe(0);
     expect(await storage.correspondenceOf(row.id)).toEqual([change.correspondence]);
     expect(
       await storage.listNotifications({

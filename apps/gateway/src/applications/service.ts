@@ -342,20 +342,14 @@ export class ApplicationService {
         promoted += 1;
       }
     }
-    return {
-      open,
-      awaiting_priority: (await storage.applicationsWithStatus("ACCEPTED_AWAITING_PRIORITY")).length,
-      promoted,
-    };
+    return { open, awaiting_priority: await storage.countApplications("ACCEPTED_AWAITING_PRIORITY"), promoted };
   }
 
   /** The day list: whether it is open, and how many applications await priority (of one business unit, when given). */
   async dayList(businessUnitId?: string) {
-    const awaiting = await this.#deps.storage.applicationsWithStatus("ACCEPTED_AWAITING_PRIORITY");
     return {
       open: this.#deps.state.dayListOpen,
-      awaiting_priority: awaiting.filter((a) => businessUnitId === undefined || a.businessUnitId === businessUnitId)
-        .length,
+      awaiting_priority: await this.#deps.storage.countApplications("ACCEPTED_AWAITING_PRIORITY", businessUnitId),
     };
   }
 

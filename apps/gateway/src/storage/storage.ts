@@ -42,6 +42,8 @@ export interface Storage {
    */
   applicationsDue(reading: DueReading, limit: number): Promise<ApplicationRow[]>;
   applicationsWithStatus(status: string): Promise<ApplicationRow[]>;
+  /** How many applications have `status` (of one business unit, when given), counted by the store. */
+  countApplications(status: string, businessUnitId?: string): Promise<number>;
   /** The unit's COMPLETED applications that completed early, oldest first. */
   earlyCompletedApplications(businessUnitId: string): Promise<ApplicationRow[]>;
   /** Applies a change to an application only if it still has `fromStatus`, with its notifications and correspondence. */

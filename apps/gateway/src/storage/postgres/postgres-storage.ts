@@ -482,6 +482,17 @@ export class PostgresStorage implements Storage {
     );
   }
 
+  async countApplications(status: string, businessUnitId?: string): Promise<number> {
+    const { rows } =
+      businessUnitId === undefined
+        ? await this.#query<{ count: string }>("SELECT count(*) FROM applications WHERE status = $1", [status])
+        : await this.#query<{ count: string }>(
+            "SELECT count(*) FROM applications WHERE status = $1 AND business_unit_id = $2",
+            [status, businessUnitId],
+          );
+    return Number(rows[0]?.count ?? 0);
+  }
+
   async earlyCompletedApplications(businessUnitId: string): Promise<ApplicationRow[]> {
     return (await this.#query(earlyCompleted("$1"), [businessUnitId])).rows.map(toApplication);
   }

@@ -211,6 +211,14 @@ export class SqliteStorage implements Storage {
     );
   }
 
+  async countApplications(status: string, businessUnitId?: string): Promise<number> {
+    return businessUnitId === undefined
+      ? (this.#prepared("SELECT count(*) FROM applications WHERE status = ?").pluck().get(status) as number)
+      : (this.#prepared("SELECT count(*) FROM applications WHERE status = ? AND business_unit_id = ?")
+          .pluck()
+          .get(status, businessUnitId) as number);
+  }
+
   async earlyCompletedApplications(businessUnitId: string): Promise<ApplicationRow[]> {
     return (this.#prepared(earlyCompleted("?")).all(businessUnitId) as Row[]).map(toApplication);
   }
