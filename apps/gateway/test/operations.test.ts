@@ -29,6 +29,25 @@ describe("operations", () => {
     );
   });
 
+  it("reports the process's memory, live", async () => {
+    const figure = async (name: string) =>
+      Number(
+        new RegExp(`^lrg_process_${name} (\\d+)$`, "m").exec(await (await fetch(`${gw.url}/metrics`)).text())?.[1],
+      );
+    const [resident, heapTotal, heapUsed] = [
+      await figure("resident_bytes"),
+      await figure("heap_total_bytes"),
+      await figure("heap_used_bytes"),
+    ];
+    expect(heapUsed).toBeGreaterThan(0);
+    expect(heapTotal).toBeGreaterThanOrEqual(heapUsed);
+    expect(resident).toBeGreaterThan(heapTotal);
+    // This gateway runs in the test's process: 32 MiB held outside the heap shows in the next answer.
+    const before = await figure("external_bytes");
+    const held = Buffer.alloc(32 * 1024 * 1024, 1);
+    expect((await figure("external_bytes")) - before).toBeGreaterThanOrEqual(held.length);
+  });
+
   it("serves the bundled spec, and a request id on every answer", async () => {
     const response = await fetch(`${gw.url}/openapi.json`);
     const spec = (await response.json()) as { openapi: string; paths: Record<string, unknown> };

@@ -52,6 +52,8 @@ export interface LoadRunResults {
     maxGrowth: number;
     /** VmHWM at the end. */
     peakRss: number;
+    /** The gateway's own figures (/metrics, lrg_process_*) after the warm-up and at the end, in bytes. */
+    process: Record<"atStart" | "atEnd", { heapUsed: number; heapTotal: number; external: number }>;
     /** One VmRSS sample per second after the warm-up (bytes). */
     samples: number[];
   };
@@ -273,16 +275,29 @@ export async function loadRun(options: {
     measuring = true;
     const measuredFrom = performance.now();
     const sampler = sampleResident(gateway.pid, 1000);
+    const processFigures = async () => {
+      const text = await (await fetch(`${gateway.url}/metrics`)).text();
+      const figure = (name: string) => Number(new RegExp(`^lrg_process_${name} (\\d+)$`, "m").exec(text)?.[1]);
+      return {
+        heapUsed: figure("heap_used_bytes"),
+        heapTotal: figure("heap_total_bytes"),
+        external: figure("external_bytes"),
+      };
+    };
+    const atStart = await processFigures();
     const ticker = setInterval(() => {
       const seconds = (performance.now() - measuredFrom) / 1000;
-      progress(
-        `load: ${seconds.toFixed(0)}/${options.durationSeconds} s, ${requests.toLocaleString("en")} requests (${(requests / seconds).toFixed(0)}/s), ${errors} errors, RSS ${(residentOf(gateway.pid).rss / MiB).toFixed(1)} MiB`,
+      void processFigures().then((figures) =>
+        progress(
+          `load: ${seconds.toFixed(0)}/${options.durationSeconds} s, ${requests.toLocaleString("en")} requests (${(requests / seconds).toFixed(0)}/s), ${errors} errors, RSS ${(residentOf(gateway.pid).rss / MiB).toFixed(1)} MiB (main thread's heap ${(figures.heapUsed / MiB).toFixed(1)} of ${(figures.heapTotal / MiB).toFixed(1)} MiB, external ${(figures.external / MiB).toFixed(1)} MiB)`,
+        ),
       );
     }, 10_000);
     await Promise.all(loops);
     clearInterval(ticker);
     const seconds = (performance.now() - measuredFrom) / 1000;
     const samples = sampler.stop().map((s) => s.rss);
+    const atEnd = await processFigures();
     const resident = residentOf(gateway.pid);
     const maxRss = Math.max(...samples);
     const window = Math.max(1, Math.min(10, Math.floor(samples.length / 3)));
@@ -306,6 +321,7 @@ export async function loadRun(options: {
         growth: (final - baseline) / baseline,
         maxGrowth: (maxRss - baseline) / baseline,
         peakRss: resident.peak,
+        process: { atStart, atEnd },
         samples,
       },
     };

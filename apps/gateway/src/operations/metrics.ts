@@ -59,8 +59,25 @@ export class Metrics {
       "# HELP lrg_uptime_seconds Seconds since the gateway started.",
       "# TYPE lrg_uptime_seconds gauge",
       `lrg_uptime_seconds ${(Date.now() - this.#started) / 1000}`,
+      ...memoryLines(),
       ...this.#sources.flatMap((source) => source()),
       "",
     ].join("\n");
   }
+}
+
+/** The process's memory (process.memoryUsage()): what an operator watches for growth, by where it lives. */
+function memoryLines(): string[] {
+  const usage = process.memoryUsage();
+  const figures: [string, string, number][] = [
+    ["resident_bytes", "Resident memory of the gateway's process (every thread).", usage.rss],
+    ["heap_used_bytes", "JavaScript heap in use on the main thread.", usage.heapUsed],
+    ["heap_total_bytes", "JavaScript heap reserved on the main thread.", usage.heapTotal],
+    ["external_bytes", "Memory outside the heap held by JavaScript objects (buffers among it).", usage.external],
+  ];
+  return figures.flatMap(([name, help, value]) => [
+    `# HELP lrg_process_${name} ${help}`,
+    `# TYPE lrg_process_${name} gauge`,
+    `lrg_process_${name} ${value}`,
+  ]);
 }
