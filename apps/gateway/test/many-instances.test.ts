@@ -161,6 +161,45 @@ describe("two instances on one database", () => {
     }
   });
 
+  it("run a transaction again when PostgreSQL breaks a deadlock by aborting it, and answer the request", async () => {
+    await a.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0 });
+    const unit = await a.newBusinessUnit();
+    const first = await submit(a, unit);
+    // The unit's notification clock (a row of its own) exists once the unit has a notification.
+    await a.sandbox("POST", `/sandbox/v1/applications/${first}/transitions`, { to: "ACCEPTED_PRIORITY_PROTECTED" });
+    const application = await submit(a, unit);
+    const retries = async () =>
+      Number(
+        /^lrg_db_conflict_retries_total\{[^}]*\} (\d+)$/m.exec(await (await fetch(`${b.url}/metrics`)).text())?.[1],
+      );
+    const before = await retries();
+    const other = new pg.Client({ connectionString: databaseUrl });
+    await other.connect();
+    try {
+      // A transition updates the application's row, then takes its unit's notification clock; another transaction
+      // holds the clock, then wants the application's row.
+      await other.query("BEGIN");
+      await other.query("UPDATE notification_unit_clock SET last_ms = last_ms WHERE business_unit_id = $1", [
+        unit.business_unit_id,
+      ]);
+      const transition = b.sandbox("POST", `/sandbox/v1/applications/${application}/transitions`, {
+        to: "ACCEPTED_PRIORITY_PROTECTED",
+      });
+      await expect
+        .poll(async () => (await other.query("SELECT 1 FROM pg_locks WHERE NOT granted")).rowCount, { timeout: 10_000 })
+        .toBeGreaterThan(0);
+      await other.query("UPDATE applications SET updated_ms = updated_ms WHERE id = $1", [application]);
+      await other.query("ROLLBACK");
+      const answer = await transition;
+      expect(answer.status).toBe(200);
+      expect(await retries()).toBe(before + 1);
+    } finally {
+      await other.end();
+    }
+    const information = await a.call("GET", `/v0/applications/${application}/information`, { as: unit });
+    expect(JSON.stringify(information.body)).toContain("ACCEPTED_PRIORITY_PROTECTED");
+  });
+
   it("share the sandbox settings, the clock and the day list", async () => {
     await a.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0.25 });
     expect(((await b.sandbox("GET", "/sandbox/v1/settings")).body as { duplicate_rate: number }).duplicate_rate).toBe(
