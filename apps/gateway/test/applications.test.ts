@@ -266,6 +266,55 @@ describe("SYSTEM_ERROR and the retry the requirement asks for", () => {
     expect(((await information(failed, unit)).body as { data: { status: string } }).data.status).toBe("SYSTEM_ERROR");
   });
 
+  it("fails a submission that meets a scheduled system error however soon automatic processing decides, and decides the others", async () => {
+    // Decisions due at once, and run again by every clock advance while the submissions arrive.
+    const quick = await startGateway({ decisionDelayMs: 0 });
+    try {
+      await quick.sandbox("PUT", "/sandbox/v1/settings", { processing: "automatic", duplicate_rate: 0 });
+      const unit = await quick.newBusinessUnit();
+      const statusOf = async (id: string) =>
+        (
+          (await quick.call("GET", `/v0/applications/${id}/information`, { as: unit })).body as {
+            data: { status: string };
+          }
+        ).data.status;
+      const submitted = async () => {
+        const answer = await quick.call("POST", "/v0/applications", {
+          body: submission(),
+          headers: { "idempotency-key": idempotencyKey() },
+          as: unit,
+        });
+        expect(answer.status).toBe(202);
+        return (answer.body as { data: { application_request_id: string } }).data.application_request_id;
+      };
+      const advancing = async (work: Promise<string[]>) => {
+        let done = false;
+        const advances = (async () => {
+          while (!done) await quick.sandbox("POST", "/sandbox/v1/clock/advance", { seconds: 1 });
+        })();
+        try {
+          return await work;
+        } finally {
+          done = true;
+          await advances;
+        }
+      };
+      await quick.sandbox("POST", "/sandbox/v1/system-errors", { business_unit_id: unit.business_unit_id, count: 20 });
+      const failed = await advancing(Promise.all(Array.from({ length: 20 }, submitted)));
+      expect(await Promise.all(failed.map(statusOf))).toEqual(failed.map(() => "SYSTEM_ERROR"));
+
+      // Fewer errors than submissions: the ones that did not get one are decided as usual.
+      await quick.sandbox("POST", "/sandbox/v1/system-errors", { business_unit_id: unit.business_unit_id, count: 2 });
+      const mixed = await advancing(Promise.all(Array.from({ length: 6 }, submitted)));
+      await quick.sandbox("POST", "/sandbox/v1/clock/advance", { seconds: 1 });
+      const statuses = await Promise.all(mixed.map(statusOf));
+      expect(statuses.filter((status) => status === "SYSTEM_ERROR")).toHaveLength(2);
+      expect(statuses.filter((status) => status === "VALIDATING")).toEqual([]);
+    } finally {
+      await quick.stop();
+    }
+  });
+
   it("answers 404 for an unknown business unit and 400 for a count out of 1..100", async () => {
     expect(
       (

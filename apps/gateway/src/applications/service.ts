@@ -79,6 +79,11 @@ export class ApplicationService {
     const now = clock.nowMs(principal.businessUnitId);
     const future = futureDates(submission, londonDate(now));
     if (future.length > 0) throw new Problem("400-02", "request does not match the schema", { errors: future });
+    // An application that may meet a scheduled system error is stored with no decision due, so that automatic
+    // processing cannot decide it before the error is applied (the move to SYSTEM_ERROR would then be refused).
+    const systemErrorPending = await state.systemErrorPending(principal.businessUnitId);
+    const decideAtMs =
+      state.settingsOf(principal.businessUnitId).processing === "automatic" ? now + decisionDelayMs : null;
     const outcome = await storage.submitApplication(
       {
         id: randomUUID(),
@@ -93,18 +98,28 @@ export class ApplicationService {
         earlyCompletion: false,
         createdMs: now,
         updatedMs: now,
-        decideAtMs:
-          state.settingsOf(principal.businessUnitId).processing === "automatic" ? now + decisionDelayMs : null,
+        decideAtMs: systemErrorPending ? null : decideAtMs,
       },
       { key: idempotencyKey, requestHash: createHash("sha256").update(canonical(submission)).digest("hex") },
     );
     if (outcome.kind === "conflict") {
       throw new Problem("409-01", `Idempotency-Key ${idempotencyKey} was used with a different request body`);
     }
-    if (outcome.kind === "created" && (await state.takeSystemError(principal.businessUnitId))) {
-      // A system error the control plane scheduled: the registry accepts the submission, then fails internally.
+    if (outcome.kind === "created" && systemErrorPending) {
       const application = await storage.findApplication(outcome.applicationId);
-      if (application) await this.#apply(application, { to: "SYSTEM_ERROR" });
+      if (application && (await state.takeSystemError(principal.businessUnitId))) {
+        // A system error the control plane scheduled: the registry accepts the submission, then fails internally.
+        await this.#apply(application, { to: "SYSTEM_ERROR" });
+      } else if (application && decideAtMs !== null) {
+        // Another submission used the last one meanwhile: this one is decided as any other.
+        await storage.changeApplication({
+          applicationId: application.id,
+          fromStatus: application.status,
+          patch: { decideAtMs },
+          updatedMs: now,
+          notifications: [],
+        });
+      }
     }
     return { applicationId: outcome.applicationId, replayed: outcome.kind === "replayed" };
   }

@@ -203,6 +203,12 @@ export class SandboxState {
     });
   }
 
+  /** Whether a system error is scheduled for this business unit's next submission (read only; see takeSystemError). */
+  async systemErrorPending(businessUnitId: string): Promise<boolean> {
+    const stored = (await this.#storage.getSetting<Record<string, number>>(KEYS.systemErrors)) ?? {};
+    return [businessUnitId, ANY_UNIT].some((key) => (stored[key] ?? 0) > 0);
+  }
+
   /** Uses up one scheduled system error for a new submission of this business unit; false when none is due. */
   async takeSystemError(businessUnitId: string): Promise<boolean> {
     // One atomic change in the store, so that two submissions arriving together, on any instance, never both use the last one.
