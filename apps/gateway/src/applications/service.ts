@@ -106,22 +106,31 @@ export class ApplicationService {
       throw new Problem("409-01", `Idempotency-Key ${idempotencyKey} was used with a different request body`);
     }
     if (outcome.kind === "created" && systemErrorPending) {
-      const application = await storage.findApplication(outcome.applicationId);
-      if (application && (await state.takeSystemError(principal.businessUnitId))) {
-        // A system error the control plane scheduled: the registry accepts the submission, then fails internally.
-        await this.#apply(application, { to: "SYSTEM_ERROR" });
-      } else if (application && decideAtMs !== null) {
-        // Another submission used the last one meanwhile: this one is decided as any other.
-        await storage.changeApplication({
-          applicationId: application.id,
-          fromStatus: application.status,
-          patch: { decideAtMs },
-          updatedMs: now,
-          notifications: [],
-        });
-      }
+      await this.#meetSystemError(outcome.applicationId, { decideAtMs, nowMs: now });
     }
     return { applicationId: outcome.applicationId, replayed: outcome.kind === "replayed" };
+  }
+
+  /**
+   * A new application stored with no decision due because a system error was pending for its unit: takes that error
+   * and fails it (the registry accepts the submission, then fails internally), or, when a concurrent submission used
+   * the last one meanwhile, schedules its decision as any other's (`decideAtMs`, null under manual processing).
+   */
+  async #meetSystemError(applicationId: string, when: { decideAtMs: number | null; nowMs: number }): Promise<void> {
+    const { storage, state } = this.#deps;
+    const application = await storage.findApplication(applicationId);
+    if (!application) return;
+    if (await state.takeSystemError(application.businessUnitId)) {
+      await this.#apply(application, { to: "SYSTEM_ERROR" });
+    } else if (when.decideAtMs !== null) {
+      await storage.changeApplication({
+        applicationId,
+        fromStatus: application.status,
+        patch: { decideAtMs: when.decideAtMs },
+        updatedMs: when.nowMs,
+        notifications: [],
+      });
+    }
   }
 
   async information(principal: Principal, id: string): Promise<Record<string, unknown>> {
