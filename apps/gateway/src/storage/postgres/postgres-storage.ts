@@ -76,11 +76,6 @@ interface Acknowledgement {
 export type ChangeMessage = { kind: "notifications"; businessUnitId: string | null } | { kind: "state" };
 
 /**
- * The store for many gateway instances on one PostgreSQL database (`LRG_DATABASE_URL`), through node-postgres'
- * pool. Every multi-row change is one transaction; each commit that touches notifications or the sandbox state is
- * announced with NOTIFY, so every instance drops what it derived from them.
- */
-/**
  * How many times a statement or a transaction is tried when PostgreSQL aborts it only for meeting another one (a
  * deadlock it broke, a serialization failure): the client gets an answer, not a 500, for a conflict it did not cause.
  */
@@ -92,6 +87,11 @@ const CONFLICT_ATTEMPTS = 3;
  */
 const BARRIER = "";
 
+/**
+ * The store for many gateway instances on one PostgreSQL database (`LRG_DATABASE_URL`), through node-postgres'
+ * pool. Every multi-row change is one transaction; each commit that touches notifications or the sandbox state is
+ * announced with NOTIFY, so every instance drops what it derived from them.
+ */
 export class PostgresStorage implements Storage {
   readonly #pool: pg.Pool;
   readonly #notificationListeners: ((businessUnitId: string | null) => void)[] = [];
