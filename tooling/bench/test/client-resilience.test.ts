@@ -21,8 +21,6 @@ const RETRY = { attempts: 10, baseDelayMs: 5, maxDelayMs: 40 };
 
 let gateway: InProcessGateway;
 const proxies: [string, FaultProxy][] = [];
-// The client now throws typed errors (NetworkError) for network failures: strict unless RESILIENCE_STRICT=0.
-const strict = !["0", "false", "no"].includes((process.env["RESILIENCE_STRICT"] ?? "").toLowerCase());
 const baseSeed = Number(process.env["RESILIENCE_SEED"] ?? 20261121);
 
 /** A proxy of its own for each test, so that a test meets the same faults whatever ran before it. */
@@ -31,15 +29,6 @@ async function proxyFor(name: string, seedOffset: number): Promise<FaultProxy> {
   proxies.push([name, proxy]);
   return proxy;
 }
-
-/**
- * Known client departure (reported, not yet fixed in @lrg/client): a connection that drops before an answer ("fetch
- * failed") or in the middle of one ("terminated") surfaces as fetch's own TypeError rather than a GatewayError
- * subclass, and a cut-off answer is not retried even for an idempotent request. These are counted and printed;
- * with RESILIENCE_STRICT=1 they fail the test. Any other untyped error always fails it.
- */
-const isNetworkTypeError = (error: unknown) =>
-  error instanceof TypeError && /^(fetch failed|terminated)$/.test(error.message);
 
 interface Unit {
   username: string;
@@ -195,8 +184,9 @@ describe("client resilience behind a faulty network", () => {
           clean = false;
           failedRuns.add(run);
           failures.set(errorName(error), (failures.get(errorName(error)) ?? 0) + 1);
-          // A run may end in an error (the consumer runs again); it must be a typed one or a known network TypeError.
-          if (!(error instanceof GatewayError) && (strict || !isNetworkTypeError(error))) throw error;
+          // A run may end in an error (the consumer runs again); it must be a typed one (NetworkError for a dropped
+          // connection or a cut-off answer).
+          if (!(error instanceof GatewayError)) throw error;
         }
         await sleep(20);
         expect(run, "the consumer settles within 400 passes").toBeLessThan(400);
@@ -235,14 +225,13 @@ describe("client resilience behind a faulty network", () => {
     },
   );
 
-  it("every upload either lands at the gateway or fails with a typed error (network TypeErrors counted as a known client issue)", async () => {
+  it("every upload either lands at the gateway or fails with a typed error", async () => {
     const unit = (await sandbox("POST", "/sandbox/v1/business-units", { name: "Resilience uploads" })) as Unit;
     const client = clientOf(await proxyFor("uploads", 3), unit);
     const random = seededRandom(7);
     const outcomes = {
       uploaded: 0,
       typed: new Map<string, number>(),
-      network: [] as string[],
       untyped: [] as string[],
     };
     for (let n = 0; n < 40; n += 1) {
@@ -259,14 +248,12 @@ describe("client resilience behind a faulty network", () => {
         outcomes.uploaded += 1;
       } catch (error) {
         if (error instanceof GatewayError) outcomes.typed.set(error.name, (outcomes.typed.get(error.name) ?? 0) + 1);
-        else if (isNetworkTypeError(error) && !strict) outcomes.network.push(errorName(error));
         else outcomes.untyped.push(errorName(error));
       }
     }
     process.stderr.write(
       `uploads: ${outcomes.uploaded} landed; typed errors: ${[...outcomes.typed].map(([name, count]) => `${count} × ${name}`).join(", ") || "none"}; ` +
-        `KNOWN CLIENT ISSUE, network failures as untyped TypeError: ${outcomes.network.length ? outcomes.network.join("; ") : "none"}; ` +
-        `other untyped: ${outcomes.untyped.length ? outcomes.untyped.join("; ") : "none"}\n`,
+        `untyped: ${outcomes.untyped.length ? outcomes.untyped.join("; ") : "none"}\n`,
     );
     expect(outcomes.uploaded).toBeGreaterThan(0);
     expect(outcomes.untyped, "a failed upload surfaces as a GatewayError subclass").toEqual([]);
