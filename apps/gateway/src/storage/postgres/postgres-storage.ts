@@ -250,15 +250,27 @@ export class PostgresStorage implements Storage {
     values: unknown[] = [],
     client?: pg.PoolClient,
   ): Promise<pg.QueryResult<R>> {
-    // A statement of its own (no client: autocommit) is run again after a transient conflict; one within a
-    // transaction is not, as the whole transaction was aborted (see #transaction).
-    for (let attempt = 1; ; attempt += 1) {
+    const once = async () => {
       this.#queries += 1;
       try {
         return await (client ?? this.#pool).query<R>({ name: this.#statementName(sql), text: sql, values });
       } catch (error) {
         this.#queryErrors += 1;
-        if (client !== undefined || attempt >= CONFLICT_ATTEMPTS || !isTransientConflict(error)) throw error;
+        throw error;
+      }
+    };
+    // A statement of its own (no client: autocommit) is run again after a transient conflict; one within a
+    // transaction is not, as the whole transaction was aborted (see #transaction).
+    return client === undefined ? this.#againAfterConflict(once) : once();
+  }
+
+  /** Runs `work` again when PostgreSQL aborted it only for meeting another one, up to CONFLICT_ATTEMPTS in all. */
+  async #againAfterConflict<T>(work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await work();
+      } catch (error) {
+        if (attempt >= CONFLICT_ATTEMPTS || !isTransientConflict(error)) throw error;
         this.#conflictRetries += 1;
       }
     }
@@ -278,14 +290,7 @@ export class PostgresStorage implements Storage {
    * committed (before the caller hears of it) and to the other instances by NOTIFY, which PostgreSQL delivers at commit.
    */
   async #transaction<T>(work: (client: pg.PoolClient, changed: ChangeMessage[]) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await this.#transactionOnce(work);
-      } catch (error) {
-        if (attempt >= CONFLICT_ATTEMPTS || !isTransientConflict(error)) throw error;
-        this.#conflictRetries += 1;
-      }
-    }
+    return this.#againAfterConflict(() => this.#transactionOnce(work));
   }
 
   /** One attempt of #transaction: rolled back whole on any error. */
