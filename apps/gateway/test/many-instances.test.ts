@@ -14,6 +14,7 @@ import {
   type Credentials,
   type TestGateway,
 } from "./support/gateway.js";
+import { metric } from "./support/metrics.js";
 
 /**
  * Two gateway instances on one PostgreSQL database and one blob directory: whatever one commits, the other
@@ -48,6 +49,26 @@ const newIds = async (gw: TestGateway, unit: Credentials): Promise<string[]> =>
     (await gw.call("GET", "/v1/notifications?status=NEW", { as: unit })).body as { data: { notification_id: string }[] }
   ).data.map((n) => n.notification_id);
 
+/** A new business unit (manual processing) with `accepted` applications moved onto the day list, each notified. */
+async function unitWithAccepted(accepted: number): Promise<{ unit: Credentials; applications: string[] }> {
+  await a.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0 });
+  const unit = await a.newBusinessUnit();
+  const applications = await Promise.all(Array.from({ length: accepted }, () => submit(a, unit)));
+  for (const id of applications)
+    await a.sandbox("POST", `/sandbox/v1/applications/${id}/transitions`, { to: "ACCEPTED_PRIORITY_PROTECTED" });
+  return { unit, applications };
+}
+
+/** One of a store's figures (those `/metrics` shows with the lrg_db_ prefix). */
+const storeFigure = (storage: PostgresStorage, name: string) =>
+  storage.describe().figures.find((figure) => figure.name === name)?.value;
+
+/** Resolves once some transaction waits for a lock another holds (the first half of a deadlock is in place). */
+const someoneWaitsForALock = (client: pg.Client) =>
+  expect
+    .poll(async () => (await client.query("SELECT 1 FROM pg_locks WHERE NOT granted")).rowCount, { timeout: 10_000 })
+    .toBeGreaterThan(0);
+
 describe("two instances on one database", () => {
   it("serve one set of business units, applications and idempotency keys", async () => {
     await a.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0 });
@@ -73,10 +94,7 @@ describe("two instances on one database", () => {
   });
 
   it("drop a cached notification page on every instance when one of them acknowledges", async () => {
-    await a.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0 });
-    const unit = await a.newBusinessUnit();
-    const id = await submit(a, unit);
-    await a.sandbox("POST", `/sandbox/v1/applications/${id}/transitions`, { to: "ACCEPTED_PRIORITY_PROTECTED" });
+    const { unit } = await unitWithAccepted(1);
     const listed = await newIds(b, unit);
     expect(listed.length).toBeGreaterThan(0);
     expect(await newIds(b, unit)).toEqual(listed); // now a cached page on b
@@ -87,18 +105,13 @@ describe("two instances on one database", () => {
   });
 
   it("acknowledge the same notifications at once, in opposite orders, without a deadlock", async () => {
-    await a.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0 });
-    const unit = await a.newBusinessUnit();
-    for (const id of await Promise.all(Array.from({ length: 20 }, () => submit(a, unit))))
-      await a.sandbox("POST", `/sandbox/v1/applications/${id}/transitions`, { to: "ACCEPTED_PRIORITY_PROTECTED" });
+    const { unit } = await unitWithAccepted(20);
     const ids = await newIds(a, unit);
     expect(ids.length).toBeGreaterThanOrEqual(10);
     // Two stores as two instances' (each its own pool), and a connection to put the notifications back to NEW.
     const [one, two] = await Promise.all([PostgresStorage.open(databaseUrl), PostgresStorage.open(databaseUrl)]);
     const restorer = new pg.Client({ connectionString: databaseUrl });
     await restorer.connect();
-    const errors = (storage: PostgresStorage) =>
-      storage.describe().figures.find((figure) => figure.name === "query_errors_total")?.value;
     try {
       for (let round = 1; round <= 120; round += 1) {
         await restorer.query(
@@ -115,7 +128,7 @@ describe("two instances on one database", () => {
         expect(answers).toEqual([ids, some]);
       }
       // A deadlock aborts one of the two statements after a second (deadlock_timeout), and its acknowledgement fails.
-      expect([errors(one), errors(two)]).toEqual([0, 0]);
+      expect([storeFigure(one, "query_errors_total"), storeFigure(two, "query_errors_total")]).toEqual([0, 0]);
     } finally {
       await restorer.end();
       await Promise.all([one.close(), two.close()]);
@@ -124,12 +137,7 @@ describe("two instances on one database", () => {
   });
 
   it("run an acknowledgement again when PostgreSQL breaks a deadlock by aborting it", async () => {
-    await a.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0 });
-    const unit = await a.newBusinessUnit();
-    const application = await submit(a, unit);
-    await a.sandbox("POST", `/sandbox/v1/applications/${application}/transitions`, {
-      to: "ACCEPTED_PRIORITY_PROTECTED",
-    });
+    const { unit } = await unitWithAccepted(1);
     const storage = await PostgresStorage.open(databaseUrl);
     const other = new pg.Client({ connectionString: databaseUrl });
     await other.connect();
@@ -143,16 +151,13 @@ describe("two instances on one database", () => {
       await other.query("BEGIN");
       await other.query("DELETE FROM new_notifications WHERE seq = $1", [high.seq]);
       const acknowledged = storage.acknowledgeNotifications(unit.business_unit_id!, [high.id, low.id]);
-      await expect
-        .poll(async () => (await other.query("SELECT 1 FROM pg_locks WHERE NOT granted")).rowCount, { timeout: 10_000 })
-        .toBeGreaterThan(0);
+      await someoneWaitsForALock(other);
       // Now the other transaction waits for the earlier one: a cycle. PostgreSQL aborts the statement that waited
       // longer (its deadlock check comes first), which lets this one through.
       await other.query("DELETE FROM new_notifications WHERE seq = $1", [low.seq]);
       await other.query("ROLLBACK");
       expect(await acknowledged).toEqual([high.id, low.id]);
-      const figure = (name: string) => storage.describe().figures.find((f) => f.name === name)?.value;
-      expect(figure("conflict_retries_total")).toBe(1);
+      expect(storeFigure(storage, "conflict_retries_total")).toBe(1);
       expect(await newIds(b, unit)).not.toEqual(expect.arrayContaining([low.id]));
       expect(await newIds(b, unit)).not.toEqual(expect.arrayContaining([high.id]));
     } finally {
@@ -162,16 +167,10 @@ describe("two instances on one database", () => {
   });
 
   it("run a transaction again when PostgreSQL breaks a deadlock by aborting it, and answer the request", async () => {
-    await a.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0 });
-    const unit = await a.newBusinessUnit();
-    const first = await submit(a, unit);
     // The unit's notification clock (a row of its own) exists once the unit has a notification.
-    await a.sandbox("POST", `/sandbox/v1/applications/${first}/transitions`, { to: "ACCEPTED_PRIORITY_PROTECTED" });
+    const { unit } = await unitWithAccepted(1);
     const application = await submit(a, unit);
-    const retries = async () =>
-      Number(
-        /^lrg_db_conflict_retries_total\{[^}]*\} (\d+)$/m.exec(await (await fetch(`${b.url}/metrics`)).text())?.[1],
-      );
+    const retries = () => metric(b.url, "lrg_db_conflict_retries_total");
     const before = await retries();
     const other = new pg.Client({ connectionString: databaseUrl });
     await other.connect();
@@ -185,9 +184,7 @@ describe("two instances on one database", () => {
       const transition = b.sandbox("POST", `/sandbox/v1/applications/${application}/transitions`, {
         to: "ACCEPTED_PRIORITY_PROTECTED",
       });
-      await expect
-        .poll(async () => (await other.query("SELECT 1 FROM pg_locks WHERE NOT granted")).rowCount, { timeout: 10_000 })
-        .toBeGreaterThan(0);
+      await someoneWaitsForALock(other);
       await other.query("UPDATE applications SET updated_ms = updated_ms WHERE id = $1", [application]);
       await other.query("ROLLBACK");
       const answer = await transition;
@@ -334,7 +331,7 @@ describe("background work across instances", () => {
   it("makes one round trip for all the syncs asked in one turn of the event loop", async () => {
     const url = await server.createDatabase();
     const [one, two] = await Promise.all([PostgresStorage.open(url), PostgresStorage.open(url)]);
-    const barriers = () => one.describe().figures.find((figure) => figure.name === "barriers_total")?.value;
+    const barriers = () => storeFigure(one, "barriers_total");
     try {
       const heard: string[] = [];
       one.onStateChanged(async () => void heard.push("state"));

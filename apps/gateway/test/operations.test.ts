@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGateway, type TestGateway } from "./support/gateway.js";
+import { metric } from "./support/metrics.js";
 
 let gw: TestGateway;
 beforeAll(async () => {
@@ -30,10 +31,7 @@ describe("operations", () => {
   });
 
   it("reports the process's memory, live", async () => {
-    const figure = async (name: string) =>
-      Number(
-        new RegExp(`^lrg_process_${name} (\\d+)$`, "m").exec(await (await fetch(`${gw.url}/metrics`)).text())?.[1],
-      );
+    const figure = (name: string) => metric(gw.url, `lrg_process_${name}`);
     const [resident, heapTotal, heapUsed] = [
       await figure("resident_bytes"),
       await figure("heap_total_bytes"),

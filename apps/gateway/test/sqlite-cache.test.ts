@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { basic, DEMO } from "./support/gateway.js";
+import { metric } from "./support/metrics.js";
 import { startGatewayProcess, type GatewayProcess } from "./support/process.js";
 
 let running: GatewayProcess | undefined;
@@ -14,10 +15,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const limitOn = async (url: string): Promise<number> => {
-  const metrics = await (await fetch(`${url}/metrics`)).text();
-  return Number(/^lrg_db_page_cache_limit_bytes\{database="sqlite"\} (\d+)$/m.exec(metrics)?.[1]);
-};
+const limitOn = (url: string): Promise<number> => metric(url, "lrg_db_page_cache_limit_bytes");
 
 describe("LRG_SQLITE_CACHE_MIB", () => {
   it("sets the writer's page cache, shown on /metrics (64 MiB when unset)", async () => {

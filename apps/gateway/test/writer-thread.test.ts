@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSqlite } from "../src/storage/sqlite/driver.js";
 import { startGateway, type TestGateway } from "./support/gateway.js";
+import { metric } from "./support/metrics.js";
 
 let gateway: TestGateway;
 
@@ -17,11 +18,8 @@ afterAll(async () => {
 });
 
 /** Counts the acknowledges still waiting, as /metrics says. */
-async function pendingWrites(): Promise<number> {
-  const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
-  const line = /^lrg_db_pending_writes\{database="sqlite"\} (\d+)$/m.exec(metrics);
-  if (!line) throw new Error("/metrics has no lrg_db_pending_writes");
-  return Number(line[1]);
+function pendingWrites(): Promise<number> {
+  return metric(gateway.url, "lrg_db_pending_writes");
 }
 
 describe("a write waiting for the SQLite file", () => {
