@@ -27,8 +27,15 @@ let b: TestGateway;
 let databaseUrl: string;
 const shared = mkdtempSync(join(tmpdir(), "lrg-instances-"));
 
+/**
+ * How long a waiting transaction waits before PostgreSQL looks for a deadlock, once (`deadlock_timeout`). The deadlock
+ * tests want the gateway's transaction, which waits first, to find the cycle: its one check must come after the test's
+ * own transaction closed the cycle, which a loaded machine delayed past the default second.
+ */
+const DEADLOCK_CHECK = "3s";
+
 beforeAll(async () => {
-  server = await startPostgres();
+  server = await startPostgres({ deadlock_timeout: DEADLOCK_CHECK });
   databaseUrl = await server.createDatabase();
   // Started together: both migrate the empty database, under the migration lock, without tripping on each other.
   [a, b] = await Promise.all([
@@ -62,6 +69,14 @@ async function unitWithAccepted(accepted: number): Promise<{ unit: Credentials; 
 /** One of a store's figures (those `/metrics` shows with the lrg_db_ prefix). */
 const storeFigure = (storage: PostgresStorage, name: string) =>
   storage.describe().figures.find((figure) => figure.name === name)?.value;
+
+/** A connection of the test's own that never looks for deadlocks first, so the gateway's transaction is the one aborted. */
+async function otherConnection(): Promise<pg.Client> {
+  const other = new pg.Client({ connectionString: databaseUrl });
+  await other.connect();
+  await other.query("SET deadlock_timeout = '60s'");
+  return other;
+}
 
 /** Resolves once some transaction waits for a lock another holds (the first half of a deadlock is in place). */
 const someoneWaitsForALock = (client: pg.Client) =>
@@ -139,8 +154,7 @@ describe("two instances on one database", () => {
   it("run an acknowledgement again when PostgreSQL breaks a deadlock by aborting it", async () => {
     const { unit } = await unitWithAccepted(1);
     const storage = await PostgresStorage.open(databaseUrl);
-    const other = new pg.Client({ connectionString: databaseUrl });
-    await other.connect();
+    const other = await otherConnection();
     try {
       const { rows } = await other.query<{ seq: string; id: string }>(
         "SELECT seq, id FROM notifications WHERE id = ANY($1) ORDER BY seq LIMIT 2",
@@ -152,8 +166,8 @@ describe("two instances on one database", () => {
       await other.query("DELETE FROM new_notifications WHERE seq = $1", [high.seq]);
       const acknowledged = storage.acknowledgeNotifications(unit.business_unit_id!, [high.id, low.id]);
       await someoneWaitsForALock(other);
-      // Now the other transaction waits for the earlier one: a cycle. PostgreSQL aborts the statement that waited
-      // longer (its deadlock check comes first), which lets this one through.
+      // Now the other transaction waits for the earlier one: a cycle. The acknowledgement's deadlock check finds it
+      // and aborts the acknowledgement, which lets this one through.
       await other.query("DELETE FROM new_notifications WHERE seq = $1", [low.seq]);
       await other.query("ROLLBACK");
       expect(await acknowledged).toEqual([high.id, low.id]);
@@ -172,8 +186,7 @@ describe("two instances on one database", () => {
     const application = await submit(a, unit);
     const retries = () => metric(b.url, "lrg_db_conflict_retries_total");
     const before = await retries();
-    const other = new pg.Client({ connectionString: databaseUrl });
-    await other.connect();
+    const other = await otherConnection();
     try {
       // A transition updates the application's row, then takes its unit's notification clock; another transaction
       // holds the clock, then wants the application's row.
