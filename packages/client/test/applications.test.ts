@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createGatewayClient, ProblemError, type ApplicationSubmission } from "../src/index.js";
+import { ProblemError, type ApplicationSubmission } from "../src/index.js";
 import { jsonResponse, problemResponse, recordingFetch, type RecordedRequest } from "./support/recording-fetch.js";
+import { clientWith } from "./support/clients.js";
 
 const FAST_RETRY = { baseDelayMs: 1, maxDelayMs: 2 } as const;
 const FAST_POLL = { initialDelayMs: 1, maxDelayMs: 2 } as const;
@@ -43,8 +44,7 @@ function registry(ids: string[], statuses: Record<string, string[]>) {
   });
 }
 
-const clientOf = (fetch: ReturnType<typeof recordingFetch>["fetch"]) =>
-  createGatewayClient({ baseUrl: "http://gateway.test", username: "u", password: "p", fetch, retry: FAST_RETRY });
+const clientOf = (fetch: ReturnType<typeof recordingFetch>["fetch"]) => clientWith({ fetch, retry: FAST_RETRY });
 
 const ID_1 = "11111111-1111-4111-8111-111111111111";
 const ID_2 = "22222222-2222-4222-8222-222222222222";

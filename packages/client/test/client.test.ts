@@ -4,10 +4,10 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGatewayClient, NetworkError, TimeoutError, type Middleware, type RetryEvent } from "../src/index.js";
 import { backoffDelay, DEFAULT_RETRY, isIdempotent, retryDelayForResponse } from "../src/transport.js";
+import { clientWith, FAKE_GATEWAY as BASE } from "./support/clients.js";
 import { jsonResponse, problemResponse, recordingFetch } from "./support/recording-fetch.js";
 import { json, startServer, startTlsServer, type TestServer } from "./support/servers.js";
 
-const BASE = "http://gateway.test";
 const FAST_RETRY = { baseDelayMs: 1, maxDelayMs: 5 } as const;
 const EMPTY_LIST = { data: [] };
 const APPLICATION_ID = "6f1c2a4e-0b7d-4c1e-9a53-2d8f4b6e7c10";
@@ -47,7 +47,7 @@ describe("createGatewayClient", () => {
 
   it("answers errors as values, with the response", async () => {
     const recorder = recordingFetch(() => problemResponse(404, "404-01", "no such application"));
-    const client = createGatewayClient({ baseUrl: BASE, username: "u", password: "p", fetch: recorder.fetch });
+    const client = clientWith({ fetch: recorder.fetch });
     const { data, error, response } = await client.GET("/v0/applications/{id}/information", {
       params: { path: { id: APPLICATION_ID } },
     });
@@ -70,14 +70,7 @@ describe("createGatewayClient", () => {
         seen.push(`response ${response.status}`);
       },
     };
-    const client = createGatewayClient({
-      baseUrl: BASE,
-      username: "u",
-      password: "p",
-      fetch: recorder.fetch,
-      retry: FAST_RETRY,
-      middleware: [logger],
-    });
+    const client = clientWith({ fetch: recorder.fetch, retry: FAST_RETRY, middleware: [logger] });
     await client.GET("/v1/notifications");
     expect(recorder.requests).toHaveLength(2);
     expect(seen).toEqual(["request GET /v1/notifications", "response 200"]);
@@ -90,14 +83,7 @@ describe("retries", () => {
       index < 2 ? new Response(null, { status }) : jsonResponse(200, EMPTY_LIST),
     );
     const events: RetryEvent[] = [];
-    const client = createGatewayClient({
-      baseUrl: BASE,
-      username: "u",
-      password: "p",
-      fetch: recorder.fetch,
-      retry: FAST_RETRY,
-      onRetry: (event) => events.push(event),
-    });
+    const client = clientWith({ fetch: recorder.fetch, retry: FAST_RETRY, onRetry: (event) => events.push(event) });
     const { data } = await client.GET("/v1/notifications");
     expect(data).toEqual(EMPTY_LIST);
     expect(recorder.requests).toHaveLength(3);
@@ -109,13 +95,7 @@ describe("retries", () => {
 
   it("bounds the attempts and hands the last answer back as a value", async () => {
     const recorder = recordingFetch(() => problemResponse(503, "503-01", "shutting down"));
-    const client = createGatewayClient({
-      baseUrl: BASE,
-      username: "u",
-      password: "p",
-      fetch: recorder.fetch,
-      retry: { ...FAST_RETRY, attempts: 4 },
-    });
+    const client = clientWith({ fetch: recorder.fetch, retry: { ...FAST_RETRY, attempts: 4 } });
     const { error, response } = await client.GET("/v1/notifications");
     expect(recorder.requests).toHaveLength(4);
     expect(response.status).toBe(503);
@@ -124,26 +104,14 @@ describe("retries", () => {
 
   it.each([400, 401, 404, 409, 500])("does not retry %i", async (status) => {
     const recorder = recordingFetch(() => new Response(null, { status }));
-    const client = createGatewayClient({
-      baseUrl: BASE,
-      username: "u",
-      password: "p",
-      fetch: recorder.fetch,
-      retry: FAST_RETRY,
-    });
+    const client = clientWith({ fetch: recorder.fetch, retry: FAST_RETRY });
     await client.GET("/v1/notifications");
     expect(recorder.requests).toHaveLength(1);
   });
 
   it("does not retry a POST without an Idempotency-Key", async () => {
     const recorder = recordingFetch(() => new Response(null, { status: 503 }));
-    const client = createGatewayClient({
-      baseUrl: BASE,
-      username: "u",
-      password: "p",
-      fetch: recorder.fetch,
-      retry: FAST_RETRY,
-    });
+    const client = clientWith({ fetch: recorder.fetch, retry: FAST_RETRY });
     await client.POST("/v0/documents/url", {
       body: {
         data: { document_type: "TR1", file_length: 1, file_sha256: "n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=" },
@@ -158,13 +126,7 @@ describe("retries", () => {
         ? new Response(null, { status: 502 })
         : jsonResponse(202, { data: { application_request_id: APPLICATION_ID } }),
     );
-    const client = createGatewayClient({
-      baseUrl: BASE,
-      username: "u",
-      password: "p",
-      fetch: recorder.fetch,
-      retry: FAST_RETRY,
-    });
+    const client = clientWith({ fetch: recorder.fetch, retry: FAST_RETRY });
     const { data } = await client.POST("/v0/applications", {
       params: { header: { "Idempotency-Key": "submission-0001" } },
       body: { type: "REGISTER_UPDATE" } as never,
@@ -182,14 +144,7 @@ describe("retries", () => {
         : jsonResponse(200, EMPTY_LIST),
     );
     const events: RetryEvent[] = [];
-    const client = createGatewayClient({
-      baseUrl: BASE,
-      username: "u",
-      password: "p",
-      fetch: recorder.fetch,
-      retry: FAST_RETRY,
-      onRetry: (event) => events.push(event),
-    });
+    const client = clientWith({ fetch: recorder.fetch, retry: FAST_RETRY, onRetry: (event) => events.push(event) });
     const started = Date.now();
     await client.GET("/v1/notifications");
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
@@ -202,14 +157,7 @@ describe("retries", () => {
       index === 0 ? new Response(null, { status: 503, headers: { "retry-after": at } }) : jsonResponse(200, EMPTY_LIST),
     );
     const events: RetryEvent[] = [];
-    const client = createGatewayClient({
-      baseUrl: BASE,
-      username: "u",
-      password: "p",
-      fetch: recorder.fetch,
-      retry: FAST_RETRY,
-      onRetry: (event) => events.push(event),
-    });
+    const client = clientWith({ fetch: recorder.fetch, retry: FAST_RETRY, onRetry: (event) => events.push(event) });
     await client.GET("/v1/notifications");
     expect(events).toHaveLength(1);
     expect(events[0]?.delayMs).toBe(0);
@@ -217,13 +165,7 @@ describe("retries", () => {
 
   it("hands back a Retry-After longer than it waits for", async () => {
     const recorder = recordingFetch(() => new Response(null, { status: 429, headers: { "retry-after": "120" } }));
-    const client = createGatewayClient({
-      baseUrl: BASE,
-      username: "u",
-      password: "p",
-      fetch: recorder.fetch,
-      retry: FAST_RETRY,
-    });
+    const client = clientWith({ fetch: recorder.fetch, retry: FAST_RETRY });
     const { response } = await client.GET("/v1/notifications");
     expect(response.status).toBe(429);
     expect(recorder.requests).toHaveLength(1);
@@ -231,13 +173,7 @@ describe("retries", () => {
 
   it("can be turned off", async () => {
     const recorder = recordingFetch(() => new Response(null, { status: 503 }));
-    const client = createGatewayClient({
-      baseUrl: BASE,
-      username: "u",
-      password: "p",
-      fetch: recorder.fetch,
-      retry: false,
-    });
+    const client = clientWith({ fetch: recorder.fetch, retry: false });
     await client.GET("/v1/notifications");
     expect(recorder.requests).toHaveLength(1);
   });
@@ -250,7 +186,7 @@ describe("retries", () => {
       else json(response, 200, EMPTY_LIST);
     });
     servers.push(server);
-    const client = createGatewayClient({ baseUrl: server.url, username: "u", password: "p", retry: FAST_RETRY });
+    const client = clientWith({ baseUrl: server.url, retry: FAST_RETRY });
     const { data } = await client.GET("/v1/notifications");
     expect(data).toEqual(EMPTY_LIST);
     expect(calls).toBe(2);
@@ -261,13 +197,7 @@ describe("retries", () => {
     const url = server.url;
     await server.close(); // nothing listens there any more
     const events: RetryEvent[] = [];
-    const client = createGatewayClient({
-      baseUrl: url,
-      username: "u",
-      password: "p",
-      retry: FAST_RETRY,
-      onRetry: (event) => events.push(event),
-    });
+    const client = clientWith({ baseUrl: url, retry: FAST_RETRY, onRetry: (event) => events.push(event) });
     const failure = await client.GET("/v1/notifications").catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(NetworkError);
     expect((failure as NetworkError).cause).toBeInstanceOf(TypeError);
@@ -284,13 +214,7 @@ describe("retries", () => {
     servers.push(server);
     // Generous against a loaded machine (CI runs every package at once): the first answer is far past the attempt's
     // timeout, the second is at once.
-    const client = createGatewayClient({
-      baseUrl: server.url,
-      username: "u",
-      password: "p",
-      timeoutMs: 1500,
-      retry: FAST_RETRY,
-    });
+    const client = clientWith({ baseUrl: server.url, timeoutMs: 1500, retry: FAST_RETRY });
     const { data } = await client.GET("/v1/notifications");
     expect(data).toEqual(EMPTY_LIST);
     expect(calls).toBe(2);
@@ -301,13 +225,7 @@ describe("retries", () => {
       setTimeout(() => json(response, 201, {}), 6000);
     });
     servers.push(server);
-    const client = createGatewayClient({
-      baseUrl: server.url,
-      username: "u",
-      password: "p",
-      timeoutMs: 1500,
-      retry: FAST_RETRY,
-    });
+    const client = clientWith({ baseUrl: server.url, timeoutMs: 1500, retry: FAST_RETRY });
     const failure = await client
       .POST("/v0/documents/url", {
         body: {
@@ -324,7 +242,7 @@ describe("retries", () => {
 
   it("stops at once when the caller aborts", async () => {
     const recorder = recordingFetch(() => new Response(null, { status: 503, headers: { "retry-after": "10" } }));
-    const client = createGatewayClient({ baseUrl: BASE, username: "u", password: "p", fetch: recorder.fetch });
+    const client = clientWith({ fetch: recorder.fetch });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     const started = Date.now();
@@ -395,10 +313,8 @@ describe("mutual TLS", () => {
       },
     );
     servers.push(server);
-    const client = createGatewayClient({
+    const client = clientWith({
       baseUrl: server.url,
-      username: "u",
-      password: "p",
       tls: { cert: fixture("client.crt"), key: fixture("client.key"), ca: fixture("ca.crt") },
     });
     try {
@@ -442,10 +358,8 @@ describe("mutual TLS", () => {
       },
     );
     servers.push(server);
-    const client = createGatewayClient({
+    const client = clientWith({
       baseUrl: server.url,
-      username: "u",
-      password: "p",
       tls: { cert: fixture("client.crt"), key: fixture("client.key"), ca: fixture("ca.crt") },
     });
     try {
@@ -475,10 +389,8 @@ describe("mutual TLS", () => {
       (_request, response) => json(response, 200, { data: [] }),
     );
     servers.push(server);
-    const client = createGatewayClient({
+    const client = clientWith({
       baseUrl: server.url,
-      username: "u",
-      password: "p",
       retry: false,
       tls: { cert: fixture("rogue.crt"), key: fixture("rogue.key"), ca: fixture("ca.crt") },
     });

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createGatewayClient, ProblemError } from "../src/index.js";
+import { clientWith } from "./support/clients.js";
 import { jsonResponse, recordingFetch } from "./support/recording-fetch.js";
 import { json, startServer, type TestServer } from "./support/servers.js";
 
@@ -143,12 +144,7 @@ describe("downloadDocument", () => {
     ["a path", `../${DOWNLOAD_ID.slice(3)}`],
   ])("refuses a download id that is %s before any request", async (_name, id) => {
     const recorder = recordingFetch(() => new Response(null, { status: 500 }));
-    const client = createGatewayClient({
-      baseUrl: "http://gateway.test",
-      username: "u",
-      password: "p",
-      fetch: recorder.fetch,
-    });
+    const client = clientWith({ fetch: recorder.fetch });
     await expect(client.downloadDocument(id)).rejects.toThrow(TypeError);
     expect(recorder.requests).toHaveLength(0);
   });
@@ -159,12 +155,7 @@ describe("downloadDocument", () => {
         ? new Response(null, { status: 302, headers: { location: "http://storage.test/blob" } })
         : new Response("bytes", { status: 200, headers: { "content-type": "application/pdf" } }),
     );
-    const client = createGatewayClient({
-      baseUrl: "http://gateway.test",
-      username: "u",
-      password: "p",
-      fetch: recorder.fetch,
-    });
+    const client = clientWith({ fetch: recorder.fetch });
     const download = await client.downloadDocument(DOWNLOAD_ID);
     expect(await new Response(download.body).text()).toBe("bytes");
     expect(
@@ -179,12 +170,7 @@ describe("downloadDocument", () => {
     const recorder = recordingFetch(
       () => new Response("bytes", { status: 200, headers: { "content-type": "application/pdf" } }),
     );
-    const client = createGatewayClient({
-      baseUrl: "http://gateway.test",
-      username: "u",
-      password: "p",
-      fetch: recorder.fetch,
-    });
+    const client = clientWith({ fetch: recorder.fetch });
     const download = await client.downloadDocument(DOWNLOAD_ID);
     expect(await new Response(download.body).text()).toBe("bytes");
     expect(recorder.requests).toHaveLength(1);
@@ -201,12 +187,7 @@ describe("downloadDocument", () => {
         code: "404-01",
       }),
     );
-    const client = createGatewayClient({
-      baseUrl: "http://gateway.test",
-      username: "u",
-      password: "p",
-      fetch: recorder.fetch,
-    });
+    const client = clientWith({ fetch: recorder.fetch });
     const failure = await client.downloadDocument(DOWNLOAD_ID).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ProblemError);
     expect((failure as ProblemError).code).toBe("404-01");

@@ -1,18 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createGatewayClient, GatewayError, type NotificationEvent, type NotificationV1 } from "../src/index.js";
+import { GatewayError, type NotificationEvent, type NotificationV1 } from "../src/index.js";
 import { at, fakeRegistry, id, stored, type StoredNotification } from "./support/fake-notifications.js";
+import { clientWith } from "./support/clients.js";
 
 const FAST_RETRY = { baseDelayMs: 1, maxDelayMs: 2 } as const;
 
 function clientOf(registry: ReturnType<typeof fakeRegistry>) {
-  return createGatewayClient({
-    baseUrl: "http://gateway.test",
-    username: "u",
-    password: "p",
-    fetch: registry.fetch,
-    retry: FAST_RETRY,
-  });
+  return clientWith({ fetch: registry.fetch, retry: FAST_RETRY });
 }
 
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import {
-  createGatewayClient,
   createMessageId,
   DeferredResultTimeoutError,
   MESSAGE_ID_PATTERN,
@@ -11,6 +10,7 @@ import {
 } from "../src/index.js";
 import { jsonResponse, recordingFetch, type Responder } from "./support/recording-fetch.js";
 import { specExample } from "./support/spec-examples.js";
+import { clientWith } from "./support/clients.js";
 
 const SEARCH = "/api/v1/official-searches-of-whole";
 const POLL = "/api/v1/poll-requests/{message_id}";
@@ -19,15 +19,9 @@ const result = specExample<OfficialSearchResult>(SEARCH, "post", "201", "applica
 const deferred = specExample<OfficialSearchDeferred>(SEARCH, "post", "202", "application/json", "manualProcessing");
 const { message_id: _unused, ...withoutMessageId } = request;
 
-function clientWith(responder: Responder) {
+function recordedClient(responder: Responder) {
   const recorder = recordingFetch(responder);
-  const client = createGatewayClient({
-    baseUrl: "http://gateway.test",
-    username: "u",
-    password: "p",
-    fetch: recorder.fetch,
-  });
-  return { client, recorder };
+  return { client: clientWith({ fetch: recorder.fetch }), recorder };
 }
 
 const sentBody = (body: string) => JSON.parse(body) as OfficialSearchRequest;
@@ -51,7 +45,7 @@ describe("createMessageId", () => {
 
 describe("officialSearchOfWhole", () => {
   it("generates a message_id when none is given, and answers the result at once", async () => {
-    const { client, recorder } = clientWith(() => jsonResponse(201, result));
+    const { client, recorder } = recordedClient(() => jsonResponse(201, result));
     const outcome = await client.officialSearchOfWhole(withoutMessageId);
     const sent = sentBody(recorder.last().body);
     expect(sent.message_id).toMatch(MESSAGE_ID_PATTERN);
@@ -61,14 +55,14 @@ describe("officialSearchOfWhole", () => {
   });
 
   it("keeps a message_id that is given", async () => {
-    const { client, recorder } = clientWith(() => jsonResponse(201, result));
+    const { client, recorder } = recordedClient(() => jsonResponse(201, result));
     const outcome = await client.officialSearchOfWhole(request);
     expect(sentBody(recorder.last().body).message_id).toBe(request.message_id);
     expect(outcome.message_id).toBe(request.message_id);
   });
 
   it("two searches get two message_ids", async () => {
-    const { client, recorder } = clientWith(() => jsonResponse(201, result));
+    const { client, recorder } = recordedClient(() => jsonResponse(201, result));
     await client.officialSearchOfWhole(withoutMessageId);
     await client.officialSearchOfWhole(withoutMessageId);
     const [first, second] = recorder.requests.map((sent) => sentBody(sent.body).message_id);
@@ -76,7 +70,7 @@ describe("officialSearchOfWhole", () => {
   });
 
   it("polls a deferred result by message_id until it is ready, honouring Retry-After", async () => {
-    const { client, recorder } = clientWith((sent, index) => {
+    const { client, recorder } = recordedClient((sent, index) => {
       if (sent.method === "POST")
         return jsonResponse(202, deferred, {
           "retry-after": "0",
@@ -99,7 +93,7 @@ describe("officialSearchOfWhole", () => {
 
   it("backs off when the server gives no Retry-After", async () => {
     const times: number[] = [];
-    const { client } = clientWith((sent, index) => {
+    const { client } = recordedClient((sent, index) => {
       times.push(Date.now());
       if (sent.method === "POST") return jsonResponse(202, deferred);
       return index < 3 ? jsonResponse(202, deferred) : jsonResponse(200, result);
@@ -113,7 +107,7 @@ describe("officialSearchOfWhole", () => {
   });
 
   it("gives up at the deadline with the deferred acknowledgement, without waiting in vain", async () => {
-    const { client, recorder } = clientWith(() => jsonResponse(202, deferred, { "retry-after": "900" }));
+    const { client, recorder } = recordedClient(() => jsonResponse(202, deferred, { "retry-after": "900" }));
     const started = Date.now();
     const failure = await client.officialSearchOfWhole(request, { timeoutMs: 60_000 }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(DeferredResultTimeoutError);
@@ -124,7 +118,7 @@ describe("officialSearchOfWhole", () => {
   });
 
   it("gives up after polling until the deadline", async () => {
-    const { client, recorder } = clientWith(() => jsonResponse(202, deferred));
+    const { client, recorder } = recordedClient(() => jsonResponse(202, deferred));
     const failure = await client
       .officialSearchOfWhole(request, { timeoutMs: 300, initialDelayMs: 20, maxDelayMs: 40 })
       .catch((error: unknown) => error);
@@ -134,7 +128,7 @@ describe("officialSearchOfWhole", () => {
 
   it("throws a business rule refusal (the registry's envelope) as a ProblemError with its rule", async () => {
     const envelope = specExample(SEARCH, "post", "422", "application/json", "closedTitle");
-    const { client } = clientWith(() => jsonResponse(422, envelope));
+    const { client } = recordedClient(() => jsonResponse(422, envelope));
     const failure = await client.officialSearchOfWhole(request).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ProblemError);
     expect((failure as ProblemError).rule).toBe("bg.title.closed");
@@ -142,7 +136,7 @@ describe("officialSearchOfWhole", () => {
 
   it("understands the registry's own { errors } envelope", async () => {
     const envelope = specExample(SEARCH, "post", "409", "application/json", "messageIdReused");
-    const { client } = clientWith(() => jsonResponse(409, envelope));
+    const { client } = recordedClient(() => jsonResponse(409, envelope));
     const failure = await client.officialSearchOfWhole(request).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ProblemError);
     expect((failure as ProblemError).code).toBe("BG40011");
@@ -152,7 +146,7 @@ describe("officialSearchOfWhole", () => {
 
 describe("pollOfficialSearch", () => {
   it("answers a ready result at once", async () => {
-    const { client, recorder } = clientWith(() => jsonResponse(200, result));
+    const { client, recorder } = recordedClient(() => jsonResponse(200, result));
     const outcome = await client.pollOfficialSearch("os-2025-04-01-0009");
     expect(outcome.result).toEqual(result);
     expect(recorder.last().url.pathname).toBe("/api/v1/poll-requests/os-2025-04-01-0009");
@@ -160,7 +154,7 @@ describe("pollOfficialSearch", () => {
 
   it("throws the 404 of an unknown message_id", async () => {
     const envelope = specExample(POLL, "get", "404", "application/json", "unknownMessageId");
-    const { client } = clientWith(() => jsonResponse(404, envelope));
+    const { client } = recordedClient(() => jsonResponse(404, envelope));
     await expect(client.pollOfficialSearch("os-2025-04-01-0404")).rejects.toMatchObject({
       status: 404,
       code: "BG40002",

@@ -2,7 +2,6 @@
 // checked functions exist. Each `@ts-expect-error` is one mistake the types must refuse.
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
-  createGatewayClient,
   type components,
   type DownloadedDocumentFile,
   type DownloadedDocumentStream,
@@ -13,13 +12,9 @@ import {
   type RateLimitError,
   type UploadedDocument,
 } from "../src/index.js";
+import { clientWith } from "./support/clients.js";
 
-const client = createGatewayClient({
-  baseUrl: "http://gateway.test",
-  username: "u",
-  password: "p",
-  fetch: async () => new Response("{}"),
-});
+const client = clientWith({ fetch: async () => new Response("{}") });
 const APPLICATION_ID = "6f1c2a4e-0b7d-4c1e-9a53-2d8f4b6e7c10";
 
 async function operations() {

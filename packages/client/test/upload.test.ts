@@ -16,6 +16,7 @@ import {
 } from "../src/index.js";
 import { jsonResponse, recordingFetch } from "./support/recording-fetch.js";
 import { json, startServer, type ReceivedRequest, type TestServer } from "./support/servers.js";
+import { clientWith } from "./support/clients.js";
 
 const DOCUMENT_ID = "0b9f8c1e-2d3a-4b5c-8d6e-7f8091a2b3c4";
 const directory = mkdtempSync(join(tmpdir(), "lrg-client-upload-"));
@@ -322,12 +323,7 @@ describe("uploadDocument", () => {
           })
         : new Response(null, { status: 200 }),
     );
-    const client = createGatewayClient({
-      baseUrl: "http://gateway.test",
-      username: "u",
-      password: "p",
-      fetch: recorder.fetch,
-    });
+    const client = clientWith({ fetch: recorder.fetch });
     const text = "%PDF-1.7 ".repeat(5000);
     await client.uploadDocument(new TextEncoder().encode(text), { documentType: "TR1" });
     expect(recorder.last()).toMatchObject({ method: "PUT", redirect: "error", body: text });
