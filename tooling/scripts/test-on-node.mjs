@@ -84,12 +84,22 @@ if (!version) fail(`usage: test-on-node.mjs <${Object.keys(PINNED).join("|")}> (
 const nodeHome = nodeFromRegistry(version);
 const copy = copyOfWorkingTree();
 console.log(`test-on-node: Node ${version} from ${nodeHome}, testing a copy of the working tree in ${copy}`);
+/**
+ * The certificate authorities the system npm trusts (its `cafile`, as a proxy in front of the registry needs). npm
+ * finds that setting in a global configuration under the prefix of the Node that runs it, so under the fetched Node
+ * it would find none, and npm run by the tests (the packed-package tests install with it) could not reach the
+ * registry. Given in the environment, it reaches them: turbo.json lets it through to the tests, with Node's own
+ * NODE_EXTRA_CA_CERTS (turbo passes a task only the variables it names).
+ */
+const npmCaFile = spawnSync("npm", ["config", "get", "cafile"], { encoding: "utf8" }).stdout?.trim();
+
 const env = {
   ...process.env,
   PATH: `${join(nodeHome, "bin")}:${process.env.PATH}`,
   // node-gyp compiles against these headers instead of the system Node's (npm's nodedir setting may point there).
   npm_config_nodedir: nodeHome,
   npm_config_update_notifier: "false",
+  ...(npmCaFile && npmCaFile !== "null" && existsSync(npmCaFile) && { npm_config_cafile: npmCaFile }),
 };
 try {
   const pnpm = (args) => run("npx", ["--yes", pnpmSpec, ...args], { cwd: copy, env });
