@@ -206,17 +206,22 @@ export class SandboxState {
   /** Whether a system error is scheduled for this business unit's next submission (read only; see takeSystemError). */
   async systemErrorPending(businessUnitId: string): Promise<boolean> {
     const stored = (await this.#storage.getSetting<Record<string, number>>(KEYS.systemErrors)) ?? {};
-    return [businessUnitId, ANY_UNIT].some((key) => (stored[key] ?? 0) > 0);
+    return pendingSystemErrorKey(stored, businessUnitId) !== undefined;
   }
 
   /** Uses up one scheduled system error for a new submission of this business unit; false when none is due. */
   async takeSystemError(businessUnitId: string): Promise<boolean> {
     // One atomic change in the store, so that two submissions arriving together, on any instance, never both use the last one.
     return this.#storage.updateSetting<Record<string, number>, boolean>(KEYS.systemErrors, (stored = {}) => {
-      const key = [businessUnitId, ANY_UNIT].find((candidate) => (stored[candidate] ?? 0) > 0);
+      const key = pendingSystemErrorKey(stored, businessUnitId);
       if (key === undefined) return { value: stored, answer: false };
       const { [key]: pending = 0, ...others } = stored;
       return { value: pending > 1 ? { ...others, [key]: pending - 1 } : others, answer: true };
     });
   }
+}
+
+/** Which scheduled system errors a unit's next submission meets: its own first, then those of any unit; none: undefined. */
+function pendingSystemErrorKey(stored: Record<string, number>, businessUnitId: string): string | undefined {
+  return [businessUnitId, ANY_UNIT].find((key) => (stored[key] ?? 0) > 0);
 }
