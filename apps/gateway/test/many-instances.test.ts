@@ -78,6 +78,13 @@ async function otherConnection(): Promise<pg.Client> {
   return other;
 }
 
+/**
+ * The statement that closes a deadlock's cycle in the tests below: a lock on a whole table that no writer of it may hold
+ * meanwhile. PostgreSQL grants a table lock to its waiter as the holder's transaction ends, so the gateway's retry,
+ * which writes the table, waits behind this transaction and cannot meet it a second time.
+ */
+const WAIT_FOR_WRITERS = (table: string) => `LOCK TABLE ${table} IN SHARE MODE`;
+
 /** Resolves once some transaction waits for a lock another holds (the first half of a deadlock is in place). */
 const someoneWaitsForALock = (client: pg.Client) =>
   expect
@@ -166,9 +173,11 @@ describe("two instances on one database", () => {
       await other.query("DELETE FROM new_notifications WHERE seq = $1", [high.seq]);
       const acknowledged = storage.acknowledgeNotifications(unit.business_unit_id!, [high.id, low.id]);
       await someoneWaitsForALock(other);
-      // Now the other transaction waits for the earlier one: a cycle. The acknowledgement's deadlock check finds it
-      // and aborts the acknowledgement, which lets this one through.
-      await other.query("DELETE FROM new_notifications WHERE seq = $1", [low.seq]);
+      // Now the other transaction waits for the acknowledgement's table lock: a cycle. The acknowledgement's deadlock
+      // check finds it and aborts the acknowledgement, whose release grants this one its lock at once; the retry then
+      // waits behind it. (Waiting for the earlier row instead raced the retry: a retry that took the row before this
+      // transaction was scheduled again met it a second time.)
+      await other.query(WAIT_FOR_WRITERS("new_notifications"));
       await other.query("ROLLBACK");
       expect(await acknowledged).toEqual([high.id, low.id]);
       expect(storeFigure(storage, "conflict_retries_total")).toBe(1);
@@ -189,7 +198,7 @@ describe("two instances on one database", () => {
     const other = await otherConnection();
     try {
       // A transition updates the application's row, then takes its unit's notification clock; another transaction
-      // holds the clock, then wants the application's row.
+      // holds the clock, then wants the applications table, which the transition writes.
       await other.query("BEGIN");
       await other.query("UPDATE notification_unit_clock SET last_ms = last_ms WHERE business_unit_id = $1", [
         unit.business_unit_id,
@@ -198,7 +207,7 @@ describe("two instances on one database", () => {
         to: "ACCEPTED_PRIORITY_PROTECTED",
       });
       await someoneWaitsForALock(other);
-      await other.query("UPDATE applications SET updated_ms = updated_ms WHERE id = $1", [application]);
+      await other.query(WAIT_FOR_WRITERS("applications"));
       await other.query("ROLLBACK");
       const answer = await transition;
       expect(answer.status).toBe(200);
