@@ -1,6 +1,10 @@
 // Shell completion for bash and zsh, generated from the command tree (so it never falls behind the commands).
 import type { Command } from "commander";
-import { allCommands } from "./program.js";
+
+/** Every command below `root`, depth first. */
+export function allCommands(root: Command): Command[] {
+  return root.commands.flatMap((command) => [command, ...allCommands(command)]);
+}
 
 /** Each command path ("" for lrg itself, "notifications tail"...) and the words that may follow it. */
 export function completionTable(program: Command): Map<string, string[]> {

@@ -10,7 +10,7 @@ import { registerApplications } from "./commands/applications.js";
 import { registerTitles } from "./commands/titles.js";
 import { registerSandbox } from "./commands/sandbox.js";
 import { registerConformance } from "./commands/conformance.js";
-import { bashCompletion, zshCompletion } from "./completion.js";
+import { allCommands, bashCompletion, zshCompletion } from "./completion.js";
 import { subcommand } from "./runtime.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
@@ -61,9 +61,4 @@ export function buildProgram(): Command {
   });
   for (const command of allCommands(program)) command.exitOverride().configureOutput({ outputError: () => undefined });
   return program;
-}
-
-/** Every command below `root`, depth first. */
-export function allCommands(root: Command): Command[] {
-  return root.commands.flatMap((command) => [command, ...allCommands(command)]);
 }

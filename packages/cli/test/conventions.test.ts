@@ -3,7 +3,8 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildProgram, allCommands } from "../src/program.js";
+import { allCommands } from "../src/completion.js";
+import { buildProgram } from "../src/program.js";
 import {
   connectionEnv,
   lrg,

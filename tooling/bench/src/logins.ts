@@ -11,30 +11,8 @@ import { pathToFileURL } from "node:url";
 import { compare, httpContender, type Contender, type LoadResult } from "./contenders.js";
 import { basicOf, createUnit } from "./gateway-api.js";
 import { BENCH_ROOT, progress } from "./options.js";
-import { finishRun } from "./report.js";
+import { finishRun, type LoginResults } from "./report.js";
 import { startGatewayMain } from "./servers/processes.js";
-
-/** What the failed-login benchmark measured. */
-export interface LoginResults {
-  /** Connections of the correct client (autocannon, one request in flight on each). */
-  connections: number;
-  attackers: number;
-  /** The source addresses the attackers used; one address when the machine cannot bind others. */
-  attackerAddresses: string[];
-  warmupSeconds: number;
-  durationSeconds: number;
-  alone: LoadResult;
-  underAttack: LoadResult;
-  /** underAttack ÷ alone requests a second. */
-  throughputKept: number;
-  /** What the attackers got while the correct client was measured beside them. */
-  attackAnswers: Record<string, number>;
-  attackRequestsPerSecond: number;
-  /** Seconds the attackers took to spend the budgets before the measurement (undefined: not within the bound). */
-  settleSeconds: number | undefined;
-  /** Password checks (scrypt) the gateway ran and logins it refused (by reason) over the whole run, from /metrics. */
-  gateway: { scryptRuns: number; refused: Record<string, number> };
-}
 
 const ATTACKERS = 16;
 const SETTLE_SECONDS = 120;

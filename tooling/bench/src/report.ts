@@ -6,7 +6,6 @@ import type { ClientResults } from "./client.js";
 import type { LoadResult } from "./contenders.js";
 import type { CpuShare } from "./cpu.js";
 import type { LoadRunResults } from "./load.js";
-import type { LoginResults } from "./logins.js";
 import { MiB } from "./memory.js";
 import { machine, progress } from "./options.js";
 import type { UploadResults } from "./upload.js";
@@ -71,6 +70,28 @@ export interface NotificationResults {
 }
 
 /** Everything one run measured. */
+/** What the failed-login benchmark measured. */
+export interface LoginResults {
+  /** Connections of the correct client (autocannon, one request in flight on each). */
+  connections: number;
+  attackers: number;
+  /** The source addresses the attackers used; one address when the machine cannot bind others. */
+  attackerAddresses: string[];
+  warmupSeconds: number;
+  durationSeconds: number;
+  alone: LoadResult;
+  underAttack: LoadResult;
+  /** underAttack ÷ alone requests a second. */
+  throughputKept: number;
+  /** What the attackers got while the correct client was measured beside them. */
+  attackAnswers: Record<string, number>;
+  attackRequestsPerSecond: number;
+  /** Seconds the attackers took to spend the budgets before the measurement (undefined: not within the bound). */
+  settleSeconds: number | undefined;
+  /** Password checks (scrypt) the gateway ran and logins it refused (by reason) over the whole run, from /metrics. */
+  gateway: { scryptRuns: number; refused: Record<string, number> };
+}
+
 export interface BenchResults {
   generatedAt: string;
   quick: boolean;

@@ -11,7 +11,7 @@ import { groupDuplicates, type NotificationEvent, type NotificationV1 } from "@l
 import { stateDir, writePrivateFile } from "../config.js";
 import { UsageError } from "../conventions.js";
 import type { Runtime } from "../runtime.js";
-import { filtersOf, type ListFlags } from "./notifications.js";
+import { filtersOf, type ListFlags } from "./notification-filters.js";
 
 export interface ForwardFlags extends ListFlags {
   readonly to: string;

@@ -6,35 +6,7 @@ import { UsageError, type Output } from "../conventions.js";
 import { readStdin } from "../prompt.js";
 import { runtimeOf, subcommand } from "../runtime.js";
 import { forwardNotifications, type ForwardFlags } from "./forward.js";
-
-const STATUSES = ["NEW", "ACKNOWLEDGED"] as const;
-
-interface ListFlags {
-  readonly status?: (typeof STATUSES)[number];
-  readonly type?: string;
-  readonly application?: string;
-  readonly since?: string;
-  readonly filter?: string;
-}
-
-/** The list filters as flags (the same on list and tail). */
-function withFilters(command: Command): Command {
-  return command
-    .option("--type <notification_type>", "only this type, e.g. application.completed")
-    .option("--application <id>", "only notifications about this application (its application_request_id)")
-    .option("--since <date-time>", "only notifications created after this instant")
-    .option("--filter <label>", "only applications submitted with this additional_provider_filter label");
-}
-
-function filtersOf(flags: ListFlags): Record<string, string> {
-  return {
-    ...(flags.status !== undefined && { status: flags.status }),
-    ...(flags.type !== undefined && { notification_type: flags.type }),
-    ...(flags.application !== undefined && { subject: flags.application }),
-    ...(flags.since !== undefined && { since: flags.since }),
-    ...(flags.filter !== undefined && { additional_provider_filter: flags.filter }),
-  };
-}
+import { filtersOf, STATUSES, withFilters, type ListFlags } from "./notification-filters.js";
 
 /** One line for a person: when, type, application, id, and the first delivery's id when this one is a duplicate. */
 export function notificationLine(out: Output, notification: NotificationV1, duplicateOf?: string): string {
@@ -175,5 +147,3 @@ export function registerNotifications(program: Command): void {
       await forwardNotifications(runtimeOf(command), flags);
     });
 }
-
-export { filtersOf, type ListFlags };
