@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import pg from "pg";
 import {
   auditRetention,
@@ -48,9 +48,8 @@ import { postgresMigrations } from "./migrations.js";
 import { DEFAULT_ACKNOWLEDGE_STATEMENTS, DEFAULT_POOL_SIZE } from "./defaults.js";
 import { StatementGroups } from "./statement-groups.js";
 import { isTransientConflict } from "../errors.js";
+import { ChangeChannel, CHANNEL, dedupe, type ChangeMessage } from "./change-channel.js";
 
-/** The channel on which every instance announces committed changes to the others (see `#listen`). */
-const CHANNEL = "lrg_changes";
 /** Advisory lock keys: schema migrations, and the first of the background jobs' (see `exclusively`). */
 const MIGRATION_LOCK = 0x4c52_4700;
 const JOB_LOCKS: Record<string, number> = { processing: 0x4c52_4701, retention: 0x4c52_4702 };
@@ -70,22 +69,10 @@ interface Acknowledgement {
 }
 
 /**
- * What a change announced on the channel says: notifications of a unit (of every unit: null) changed, or the
- * sandbox state (settings, clock, day list, scheduled faults, credentials).
- */
-export type ChangeMessage = { kind: "notifications"; businessUnitId: string | null } | { kind: "state" };
-
-/**
  * How many times a statement or a transaction is tried when PostgreSQL aborts it only for meeting another one (a
  * deadlock it broke, a serialization failure): the client gets an answer, not a 500, for a conflict it did not cause.
  */
 const CONFLICT_ATTEMPTS = 3;
-
-/**
- * The barrier's query (see `sync`): empty. Measured against `SELECT 1` on 20,000 round trips: 29-32 µs of the
- * gateway's CPU each against 47-59, and half the database server's CPU in the two-instance list benchmark.
- */
-const BARRIER = "";
 
 /**
  * The store for many gateway instances on one PostgreSQL database (`LRG_DATABASE_URL`), through node-postgres'
@@ -94,18 +81,8 @@ const BARRIER = "";
  */
 export class PostgresStorage implements Storage {
   readonly #pool: pg.Pool;
-  readonly #notificationListeners: ((businessUnitId: string | null) => void)[] = [];
-  readonly #stateListeners: (() => Promise<void>)[] = [];
-  /** Reloads started by announced changes and not finished yet: `sync` waits for them. */
-  readonly #reloading = new Set<Promise<void>>();
-  /** The round trip on the listening connection in flight, and the next one, which `sync` callers join (see `sync`). */
-  #barrier: Promise<void> | undefined;
-  #nextBarrier: Promise<void> | undefined;
-  /** Round trips that confirmed every other instance's changes were heard, for /metrics. */
-  #barriers = 0;
-  #listener: pg.Client | undefined;
-  /** Names this instance in what it announces, so that it does not hear its own changes twice. */
-  readonly #instance = randomUUID();
+  /** How this instance hears the others' committed changes and tells them its own. */
+  readonly #changes: ChangeChannel;
   #queries = 0;
   #queryErrors = 0;
   /** Statements and transactions run again after a transient conflict (see CONFLICT_ATTEMPTS), for /metrics. */
@@ -116,15 +93,16 @@ export class PostgresStorage implements Storage {
   /** Acknowledges each group of jobs in one statement, a bounded number at once (see `StatementGroups`). */
   readonly #acknowledgements: StatementGroups<Acknowledgement, string[]>;
 
-  private constructor(pool: pg.Pool, acknowledgeStatements: number) {
+  private constructor(pool: pg.Pool, changes: ChangeChannel, acknowledgeStatements: number) {
     this.#pool = pool;
+    this.#changes = changes;
     this.#acknowledgements = new StatementGroups((jobs) => this.#acknowledgeTogether(jobs), {
       inFlight: acknowledgeStatements,
     });
   }
 
   /**
-   * Connects, applies the migrations not yet applied, and starts hearing the other instances' changes. At most
+   * Connects, starts hearing the other instances' changes, and applies the migrations not yet applied. At most
    * `poolSize` connections (default 10); at most `acknowledgeStatements` acknowledgement statements at once (default
    * 2, see `StatementGroups`).
    */
@@ -140,9 +118,17 @@ export class PostgresStorage implements Storage {
     });
     // An idle client losing its connection (a database restart) must not end the process; the next query reconnects.
     pool.on("error", () => undefined);
-    const storage = new PostgresStorage(pool, options.acknowledgeStatements ?? DEFAULT_ACKNOWLEDGE_STATEMENTS);
-    await storage.#migrate();
-    await storage.#listen(url);
+    const storage = new PostgresStorage(
+      pool,
+      await ChangeChannel.open(url),
+      options.acknowledgeStatements ?? DEFAULT_ACKNOWLEDGE_STATEMENTS,
+    );
+    try {
+      await storage.#migrate();
+    } catch (error) {
+      await storage.close();
+      throw error;
+    }
     return storage;
   }
 
@@ -168,76 +154,9 @@ export class PostgresStorage implements Storage {
     });
   }
 
-  /** One connection outside the pool LISTENs; a lost one is opened again, and meanwhile every cached page is dropped. */
-  async #listen(url: string): Promise<void> {
-    const client = new pg.Client({ connectionString: url, types });
-    client.on("notification", (message) => {
-      if (!message.payload) return;
-      const { from, ...change } = JSON.parse(message.payload) as ChangeMessage & { from: string };
-      if (from !== this.#instance) this.#announce(change);
-    });
-    const everythingChanged = (): void => {
-      this.#announce({ kind: "notifications", businessUnitId: null });
-      this.#announce({ kind: "state" });
-    };
-    const reconnect = (): void => {
-      if (this.#closed) return;
-      // Changes announced while no connection listened are lost: drop everything derived, now and once back.
-      this.#listener = undefined;
-      everythingChanged();
-      setTimeout(() => void this.#listen(url).then(everythingChanged, reconnect), 1000).unref();
-    };
-    client.on("error", reconnect);
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
-    this.#listener = client;
-  }
-
-  #announce(message: ChangeMessage): void {
-    if (message.kind === "notifications") {
-      for (const listener of this.#notificationListeners) listener(message.businessUnitId);
-      return;
-    }
-    for (const listener of this.#stateListeners) {
-      const reload = listener().catch(() => undefined);
-      this.#reloading.add(reload);
-      void reload.finally(() => this.#reloading.delete(reload));
-    }
-  }
-
-  /**
-   * Waits until every change that any instance committed before this call has been heard and applied here. A
-   * committing backend signals the listening one before its COMMIT returns, and PostgreSQL sends a session's pending
-   * notifications before it answers its next query: so one round trip on the listening connection is a barrier. The
-   * query is the empty one: PostgreSQL answers it (EmptyQueryResponse, then ReadyForQuery) without parsing, planning or
-   * executing anything, and still sends the pending notifications first.
-   */
-  async sync(): Promise<void> {
-    if (this.#listener) await this.#roundTrip();
-    while (this.#reloading.size > 0) await Promise.all([...this.#reloading]);
-  }
-
-  /**
-   * The next round trip on the listening connection, shared by every caller until it is sent; one is in flight at a
-   * time. It is sent from `setImmediate`, once the event loop has read every socket that was ready: each request read
-   * in that turn arrived before it left, so they all share it (a crowd per turn, not a query each).
-   */
-  #roundTrip(): Promise<void> {
-    this.#nextBarrier ??= (async () => {
-      await this.#barrier;
-      await new Promise((resolve) => setImmediate(resolve));
-      this.#nextBarrier = undefined;
-      // Without a listening connection (being opened again) every derived thing was dropped already: nothing to wait for.
-      const barrier =
-        this.#listener?.query(BARRIER).then(
-          () => void (this.#barriers += 1),
-          () => undefined,
-        ) ?? Promise.resolve();
-      this.#barrier = barrier;
-      await barrier;
-      if (this.#barrier === barrier) this.#barrier = undefined;
-    })();
-    return this.#nextBarrier;
+  /** Waits until every change that any instance committed before this call has been heard and applied here. */
+  sync(): Promise<void> {
+    return this.#changes.sync();
   }
 
   /**
@@ -301,14 +220,10 @@ export class PostgresStorage implements Storage {
       await client.query("BEGIN");
       const result = await work(client, changed);
       for (const message of dedupe(changed))
-        await this.#query(
-          "SELECT pg_notify($1, $2)",
-          [CHANNEL, JSON.stringify({ ...message, from: this.#instance })],
-          client,
-        );
+        await this.#query("SELECT pg_notify($1, $2)", [CHANNEL, this.#changes.payload(message)], client);
       await client.query("COMMIT");
       // This instance's own state is changed in memory already; only what it derived from notifications is dropped.
-      for (const message of dedupe(changed)) if (message.kind === "notifications") this.#announce(message);
+      for (const message of dedupe(changed)) if (message.kind === "notifications") this.#changes.announce(message);
       return result;
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined);
@@ -532,11 +447,11 @@ export class PostgresStorage implements Storage {
   }
 
   onNotificationsChanged(listener: (businessUnitId: string | null) => void): void {
-    this.#notificationListeners.push(listener);
+    this.#changes.onNotificationsChanged(listener);
   }
 
   onStateChanged(listener: () => Promise<void>): void {
-    this.#stateListeners.push(listener);
+    this.#changes.onStateChanged(listener);
   }
 
   /**
@@ -695,11 +610,11 @@ export class PostgresStorage implements Storage {
        )
        SELECT business_unit_id, id FROM found
        UNION ALL SELECT business_unit_id, NULL FROM announced`,
-      [units, ids, CHANNEL, this.#instance],
+      [units, ids, CHANNEL, this.#changes.instance],
     );
     const found = new Set<string>();
     for (const row of rows) {
-      if (row.id === null) this.#announce({ kind: "notifications", businessUnitId: row.business_unit_id });
+      if (row.id === null) this.#changes.announce({ kind: "notifications", businessUnitId: row.business_unit_id });
       else found.add(`${row.business_unit_id}\n${row.id}`);
     }
     return jobs.map((job) => job.ids.filter((id) => found.has(`${job.businessUnitId}\n${id}`)));
@@ -1055,18 +970,7 @@ export class PostgresStorage implements Storage {
           type: "counter",
           value: this.#acknowledgements.statements,
         },
-        {
-          name: "barriers_total",
-          help: "Round trips on the listening connection confirming that every other instance's changes were heard.",
-          type: "counter",
-          value: this.#barriers,
-        },
-        {
-          name: "listening",
-          help: "1 while the connection hearing other instances' changes is open.",
-          type: "gauge",
-          value: this.#listener ? 1 : 0,
-        },
+        ...this.#changes.figures(),
       ],
     };
   }
@@ -1082,11 +986,7 @@ export class PostgresStorage implements Storage {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#listener?.end().catch(() => undefined);
+    await this.#changes.close();
     await this.#pool.end();
   }
-}
-
-function dedupe(messages: ChangeMessage[]): ChangeMessage[] {
-  return [...new Map(messages.map((message) => [JSON.stringify(message), message])).values()];
 }
