@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { BasicAuthenticator, Principal } from "./auth/basic-auth.js";
-import { setControlActor, type ControlActor } from "./sandbox/actor.js";
+import { setControlActor, type ControlActor } from "./auth/control-actor.js";
 import { errorEnvelopeOf, renderEnvelope, type ErrorEnvelope } from "./error-envelopes.js";
 import type { RegistryOperations, SandboxOperations } from "./operation-types.js";
 import type { PolicyHook } from "./policies.js";

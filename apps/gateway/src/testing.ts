@@ -10,7 +10,8 @@ import { createServer, type Gateway } from "./server.js";
 
 export { hashPassword } from "./auth/passwords.js";
 export { copyToPostgres } from "./copy-to-postgres.js";
-export { notificationsFor, type ApplicationEvent, type CorrespondenceDocument } from "./notifications/events.js";
+export { notificationsFor, type ApplicationEvent } from "./notifications/events.js";
+export type { CorrespondenceDocument } from "./registry/correspondence.js";
 export { allTitles } from "./registry/register.js";
 export { seededRandom } from "./registry/seeded-random.js";
 export type { NotificationRow } from "./storage/storage.js";

@@ -3,7 +3,7 @@ import { parseDateTimeFilter } from "../date-time.js";
 import type { SandboxOperations } from "../operation-types.js";
 import { Problem } from "../problems.js";
 import type { HandlersOf } from "../routing.js";
-import { controlActorOf } from "../sandbox/actor.js";
+import { controlActorOf } from "../auth/control-actor.js";
 import type { AuditTrail } from "./trail.js";
 
 /** The handler of the audit trail's reader (listAuditEntries in spec/sandbox.yaml). */

@@ -1,5 +1,5 @@
 import type { SandboxComponents } from "../operation-types.js";
-import type { ControlActor } from "../sandbox/actor.js";
+import type { ControlActor } from "../auth/control-actor.js";
 
 type ActorKind = SandboxComponents["schemas"]["SandboxAuditActorKind"];
 

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Operation } from "@lrg/spec";
 import { isoMillis } from "../clock.js";
 import type { SandboxComponents } from "../operation-types.js";
-import { controlActorOf, type ControlActor } from "../sandbox/actor.js";
+import { controlActorOf, type ControlActor } from "../auth/control-actor.js";
 import type { AuditEntryRow, Storage } from "../storage/storage.js";
 import { summariseRequestBody } from "./request-summary.js";
 import { auditScope } from "./scope.js";

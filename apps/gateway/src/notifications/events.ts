@@ -2,13 +2,7 @@ import { randomUUID } from "node:crypto";
 import { isoMillis, isoMillisNoZone } from "../clock.js";
 import { componentSchema, type SpecNode } from "@lrg/spec";
 import type { ApplicationRow, NotificationRow } from "../storage/storage.js";
-
-/** A correspondence document as notifications and application information carry it. */
-export interface CorrespondenceDocument {
-  type: { code: string; name: string };
-  created_at: string;
-  download_id: string;
-}
+import type { CorrespondenceDocument } from "../registry/correspondence.js";
 
 /** Something that happened to an application, from which both notification views are rendered. */
 export type ApplicationEvent =

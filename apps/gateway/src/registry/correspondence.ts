@@ -2,8 +2,14 @@ import { isoMillis } from "../clock.js";
 import { componentSchema } from "@lrg/spec";
 import type { BlobStore } from "../storage/blob-store.js";
 import type { ApplicationRow, Storage } from "../storage/storage.js";
-import type { CorrespondenceDocument } from "../notifications/events.js";
 import { renderPdf } from "./pdf.js";
+
+/** A correspondence document as notifications and application information carry it. */
+export interface CorrespondenceDocument {
+  type: { code: string; name: string };
+  created_at: string;
+  download_id: string;
+}
 
 /** The name of each correspondence document code, from the spec (`x-lrg-code-names`). */
 export const DOCUMENT_NAMES = componentSchema("CorrespondenceDocumentTypeCode")["x-lrg-code-names"] as Record<

@@ -9,7 +9,7 @@ import { Problem } from "../problems.js";
 import type { SandboxState, Scope } from "../registry/sandbox-state.js";
 import type { SandboxHandlers } from "../routing.js";
 import type { Storage } from "../storage/storage.js";
-import { controlActorOf } from "./actor.js";
+import { controlActorOf } from "../auth/control-actor.js";
 import { newUnitToken, unitTokenHash } from "./tokens.js";
 
 export interface SandboxDeps {

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { Problem } from "../problems.js";
 import type { Storage } from "../storage/storage.js";
-import type { ControlActor } from "./actor.js";
+import type { ControlActor } from "../auth/control-actor.js";
 
 /** What every unit token starts with, so that a leaked one is recognisable (secret scanners, logs). */
 export const UNIT_TOKEN_PREFIX = "lrgu_";

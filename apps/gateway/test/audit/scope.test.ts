@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { auditScope } from "../../src/audit/scope.js";
-import type { ControlActor } from "../../src/sandbox/actor.js";
+import type { ControlActor } from "../../src/auth/control-actor.js";
 
 const unitA = randomUUID();
 const unitB = randomUUID();

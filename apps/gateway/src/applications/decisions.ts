@@ -1,4 +1,4 @@
-import type { RuleError, Verdict } from "../applications/validation-rules.js";
+import type { RuleError, Verdict } from "./validation-rules.js";
 
 /** What the registry's automatic processing decides for an application whose checks have finished. */
 export type Decision =
