@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createGatewayClient, ProblemError } from "../src/index.js";
-import { clientWith } from "./support/clients.js";
+import { clientWith, FAKE_GATEWAY } from "./support/clients.js";
 import { jsonResponse, recordingFetch } from "./support/recording-fetch.js";
 import { json, startServer, type TestServer } from "./support/servers.js";
 
@@ -161,7 +161,7 @@ describe("downloadDocument", () => {
     expect(
       recorder.requests.map((request) => [request.url.href, request.redirect, request.headers.has("authorization")]),
     ).toEqual([
-      [`http://gateway.test/v1/documents/${DOWNLOAD_ID}`, "manual", true],
+      [`${FAKE_GATEWAY}/v1/documents/${DOWNLOAD_ID}`, "manual", true],
       ["http://storage.test/blob", "manual", false],
     ]);
   });

@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import {
-  createGatewayClient,
   createRetryingFetch,
   GatewayError,
+  type GatewayClientOptions,
   NetworkError,
   TimeoutError,
   type Middleware,
@@ -18,6 +18,7 @@ import {
   type NotificationV1,
   type RetryEvent,
 } from "../src/index.js";
+import { clientWith, FAKE_GATEWAY } from "./support/clients.js";
 import { at, fakeRegistry, stored, type StoredNotification } from "./support/fake-notifications.js";
 import { json, startServer, type ReceivedRequest, type TestServer } from "./support/servers.js";
 
@@ -66,8 +67,8 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 const clientOf = (
   server: TestServer,
-  options: { timeoutMs?: number; onRetry?: (event: RetryEvent) => void; middleware?: Middleware[] } = {},
-) => createGatewayClient({ baseUrl: server.url, username: "u", password: "p", retry: FAST_RETRY, ...options });
+  options: Partial<Pick<GatewayClientOptions, "timeoutMs" | "onRetry" | "middleware" | "retry">> = {},
+) => clientWith({ baseUrl: server.url, retry: FAST_RETRY, ...options });
 
 describe("network failures are NetworkErrors", () => {
   it("a GET where nothing listens: NetworkError after its attempts, fetch's TypeError as the cause", async () => {
@@ -98,12 +99,7 @@ describe("network failures are NetworkErrors", () => {
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on("warning", onWarning);
     try {
-      const client = createGatewayClient({
-        baseUrl: server.url,
-        username: "u",
-        password: "p",
-        retry: { ...FAST_RETRY, attempts: 15 },
-      });
+      const client = clientOf(server, { retry: { ...FAST_RETRY, attempts: 15 } });
       const failure = await rejection(client.GET("/v1/notifications"));
       expect(failure).toMatchObject({ name: "NetworkError", attempts: 15 });
       await new Promise((resolve) => setImmediate(resolve));
@@ -239,7 +235,7 @@ describe("answers cut off in the middle of their body", () => {
     // A real server in front of the in-memory registry; the first list answer is cut off half-way.
     const server = await serve(async (request, response) => {
       const answer = await registry.fetch(
-        new Request(`http://gateway.test${request.url}`, {
+        new Request(`${FAKE_GATEWAY}${request.url}`, {
           method: request.method,
           headers: request.headers as Record<string, string>,
           ...(request.body.length > 0 && { body: request.body }),
@@ -268,7 +264,7 @@ describe("the answer handed over after reading the body within the attempt", () 
         bufferBody: true,
       },
     );
-    return retrying(new Request("http://gateway.test/v1/notifications"));
+    return retrying(new Request(`${FAKE_GATEWAY}/v1/notifications`));
   };
 
   it("is a Response that reads as text, JSON, bytes or a stream, once", async () => {

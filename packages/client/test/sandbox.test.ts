@@ -1,18 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { createBusinessUnitSandbox, createSandboxClient } from "../src/index.js";
+import { FAKE_GATEWAY } from "./support/clients.js";
 import { jsonResponse, problemResponse, recordingFetch } from "./support/recording-fetch.js";
 
 describe("createSandboxClient", () => {
   it("sends the bearer token on typed calls of the control plane", async () => {
     const recorder = recordingFetch(() => jsonResponse(200, { now: "2025-02-20T09:06:29.040Z" }));
     const sandbox = createSandboxClient({
-      baseUrl: "http://gateway.test/",
+      baseUrl: `${FAKE_GATEWAY}/`,
       token: "sandbox-token",
       fetch: recorder.fetch,
     });
     const { data } = await sandbox.GET("/sandbox/v1/clock");
     expect(data).toMatchObject({ now: "2025-02-20T09:06:29.040Z" });
-    expect(recorder.last().url.href).toBe("http://gateway.test/sandbox/v1/clock");
+    expect(recorder.last().url.href).toBe(`${FAKE_GATEWAY}/sandbox/v1/clock`);
     expect(recorder.last().headers.get("authorization")).toBe("Bearer sandbox-token");
   });
 });
@@ -32,7 +33,7 @@ describe("createBusinessUnitSandbox", () => {
         : jsonResponse(200, { now: "2025-02-20T09:06:29.040Z" }),
     );
     const unit = await createBusinessUnitSandbox({
-      baseUrl: "http://gateway.test",
+      baseUrl: FAKE_GATEWAY,
       adminToken: "admin-token",
       name: "Pipeline 7",
       fetch: recorder.fetch,
@@ -56,7 +57,7 @@ describe("createBusinessUnitSandbox", () => {
     );
     await expect(
       createBusinessUnitSandbox({
-        baseUrl: "http://gateway.test",
+        baseUrl: FAKE_GATEWAY,
         adminToken: created.sandbox_token,
         fetch: recorder.fetch,
       }),

@@ -270,7 +270,7 @@ describe("uploadDocument", () => {
       { readBody: false },
     );
     servers.push(server);
-    const client = createGatewayClient({ baseUrl: server.url, username: "u", password: "p" });
+    const client = clientWith({ baseUrl: server.url });
     const failure = await client.uploadDocument(bytes, { documentType: "TR1" }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(SignatureError);
     expect((failure as SignatureError).code).toBe("403-02");
