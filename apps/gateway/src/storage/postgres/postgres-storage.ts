@@ -219,11 +219,12 @@ export class PostgresStorage implements Storage {
     try {
       await client.query("BEGIN");
       const result = await work(client, changed);
-      for (const message of dedupe(changed))
+      const messages = dedupe(changed);
+      for (const message of messages)
         await this.#query("SELECT pg_notify($1, $2)", [CHANNEL, this.#changes.payload(message)], client);
       await client.query("COMMIT");
       // This instance's own state is changed in memory already; only what it derived from notifications is dropped.
-      for (const message of dedupe(changed)) if (message.kind === "notifications") this.#changes.announce(message);
+      for (const message of messages) if (message.kind === "notifications") this.#changes.announce(message);
       return result;
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined);
