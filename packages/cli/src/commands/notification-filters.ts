@@ -1,7 +1,9 @@
 // The filters of `lrg notifications list`, `tail` and `forward`: the same flags, sent as the same query parameters.
 import type { Command } from "commander";
+import { enums } from "@lrg/spec/constants";
 
-export const STATUSES = ["NEW", "ACKNOWLEDGED"] as const;
+/** A notification's statuses, as the spec names them (NotificationStatus). */
+export const STATUSES = enums.NotificationStatus;
 
 export interface ListFlags {
   readonly status?: (typeof STATUSES)[number];

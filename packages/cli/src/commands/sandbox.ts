@@ -2,6 +2,7 @@
 // settings, reset, and triggering a notification through the transition that emits it). Not part of the registry.
 import { Option, type Command } from "commander";
 import { unwrap, type SandboxComponents } from "@lrg/client";
+import { enums } from "@lrg/spec/constants";
 import { readConfig, writeConfig } from "../config.js";
 import { table, UsageError, type Output } from "../conventions.js";
 import { runtimeOf, subcommand, type Runtime } from "../runtime.js";
@@ -382,12 +383,17 @@ export function registerSandbox(program: Command): void {
     ["lrg sandbox audit", "lrg sandbox audit --operation resetSandbox --json", "lrg sandbox audit --actor unknown"],
   )
     .option("--operation <operationId>", "only this operation, e.g. updateSettings")
-    .addOption(new Option("--actor <kind>", "only this kind of actor").choices(["admin", "unit", "unknown"]))
+    .addOption(new Option("--actor <kind>", "only this kind of actor").choices(enums.SandboxAuditActorKind))
     .option("--after <sequence>", "only entries after this sequence number (the last one of the previous page)")
     .option("--limit <n>", "at most this many entries (100 at most)")
     .action(
       async (
-        flags: { operation?: string; actor?: "admin" | "unit" | "unknown"; after?: string; limit?: string },
+        flags: {
+          operation?: string;
+          actor?: (typeof enums.SandboxAuditActorKind)[number];
+          after?: string;
+          limit?: string;
+        },
         command: Command,
       ) => {
         const runtime = runtimeOf(command);
