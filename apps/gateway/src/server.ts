@@ -195,6 +195,8 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     // least that long for its barrier, which, taken out, cost the same.)
     await Promise.all([storage.sync(), nextTurn()]);
     reply.header("x-request-id", request.id);
+    // No operation answers it: refused as it arrives, before any body is read (the not-found handler would wait for it).
+    if (request.is404) throw noOperation(request);
   });
   app.addHook("onSend", async (request, reply) => {
     // While shutting down, answers end their connection so that close() is not held by keep-alive sockets; an answer

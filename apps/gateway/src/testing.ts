@@ -45,6 +45,8 @@ export interface TestGatewayOptions {
   databaseAcknowledgeStatements?: number;
   /** Where blobs live when instances share them. Default: inside the data directory. */
   blobDir?: string;
+  /** Timeouts and the connection cap; each member absent takes its default. */
+  limits?: GatewayConfig["limits"];
 }
 
 /** A gateway listening for a test. */
@@ -87,6 +89,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
         ? { databaseAcknowledgeStatements: options.databaseAcknowledgeStatements }
         : {}),
       ...(options.blobDir ? { blobDir: options.blobDir } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
     });
     if (options.settings) {
       // Through the control plane in process, so that the settings are checked as any caller's are.
