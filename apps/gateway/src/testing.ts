@@ -45,6 +45,9 @@ export interface TestGatewayOptions {
   databaseAcknowledgeStatements?: number;
   /** Where blobs live when instances share them. Default: inside the data directory. */
   blobDir?: string;
+  /** Blobs in this bucket (`s3://bucket/prefix`, `LRG_BLOB_URL`) instead of a directory, reached with `s3`. */
+  blobUrl?: string;
+  s3?: GatewayConfig["s3"];
 }
 
 /** A gateway listening for a test. */
@@ -87,6 +90,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
         ? { databaseAcknowledgeStatements: options.databaseAcknowledgeStatements }
         : {}),
       ...(options.blobDir ? { blobDir: options.blobDir } : {}),
+      ...(options.blobUrl ? { blobUrl: options.blobUrl } : {}),
+      ...(options.s3 ? { s3: options.s3 } : {}),
     });
     if (options.settings) {
       // Through the control plane in process, so that the settings are checked as any caller's are.
