@@ -48,8 +48,9 @@ export class DirectoryBlobStore implements BlobStore {
   }
 
   async has(sha256Hex: string): Promise<boolean> {
+    const path = this.#pathOf(sha256Hex);
     try {
-      return (await stat(this.#pathOf(sha256Hex))).isFile();
+      return (await stat(path)).isFile();
     } catch {
       return false;
     }

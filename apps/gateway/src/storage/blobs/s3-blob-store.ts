@@ -1,7 +1,13 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from "@aws-sdk/client-s3";
 import { addressOf, BlobNotFoundError, checkedAddress, type BlobStore, type IncomingBlob } from "./blob-store.js";
 import type { BucketAddress, S3Options } from "./bucket.js";
 import { IncomingFiles } from "./incoming-files.js";
