@@ -57,6 +57,27 @@ describe("with its blobs in a bucket, the gateway", () => {
     expect(bytes.toString("latin1")).toContain("(Letter) Tj");
   });
 
+  it("answers 5xx to an upload the bucket refuses, keeps nothing of it, and takes it again at the same address", async () => {
+    const other = await startGateway({ blobUrl: "s3://lrg-not-yet-created/documents", s3: bucket.s3 });
+    try {
+      const otherUnit = await other.newBusinessUnit();
+      const bytes = SAMPLES.gif;
+      const { upload_url: url, document_id: id } = await uploadAddress(other, otherUnit, bytes);
+      const refused = await rawPut(url, uploadHeaders(bytes), bytes);
+      expect(refused.status).toBeGreaterThanOrEqual(500);
+      expect(await documentStatus(other, id)).toBe("AWAITING_UPLOAD");
+      expect(readdirSync(join(other.dataDir, "blobs", "incoming"))).toEqual([]);
+      await bucket.create("lrg-not-yet-created");
+      expect((await rawPut(url, uploadHeaders(bytes), bytes)).status).toBe(200);
+      expect(await bucket.keys("lrg-not-yet-created")).toEqual([
+        `documents/${hexOf(bytes).slice(0, 2)}/${hexOf(bytes)}`,
+      ]);
+      await expect.poll(() => documentStatus(other, id)).toBe("ACCEPTED");
+    } finally {
+      await other.stop();
+    }
+  });
+
   it("keeps no blob in its data directory", () => {
     expect(localBlobFiles()).toEqual([]);
     expect(readdirSync(join(gw.dataDir, "blobs"))).toEqual(["incoming"]);

@@ -57,6 +57,8 @@ export class S3BlobStore implements BlobStore {
   }
 
   incoming(): IncomingBlob {
+    // The SDK does not retry a request whose body is a stream: a failed PUT fails the upload (a 5xx), whose address
+    // stays usable for another attempt, since nothing was recorded.
     return this.#incoming.open(async (path, sha256Hex) => {
       await this.#send(sha256Hex, createReadStream(path), (await stat(path)).size);
     });
