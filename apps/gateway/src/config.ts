@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { ConnectionLimits } from "./http/limits.js";
 import { parseBucketUrl, type S3Options } from "./storage/blobs/bucket.js";
 import { DEFAULT_POOL_SIZE } from "./storage/postgres/defaults.js";
 
@@ -39,6 +40,8 @@ export interface GatewayConfig {
   demoUser?: { username: string; password: string };
   /** Delay before the simulated registry decides a submitted application in automatic processing. */
   decisionDelayMs: number;
+  /** Timeouts and the connection cap (see `ConnectionLimits`); each member absent takes its default. */
+  limits?: Partial<ConnectionLimits>;
   /** Structured logs (pino) on or off. */
   logger: boolean;
   /**
@@ -99,6 +102,7 @@ export function configFromEnv(
     demoUser: { username: env["LRG_DEMO_USERNAME"] ?? "demo", password: env["LRG_DEMO_PASSWORD"] ?? "demo-password" },
     decisionDelayMs: Number(env["LRG_DECISION_DELAY_MS"] ?? 2000),
     logger: env["LRG_LOG"] !== "off",
+    limits: limitsFromEnv(env),
     ...(env["LRG_TLS_CERT"] && env["LRG_TLS_KEY"]
       ? {
           tls: {
@@ -160,6 +164,24 @@ function bucketFromEnv(env: NodeJS.ProcessEnv): Pick<GatewayConfig, "blobUrl" | 
         : {}),
     },
   };
+}
+
+/** The variable of each connection limit, and its ceiling (a day for the timeouts). */
+const LIMIT_VARIABLES: Record<keyof ConnectionLimits, { name: string; max: number; unit: string }> = {
+  headersTimeoutMs: { name: "LRG_HEADERS_TIMEOUT_MS", max: 86_400_000, unit: "milliseconds" },
+  bodyTimeoutMs: { name: "LRG_BODY_TIMEOUT_MS", max: 86_400_000, unit: "milliseconds" },
+  requestTimeoutMs: { name: "LRG_REQUEST_TIMEOUT_MS", max: 86_400_000, unit: "milliseconds" },
+  maxConnections: { name: "LRG_MAX_CONNECTIONS", max: 1_000_000, unit: "connections" },
+};
+
+/** The connection limits the environment sets; the others keep their defaults. */
+function limitsFromEnv(env: NodeJS.ProcessEnv): Partial<ConnectionLimits> {
+  const limits: Partial<ConnectionLimits> = {};
+  for (const [member, { name, max, unit }] of Object.entries(LIMIT_VARIABLES)) {
+    const text = env[name];
+    if (text !== undefined && text !== "") limits[member as keyof ConnectionLimits] = whole(name, text, max, unit);
+  }
+  return limits;
 }
 
 /** The largest page cache a setting may ask for: 64 GiB. */

@@ -3,12 +3,27 @@
 import { configFromEnv } from "./config.js";
 import { createServer } from "./server.js";
 
+/** Why a port cannot be bound, by the system's error code. */
+const LISTEN_FAILURES: Record<string, string> = {
+  EADDRINUSE: "the port is in use, by another gateway or program",
+  EACCES: "the port needs privileges this process does not have",
+  EADDRNOTAVAIL: "the address is not one of this machine's",
+};
+
 const config = configFromEnv();
 const gateway = await createServer(config);
 const { app } = gateway;
-const address = await app.listen({ port: config.port, host: config.host });
+// Every listener is bound before the gateway says it is ready: the mutual TLS one first, so that nothing answers
+// (not even /healthz) when one of them cannot be bound.
 const mutualTls =
-  config.httpsPort === null ? undefined : await gateway.listenMutualTls({ port: config.httpsPort, host: config.host });
+  config.httpsPort === null
+    ? undefined
+    : await gateway
+        .listenMutualTls({ port: config.httpsPort, host: config.host })
+        .catch((error: unknown) => cannotListen(error, "LRG_HTTPS_PORT", config.httpsPort, "a free port, or off"));
+const address = await app
+  .listen({ port: config.port, host: config.host })
+  .catch((error: unknown) => cannotListen(error, "PORT", config.port, "a free port"));
 
 const lines = [
   "",
@@ -57,4 +72,19 @@ function mutualTlsLines({
     `                 client ${certificates.clientCert}, key ${certificates.clientKey}`,
     `  Try it:        curl --cert ${certificates.clientCert} --key ${certificates.clientKey} --cacert ${certificates.caCert} -u ${login} ${reachable}/s1/v1/titles/ZZ100001/official-copies/availability`,
   ];
+}
+
+/**
+ * Stops the start when a listener cannot be bound: one line naming the variable to change, no stack trace, exit 1.
+ * Any other error is thrown as it is.
+ */
+async function cannotListen(error: unknown, variable: string, port: number | null, instead: string): Promise<never> {
+  const code = (error as { code?: unknown }).code;
+  const why = LISTEN_FAILURES[String(code)];
+  if (!why) throw error;
+  console.error(
+    `lrg-gateway: cannot listen on ${config.host}:${String(port)} (${why}); set ${variable} to ${instead}${code === "EADDRNOTAVAIL" ? ", or HOST to an address of this machine" : ""}`,
+  );
+  await app.close().catch(() => undefined);
+  process.exit(1);
 }

@@ -1,4 +1,5 @@
 import { problemCatalogue, type ProblemCode } from "@lrg/spec";
+import { storageFaultOf } from "./storage/errors.js";
 
 export type { ProblemCode };
 
@@ -52,4 +53,25 @@ export class Problem extends Error {
       ...(this.errors ? { errors: this.errors.slice(0, 100) } : {}),
     };
   }
+}
+
+/** Seconds a caller should wait after a store failure: a restart or failover takes seconds, making room longer. */
+const RETRY_AFTER_UNREACHABLE_S = 2;
+const RETRY_AFTER_CANNOT_WRITE_S = 10;
+
+/**
+ * The problem of a store failure (see `storageFaultOf`): 503 with Retry-After, never 500, since the caller did
+ * nothing wrong and a retry succeeds once the store is back. Undefined for any other error.
+ */
+export function storageProblemOf(error: unknown): Problem | undefined {
+  const fault = storageFaultOf(error);
+  if (fault === "unreachable")
+    return new Problem("503-02", "the gateway's store is unavailable; retry later", {
+      headers: { "retry-after": String(RETRY_AFTER_UNREACHABLE_S) },
+    });
+  if (fault === "cannot-write")
+    return new Problem("503-03", "the gateway's store cannot accept writes (full or read-only); retry later", {
+      headers: { "retry-after": String(RETRY_AFTER_CANNOT_WRITE_S) },
+    });
+  return undefined;
 }

@@ -4,8 +4,9 @@ import type { BasicAuthenticator, Principal } from "./auth/basic-auth.js";
 import { setControlActor, type ControlActor } from "./auth/control-actor.js";
 import { errorEnvelopeOf, renderEnvelope, type ErrorEnvelope } from "./error-envelopes.js";
 import type { RegistryOperations, SandboxOperations } from "./operation-types.js";
+import { bodyDeadline } from "./http/limits.js";
 import type { PolicyHook } from "./policies.js";
-import { Problem } from "./problems.js";
+import { Problem, storageProblemOf } from "./problems.js";
 import { operationsOf, type DocumentName, type Operation as OperationSpec, type SpecNode } from "@lrg/spec";
 import { compileRequestValidator, type ValidatedRequest } from "./spec/validation.js";
 
@@ -88,6 +89,8 @@ export interface RegistrarOptions {
    * Sees every answer of the document's operations, refusals included, before it is sent (the audit trail): a hook
    * on each route, so that no handler has to remember it. `payload` is the body as it will be sent.
    */
+  /** How long a JSON body may take to arrive after its headers (see `bodyDeadline`); no deadline when absent. */
+  bodyTimeoutMs?: number;
   onAnswer?: (
     operation: OperationSpec,
     request: FastifyRequest,
@@ -135,16 +138,22 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
     // An operation without credentials is authorised by its signed address: any change to the address, its
     // query included, is the handler's signature failure to answer, not a schema error.
     const signedAddress = security === "none";
-    const run = async (request: FastifyRequest, reply: FastifyReply) => {
-      const authorization = request.headers.authorization;
-      let principal: Principal = anonymous;
+    // Credentials are checked as the headers arrive, before any body is read: a refused caller's body is never
+    // parsed, and the connection of a body still arriving is closed with the answer (see server.ts).
+    const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
       // A refused upload is answered before its body is read: end the connection rather than wait for the rest.
       if (rawBody) reply.header("connection", "close");
-      if (security === "basic") principal = await options.authenticator.authenticate(authorization, request.ip);
+      else if (options.bodyTimeoutMs !== undefined) bodyDeadline(request.raw, options.bodyTimeoutMs);
+      const authorization = request.headers.authorization;
+      if (security === "basic")
+        principals.set(request, await options.authenticator.authenticate(authorization, request.ip));
       if (security === "bearer") {
         if (!options.controlActor) throw new Error(`operation ${spec.operationId}: no bearer token check was given`);
         setControlActor(request, await options.controlActor(authorization));
       }
+    };
+    const run = async (request: FastifyRequest, reply: FastifyReply) => {
+      const principal = principals.get(request) ?? anonymous;
       // After authentication: a policy reads the settings of the caller's business unit.
       for (const policy of policies) await policy(request, security === "basic" ? principal : undefined);
       const validated = signedAddress
@@ -172,6 +181,7 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
       const route = {
         method: spec.method as "GET",
         url: `${prefix}${url}`,
+        onRequest: authenticate,
         handler: run,
         config,
         ...(onSend ? { onSend } : {}),
@@ -192,6 +202,9 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
   }
   return missing;
 }
+
+/** Who each request authenticated as, from its route's onRequest hook to its handler. */
+const principals = new WeakMap<FastifyRequest, Principal>();
 
 /** The policies of an operation: those of each of its tags, in the order declared. */
 function policiesOf(spec: OperationSpec, byTag: Record<string, PolicyHook[]> | undefined): PolicyHook[] {
@@ -260,9 +273,14 @@ export function errorAnswer(
   };
 }
 
-/** Renders any error as problem+json: a Problem as it is, Fastify's own request errors by their stable code. */
+/**
+ * Renders any error as problem+json: a Problem as it is, a store failure as 503, Fastify's own request errors by
+ * their stable code.
+ */
 export function problemFor(error: unknown): Problem {
   if (error instanceof Problem) return error;
+  const storage = storageProblemOf(error);
+  if (storage) return storage;
   const fastifyError = error as { code?: string; statusCode?: number; message?: string };
   switch (fastifyError.code) {
     case "FST_ERR_CTP_INVALID_JSON_BODY":

@@ -27,6 +27,9 @@ import type { Storage } from "./storage/storage.js";
 import { titleEnquiries } from "./title-enquiries/routes.js";
 import { ensureDemoCertificates, type DemoCertificates } from "./tls/demo-certificates.js";
 import { documentHandlers } from "./documents/routes.js";
+import { jsonDepth, MAX_JSON_DEPTH } from "./http/json-depth.js";
+import { DEADLINE_CHECK_INTERVAL_MS, DEFAULT_LIMITS, limitServer } from "./http/limits.js";
+import { requestForLog } from "./http/request-log.js";
 import { DocumentService } from "./documents/service.js";
 import { AddressSigner } from "./documents/signing.js";
 import { readFileSync } from "node:fs";
@@ -141,8 +144,10 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
 
   const requestPrefix = randomBytes(3).toString("hex");
   let requestCount = 0;
+  const limits = { ...DEFAULT_LIMITS, ...config.limits };
   const app = Fastify({
-    logger: config.logger ? { level: "info" } : false,
+    logger: config.logger ? { level: "info", serializers: { req: requestForLog } } : false,
+    http: { connectionsCheckingInterval: DEADLINE_CHECK_INTERVAL_MS },
     bodyLimit: JSON_BODY_LIMIT,
     onProtoPoisoning: "error",
     onConstructorPoisoning: "error",
@@ -162,6 +167,19 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     ...(config.tls ? { https: tlsOptions(config.tls) } : {}),
   });
 
+  limitServer(app.server, limits);
+  // JSON bodies nested beyond MAX_JSON_DEPTH are refused before they are parsed; the rest as Fastify parses them.
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    if (jsonDepth(body as string) > MAX_JSON_DEPTH) {
+      const detail = `the body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`;
+      done(new Problem("400-02", detail, { errors: [{ type: "maxDepth", detail, pointer: "/body" }] }), undefined);
+      return;
+    }
+    void parseJson(request, body as string, done);
+  });
+
   // Another instance on the same store changed the sandbox state or a password: read it again, forget what was derived.
   storage.onStateChanged(async () => {
     authenticator.forget();
@@ -179,16 +197,21 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     await Promise.all([storage.sync(), nextTurn()]);
     reply.header("x-request-id", request.id);
   });
-  app.addHook("onSend", async (_request, reply) => {
-    // While shutting down, answers end their connection so that close() is not held by keep-alive sockets.
-    if (closing) reply.header("connection", "close");
+  app.addHook("onSend", async (request, reply) => {
+    // While shutting down, answers end their connection so that close() is not held by keep-alive sockets; an answer
+    // given before its request's body arrived (refused credentials, a refused upload) ends it too, so that the rest
+    // of the body is not read.
+    if (closing || !request.raw.complete) reply.header("connection", "close");
   });
   app.addHook("onResponse", async (request, reply) => {
     metrics.observe(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode, reply.elapsedTime);
   });
   app.setErrorHandler(async (error, request, reply) => {
     const { problem, contentType, body } = errorAnswer(error, request, clock.nowMs(null));
-    if (problem.status >= 500 && !(error instanceof Problem)) request.log.error({ err: error }, "unexpected fault");
+    // A store failure is the operator's to see, once per request, without a stack: a restart under load makes many.
+    if (!(error instanceof Problem) && (problem.code === "503-02" || problem.code === "503-03"))
+      request.log.error({ code: (error as { code?: unknown }).code, reason: (error as Error).message }, "store failure");
+    else if (problem.status >= 500 && !(error instanceof Problem)) request.log.error({ err: error }, "unexpected fault");
     return reply.code(problem.status).headers(problem.headers).type(contentType).send(body);
   });
   app.setNotFoundHandler(async (request) => {
@@ -212,6 +235,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   const unimplemented = registerOperations<RegistryOperations>(app, "registry", registryHandlers, {
     authenticator,
     policies: registryPolicies((businessUnitId) => state.settingsOf(businessUnitId)),
+    bodyTimeoutMs: limits.bodyTimeoutMs,
   });
   const controlTokens = new ControlTokens(storage, config.sandboxToken);
   const afterClockChange = async () => {
@@ -237,6 +261,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
       authenticator,
       controlActor: (authorization) => controlTokens.resolve(authorization),
       onAnswer: (operation, request, reply, payload) => audit.record(operation, request, reply, payload),
+      bodyTimeoutMs: limits.bodyTimeoutMs,
     },
   );
   registerOperationsRoutes(app, storage, metrics, () => closing);
@@ -290,6 +315,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
       (req, res) => app.routing(req, res),
     );
     server.on("clientError", (_error, socket) => socket.destroy());
+    limitServer(server, limits);
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(port, host, () => resolve());

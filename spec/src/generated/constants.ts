@@ -560,6 +560,16 @@ export const problemCatalogue = {
     "title": "Service Unavailable",
     "when": "The gateway is shutting down, or the sandbox's fault injection answered for it. Retry later."
   },
+  "503-02": {
+    "status": 503,
+    "title": "Service Unavailable",
+    "when": "The gateway's store cannot be reached or failed to read or write (a database restart or failover, a lost connection, an I/O error). Nothing was changed by the request, or what it changed is kept and a retry with the same Idempotency-Key finds it. Retry after the number of seconds in Retry-After; the gateway recovers by itself once the store is back."
+  },
+  "503-03": {
+    "status": 503,
+    "title": "Service Unavailable",
+    "when": "The gateway's store cannot accept writes because its disk is full or read-only (or the database refuses writes, as a standby does). Nothing was changed; an upload's address stays usable. Retry after the number of seconds in Retry-After, once the operator has made room."
+  },
   "400-06": {
     "status": 400,
     "title": "Bad Request",

@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 ebd9ffbb6708d150f5d35714d8b6b2aa65cc4e8331e1431bb96d100783ef0cd7) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 5cf672dcce2c517da9dc6d3c09075ef5f24ea56e52adee285e5a43b651065c17) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -2080,7 +2080,7 @@ export interface components {
                 "application/json": components["schemas"]["RegistryErrors"];
             };
         };
-        /** @description The service cannot answer now. Retry later. */
+        /** @description The service cannot answer now: the gateway is shutting down, the sandbox injected a fault (`503-01`), its store is unreachable (`503-02`, a database restart or failover) or cannot accept writes (`503-03`, a full or read-only disk). Retry after the number of seconds in Retry-After (a submission with the same Idempotency-Key). */
         RegistryErrorsServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -2131,7 +2131,7 @@ export interface components {
                 "application/json": components["schemas"]["RegistryErrorCodes"];
             };
         };
-        /** @description The service cannot answer now. Retry later. */
+        /** @description The service cannot answer now: the gateway is shutting down, the sandbox injected a fault (`503-01`), its store is unreachable (`503-02`, a database restart or failover) or cannot accept writes (`503-03`, a full or read-only disk). Retry after the number of seconds in Retry-After (a submission with the same Idempotency-Key). */
         RegistryErrorCodesServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -2183,7 +2183,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The service cannot answer now (shutting down, or a fault injected by the sandbox). Retry later. */
+        /** @description The service cannot answer now: the gateway is shutting down, the sandbox injected a fault (`503-01`), its store is unreachable (`503-02`, a database restart or failover) or cannot accept writes (`503-03`, a full or read-only disk). Retry after the number of seconds in Retry-After (a submission with the same Idempotency-Key). */
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -2275,7 +2275,7 @@ export interface components {
                 "application/json": components["schemas"]["AttachErrors"];
             };
         };
-        /** @description The service cannot answer now. Retry later. */
+        /** @description The service cannot answer now: the gateway is shutting down, the sandbox injected a fault (`503-01`), its store is unreachable (`503-02`, a database restart or failover) or cannot accept writes (`503-03`, a full or read-only disk). Retry after the number of seconds in Retry-After (a submission with the same Idempotency-Key). */
         AttachErrorsServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];

@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 46c2f2a1a09e05e6319110f842d5d89151f67be1e94ea7373e6a9a4f03d236f9) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 11d74a2e2cd5e93c8e7351b9b624c9e02d73c4e61a54b809f284791266661742) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {

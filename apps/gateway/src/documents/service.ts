@@ -4,7 +4,7 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Principal } from "../auth/basic-auth.js";
 import type { Clock } from "../clock.js";
-import { Problem } from "../problems.js";
+import { Problem, storageProblemOf } from "../problems.js";
 import { MAX_DOCUMENT_BYTES } from "@lrg/spec";
 import type { BlobStore } from "../storage/blobs/blob-store.js";
 import type { RegistryDocumentRow, Storage } from "../storage/storage.js";
@@ -78,7 +78,7 @@ export class DocumentService {
    * was signed. Throws the Problem to answer; nothing is kept from a refused upload.
    */
   async receiveUpload(attempt: UploadAttempt): Promise<void> {
-    const { storage, clock, blobs, signer } = this.#deps;
+    const { storage, clock, blobs, signer, log } = this.#deps;
     const refused = (detail: string) => new Problem("403-01", `signature verification failure: ${detail}`);
     const document = /^[0-9a-f-]{36}$/.test(attempt.documentId)
       ? await storage.findDocument(attempt.documentId)
@@ -138,10 +138,19 @@ export class DocumentService {
         UPLOAD_IDLE_MS,
         () => attempt.body.destroy(new Error("upload idle")),
       );
+      // Whose fault a broken pipeline is: the disk's (full, read-only, failing: 503, logged, the address stays
+      // usable) or the client's (it stopped sending: 400-05).
+      let storeFailure: unknown;
+      const file = incoming.stream.once("error", (error) => (storeFailure = error));
       try {
-        await pipeline(attempt.body, hashing, incoming.stream);
+        await pipeline(attempt.body, hashing, file);
       } catch (error) {
         if (error instanceof Problem) throw error;
+        if (storeFailure !== undefined) {
+          log(storeFailure, `storing the upload of document ${document.id} failed`);
+          // Not a fault the store names (a bug): the error handler answers 500 and logs it.
+          throw storageProblemOf(storeFailure) ?? (storeFailure as Error);
+        }
         throw new Problem("400-05", `the upload ended after ${received} of ${length} bytes`);
       }
       if (received !== length) throw new Problem("400-05", `the upload ended after ${received} of ${length} bytes`);

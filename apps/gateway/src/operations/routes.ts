@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -65,10 +65,13 @@ export function registerOperationsRoutes(
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_request, reply) => {
     const reachable = await storage.ping().catch(() => false);
-    const ready = !isClosing() && reachable;
-    return reply
-      .code(ready ? 200 : 503)
-      .send({ status: ready ? "ready" : "not ready", database: { kind: storage.describe().database, reachable } });
+    // Reading is not enough: a full or read-only disk, or a database that became a standby, still answers reads.
+    const writable = reachable && (await storage.canWrite().catch(() => false));
+    const ready = !isClosing() && writable;
+    return reply.code(ready ? 200 : 503).send({
+      status: ready ? "ready" : "not ready",
+      database: { kind: storage.describe().database, reachable, writable },
+    });
   });
   app.get("/metrics", async (_request, reply) =>
     reply.type("text/plain; version=0.0.4").send(metrics.render() + storeMetrics(storage)),
@@ -98,7 +101,8 @@ export function registerOperationsRoutes(
       if (relative.split("/").some((segment) => segment === ".." || segment.startsWith(".")))
         throw new Problem("404-01", "no such page");
       const file = join(docs, relative);
-      if (!existsSync(file)) throw new Problem("404-01", "no such page");
+      // A directory (`/docs/assets`) is no page either: only files are served.
+      if (!statSync(file, { throwIfNoEntry: false })?.isFile()) throw new Problem("404-01", "no such page");
       return reply
         .type(CONTENT_TYPES[file.split(".").pop() ?? ""] ?? "application/octet-stream")
         .send(readFileSync(file));

@@ -20,3 +20,67 @@ export function isTransientConflict(error: unknown): boolean {
   const { code } = (error ?? {}) as { code?: unknown };
   return code === "40P01" || code === "40001";
 }
+
+/**
+ * What kind of store failure an error is, if it is one: `unreachable` (the database cannot be reached or lost the
+ * connection, an I/O error: it comes back by itself) or `cannot-write` (the disk is full or read-only, or the database
+ * refuses writes as a standby does: it comes back once an operator makes room). Anything else (a bug, a constraint)
+ * is not a store failure. Both are answered 503 with Retry-After (503-02, 503-03), never 500, and the client retries.
+ */
+export type StorageFault = "unreachable" | "cannot-write";
+
+/** SQLite's primary result codes of a store failure (better-sqlite3 names them, node:sqlite numbers them). */
+const SQLITE_FAULTS: Record<number, StorageFault> = {
+  5: "unreachable", // SQLITE_BUSY: another process held the write lock past busy_timeout
+  8: "cannot-write", // SQLITE_READONLY
+  10: "unreachable", // SQLITE_IOERR
+  13: "cannot-write", // SQLITE_FULL
+  14: "unreachable", // SQLITE_CANTOPEN
+};
+const SQLITE_NAMES: Record<string, number> = {
+  SQLITE_BUSY: 5,
+  SQLITE_READONLY: 8,
+  SQLITE_IOERR: 10,
+  SQLITE_FULL: 13,
+  SQLITE_CANTOPEN: 14,
+};
+
+/** File-system errors (blob writes, SQLite's own files) and the network errors of a lost database connection. */
+const SYSTEM_FAULTS: Record<string, StorageFault> = {
+  ENOSPC: "cannot-write",
+  EDQUOT: "cannot-write",
+  EFBIG: "cannot-write",
+  EROFS: "cannot-write",
+  EIO: "unreachable",
+  ECONNREFUSED: "unreachable",
+  ECONNRESET: "unreachable",
+  ETIMEDOUT: "unreachable",
+  EPIPE: "unreachable",
+  EHOSTUNREACH: "unreachable",
+  ENETUNREACH: "unreachable",
+  ENOTFOUND: "unreachable",
+  EAI_AGAIN: "unreachable",
+};
+
+/** node-postgres's own messages for a connection it lost or could not make (they carry no code). */
+const LOST_CONNECTION = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable)/;
+
+export function storageFaultOf(error: unknown): StorageFault | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const { code, errcode, message } = error as { code?: unknown; errcode?: unknown; message?: unknown };
+  if (typeof errcode === "number") return SQLITE_FAULTS[errcode & 0xff];
+  if (typeof code === "string") {
+    if (code.startsWith("SQLITE_")) {
+      const primary = SQLITE_NAMES[code.replace(/^(SQLITE_[A-Z]+?)(_.*)?$/, "$1")];
+      return primary === undefined ? undefined : SQLITE_FAULTS[primary];
+    }
+    const system = SYSTEM_FAULTS[code];
+    if (system) return system;
+    // PostgreSQL's SQLSTATE: 08 connection exception, 57P01-57P03 shut down or starting, 58 system I/O error,
+    // 53 insufficient resources (53100 disk full), 25006 a read-only transaction (a standby after a failover).
+    if (code === "53100" || code === "25006") return "cannot-write";
+    if (/^(08...|57P0[123]|58...|53...)$/.test(code)) return "unreachable";
+  }
+  if (typeof message === "string" && LOST_CONNECTION.test(message)) return "unreachable";
+  return undefined;
+}

@@ -151,6 +151,11 @@ export interface Storage {
   describe(): StoreFigures;
   /** Answers when the store can serve requests. */
   ping(): Promise<boolean>;
+  /**
+   * Answers whether the store accepts a write now: a heartbeat row is written (false when the disk is full or
+   * read-only, the database is unreachable or refuses writes). For `/readyz`.
+   */
+  canWrite(): Promise<boolean>;
   close(): Promise<void>;
 }
 

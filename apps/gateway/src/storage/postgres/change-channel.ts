@@ -64,8 +64,11 @@ export class ChangeChannel {
     return JSON.stringify({ ...message, from: this.instance });
   }
 
-  /** A lost connection is opened again, and meanwhile every cached page is dropped. */
-  async #listen(): Promise<void> {
+  /**
+   * Opens the listening connection. A lost connection is opened again, and meanwhile every cached page is dropped;
+   * `again`: this is such a new attempt, which tries again later when it fails.
+   */
+  async #listen(again = false): Promise<void> {
     const client = new pg.Client({ connectionString: this.#url });
     client.on("notification", (message) => {
       if (!message.payload) return;
@@ -76,16 +79,30 @@ export class ChangeChannel {
       this.announce({ kind: "notifications", businessUnitId: null });
       this.announce({ kind: "state" });
     };
+    let lost = false;
     const reconnect = (): void => {
-      if (this.#closed) return;
+      // Once per connection: its loss may be told twice (an 'error' then 'end', or a failed LISTEN).
+      if (this.#closed || lost) return;
+      lost = true;
       // Changes announced while no connection listened are lost: drop everything derived, now and once back.
-      this.#listener = undefined;
+      if (this.#listener === client) this.#listener = undefined;
       everythingChanged();
-      setTimeout(() => void this.#listen().then(everythingChanged, reconnect), 1000).unref();
+      void client.end().catch(() => undefined);
+      setTimeout(() => void this.#listen(true).then(everythingChanged, () => undefined), 1000).unref();
     };
+    // Until it listens, a failure reaches the caller (or the next attempt) through the promise; never unhandled.
+    client.on("error", () => undefined);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      // Opening again after a loss: try again later (at start, the caller hears of it instead).
+      if (again) reconnect();
+      else void client.end().catch(() => undefined);
+      throw error;
+    }
     client.on("error", reconnect);
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
+    client.on("end", reconnect);
     this.#listener = client;
   }
 

@@ -74,6 +74,13 @@ interface Acknowledgement {
  */
 const CONFLICT_ATTEMPTS = 3;
 
+/** The heartbeat write of `canWrite`: one row, updated in place. */
+const HEARTBEAT =
+  "INSERT INTO store_heartbeat (id, beat_ms) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET beat_ms = excluded.beat_ms";
+
+/** How long a request waits for a new connection before it is answered 503-02. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 /**
  * The store for many gateway instances on one PostgreSQL database (`LRG_DATABASE_URL`), through node-postgres'
  * pool. Every multi-row change is one transaction; each commit that touches notifications or the sandbox state is
@@ -85,6 +92,8 @@ export class PostgresStorage implements Storage {
   readonly #changes: ChangeChannel;
   #queries = 0;
   #queryErrors = 0;
+  /** Connections the database ended or that broke while this instance held them, for /metrics. */
+  #lostConnections = 0;
   /** Statements and transactions run again after a transient conflict (see CONFLICT_ATTEMPTS), for /metrics. */
   #conflictRetries = 0;
   /** Prepared statements' names by their text (see #query). */
@@ -95,6 +104,10 @@ export class PostgresStorage implements Storage {
 
   private constructor(pool: pg.Pool, changes: ChangeChannel, acknowledgeStatements: number) {
     this.#pool = pool;
+    // Nor one lost while checked out (a transaction, a job's lock): the pool listens to its idle connections only,
+    // and node-postgres emits the loss as an 'error' event whether or not a query is running. The query running, if
+    // any, fails with it; the connection is no longer queryable, so its release drops it from the pool.
+    pool.on("connect", (client) => client.on("error", () => void (this.#lostConnections += 1)));
     this.#changes = changes;
     this.#acknowledgements = new StatementGroups((jobs) => this.#acknowledgeTogether(jobs), {
       inFlight: acknowledgeStatements,
@@ -115,8 +128,11 @@ export class PostgresStorage implements Storage {
       max: options.poolSize ?? DEFAULT_POOL_SIZE,
       types,
       idleTimeoutMillis: 30_000,
+      // A database that does not answer at all fails a request (503-02) rather than holding it without end.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     });
-    // An idle client losing its connection (a database restart) must not end the process; the next query reconnects.
+    // A connection lost while idle in the pool (a database restart) must not end the process; the next query
+    // connects again.
     pool.on("error", () => undefined);
     const storage = new PostgresStorage(
       pool,
@@ -948,6 +964,12 @@ export class PostgresStorage implements Storage {
           value: this.#queryErrors,
         },
         {
+          name: "lost_connections_total",
+          help: "Connections the database ended or that broke while this instance held them (restarts, failovers).",
+          type: "counter",
+          value: this.#lostConnections,
+        },
+        {
           name: "conflict_retries_total",
           help: "Statements and transactions run again after PostgreSQL aborted them for meeting another (a deadlock, a serialization failure).",
           type: "counter",
@@ -979,6 +1001,15 @@ export class PostgresStorage implements Storage {
   async ping(): Promise<boolean> {
     try {
       return (await this.#query<{ one: number }>("SELECT 1 AS one")).rows[0]?.one === 1;
+    } catch {
+      return false;
+    }
+  }
+
+  async canWrite(): Promise<boolean> {
+    try {
+      await this.#query(HEARTBEAT, [Date.now()]);
+      return true;
     } catch {
       return false;
     }

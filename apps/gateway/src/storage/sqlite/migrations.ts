@@ -216,6 +216,18 @@ export const migrations: { version: number; name: string; sql: string; sqliteOnl
         WHERE status = 'COMPLETED' AND early_completion = 1;
     `,
   },
+  {
+    version: 9,
+    name: "the heartbeat row that /readyz writes to learn whether the store accepts writes",
+    // Reading proves little when the disk is full or read-only, or the database is a standby after a failover: a
+    // write of one small row does. One row, updated in place.
+    sql: `
+      CREATE TABLE store_heartbeat (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        beat_ms INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 /**

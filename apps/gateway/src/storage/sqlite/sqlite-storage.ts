@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { statfs } from "node:fs/promises";
 import { join } from "node:path";
 import type {
   AuditEntryRow,
@@ -58,6 +59,12 @@ const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
  */
 const DEFAULT_CACHE_MIB = 64;
 
+/**
+ * The free space below which the embedded store reports that it cannot write (`canWrite`, so `/readyz` answers 503):
+ * room for a checkpoint of a busy WAL and a few uploads' temporary files is gone well before the disk is empty.
+ */
+export const MIN_FREE_BYTES = 4 * 1024 * 1024;
+
 /** What the store is told beside its directory. */
 export interface SqliteStorageOptions {
   /** The writing connection's page cache, at most, in MiB (default 64). */
@@ -82,9 +89,11 @@ export class SqliteStorage implements Storage {
   /** The setting changes of this gateway still running, by key (see updateSetting). */
   readonly #settingChanges = new Map<string, Promise<void>>();
   readonly #cacheMib: number;
+  readonly #dataDir: string;
 
   constructor(dataDir: string, options: SqliteStorageOptions = {}) {
     this.#cacheMib = options.cacheMib ?? DEFAULT_CACHE_MIB;
+    this.#dataDir = dataDir;
     mkdirSync(dataDir, { recursive: true });
     const file = join(dataDir, "gateway.sqlite");
     this.#db = openSqlite(file);
@@ -484,6 +493,22 @@ export class SqliteStorage implements Storage {
   /** The file answers a read, and the writer thread is there to write. */
   async ping(): Promise<boolean> {
     return this.#writer.running && this.#prepared("SELECT 1").pluck().get() === 1;
+  }
+
+  /**
+   * The writer thread writes the heartbeat row, and the data directory's disk has MIN_FREE_BYTES left: in WAL mode a
+   * small update may still fit in the log's space on a full disk, while the next insert needs new pages.
+   */
+  async canWrite(): Promise<boolean> {
+    if (!this.#writer.running) return false;
+    try {
+      const disk = await statfs(this.#dataDir);
+      if (disk.bavail * disk.bsize < MIN_FREE_BYTES) return false;
+      await this.#writer.run("beat", Date.now());
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   async close(): Promise<void> {

@@ -72,6 +72,13 @@ export class SqliteWrites {
     return changed;
   }
 
+  /** Writes the heartbeat row (see `Storage.canWrite`). */
+  beat(nowMs: number): void {
+    this.#prepared(
+      "INSERT INTO store_heartbeat (id, beat_ms) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET beat_ms = excluded.beat_ms",
+    ).run(nowMs);
+  }
+
   createBusinessUnit(unit: BusinessUnitRow, user: UserRow): void {
     this.#db.transaction(() => {
       this.#db

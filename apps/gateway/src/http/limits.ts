@@ -1,0 +1,49 @@
+import type { IncomingMessage, Server } from "node:http";
+
+/** How long a client may take, and how many connections it may hold; each has a variable (see `configFromEnv`). */
+export interface ConnectionLimits {
+  /** From the connection's first byte to the end of the request headers. */
+  headersTimeoutMs: number;
+  /** From the end of the headers to the end of a JSON body (uploads have their own pace, see `requestTimeoutMs`). */
+  bodyTimeoutMs: number;
+  /** The whole request, an upload's 40 MiB included, from its first byte to its last. */
+  requestTimeoutMs: number;
+  /** Connections open at once; further ones are closed as they arrive. */
+  maxConnections: number;
+}
+
+/**
+ * The defaults: a JSON body of at most 1 MiB arrives in 10 s on any working link, an upload of 40 MiB in 5 minutes at
+ * 1.1 Mbit/s; 2,000 connections are far more than any integration keeps open, and far fewer than the open files
+ * a process is allowed.
+ */
+export const DEFAULT_LIMITS: ConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  bodyTimeoutMs: 10_000,
+  requestTimeoutMs: 300_000,
+  maxConnections: 2_000,
+};
+
+/** Node checks its header and request deadlines this often (its default, 30 s, would let them run late by that). */
+export const DEADLINE_CHECK_INTERVAL_MS = 1_000;
+
+/** Puts the limits on a listening server (the main listener, and the mutual TLS one). */
+export function limitServer(server: Server, limits: ConnectionLimits): void {
+  server.headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+}
+
+/**
+ * Closes the connection of a request whose body has not arrived `timeoutMs` after its headers: a client that sends
+ * a JSON body slowly holds a connection and a parser for nothing. A request without a body is left alone.
+ */
+export function bodyDeadline(request: IncomingMessage, timeoutMs: number): void {
+  const hasBody = request.headers["content-length"] !== undefined || request.headers["transfer-encoding"] !== undefined;
+  if (!hasBody || request.complete) return;
+  const timer = setTimeout(() => request.socket.destroy(), timeoutMs);
+  timer.unref();
+  const settle = () => clearTimeout(timer);
+  request.once("end", settle);
+  request.once("close", settle);
+}
