@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { ConnectionLimits } from "./http/limits.js";
+import { parseBucketUrl, type S3Options } from "./storage/blobs/bucket.js";
 import { DEFAULT_POOL_SIZE } from "./storage/postgres/defaults.js";
 
 /** Everything the gateway needs to start. `createServer` takes it; `main.ts` reads it from the environment. */
@@ -20,8 +21,15 @@ export interface GatewayConfig {
   databaseAcknowledgeStatements?: number;
   /** Most MiB of the SQLite file's pages its writer keeps in memory (default 64; not used on PostgreSQL). */
   sqliteCacheMib?: number;
-  /** Directory of the content-addressed blobs (default `dataDir`/blobs). */
+  /** Directory of the content-addressed blobs (default `dataDir`/blobs). Not with `blobUrl`. */
   blobDir?: string;
+  /**
+   * `s3://bucket/optional/prefix`: the blobs are objects of that bucket instead of files, for instances on different
+   * machines (uploads in progress still go to `dataDir`/blobs/incoming). Not with `blobDir`.
+   */
+  blobUrl?: string;
+  /** How to reach the bucket of `blobUrl` (default: AWS in us-east-1, credentials from the AWS SDK's chain). */
+  s3?: S3Options;
   /** Bearer token of the sandbox control plane. */
   sandboxToken: string;
   /** Secret for signing upload and download addresses. */
@@ -87,6 +95,7 @@ export function configFromEnv(
       ? { sqliteCacheMib: whole("LRG_SQLITE_CACHE_MIB", env["LRG_SQLITE_CACHE_MIB"], MAX_CACHE_MIB, "MiB") }
       : {}),
     ...(env["LRG_BLOB_DIR"] ? { blobDir: env["LRG_BLOB_DIR"] } : {}),
+    ...bucketFromEnv(env),
     sandboxToken: secret("LRG_SANDBOX_TOKEN"),
     signingSecret: secret("LRG_SIGNING_SECRET"),
     ...(env["LRG_PUBLIC_URL"] ? { publicUrl: env["LRG_PUBLIC_URL"] } : {}),
@@ -113,6 +122,48 @@ export function configFromEnv(
       `LRG_DATABASE_ACKNOWLEDGE_STATEMENTS must be below LRG_DATABASE_POOL_SIZE (${pool}), not ${config.databaseAcknowledgeStatements}: the statements would hold every connection`,
     );
   return config;
+}
+
+/** The bucket of `LRG_BLOB_URL` and how to reach it, from the variables the AWS tools read too. */
+function bucketFromEnv(env: NodeJS.ProcessEnv): Pick<GatewayConfig, "blobUrl" | "s3"> {
+  const url = env["LRG_BLOB_URL"];
+  const endpoint = env["LRG_S3_ENDPOINT"] || env["AWS_ENDPOINT_URL"];
+  const pathStyle = env["LRG_S3_FORCE_PATH_STYLE"];
+  if (!url) {
+    // The AWS variables may be set for other tools; the gateway's own ones mean a bucket was intended.
+    for (const name of ["LRG_S3_ENDPOINT", "LRG_S3_FORCE_PATH_STYLE"])
+      if (env[name]) throw new Error(`${name} is set but LRG_BLOB_URL is not: set LRG_BLOB_URL=s3://bucket/prefix`);
+    return {};
+  }
+  if (env["LRG_BLOB_DIR"])
+    throw new Error(
+      "LRG_BLOB_DIR and LRG_BLOB_URL are both set: the blobs go in a directory or in a bucket, set only one",
+    );
+  if (!parseBucketUrl(url))
+    throw new Error(`LRG_BLOB_URL must be s3://bucket or s3://bucket/prefix (a valid S3 bucket name), not "${url}"`);
+  if (endpoint && !/^https?:\/\/[^/]/.test(endpoint))
+    throw new Error(
+      `${env["LRG_S3_ENDPOINT"] ? "LRG_S3_ENDPOINT" : "AWS_ENDPOINT_URL"} must be an http:// or https:// address, not "${endpoint}"`,
+    );
+  if (pathStyle && pathStyle !== "0" && pathStyle !== "1")
+    throw new Error(`LRG_S3_FORCE_PATH_STYLE must be 1 or 0, not "${pathStyle}"`);
+  const accessKeyId = env["AWS_ACCESS_KEY_ID"];
+  const secretAccessKey = env["AWS_SECRET_ACCESS_KEY"];
+  if (!accessKeyId !== !secretAccessKey)
+    throw new Error("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together: set both, or neither");
+  const sessionToken = env["AWS_SESSION_TOKEN"];
+  return {
+    blobUrl: url,
+    s3: {
+      region: env["AWS_REGION"] || "us-east-1",
+      ...(endpoint ? { endpoint } : {}),
+      // Most S3-compatible services (an endpoint of one's own) have no per-bucket host names.
+      forcePathStyle: pathStyle ? pathStyle === "1" : Boolean(endpoint),
+      ...(accessKeyId && secretAccessKey
+        ? { credentials: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } }
+        : {}),
+    },
+  };
 }
 
 /** The variable of each connection limit, and its ceiling (a day for the timeouts). */

@@ -97,8 +97,8 @@ async function insertChunks(
  * Copies every row of an embedded gateway's SQLite file (`dataDir`/gateway.sqlite, migrated first) into an empty
  * PostgreSQL database (migrated first), in one transaction: either all of it arrives or nothing does. The secondary
  * indexes are dropped for the copy and built again at its end, in the same transaction. Blobs are
- * files: point `LRG_BLOB_DIR` of the new instances at `dataDir`/blobs, or copy that directory. Answers the rows
- * copied per table.
+ * files: point `LRG_BLOB_DIR` of the new instances at `dataDir`/blobs, or copy that directory (to a shared one, or
+ * into the bucket of `LRG_BLOB_URL`, paths kept). Answers the rows copied per table.
  */
 export async function copyToPostgres(dataDir: string, databaseUrl: string): Promise<Record<string, number>> {
   const file = join(dataDir, "gateway.sqlite");

@@ -27,7 +27,7 @@ const address = await app
 
 const lines = [
   "",
-  `Land Registration Gateway listening on ${address}  (data in ${config.dataDir})`,
+  `Land Registration Gateway listening on ${address}  (data in ${config.dataDir}${config.blobUrl ? `, documents in ${config.blobUrl}` : ""})`,
   `  Docs:          ${address}/docs`,
   `  Spec:          ${address}/openapi.json   (sandbox control plane: ${address}/sandbox.json)`,
   `  Demo login:    ${config.demoUser?.username ?? "-"} / ${config.demoUser?.password ?? "-"}   (HTTP Basic)`,

@@ -21,7 +21,7 @@ import { registryPolicies } from "./policies.js";
 import { errorAnswer, noOperation, registerOperations, type RegistryHandlers } from "./routing.js";
 import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
 import { ControlTokens } from "./sandbox/tokens.js";
-import { BlobStore } from "./storage/blob-store.js";
+import { openBlobStore } from "./storage/blobs/open-blob-store.js";
 import { openStorage } from "./storage/open-storage.js";
 import type { Storage } from "./storage/storage.js";
 import { titleEnquiries } from "./title-enquiries/routes.js";
@@ -94,8 +94,9 @@ const RETENTION_INTERVAL_MS = 60_000;
  * `app.close()` finishes in-flight requests, stops the registry's background work and closes the store.
  */
 export async function createServer(config: GatewayConfig): Promise<Gateway> {
+  // The blob store first: a configuration it refuses then leaves no database open.
+  const blobs = await openBlobStore(config);
   const storage = await openStorage(config);
-  const blobs = new BlobStore(config.dataDir, config.blobDir);
   // A blob directory shared by instances keeps other instances' writes in progress (an hour is past any upload).
   await blobs.sweepIncoming(config.databaseUrl ? 60 * 60_000 : 0);
   const clock = new Clock();

@@ -47,6 +47,9 @@ export interface TestGatewayOptions {
   blobDir?: string;
   /** Timeouts and the connection cap; each member absent takes its default. */
   limits?: GatewayConfig["limits"];
+  /** Blobs in this bucket (`s3://bucket/prefix`, `LRG_BLOB_URL`) instead of a directory, reached with `s3`. */
+  blobUrl?: string;
+  s3?: GatewayConfig["s3"];
 }
 
 /** A gateway listening for a test. */
@@ -90,6 +93,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
         : {}),
       ...(options.blobDir ? { blobDir: options.blobDir } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.blobUrl ? { blobUrl: options.blobUrl } : {}),
+      ...(options.s3 ? { s3: options.s3 } : {}),
     });
     if (options.settings) {
       // Through the control plane in process, so that the settings are checked as any caller's are.

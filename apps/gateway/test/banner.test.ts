@@ -23,6 +23,13 @@ describe("the start banner", () => {
     expect(running.output()).not.toContain(SANDBOX_TOKEN);
   });
 
+  it("says where the documents are when they are in a bucket", async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "lrg-banner-"));
+    // Nothing is asked of the bucket before the first document: no S3 service is needed to start.
+    running = await startGatewayProcess(dataDir, { LRG_BLOB_URL: "s3://lrg-documents/sandbox" });
+    expect(running.output()).toContain(`(data in ${dataDir}, documents in s3://lrg-documents/sandbox)`);
+  });
+
   it("shows the admin token it generated, and that token drives the control plane", async () => {
     dataDir = mkdtempSync(join(tmpdir(), "lrg-banner-"));
     running = await startGatewayProcess(dataDir, { LRG_SANDBOX_TOKEN: "" });

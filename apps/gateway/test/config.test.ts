@@ -49,3 +49,63 @@ describe("LRG_DATABASE_ACKNOWLEDGE_STATEMENTS beside LRG_DATABASE_POOL_SIZE", ()
     ).toBe(12);
   });
 });
+
+describe("LRG_BLOB_URL", () => {
+  const bucket = { LRG_BLOB_URL: "s3://lrg-blobs/sandbox/documents" };
+
+  it("names a bucket reached through AWS in us-east-1 unless told otherwise", () => {
+    const config = configFromEnv(bucket);
+    expect(config.blobUrl).toBe("s3://lrg-blobs/sandbox/documents");
+    expect(config.s3).toEqual({ region: "us-east-1", forcePathStyle: false });
+    expect(configFromEnv({}).s3).toBeUndefined();
+  });
+
+  it("takes the AWS variables, path-style addressing with an endpoint unless LRG_S3_FORCE_PATH_STYLE says otherwise", () => {
+    const aws = {
+      ...bucket,
+      AWS_ENDPOINT_URL: "http://127.0.0.1:9000",
+      AWS_REGION: "eu-west-2",
+      AWS_ACCESS_KEY_ID: "key",
+      AWS_SECRET_ACCESS_KEY: "secret",
+    };
+    expect(configFromEnv(aws).s3).toEqual({
+      region: "eu-west-2",
+      endpoint: "http://127.0.0.1:9000",
+      forcePathStyle: true,
+      credentials: { accessKeyId: "key", secretAccessKey: "secret" },
+    });
+    expect(configFromEnv({ ...aws, LRG_S3_FORCE_PATH_STYLE: "0" }).s3?.forcePathStyle).toBe(false);
+    expect(configFromEnv({ ...bucket, LRG_S3_FORCE_PATH_STYLE: "1" }).s3?.forcePathStyle).toBe(true);
+    expect(configFromEnv({ ...aws, LRG_S3_ENDPOINT: "https://s3.example.test" }).s3?.endpoint).toBe(
+      "https://s3.example.test",
+    );
+  });
+
+  it.each([
+    ["with LRG_BLOB_DIR", { ...bucket, LRG_BLOB_DIR: "/mnt/blobs" }, "LRG_BLOB_DIR and LRG_BLOB_URL are both set"],
+    ["not s3://", { LRG_BLOB_URL: "https://lrg-blobs/x" }, "LRG_BLOB_URL must be s3://bucket or s3://bucket/prefix"],
+    ["an invalid bucket name", { LRG_BLOB_URL: "s3://Lrg_Blobs" }, 'not "s3://Lrg_Blobs"'],
+    [
+      "an endpoint that is no address",
+      { ...bucket, LRG_S3_ENDPOINT: "minio:9000" },
+      "LRG_S3_ENDPOINT must be an http://",
+    ],
+    [
+      "a path style that is neither 1 nor 0",
+      { ...bucket, LRG_S3_FORCE_PATH_STYLE: "yes" },
+      "LRG_S3_FORCE_PATH_STYLE must be 1 or 0",
+    ],
+    [
+      "a key without its secret",
+      { ...bucket, AWS_ACCESS_KEY_ID: "key" },
+      "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together",
+    ],
+    [
+      "LRG_S3_ENDPOINT without a bucket",
+      { LRG_S3_ENDPOINT: "http://127.0.0.1:9000" },
+      "LRG_S3_ENDPOINT is set but LRG_BLOB_URL is not",
+    ],
+  ])("refuses to start %s", (_name, env, message) => {
+    expect(() => configFromEnv(env)).toThrow(message);
+  });
+});

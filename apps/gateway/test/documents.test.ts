@@ -7,6 +7,7 @@ import { PassThrough } from "node:stream";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { idempotencyKey, startGateway, submission, type Credentials, type TestGateway } from "./support/gateway.js";
+import { documentStatus as statusOf, letterDownloadId, uploadAddress, uploadHeaders } from "./support/documents.js";
 import { checksumOf, rawPut, SAMPLES } from "./support/upload.js";
 
 let gw: TestGateway;
@@ -23,24 +24,10 @@ beforeEach(async () => {
   await gw.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0 });
 });
 
-async function uploadUrl(bytes: Buffer, documentType = "TR1"): Promise<{ upload_url: string; document_id: string }> {
-  const answer = await gw.call("POST", "/v0/documents/url", {
-    as: unit,
-    body: { data: { document_type: documentType, file_length: bytes.length, file_sha256: checksumOf(bytes) } },
-  });
-  expect(answer.status).toBe(200);
-  return (answer.body as { data: { upload_url: string; document_id: string } }).data;
-}
-
-const headersFor = (bytes: Buffer) => ({
-  "content-length": String(bytes.length),
-  "x-provider-checksum-sha256": checksumOf(bytes),
-});
+const uploadUrl = (bytes: Buffer, documentType?: string) => uploadAddress(gw, unit, bytes, documentType);
+const headersFor = uploadHeaders;
 const incomingFiles = () => readdirSync(join(gw.dataDir, "blobs", "incoming"));
-
-async function documentStatus(id: string) {
-  return (await gw.gateway.storage.findDocument(id))?.status;
-}
+const documentStatus = (id: string) => statusOf(gw, id);
 
 describe("an upload address", () => {
   it("is refused for a checksum of 43 or 45 characters, one that is not a 32-byte digest, a length out of 1..41943040, or an unknown type", async () => {
@@ -289,17 +276,7 @@ describe("the registry's checks after upload", () => {
 });
 
 describe("downloads", () => {
-  async function protectedApplicationWithLetter(): Promise<string> {
-    const submitted = await gw.call("POST", "/v0/applications", {
-      as: unit,
-      body: submission(),
-      headers: { "idempotency-key": idempotencyKey() },
-    });
-    const id = (submitted.body as { data: { application_request_id: string } }).data.application_request_id;
-    await gw.sandbox("POST", `/sandbox/v1/applications/${id}/transitions`, { to: "ACCEPTED_PRIORITY_PROTECTED" });
-    const raised = await gw.sandbox("POST", `/sandbox/v1/applications/${id}/correspondence`, { documents: ["LTR"] });
-    return (raised.body as { documents: { download_id: string }[] }).documents[0]?.download_id ?? "";
-  }
+  const protectedApplicationWithLetter = () => letterDownloadId(gw, unit);
 
   it("answer 302 to a signed address that serves the PDF without credentials; its SHA-256 is the download id", async () => {
     const downloadId = await protectedApplicationWithLetter();

@@ -7,7 +7,7 @@ import { Problem } from "../problems.js";
 import { generateDocuments, type CorrespondenceDocument } from "../registry/correspondence.js";
 import { decide } from "./decisions.js";
 import type { SandboxState } from "../registry/sandbox-state.js";
-import type { BlobStore } from "../storage/blob-store.js";
+import type { BlobStore } from "../storage/blobs/blob-store.js";
 import { isConstraintViolation } from "../storage/errors.js";
 import type { ApplicationRow, NotificationRow, Storage } from "../storage/storage.js";
 import { transitionBetween } from "./state-machine.js";

@@ -1,6 +1,3 @@
-import { createReadStream } from "node:fs";
-import { open } from "node:fs/promises";
-
 /** The outcome of a document's checks: accepted with its sniffed type, or rejected with the reason. */
 export type FileCheck = { accepted: true; type: "PDF" | "TIFF" | "GIF" | "PNG" } | { accepted: false; reason: string };
 
@@ -23,42 +20,33 @@ const EICAR = Buffer.from(
 );
 const PDF_ENCRYPT = Buffer.from("/Encrypt");
 
-/** Which of `needles` a file contains, read in small chunks (never whole in memory, no copies of the chunks). */
-async function containing(path: string, needles: Buffer[]): Promise<Set<Buffer>> {
-  const found = new Set<Buffer>();
-  const overlap = Math.max(...needles.map((needle) => needle.length)) - 1;
-  let tail = Buffer.alloc(0);
-  for await (const chunk of createReadStream(path, { highWaterMark: 64 * 1024 })) {
-    const bytes = chunk as Buffer;
-    // A match across the boundary: the previous chunk's last bytes followed by this chunk's first ones.
-    const seam = tail.length > 0 ? Buffer.concat([tail, bytes.subarray(0, overlap)]) : undefined;
-    for (const needle of needles) if (seam?.includes(needle) || bytes.includes(needle)) found.add(needle);
-    if (found.size === needles.length) break;
-    tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - overlap)));
-  }
-  return found;
-}
-
 /**
  * The registry's file checks (its `document-valid` rule): not empty, then a virus scan (a document carrying the
  * EICAR test signature fails it, whatever its type), then the type sniffed from the bytes. PDF (not password
  * protected), TIFF, GIF and PNG are accepted. JPEG is refused: the requirement lists those four, as the registry's
  * send-a-document guide does (its submit guide names JPG instead of PNG; the requirement stands).
+ *
+ * `bytes` is read once, chunk by chunk (never whole in memory), and left as soon as the outcome is known: it may
+ * come from a bucket as well as from a file.
  */
-export async function checkFile(path: string): Promise<FileCheck> {
-  const handle = await open(path, "r");
-  const head = Buffer.alloc(8);
-  let size: number;
-  try {
-    size = (await handle.stat()).size;
-    await handle.read(head, 0, 8, 0);
-  } finally {
-    await handle.close();
+export async function checkFile(bytes: AsyncIterable<Buffer>): Promise<FileCheck> {
+  const needles = [EICAR, PDF_ENCRYPT];
+  const found = new Set<Buffer>();
+  const overlap = Math.max(...needles.map((needle) => needle.length)) - 1;
+  let head = Buffer.alloc(0);
+  let tail = Buffer.alloc(0);
+  for await (const chunk of bytes) {
+    // The first 8 bytes name the type; a stream may hand them over in more than one chunk.
+    if (head.length < 8) head = Buffer.concat([head, chunk.subarray(0, 8 - head.length)]);
+    // A match across the boundary: the previous chunk's last bytes followed by this chunk's first ones.
+    const seam = tail.length > 0 ? Buffer.concat([tail, chunk.subarray(0, overlap)]) : undefined;
+    for (const needle of needles) if (seam?.includes(needle) || chunk.includes(needle)) found.add(needle);
+    if (found.size === needles.length) break;
+    tail = Buffer.from(chunk.subarray(Math.max(0, chunk.length - overlap)));
   }
-  if (size === 0) return { accepted: false, reason: "the file is empty" };
-  const found = await containing(path, [EICAR, PDF_ENCRYPT]);
+  if (head.length === 0) return { accepted: false, reason: "the file is empty" };
   if (found.has(EICAR)) return { accepted: false, reason: "the virus scan found EICAR-Test-Signature" };
-  const match = SIGNATURES.find(([, bytes]) => bytes.every((byte, index) => head[index] === byte));
+  const match = SIGNATURES.find(([, signature]) => signature.every((byte, index) => head[index] === byte));
   if (!match) return { accepted: false, reason: "unsupported file type: only PDF, TIFF, GIF and PNG are accepted" };
   if (match[0].type === "PDF" && found.has(PDF_ENCRYPT))
     return { accepted: false, reason: "the PDF is password protected" };

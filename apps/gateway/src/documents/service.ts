@@ -1,6 +1,4 @@
 import { createHash, randomUUID } from "node:crypto";
-import { createWriteStream } from "node:fs";
-import { open, rm } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -8,7 +6,7 @@ import type { Principal } from "../auth/basic-auth.js";
 import type { Clock } from "../clock.js";
 import { Problem, storageProblemOf } from "../problems.js";
 import { MAX_DOCUMENT_BYTES } from "@lrg/spec";
-import type { BlobStore } from "../storage/blob-store.js";
+import type { BlobStore } from "../storage/blobs/blob-store.js";
 import type { RegistryDocumentRow, Storage } from "../storage/storage.js";
 import { checkFile } from "./file-type.js";
 import type { AddressSigner } from "./signing.js";
@@ -122,7 +120,7 @@ export class DocumentService {
       throw refused("X-Provider-Checksum-Sha256 differs from the file_sha256 given at generation");
 
     this.#inProgress.add(document.id);
-    const temporary = blobs.incomingPath();
+    const incoming = blobs.incoming();
     try {
       const hash = createHash("sha256");
       let received = 0;
@@ -143,7 +141,7 @@ export class DocumentService {
       // Whose fault a broken pipeline is: the disk's (full, read-only, failing: 503, logged, the address stays
       // usable) or the client's (it stopped sending: 400-05).
       let storeFailure: unknown;
-      const file = createWriteStream(temporary).once("error", (error) => (storeFailure = error));
+      const file = incoming.stream.once("error", (error) => (storeFailure = error));
       try {
         await pipeline(attempt.body, hashing, file);
       } catch (error) {
@@ -158,16 +156,13 @@ export class DocumentService {
       if (received !== length) throw new Problem("400-05", `the upload ended after ${received} of ${length} bytes`);
       if (hash.digest("base64") !== document.fileSha256)
         throw refused("the bytes' SHA-256 differs from X-Provider-Checksum-Sha256");
-      const handle = await open(temporary, "r");
-      await handle.sync();
-      await handle.close();
-      await blobs.commit(temporary, base64ToHex(document.fileSha256));
+      await incoming.keep(base64ToHex(document.fileSha256));
       if (!(await storage.completeUpload(document.id, clock.nowMs(document.businessUnitId)))) {
         throw new Problem("409-04", "this upload address was used already; each address accepts one upload");
       }
     } finally {
       this.#inProgress.delete(document.id);
-      await rm(temporary, { force: true });
+      await incoming.discard();
     }
     this.#scheduleCheck(document.id, document.fileSha256);
   }
@@ -187,7 +182,7 @@ export class DocumentService {
     const { storage, blobs, log } = this.#deps;
     const check = (async () => {
       await new Promise((resolve) => setImmediate(resolve));
-      const outcome = await checkFile(blobs.pathOf(base64ToHex(fileSha256)));
+      const outcome = await checkFile(await blobs.read(base64ToHex(fileSha256)));
       await storage.recordDocumentCheck(
         documentId,
         outcome.accepted ? "ACCEPTED" : "REJECTED",
@@ -227,6 +222,6 @@ export class DocumentService {
     if (this.#deps.clock.nowMs(document?.businessUnitId ?? null) > Number(expires) * 1000) throw expired;
     if (!document || !(await this.#deps.blobs.has(downloadId)))
       throw new Problem("404-01", `no document ${downloadId}`);
-    return { document, body: this.#deps.blobs.read(downloadId) };
+    return { document, body: await this.#deps.blobs.read(downloadId) };
   }
 }

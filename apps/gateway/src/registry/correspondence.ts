@@ -1,6 +1,6 @@
 import { isoMillis } from "../clock.js";
 import { componentSchema } from "@lrg/spec";
-import type { BlobStore } from "../storage/blob-store.js";
+import type { BlobStore } from "../storage/blobs/blob-store.js";
 import type { ApplicationRow, Storage } from "../storage/storage.js";
 import { renderPdf } from "./pdf.js";
 

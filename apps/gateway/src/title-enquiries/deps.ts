@@ -1,7 +1,7 @@
 import type { Clock } from "../clock.js";
 import type { SandboxSettings } from "../registry/sandbox-state.js";
 import type { Storage } from "../storage/storage.js";
-import type { BlobStore } from "../storage/blob-store.js";
+import type { BlobStore } from "../storage/blobs/blob-store.js";
 
 /** What the title enquiry services get from the gateway. */
 export interface TitleEnquiryDeps {

@@ -1,5 +1,5 @@
 import type { Gateway } from "../../src/server.js";
-import { startTestGateway } from "../../src/testing.js";
+import { startTestGateway, type TestGatewayOptions } from "../../src/testing.js";
 import { expectConformant } from "./conformance.js";
 
 export const SANDBOX_TOKEN = "test-sandbox-token";
@@ -52,7 +52,7 @@ export function basic(credentials: Credentials): string {
 
 /** Starts a gateway; `dataDir` reuses a directory (restart tests). */
 export async function startGateway(
-  options: { dataDir?: string; decisionDelayMs?: number; databaseUrl?: string } = {},
+  options: Pick<TestGatewayOptions, "dataDir" | "decisionDelayMs" | "databaseUrl" | "blobUrl" | "s3"> = {},
 ): Promise<TestGateway> {
   const started = await startTestGateway({
     ...options,

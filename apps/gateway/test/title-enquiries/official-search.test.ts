@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Problem } from "../../src/problems.js";
 import { DEFAULT_SETTINGS } from "../../src/registry/sandbox-state.js";
 import { errorEnvelopeOf, operationById } from "@lrg/spec";
-import { BlobStore } from "../../src/storage/blob-store.js";
+import { DirectoryBlobStore } from "../../src/storage/blobs/directory-blob-store.js";
 import { OfficialSearchService } from "../../src/title-enquiries/official-search.js";
 import type { Answer, Credentials } from "../support/gateway.js";
 import {
@@ -453,7 +453,7 @@ describe("message_id", () => {
     const service = new OfficialSearchService({
       storage: gw.gateway.storage,
       clock: gw.gateway.clock,
-      blobs: new BlobStore(gw.dataDir),
+      blobs: new DirectoryBlobStore(gw.dataDir),
       settings: () => DEFAULT_SETTINGS,
     });
     const principal = { username: unit.username, businessUnitId: String(unit.business_unit_id) };

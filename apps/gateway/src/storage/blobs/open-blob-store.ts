@@ -1,0 +1,27 @@
+import { join } from "node:path";
+import type { GatewayConfig } from "../../config.js";
+import type { BlobStore } from "./blob-store.js";
+import { DirectoryBlobStore } from "./directory-blob-store.js";
+import { parseBucketUrl } from "./bucket.js";
+
+/**
+ * The blob store the configuration names: a bucket for `blobUrl` (`s3://bucket/prefix`), otherwise the directory
+ * `blobDir` (default `dataDir`/blobs). Both at once is refused: one of them would silently go unused.
+ */
+export async function openBlobStore(
+  config: Pick<GatewayConfig, "dataDir" | "blobDir" | "blobUrl" | "s3">,
+): Promise<BlobStore> {
+  if (config.blobUrl === undefined) return new DirectoryBlobStore(config.dataDir, config.blobDir);
+  if (config.blobDir !== undefined)
+    throw new Error("a blob directory and a blob bucket were both given (LRG_BLOB_DIR, LRG_BLOB_URL): choose one");
+  const address = parseBucketUrl(config.blobUrl);
+  if (!address) throw new Error(`the blob bucket must be s3://bucket or s3://bucket/prefix, not "${config.blobUrl}"`);
+  // Loaded only here: the AWS SDK is large, and a gateway on a directory never needs it.
+  const { S3BlobStore } = await import("./s3-blob-store.js");
+  return new S3BlobStore(
+    address,
+    config.s3 ?? { region: "us-east-1", forcePathStyle: false },
+    // Uploads in progress stay on this machine, where the directory store would keep them too.
+    join(config.dataDir, "blobs", "incoming"),
+  );
+}

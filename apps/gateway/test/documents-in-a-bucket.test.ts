@@ -1,0 +1,85 @@
+// The whole document path over HTTP with the blobs in a bucket (LRG_BLOB_URL) of a real S3-compatible service
+// (s3rver, in this process): an upload kept and checked, a registry letter downloaded through its signed address.
+import { createHash } from "node:crypto";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { documentStatus, letterDownloadId, uploadAddress, uploadHeaders } from "./support/documents.js";
+import { startGateway, type Credentials, type TestGateway } from "./support/gateway.js";
+import { startTestBucket, type TestBucket } from "./support/s3.js";
+import { rawPut, SAMPLES } from "./support/upload.js";
+
+const PREFIX = "sandbox/documents";
+let bucket: TestBucket;
+let gw: TestGateway;
+let unit: Credentials;
+beforeAll(async () => {
+  bucket = await startTestBucket("lrg-documents");
+  gw = await startGateway({ blobUrl: `s3://${bucket.bucket}/${PREFIX}`, s3: bucket.s3 });
+  unit = await gw.newBusinessUnit();
+  await gw.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0 });
+});
+afterAll(async () => {
+  await gw?.stop();
+  await bucket?.stop();
+});
+
+const keyOf = (sha256Hex: string) => `${PREFIX}/${sha256Hex.slice(0, 2)}/${sha256Hex}`;
+const hexOf = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+/** The files under the data directory's blobs, which a gateway on a bucket keeps only while an upload lasts. */
+const localBlobFiles = () =>
+  readdirSync(join(gw.dataDir, "blobs"), { recursive: true, withFileTypes: true })
+    .filter((entry) => !entry.isDirectory())
+    .map((entry) => join(entry.parentPath, entry.name));
+
+describe("with its blobs in a bucket, the gateway", () => {
+  it.each([
+    ["a PDF", "ACCEPTED", SAMPLES.pdf],
+    ["a password-protected PDF", "REJECTED", SAMPLES.encryptedPdf],
+    ["a text file", "REJECTED", SAMPLES.text],
+  ] as const)("keeps an upload of %s in the bucket and checks it there: %s", async (_name, want, bytes) => {
+    const { upload_url: url, document_id: id } = await uploadAddress(gw, unit, bytes);
+    expect((await rawPut(url, uploadHeaders(bytes), bytes)).status).toBe(200);
+    expect(await bucket.keys()).toContain(keyOf(hexOf(bytes)));
+    await expect.poll(() => documentStatus(gw, id)).toBe(want);
+  });
+
+  it("serves a registry letter from the bucket through its signed download address", async () => {
+    const downloadId = await letterDownloadId(gw, unit);
+    expect(await bucket.keys()).toContain(keyOf(downloadId));
+    const redirect = await gw.call("GET", `/v1/documents/${downloadId}`, { as: unit });
+    expect(redirect.status).toBe(302);
+    const download = await fetch(String(redirect.headers.get("location")));
+    expect(download.status).toBe(200);
+    expect(download.headers.get("content-type")).toBe("application/pdf");
+    const bytes = Buffer.from(await download.arrayBuffer());
+    expect(hexOf(bytes)).toBe(downloadId);
+    expect(bytes.toString("latin1")).toContain("(Letter) Tj");
+  });
+
+  it("answers 5xx to an upload the bucket refuses, keeps nothing of it, and takes it again at the same address", async () => {
+    const other = await startGateway({ blobUrl: "s3://lrg-not-yet-created/documents", s3: bucket.s3 });
+    try {
+      const otherUnit = await other.newBusinessUnit();
+      const bytes = SAMPLES.gif;
+      const { upload_url: url, document_id: id } = await uploadAddress(other, otherUnit, bytes);
+      const refused = await rawPut(url, uploadHeaders(bytes), bytes);
+      expect(refused.status).toBeGreaterThanOrEqual(500);
+      expect(await documentStatus(other, id)).toBe("AWAITING_UPLOAD");
+      expect(readdirSync(join(other.dataDir, "blobs", "incoming"))).toEqual([]);
+      await bucket.create("lrg-not-yet-created");
+      expect((await rawPut(url, uploadHeaders(bytes), bytes)).status).toBe(200);
+      expect(await bucket.keys("lrg-not-yet-created")).toEqual([
+        `documents/${hexOf(bytes).slice(0, 2)}/${hexOf(bytes)}`,
+      ]);
+      await expect.poll(() => documentStatus(other, id)).toBe("ACCEPTED");
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it("keeps no blob in its data directory", () => {
+    expect(localBlobFiles()).toEqual([]);
+    expect(readdirSync(join(gw.dataDir, "blobs"))).toEqual(["incoming"]);
+  });
+});
