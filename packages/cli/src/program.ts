@@ -20,7 +20,7 @@ const { version } = JSON.parse(readFileSync(new URL("../package.json", import.me
 const EXIT_CODES = `
 Exit codes:
   0  done
-  1  the API refused (its problem code and detail are printed on one line)
+  1  the API refused (its problem code and detail, then each failing member with its pointer)
   2  usage: a wrong flag, a missing file or profile; nothing was sent
   3  network: the gateway could not be reached
   10, 11, 12  applications watch: the application ended VALIDATION_FAILED, CANCELLED, SYSTEM_ERROR

@@ -8,6 +8,12 @@ import { follow, lrg, submission, useSuite, writePdf } from "./support.js";
 const suite = useSuite();
 
 const oneLine = (text: string): void => expect(text.trimEnd().split("\n")).toHaveLength(1);
+/** A refusal: its summary line, then one indented line for each failing member the answer named. */
+const refusal = (text: string): void => {
+  const [summary, ...fields] = text.trimEnd().split("\n");
+  expect(summary).toMatch(/^lrg: refused: \d{3} \S+: /);
+  for (const line of fields) expect(line).toMatch(/^ {2}\S+: /);
+};
 
 /** Submits a submission file with a local document through lrg; answers the application's id. */
 async function submitWithFile(reference: string): Promise<string> {
@@ -62,7 +68,7 @@ describe("documents", () => {
       env: suite.env,
     });
     expect(run.code).toBe(1);
-    oneLine(run.stderr);
+    refusal(run.stderr);
     expect(run.stderr).toMatch(/^lrg: refused: 400 \S+: /);
   });
 
@@ -151,7 +157,7 @@ describe("applications", () => {
     writeFileSync(invalid, JSON.stringify({ type: "REGISTER_UPDATE" }));
     const refused = await lrg(["applications", "submit", invalid], { env: suite.env });
     expect(refused.code).toBe(1);
-    oneLine(refused.stderr);
+    refusal(refused.stderr);
     expect(refused.stderr).toMatch(/^lrg: refused: 400 /);
   });
 
