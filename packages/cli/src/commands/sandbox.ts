@@ -3,9 +3,9 @@
 import { Option, type Command } from "commander";
 import { unwrap, type SandboxComponents } from "@lrg/client";
 import { enums } from "@lrg/spec/constants";
-import { readConfig, writeConfig } from "../config.js";
+import { environmentOverride, readConfig, writeConfig } from "../config.js";
 import { table, UsageError, type Output } from "../conventions.js";
-import { runtimeOf, subcommand, type Runtime } from "../runtime.js";
+import { runtimeOf, subcommand, warnOverride, type Runtime } from "../runtime.js";
 
 type Schemas = SandboxComponents["schemas"];
 type TransitionRequest = Schemas["SandboxTransitionRequest"];
@@ -197,6 +197,8 @@ export function registerSandbox(program: Command): void {
         };
         config.current ??= flags.saveProfile;
         writeConfig(config);
+        // Saved as the current profile while LRG_* variables are set: they, not the new profile, will be used.
+        if (connection.overridden === undefined) warnOverride(runtime.out, environmentOverride());
         const shown = {
           business_unit_id: created.business_unit_id,
           username: created.username,
