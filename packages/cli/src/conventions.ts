@@ -11,11 +11,18 @@ export const EXIT = {
   usage: 2,
   /** The gateway could not be reached (refused connection, DNS, TLS, timeout). */
   network: 3,
+  /** A wait ran out (`applications watch --timeout`) before what it waited for happened. */
+  timeout: 4,
 } as const;
 
 /** A mistake of the caller found before any request: exit code 2. */
 export class UsageError extends Error {
   override name = "UsageError";
+}
+
+/** A wait that ran out (`--timeout`) before what it waited for happened: exit code 4. */
+export class TimeoutReached extends Error {
+  override name = "TimeoutReached";
 }
 
 /** An outcome that is not an error of lrg but must end with a given exit code (e.g. `applications watch`). */
@@ -91,6 +98,10 @@ export function reportOf(error: unknown): ErrorReport {
       },
     };
   }
+  if (error instanceof TimeoutReached) {
+    const detail = oneLine(error.message);
+    return { exitCode: EXIT.timeout, lines: [`lrg: timeout: ${detail}`], json: { error: "timeout", detail } };
+  }
   if (error instanceof NetworkError) {
     const detail = oneLine(error.message);
     return { exitCode: EXIT.network, lines: [`lrg: network: ${detail}`], json: { error: "network", detail } };
@@ -110,6 +121,18 @@ export function reportOf(error: unknown): ErrorReport {
   }
   const detail = oneLine(error instanceof Error ? error.message : String(error));
   return { exitCode: EXIT.refused, lines: [`lrg: failed: ${detail}`], json: { error: "failed", detail } };
+}
+
+const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
+
+/** A duration as `2d`, `90m`, `1d12h`, `30s` or plain seconds, in seconds (the sandbox clock, `--timeout`). */
+export function parseDuration(text: string): number {
+  if (/^\d+$/.test(text)) return Number(text);
+  const parts = [...text.matchAll(/(\d+)([smhdw])/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join("") !== text) {
+    throw new UsageError(`not a duration: ${text} (e.g. 2d, 3h, 90m, 1d12h, 45s or seconds)`);
+  }
+  return parts.reduce((sum, [, amount, unit]) => sum + Number(amount) * (UNITS[unit as string] as number), 0);
 }
 
 /** Whether colour may be used on a stream: a terminal, and neither NO_COLOR nor TERM=dumb (FORCE_COLOR forces it). */

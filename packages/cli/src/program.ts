@@ -23,6 +23,7 @@ Exit codes:
   1  the API refused (its problem code and detail, then each failing member with its pointer)
   2  usage: a wrong flag, a missing file or profile; nothing was sent
   3  network: the gateway could not be reached
+  4  timeout: applications watch --timeout ran out first
   10, 11, 12  applications watch: the application ended VALIDATION_FAILED, CANCELLED, SYSTEM_ERROR
 
 Environment: LRG_BASE_URL, LRG_USERNAME, LRG_PASSWORD, LRG_CERT, LRG_KEY, LRG_CA and LRG_SANDBOX_TOKEN make the

@@ -1,9 +1,9 @@
 // lrg documents upload|download and lrg applications submit|show|watch through the built lrg.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { unwrap } from "@lrg/client";
-import { follow, lrg, submission, useSuite, writePdf } from "./support.js";
+import { follow, lrg, submission, submitThroughClient, useSuite, writePdf } from "./support.js";
 
 const suite = useSuite();
 
@@ -176,9 +176,30 @@ describe("applications", () => {
         suite.gateway.sandbox.POST("/sandbox/v1/applications/{id}/transitions", { params: { path: { id } }, body }),
       );
       expect(await watch.exited).toBe(code);
+      expect(watch.stderr).toEqual([]);
       expect(watch.lines.at(-1)).toBe(`status ${to}`);
       expect(watch.lines.some((line) => line.includes(`application.${to.toLowerCase()}`))).toBe(true);
     }
+  });
+
+  it("watch ends at --timeout (exit 4) and, when the sandbox processes by hand, says once how to move the application", async () => {
+    await suite.gateway.settings({ processing: "manual" });
+    onTestFinished(async () => void (await suite.gateway.settings({ processing: "automatic" })));
+    const id = await submitThroughClient(suite.gateway.client(suite.user), "CLI-WATCH-MANUAL");
+    const args = ["applications", "watch", id, "--until", "ACCEPTED_PRIORITY_PROTECTED", "--interval", "0.5"];
+    const run = await lrg([...args, "--timeout", "7s"], { env: suite.env });
+    expect(run.code).toBe(4);
+    expect(run.stdout).toBe("status VALIDATING\n");
+    expect(run.stderr.trimEnd().split("\n")).toEqual([
+      `lrg: hint: the sandbox's processing is manual: ${id} stays VALIDATING until it is moved, with lrg sandbox transition ${id} ACCEPTED_PRIORITY_PROTECTED (or lrg sandbox settings set processing=automatic)`,
+      `lrg: timeout: application ${id} is still VALIDATING after --timeout 7s; watch it again, or give a longer --timeout (0 for no limit)`,
+    ]);
+    // Without a sandbox token (a registry, not the sandbox) there is no hint, only the timeout; --json says it as JSON.
+    const { LRG_SANDBOX_TOKEN: _t, ...noToken } = suite.env;
+    const json = await lrg([...args, "--timeout", "1s", "--json"], { env: noToken });
+    expect(json.code).toBe(4);
+    expect(JSON.parse(json.stderr)).toMatchObject({ error: "timeout" });
+    expect((await lrg([...args, "--timeout", "soon"], { env: suite.env })).code).toBe(2);
   });
 
   it("show of an unknown application is refused (1); a malformed id is a usage error (2)", async () => {
