@@ -63,6 +63,25 @@ describe("documents", () => {
     oneLine(untyped.stderr);
   });
 
+  it("a file that is not a PDF, TIFF, GIF or PNG is refused before sending (2), and uploaded with a warning with --force", async () => {
+    const markdown = join(suite.home.dir, "README.md");
+    writeFileSync(markdown, "# Not a transfer\n");
+    const offline = { ...suite.env, LRG_BASE_URL: "http://127.0.0.1:9" };
+    const refused = await lrg(["documents", "upload", markdown, "--type", "TR1"], { env: offline });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      `lrg: usage: ${markdown} does not look like a PDF, TIFF, GIF or PNG, the only documents the registry accepts: add --force to upload it anyway\n`,
+    );
+    const forced = await lrg(["documents", "upload", markdown, "--type", "TR1", "--force"], { env: suite.env });
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
+    expect(forced.stderr).toBe(`lrg: warning: ${markdown} does not look like a PDF, TIFF, GIF or PNG, the only documents the registry accepts; uploading it (--force)\n`);
+    // The same check for the documents a submission names by file, before anything is sent.
+    const submissionFile = join(suite.home.dir, "markdown.json");
+    writeFileSync(submissionFile, JSON.stringify({ ...submission("x"), documents: { transfer: { type: "TR1", file: "./README.md" } } }));
+    expect((await lrg(["applications", "submit", submissionFile], { env: offline })).code).toBe(2);
+  });
+
   it("an unknown document type is refused by the API (1) with its problem code", async () => {
     const run = await lrg(["documents", "upload", writePdf(suite.home.dir, "typed.pdf"), "--type", "NOT_A_TYPE"], {
       env: suite.env,

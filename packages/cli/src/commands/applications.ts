@@ -6,7 +6,7 @@ import { Option, type Command } from "commander";
 import type { ApplicationInformation, ApplicationStatus, ApplicationSubmission, DocumentTypeCode } from "@lrg/client";
 import { ExitWith, parseDuration, table, TimeoutReached, UsageError, type Output } from "../conventions.js";
 import { runtimeOf, subcommand, type Runtime } from "../runtime.js";
-import { checkFile, uploadWithProgress } from "./documents.js";
+import { checkDocumentType, checkFile, uploadWithProgress } from "./documents.js";
 import { duplicateTracker, notificationLine } from "./notifications.js";
 
 /** How `applications watch` ends, by the application's final status (documented in its help and the README). */
@@ -122,9 +122,11 @@ export function registerApplications(program: Command): void {
       "--idempotency-key <key>",
       "the submission's Idempotency-Key (generated when not given; printed with --json)",
     )
-    .action(async (file: string, flags: { idempotencyKey?: string }, command: Command) => {
+    .option("--force", "upload documents that do not look like a PDF, TIFF, GIF or PNG (else refused before sending)")
+    .action(async (file: string, flags: { idempotencyKey?: string; force?: boolean }, command: Command) => {
       const runtime = runtimeOf(command);
       const { body, files } = readSubmission(file);
+      for (const [, entry] of files) checkDocumentType(runtime.out, entry.file, flags.force === true);
       const client = await runtime.client();
       const uploaded: Record<string, string> = {};
       const documents = body.documents as Record<string, DocumentEntry>;
