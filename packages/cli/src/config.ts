@@ -1,6 +1,7 @@
-// Profiles: named connections in a JSON file in the user's config directory (XDG), overridden by LRG_*
-// environment variables and by flags. Secrets are read from the environment or a prompt; the file holds one only
-// when the user asks (`--store-password`), and then with mode 0600. Nothing here ever prints a secret.
+// Profiles: named connections in a JSON file in the user's config directory (XDG). A connection is read whole
+// from one source: the profile `--profile` names, else the LRG_* environment variables, else the current profile.
+// Secrets are read from the environment or a prompt; the file holds one only when the user asks
+// (`--store-password`), and then with mode 0600. Nothing here ever prints a secret.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
@@ -85,9 +86,33 @@ export interface ConnectionFlags {
   readonly url?: string;
 }
 
-/** Everything needed to talk to a gateway, resolved from flags, LRG_* variables and the profile. */
+/**
+ * The variables that make a connection without a profile. The environment is one source, like a profile: when
+ * any of them is set (and the profile does not name it as where its own secret comes from), every setting is read
+ * from the environment and none from the profile, so that a user and a sandbox token never come from two places.
+ */
+export const CONNECTION_VARIABLES = [
+  "LRG_BASE_URL",
+  "LRG_USERNAME",
+  "LRG_PASSWORD",
+  "LRG_CERT",
+  "LRG_KEY",
+  "LRG_CA",
+  "LRG_SANDBOX_TOKEN",
+] as const;
+
+/** A profile chosen by `LRG_PROFILE` or `lrg profile use` that the environment's variables override. */
+export interface Override {
+  readonly profile: string;
+  readonly variables: readonly string[];
+}
+
+/** Everything needed to talk to a gateway, resolved from flags, LRG_* variables or the profile. */
 export interface Connection {
+  /** The profile the settings come from; undefined when they come from the environment. */
   readonly profileName: string | undefined;
+  /** The profile that the environment's variables override, when one was chosen (to warn about). */
+  readonly overridden: Override | undefined;
   readonly baseUrl: string;
   username(): string;
   password(): Promise<string>;
@@ -95,30 +120,70 @@ export interface Connection {
   sandboxToken(): string;
 }
 
-function chosenProfile(flags: ConnectionFlags, env: Env): { name: string | undefined; profile: Profile | undefined } {
-  const config = readConfig(env);
-  const name = flags.profile ?? (env.LRG_PROFILE || undefined) ?? config.current;
-  if (name === undefined) return { name, profile: undefined };
+function profileNamed(config: ConfigFile, name: string): Profile {
   const profile = config.profiles[name];
-  if (profile === undefined) {
-    const known = Object.keys(config.profiles);
-    throw new UsageError(
-      `no profile named ${name} (${known.length === 0 ? "none yet: lrg profile add" : `known: ${known.join(", ")}`})`,
-    );
-  }
-  return { name, profile };
+  if (profile !== undefined) return profile;
+  const known = Object.keys(config.profiles);
+  throw new UsageError(
+    `no profile named ${name} (${known.length === 0 ? "none yet: lrg profile add" : `known: ${known.join(", ")}`})`,
+  );
+}
+
+/** Where the settings come from: the profile `--profile` names, else the environment when it sets any, else the chosen profile. */
+type Source =
+  | { readonly kind: "profile"; readonly name: string; readonly profile: Profile }
+  | { readonly kind: "environment"; readonly overridden: Override | undefined };
+
+function sourceOf(flags: ConnectionFlags, env: Env): Source {
+  const config = readConfig(env);
+  if (flags.profile !== undefined)
+    return { kind: "profile", name: flags.profile, profile: profileNamed(config, flags.profile) };
+  const name = (env.LRG_PROFILE || undefined) ?? config.current;
+  const profile = name === undefined ? undefined : profileNamed(config, name);
+  // A variable the profile itself reads its password or token from is the profile's own source, not an override.
+  const own = new Set([profile?.password_env, profile?.sandbox_token_env]);
+  const variables = CONNECTION_VARIABLES.filter((variable) => env[variable] && !own.has(variable));
+  if (variables.length > 0)
+    return { kind: "environment", overridden: name === undefined ? undefined : { profile: name, variables } };
+  if (name === undefined || profile === undefined) return { kind: "environment", overridden: undefined };
+  return { kind: "profile", name, profile };
+}
+
+/** The profile the environment overrides, if any: what `lrg profile list` and `profile use` warn about. */
+export function environmentOverride(env: Env = process.env): Override | undefined {
+  const source = sourceOf({}, env);
+  return source.kind === "environment" ? source.overridden : undefined;
+}
+
+/** The one-line warning that the environment's variables override a chosen profile, and how to stop it. */
+export function overrideWarning(override: Override): string {
+  const names = override.variables.join(" ");
+  return `warning: ${override.variables.join(", ")} ${override.variables.length === 1 ? "is" : "are"} set and override profile ${override.profile} (no setting is read from it); to use the profile: unset ${names}, or pass --profile ${override.profile}`;
 }
 
 /**
- * Resolves the connection: flags first, then `LRG_BASE_URL`, `LRG_USERNAME`, `LRG_PASSWORD`, `LRG_CERT`,
- * `LRG_KEY`, `LRG_CA`, `LRG_SANDBOX_TOKEN`, then the profile (`--profile`, `LRG_PROFILE` or the current one).
+ * Resolves the connection. Flags first (`--profile`, `--url`); then the environment (`LRG_BASE_URL`,
+ * `LRG_USERNAME`, `LRG_PASSWORD`, `LRG_CERT`, `LRG_KEY`, `LRG_CA`, `LRG_SANDBOX_TOKEN`) as a whole when any of them
+ * is set; then the profile `LRG_PROFILE` names or the current one. Every setting comes from the same source.
  */
 export function resolveConnection(flags: ConnectionFlags, env: Env = process.env): Connection {
-  const { name, profile } = chosenProfile(flags, env);
-  const baseUrl = flags.url ?? (env.LRG_BASE_URL || undefined) ?? profile?.base_url;
+  const source = sourceOf(flags, env);
+  const fromEnv = (variable: string | undefined): string | undefined =>
+    variable === undefined ? undefined : env[variable] || undefined;
+  const profile = source.kind === "profile" ? source.profile : undefined;
+  // What a missing setting is told to the user with: where lrg looked.
+  const whose =
+    source.kind === "profile"
+      ? ` (profile ${source.name})`
+      : source.overridden === undefined
+        ? ""
+        : ` (from the environment, not profile ${source.overridden.profile})`;
+  const setting = (variable: string, member: string | undefined): string | undefined =>
+    source.kind === "profile" ? member : fromEnv(variable);
+  const baseUrl = flags.url ?? setting("LRG_BASE_URL", profile?.base_url);
   if (baseUrl === undefined) {
     throw new UsageError(
-      "no gateway address: add a profile (lrg profile add NAME --url URL ...), set LRG_BASE_URL or pass --url",
+      `no gateway address${whose}: add a profile (lrg profile add NAME --url URL ...), set LRG_BASE_URL or pass --url`,
     );
   }
   try {
@@ -126,20 +191,19 @@ export function resolveConnection(flags: ConnectionFlags, env: Env = process.env
   } catch {
     throw new UsageError(`not an address: ${baseUrl}`);
   }
-  const from = (variable: string | undefined): string | undefined =>
-    variable === undefined ? undefined : env[variable] || undefined;
-  const whose = name === undefined ? "" : ` (profile ${name})`;
   return {
-    profileName: name,
+    profileName: source.kind === "profile" ? source.name : undefined,
+    overridden: source.kind === "environment" ? source.overridden : undefined,
     baseUrl,
     username: () => {
-      const username = (env.LRG_USERNAME || undefined) ?? profile?.username;
+      const username = setting("LRG_USERNAME", profile?.username);
       if (username === undefined)
         throw new UsageError(`no username${whose}: set LRG_USERNAME or add one to the profile`);
       return username;
     },
     password: async () => {
-      const password = (env.LRG_PASSWORD || undefined) ?? from(profile?.password_env) ?? profile?.password;
+      const password =
+        source.kind === "profile" ? (fromEnv(profile?.password_env) ?? profile?.password) : fromEnv("LRG_PASSWORD");
       if (password !== undefined) return password;
       if (profile?.password_env !== undefined) {
         throw new UsageError(`no password${whose}: the environment variable ${profile.password_env} is not set`);
@@ -150,16 +214,19 @@ export function resolveConnection(flags: ConnectionFlags, env: Env = process.env
       );
     },
     tls: () => {
-      const cert = (env.LRG_CERT || undefined) ?? profile?.cert;
-      const key = (env.LRG_KEY || undefined) ?? profile?.key;
-      const ca = (env.LRG_CA || undefined) ?? profile?.ca;
+      const cert = setting("LRG_CERT", profile?.cert);
+      const key = setting("LRG_KEY", profile?.key);
+      const ca = setting("LRG_CA", profile?.ca);
       if (cert === undefined && key === undefined) return undefined;
       if (cert === undefined || key === undefined)
         throw new UsageError(`a client certificate needs both cert and key${whose}`);
       return { cert, key, ...(ca !== undefined && { ca }) };
     },
     sandboxToken: () => {
-      const token = (env.LRG_SANDBOX_TOKEN || undefined) ?? from(profile?.sandbox_token_env) ?? profile?.sandbox_token;
+      const token =
+        source.kind === "profile"
+          ? (fromEnv(profile?.sandbox_token_env) ?? profile?.sandbox_token)
+          : fromEnv("LRG_SANDBOX_TOKEN");
       if (token === undefined) {
         throw new UsageError(
           `no sandbox token${whose}: set LRG_SANDBOX_TOKEN or add one to the profile (--sandbox-token-env NAME)`,

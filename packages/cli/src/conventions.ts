@@ -11,11 +11,18 @@ export const EXIT = {
   usage: 2,
   /** The gateway could not be reached (refused connection, DNS, TLS, timeout). */
   network: 3,
+  /** A wait ran out (`applications watch --timeout`) before what it waited for happened. */
+  timeout: 4,
 } as const;
 
 /** A mistake of the caller found before any request: exit code 2. */
 export class UsageError extends Error {
   override name = "UsageError";
+}
+
+/** A wait that ran out (`--timeout`) before what it waited for happened: exit code 4. */
+export class TimeoutReached extends Error {
+  override name = "TimeoutReached";
 }
 
 /** An outcome that is not an error of lrg but must end with a given exit code (e.g. `applications watch`). */
@@ -29,47 +36,103 @@ export class ExitWith extends Error {
   }
 }
 
+/** One failing member of a refused request, whichever envelope the answer used. */
+export interface FieldError {
+  /** JSON pointer to the member (`/body/titles/main/title_number`); null when the answer named none. */
+  readonly pointer: string | null;
+  readonly detail: string;
+  /** The registry's error code or the JSON Schema keyword that failed (`BG40011`, `pattern`), when given. */
+  readonly code: string | null;
+}
+
 /** What lrg prints for an error and the exit code that goes with it. */
 export interface ErrorReport {
   readonly exitCode: number;
-  /** One line, for a person (no newline inside). */
-  readonly line: string;
+  /**
+   * For a person: one line, then, for a refusal, one indented line for each failing member (`  <pointer>: <detail>`).
+   */
+  readonly lines: readonly string[];
   /** The same, for `--json` (printed on stderr as one JSON line). */
   readonly json: Record<string, unknown>;
 }
 
 const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, " ").trim();
 
-/** Classifies an error thrown by a command into the line printed and the exit code. */
+/**
+ * The failing members of an error answer, in the order the server gave them. The client reads every envelope
+ * (problem+json `errors[].pointer`, the registry's `source.pointer`, `error_code`/`error_message`, the attach
+ * envelope's `type`) into the same items; an item that only repeats the summary line is left out.
+ */
+export function fieldErrorsOf(error: HttpError, summary: { code: string; detail: string }): FieldError[] {
+  const fields = error.errors.map((item) => ({
+    pointer: item.pointer ?? null,
+    detail: oneLine(item.detail ?? item.title ?? "-"),
+    code: item.code ?? item.type ?? null,
+  }));
+  const [only] = fields;
+  const repeatsSummary =
+    fields.length === 1 && only?.pointer === null && only.detail === summary.detail && (only.code ?? "-") === summary.code;
+  return repeatsSummary ? [] : fields;
+}
+
+const fieldLine = (field: FieldError): string =>
+  `  ${field.pointer ?? "(no pointer)"}: ${field.detail}${field.code === null ? "" : ` (${field.code})`}`;
+
+/** Classifies an error thrown by a command into the lines printed and the exit code. */
 export function reportOf(error: unknown): ErrorReport {
   if (error instanceof HttpError) {
     const code = error.code ?? error.errors[0]?.code ?? "-";
     const detail = oneLine(error.detail ?? error.errors[0]?.detail ?? error.title ?? error.message);
+    const errors = fieldErrorsOf(error, { code, detail });
+    const requestId = error.requestId;
     return {
       exitCode: EXIT.refused,
-      line: `lrg: refused: ${error.status} ${code}: ${detail}`,
-      json: { error: "refused", status: error.status, code, detail },
+      lines: [`lrg: refused: ${error.status} ${code}: ${detail}`, ...errors.map(fieldLine)],
+      json: {
+        error: "refused",
+        status: error.status,
+        code,
+        detail,
+        errors,
+        ...(requestId !== undefined && { request_id: requestId }),
+      },
     };
+  }
+  if (error instanceof TimeoutReached) {
+    const detail = oneLine(error.message);
+    return { exitCode: EXIT.timeout, lines: [`lrg: timeout: ${detail}`], json: { error: "timeout", detail } };
   }
   if (error instanceof NetworkError) {
     const detail = oneLine(error.message);
-    return { exitCode: EXIT.network, line: `lrg: network: ${detail}`, json: { error: "network", detail } };
+    return { exitCode: EXIT.network, lines: [`lrg: network: ${detail}`], json: { error: "network", detail } };
   }
   if (error instanceof UsageError || error instanceof DocumentSizeError) {
     const detail = oneLine(error.message);
-    return { exitCode: EXIT.usage, line: `lrg: usage: ${detail}`, json: { error: "usage", detail } };
+    return { exitCode: EXIT.usage, lines: [`lrg: usage: ${detail}`], json: { error: "usage", detail } };
   }
   if (error instanceof CommanderError) {
     const detail = oneLine(error.message.replace(/^error: /, ""));
-    return { exitCode: EXIT.usage, line: `lrg: usage: ${detail}`, json: { error: "usage", detail } };
+    return { exitCode: EXIT.usage, lines: [`lrg: usage: ${detail}`], json: { error: "usage", detail } };
   }
   if (error instanceof GatewayError) {
     // The client's own refusals that are not HTTP answers (e.g. a deferred result that did not come in time).
     const detail = oneLine(error.message);
-    return { exitCode: EXIT.refused, line: `lrg: ${detail}`, json: { error: "gateway", detail } };
+    return { exitCode: EXIT.refused, lines: [`lrg: ${detail}`], json: { error: "gateway", detail } };
   }
   const detail = oneLine(error instanceof Error ? error.message : String(error));
-  return { exitCode: EXIT.refused, line: `lrg: failed: ${detail}`, json: { error: "failed", detail } };
+  return { exitCode: EXIT.refused, lines: [`lrg: failed: ${detail}`], json: { error: "failed", detail } };
+}
+
+const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
+
+/** A duration as `2d`, `90m`, `1d12h`, `30s` or plain seconds, in seconds (the sandbox clock, `--timeout`). */
+export function parseDuration(text: string): number {
+  if (/^\d+$/.test(text)) return Number(text);
+  const parts = [...text.matchAll(/(\d+)([smhdw])/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join("") !== text) {
+    throw new UsageError(`not a duration: ${text} (e.g. 2d, 3h, 90m, 1d12h, 45s or seconds)`);
+  }
+  return parts.reduce((sum, [, amount, unit]) => sum + Number(amount) * (UNITS[unit as string] as number), 0);
 }
 
 /** Whether colour may be used on a stream: a terminal, and neither NO_COLOR nor TERM=dumb (FORCE_COLOR forces it). */

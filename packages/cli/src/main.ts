@@ -20,7 +20,7 @@ async function main(): Promise<number> {
     if (error instanceof ExitWith) return error.exitCode;
     const report = reportOf(error);
     const json = process.argv.includes("--json");
-    process.stderr.write(`${json ? JSON.stringify(report.json) : report.line}\n`);
+    process.stderr.write(`${json ? JSON.stringify(report.json) : report.lines.join("\n")}\n`);
     return report.exitCode;
   } finally {
     await closeAll();

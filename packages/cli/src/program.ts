@@ -20,13 +20,16 @@ const { version } = JSON.parse(readFileSync(new URL("../package.json", import.me
 const EXIT_CODES = `
 Exit codes:
   0  done
-  1  the API refused (its problem code and detail are printed on one line)
+  1  the API refused (its problem code and detail, then each failing member with its pointer)
   2  usage: a wrong flag, a missing file or profile; nothing was sent
   3  network: the gateway could not be reached
+  4  timeout: applications watch --timeout ran out first
   10, 11, 12  applications watch: the application ended VALIDATION_FAILED, CANCELLED, SYSTEM_ERROR
 
-Environment: LRG_PROFILE, LRG_BASE_URL, LRG_USERNAME, LRG_PASSWORD, LRG_CERT, LRG_KEY, LRG_CA and LRG_SANDBOX_TOKEN
-override the profile; NO_COLOR turns colour off; XDG_CONFIG_HOME and XDG_STATE_HOME move the config and state files.
+Environment: LRG_BASE_URL, LRG_USERNAME, LRG_PASSWORD, LRG_CERT, LRG_KEY, LRG_CA and LRG_SANDBOX_TOKEN make the
+connection on their own: when any is set, no setting is read from the current profile (lrg warns; --profile NAME
+still wins). LRG_PROFILE chooses the profile otherwise. NO_COLOR turns colour off; XDG_CONFIG_HOME and
+XDG_STATE_HOME move the config and state files.
 `;
 
 /** Builds the program (a new one each time: tests and the completion generator walk it). */

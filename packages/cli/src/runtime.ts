@@ -10,7 +10,7 @@ import {
   type SandboxClient,
   type TlsOptions,
 } from "@lrg/client";
-import { resolveConnection, type Connection } from "./config.js";
+import { overrideWarning, resolveConnection, type Connection, type Override } from "./config.js";
 import { createOutput, UsageError, type Output } from "./conventions.js";
 
 /** The global flags (on `lrg` itself, valid after any command). */
@@ -58,6 +58,18 @@ function tlsOf(connection: Connection): TlsOptions | undefined {
   };
 }
 
+/**
+ * Says on stderr, once, that LRG_* variables override the profile the user chose (`lrg profile use`,
+ * `LRG_PROFILE`), and how to stop it: a JSON line with `--json`.
+ */
+export function warnOverride(out: Output, override: Override | undefined): void {
+  if (override === undefined) return;
+  const detail = overrideWarning(override);
+  if (out.json)
+    out.note(JSON.stringify({ warning: "environment_overrides_profile", ...override, detail: detail.replace(/^warning: /, "") }));
+  else out.note(`lrg: ${detail}`);
+}
+
 export interface Runtime {
   readonly out: Output;
   readonly flags: GlobalFlags;
@@ -73,7 +85,13 @@ export function runtimeOf(command: Command): Runtime {
   const flags = command.optsWithGlobals<GlobalFlags>();
   const out = createOutput({ json: flags.json === true, verbose: flags.verbose === true });
   let connection: Connection | undefined;
-  const connect = (): Connection => (connection ??= resolveConnection(flags));
+  const connect = (): Connection => {
+    if (connection === undefined) {
+      connection = resolveConnection(flags);
+      warnOverride(out, connection.overridden);
+    }
+    return connection;
+  };
   return {
     out,
     flags,

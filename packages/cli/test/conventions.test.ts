@@ -2,10 +2,11 @@
 // documented exit codes, profiles in the XDG config file, LRG_* overrides, secrets never printed, NO_COLOR.
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { allCommands } from "../src/completion.js";
 import { buildProgram } from "../src/program.js";
 import {
+  SANDBOX_TOKEN,
   connectionEnv,
   lrg,
   makeHome,
@@ -146,12 +147,13 @@ describe("profiles", () => {
       expect(text.toLowerCase()).not.toContain("authorization");
     }
 
-    // --profile picks another (unreachable: exit 3); LRG_BASE_URL overrides the profile's address.
+    // --profile picks another (unreachable: exit 3), and as a flag it comes before the LRG_* variables too.
     expect((await lrg(["--profile", "other", "notifications", "list"], { env: { ...env, NOPE: "x" } })).code).toBe(3);
-    const overridden = await lrg(["--profile", "other", "notifications", "list"], {
-      env: { ...env, LRG_BASE_URL: gateway.url, LRG_USERNAME: user.username, LRG_PASSWORD: user.password },
+    const flagFirst = await lrg(["--profile", "other", "notifications", "list"], {
+      env: { ...env, NOPE: "x", LRG_BASE_URL: gateway.url, LRG_USERNAME: user.username, LRG_PASSWORD: user.password },
     });
-    expect(overridden.code).toBe(0);
+    expect(flagFirst.code).toBe(3);
+    expect(flagFirst.stderr).not.toContain("warning");
     // The variable the profile names is not set: a usage error, nothing sent.
     const unset = await lrg(["--profile", "other", "notifications", "list"], { env });
     expect(unset.code).toBe(2);
@@ -167,6 +169,58 @@ describe("profiles", () => {
     expect((await lrg(["--profile", "missing", "notifications", "list"], { env })).stderr).toMatch(
       /^lrg: usage: no profile named missing/,
     );
+  });
+
+  it("the environment is one source: it overrides the current profile as a whole, with a warning saying how to stop it", async () => {
+    const own = makeHome();
+    onTestFinished(() => own.remove());
+    // The README's newcomer: exported a user of their own, no sandbox token; then saved a unit as a profile and used it.
+    const exported = { LRG_BASE_URL: gateway.url, LRG_USERNAME: user.username, LRG_PASSWORD: user.password };
+    const env = { ...own.env, ...exported };
+    const warning =
+      /^lrg: warning: LRG_BASE_URL, LRG_USERNAME, LRG_PASSWORD are set and override profile acme \(no setting is read from it\); to use the profile: unset LRG_BASE_URL LRG_USERNAME LRG_PASSWORD, or pass --profile acme$/m;
+
+    // No profile selected yet: the environment alone, and nothing to warn about.
+    const before = await lrg(["notifications", "list", "--json"], { env });
+    expect(before.code).toBe(0);
+    expect(before.stderr).toBe("");
+
+    const created = await lrg(["sandbox", "unit", "create", "--save-profile", "acme"], {
+      env: { ...env, LRG_SANDBOX_TOKEN: SANDBOX_TOKEN },
+    });
+    expect(created.code).toBe(0);
+    expect(created.stderr).toMatch(/override profile acme/);
+
+    const used = await lrg(["profile", "use", "acme"], { env });
+    expect(used.code).toBe(0);
+    expect(used.stdout).toBe("current profile: acme\n");
+    expect(used.stderr).toMatch(warning);
+    expect((await lrg(["profile", "list"], { env })).stderr).toMatch(warning);
+    const usedJson = await lrg(["profile", "use", "acme", "--json"], { env });
+    expect(JSON.parse(usedJson.stderr)).toMatchObject({
+      warning: "environment_overrides_profile",
+      profile: "acme",
+      variables: ["LRG_BASE_URL", "LRG_USERNAME", "LRG_PASSWORD"],
+    });
+
+    // The sandbox token is not taken from acme while the user comes from the environment: both from one source.
+    const mixed = await lrg(["sandbox", "clock", "show"], { env });
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toMatch(warning);
+    expect(mixed.stderr).toMatch(/^lrg: usage: no sandbox token \(from the environment, not profile acme\)/m);
+    const listed = await lrg(["notifications", "list", "--json"], { env });
+    expect(listed.code).toBe(0);
+    expect(listed.stderr.trimEnd().split("\n")).toHaveLength(1);
+
+    // Unset, or --profile: acme's user and acme's token, and no warning.
+    for (const run of [
+      await lrg(["sandbox", "clock", "show"], { env: own.env }),
+      await lrg(["--profile", "acme", "sandbox", "clock", "show"], { env }),
+      await lrg(["notifications", "list", "--json"], { env: own.env }),
+    ]) {
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+    }
   });
 
   it("--store-password keeps a password read from stdin in the file (mode 0600), and list says only 'stored'", async () => {

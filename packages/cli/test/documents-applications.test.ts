@@ -1,13 +1,19 @@
 // lrg documents upload|download and lrg applications submit|show|watch through the built lrg.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { unwrap } from "@lrg/client";
-import { follow, lrg, submission, useSuite, writePdf } from "./support.js";
+import { follow, lrg, submission, submitThroughClient, useSuite, writePdf } from "./support.js";
 
 const suite = useSuite();
 
 const oneLine = (text: string): void => expect(text.trimEnd().split("\n")).toHaveLength(1);
+/** A refusal: its summary line, then one indented line for each failing member the answer named. */
+const refusal = (text: string): void => {
+  const [summary, ...fields] = text.trimEnd().split("\n");
+  expect(summary).toMatch(/^lrg: refused: \d{3} \S+: /);
+  for (const line of fields) expect(line).toMatch(/^ {2}\S+: /);
+};
 
 /** Submits a submission file with a local document through lrg; answers the application's id. */
 async function submitWithFile(reference: string): Promise<string> {
@@ -57,12 +63,31 @@ describe("documents", () => {
     oneLine(untyped.stderr);
   });
 
+  it("a file that is not a PDF, TIFF, GIF or PNG is refused before sending (2), and uploaded with a warning with --force", async () => {
+    const markdown = join(suite.home.dir, "README.md");
+    writeFileSync(markdown, "# Not a transfer\n");
+    const offline = { ...suite.env, LRG_BASE_URL: "http://127.0.0.1:9" };
+    const refused = await lrg(["documents", "upload", markdown, "--type", "TR1"], { env: offline });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      `lrg: usage: ${markdown} does not look like a PDF, TIFF, GIF or PNG, the only documents the registry accepts: add --force to upload it anyway\n`,
+    );
+    const forced = await lrg(["documents", "upload", markdown, "--type", "TR1", "--force"], { env: suite.env });
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
+    expect(forced.stderr).toBe(`lrg: warning: ${markdown} does not look like a PDF, TIFF, GIF or PNG, the only documents the registry accepts; uploading it (--force)\n`);
+    // The same check for the documents a submission names by file, before anything is sent.
+    const submissionFile = join(suite.home.dir, "markdown.json");
+    writeFileSync(submissionFile, JSON.stringify({ ...submission("x"), documents: { transfer: { type: "TR1", file: "./README.md" } } }));
+    expect((await lrg(["applications", "submit", submissionFile], { env: offline })).code).toBe(2);
+  });
+
   it("an unknown document type is refused by the API (1) with its problem code", async () => {
     const run = await lrg(["documents", "upload", writePdf(suite.home.dir, "typed.pdf"), "--type", "NOT_A_TYPE"], {
       env: suite.env,
     });
     expect(run.code).toBe(1);
-    oneLine(run.stderr);
+    refusal(run.stderr);
     expect(run.stderr).toMatch(/^lrg: refused: 400 \S+: /);
   });
 
@@ -151,7 +176,7 @@ describe("applications", () => {
     writeFileSync(invalid, JSON.stringify({ type: "REGISTER_UPDATE" }));
     const refused = await lrg(["applications", "submit", invalid], { env: suite.env });
     expect(refused.code).toBe(1);
-    oneLine(refused.stderr);
+    refusal(refused.stderr);
     expect(refused.stderr).toMatch(/^lrg: refused: 400 /);
   });
 
@@ -170,9 +195,30 @@ describe("applications", () => {
         suite.gateway.sandbox.POST("/sandbox/v1/applications/{id}/transitions", { params: { path: { id } }, body }),
       );
       expect(await watch.exited).toBe(code);
+      expect(watch.stderr).toEqual([]);
       expect(watch.lines.at(-1)).toBe(`status ${to}`);
       expect(watch.lines.some((line) => line.includes(`application.${to.toLowerCase()}`))).toBe(true);
     }
+  });
+
+  it("watch ends at --timeout (exit 4) and, when the sandbox processes by hand, says once how to move the application", async () => {
+    await suite.gateway.settings({ processing: "manual" });
+    onTestFinished(async () => void (await suite.gateway.settings({ processing: "automatic" })));
+    const id = await submitThroughClient(suite.gateway.client(suite.user), "CLI-WATCH-MANUAL");
+    const args = ["applications", "watch", id, "--until", "ACCEPTED_PRIORITY_PROTECTED", "--interval", "0.5"];
+    const run = await lrg([...args, "--timeout", "7s"], { env: suite.env });
+    expect(run.code).toBe(4);
+    expect(run.stdout).toBe("status VALIDATING\n");
+    expect(run.stderr.trimEnd().split("\n")).toEqual([
+      `lrg: hint: the sandbox's processing is manual: ${id} stays VALIDATING until it is moved, with lrg sandbox transition ${id} ACCEPTED_PRIORITY_PROTECTED (or lrg sandbox settings set processing=automatic)`,
+      `lrg: timeout: application ${id} is still VALIDATING after --timeout 7s; watch it again, or give a longer --timeout (0 for no limit)`,
+    ]);
+    // Without a sandbox token (a registry, not the sandbox) there is no hint, only the timeout; --json says it as JSON.
+    const { LRG_SANDBOX_TOKEN: _t, ...noToken } = suite.env;
+    const json = await lrg([...args, "--timeout", "1s", "--json"], { env: noToken });
+    expect(json.code).toBe(4);
+    expect(JSON.parse(json.stderr)).toMatchObject({ error: "timeout" });
+    expect((await lrg([...args, "--timeout", "soon"], { env: suite.env })).code).toBe(2);
   });
 
   it("show of an unknown application is refused (1); a malformed id is a usage error (2)", async () => {

@@ -1,7 +1,7 @@
 // lrg notifications list|ack|tail|forward through the built lrg against a gateway this file starts.
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, createServer as createNetServer, type AddressInfo, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NotificationV1 } from "@lrg/client";
 import {
@@ -95,11 +95,11 @@ describe("list and ack", () => {
 });
 
 describe("tail", () => {
-  it("prints the waiting ones, then picks up notifications created after it started; --ack acknowledges them", async () => {
+  it("--all prints the waiting ones, then picks up notifications created after it started; --ack acknowledges them", async () => {
     const { user, env, notifications } = await unitWithNotifications(1);
     const total = 2 * NOTIFICATIONS_PER_SUBMISSION;
     const tail = follow(
-      ["notifications", "tail", "--ack", "--json", "--interval", "0.2", "--count", String(total)],
+      ["notifications", "tail", "--all", "--ack", "--json", "--interval", "0.2", "--count", String(total)],
       env,
     );
     const waiting = await tail.waitForLines(notifications.length);
@@ -122,7 +122,10 @@ describe("tail", () => {
     await gateway.settings({ duplicate_rate: 1 });
     try {
       const { env, notifications } = await unitWithNotifications(2);
-      const tail = follow(["notifications", "tail", "--interval", "0.2", "--count", String(notifications.length)], env);
+      const tail = follow(
+        ["notifications", "tail", "--all", "--interval", "0.2", "--count", String(notifications.length)],
+        env,
+      );
       const lines = await tail.waitForLines(notifications.length);
       expect(await tail.exited).toBe(0);
       const marked = lines.filter((line) => / duplicate of [0-9a-f-]{36}$/.test(line));
@@ -131,7 +134,95 @@ describe("tail", () => {
       await gateway.settings({ duplicate_rate: 0 });
     }
   });
+
+  it("by default follows what arrives after it is ready: --count 1 is not met by what was waiting, run after run", async () => {
+    const { user, env, notifications } = await unitWithNotifications(1);
+    const client = gateway.client(user);
+    for (const run of [1, 2]) {
+      const tail = follow(
+        ["notifications", "tail", "--type", "application.accepted-priority-protected", "--count", "1", "--interval", "0.2", "--json"],
+        env,
+      );
+      await waitFor(() => tail.stderr.length > 0);
+      expect(JSON.parse(tail.stderr[0] as string)).toMatchObject({ event: "ready", user: user.username, url: gateway.url });
+      const id = await submitThroughClient(client, `CLI-TAIL-NEW-${run}`);
+      const [line] = await tail.waitForLines(1);
+      expect(JSON.parse(line as string)).toMatchObject({ subject: id, notification_type: "application.accepted-priority-protected" });
+      expect(await tail.exited).toBe(0);
+      expect(tail.lines).toHaveLength(1);
+    }
+    // Nothing it did not print was acknowledged: the waiting ones are still NEW.
+    const now = await statuses(user);
+    expect(notifications.every((n) => now.get(n.notification_id) === "NEW")).toBe(true);
+    // The line a person reads.
+    const human = follow(["notifications", "tail", "--count", "1"], env);
+    await waitFor(() => human.stderr.length > 0);
+    expect(human.stderr[0]).toBe(`lrg: Ready! Following notifications of ${user.username} at ${gateway.url} (^C to stop)`);
+    human.child.kill("SIGTERM");
+    expect(await human.exited).toBe(0);
+  });
+
+  it("keeps following when the connection is lost, saying when it is lost and when it is back", async () => {
+    const { user, env } = await unitWithNotifications(0);
+    const proxy = await startProxy(new URL(gateway.url));
+    try {
+      const tail = follow(
+        ["notifications", "tail", "--interval", "0.2", "--count", String(NOTIFICATIONS_PER_SUBMISSION)],
+        { ...env, LRG_BASE_URL: proxy.url },
+      );
+      await waitFor(() => tail.stderr.some((line) => line.startsWith("lrg: Ready!")));
+      proxy.down = true;
+      await waitFor(() => tail.stderr.some((line) => line.startsWith("lrg: connection lost (")));
+      // Long enough for the three attempts of several polls: lrg of before gave up here.
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      expect(tail.child.exitCode).toBeNull();
+      proxy.down = false;
+      await waitFor(() => tail.stderr.some((line) => line.startsWith("lrg: connection back after ")));
+      const id = await submitThroughClient(gateway.client(user), "CLI-TAIL-RECONNECT");
+      const lines = await tail.waitForLines(NOTIFICATIONS_PER_SUBMISSION);
+      expect(lines.every((line) => line.includes(id))).toBe(true);
+      expect(await tail.exited).toBe(0);
+      expect(tail.stderr.filter((line) => line.startsWith("lrg: connection lost"))).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
+  });
 });
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/** A TCP proxy to the gateway that can be taken down (open connections cut, new ones refused) and back up. */
+async function startProxy(target: URL): Promise<{ url: string; down: boolean; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const state = { down: false };
+  const server = createNetServer((client) => {
+    if (state.down) return void client.destroy();
+    const upstream = connect(Number(target.port), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("error", () => undefined);
+      socket.on("close", () => sockets.delete(socket));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    get down() {
+      return state.down;
+    },
+    set down(value: boolean) {
+      state.down = value;
+      if (value) for (const socket of sockets) socket.destroy();
+    },
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
 
 interface Receiver {
   readonly url: string;

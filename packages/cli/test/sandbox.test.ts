@@ -1,7 +1,7 @@
 // lrg sandbox ... through the built lrg: the control plane as an integrator drives it.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { IN_SERVICE_HOURS } from "../../client/test/integration/gateway-support.js";
 import { lrg, makeHome, submitThroughClient, useSuite } from "./support.js";
 
@@ -29,30 +29,35 @@ describe("sandbox", () => {
       username: expect.any(String),
       password: expect.any(String),
     });
-    const saved = await lrg(["sandbox", "unit", "create", "--save-profile", "fresh"], { env: suite.env });
+    // A home of its own: the saved profile becomes its current one, which this file's environment would override.
+    const own = makeHome();
+    const env = { ...suite.env, ...own.env };
+    const saved = await lrg(["sandbox", "unit", "create", "--save-profile", "fresh"], { env });
     expect(saved.code).toBe(0);
     expect(saved.stdout).toMatch(/saved as profile fresh/);
-    const { LRG_USERNAME: _u, LRG_PASSWORD: _p, ...withoutUser } = suite.env;
-    const listed = await lrg(["--profile", "fresh", "notifications", "list", "--json"], { env: withoutUser });
+    const listed = await lrg(["--profile", "fresh", "notifications", "list", "--json"], { env });
+    own.remove();
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual([]);
   });
 
   it("a unit's profile drives that unit alone with its own token: its clock, the audit of its actions, a rotated token kept", async () => {
+    const own = makeHome();
+    onTestFinished(() => own.remove());
     const saved = await lrg(["sandbox", "unit", "create", "--name", "Team A", "--save-profile", "team-a"], {
-      env: suite.env,
+      env: { ...suite.env, ...own.env },
     });
     expect(saved.code).toBe(0);
     expect(saved.stdout).toMatch(/saved as profile team-a \(with the unit's sandbox token\)/);
-    const configFile = join(suite.home.env["XDG_CONFIG_HOME"] as string, "lrg", "config.json");
+    const configFile = join(own.env["XDG_CONFIG_HOME"] as string, "lrg", "config.json");
     const profileOf = () =>
       (JSON.parse(readFileSync(configFile, "utf8")) as { profiles: Record<string, Record<string, string>> }).profiles[
         "team-a"
       ];
     const first = profileOf();
     expect(first?.["sandbox_token"]).toMatch(/^lrgu_/);
-    // The environment comes before profiles: without LRG_SANDBOX_TOKEN (and the user), the profile's own are used.
-    const { LRG_USERNAME: _u, LRG_PASSWORD: _p, LRG_SANDBOX_TOKEN: _t, ...bare } = suite.env;
+    // --profile comes before the environment: every setting, the sandbox token included, is the profile's.
+    const bare = { ...suite.env, ...own.env };
     const asTeam = (args: string[]) => lrg(["--profile", "team-a", ...args], { env: bare });
 
     const before = Date.parse(((await json(["sandbox", "clock", "show"])) as { now: string }).now);
@@ -87,11 +92,11 @@ describe("sandbox", () => {
     expect(second?.["sandbox_token"]).toMatch(/^lrgu_/);
     expect(second?.["sandbox_token"]).not.toBe(first?.["sandbox_token"]);
     expect((await asTeam(["sandbox", "clock", "show"])).code).toBe(0);
-    const old = await lrg(["--profile", "team-a", "sandbox", "clock", "show"], {
+    const old = await lrg(["sandbox", "clock", "show"], {
       env: { ...bare, LRG_SANDBOX_TOKEN: first?.["sandbox_token"] },
     });
     expect(old.code).toBe(1);
-    expect(old.stderr).toMatch(/^lrg: refused: 401 /);
+    expect(old.stderr).toMatch(/^lrg: refused: 401 /m);
     // Without a unit named and without a profile that knows its unit, nothing is sent.
     const empty = makeHome();
     const noUnit = await lrg(["sandbox", "unit", "rotate-token"], { env: { ...suite.env, ...empty.env } });

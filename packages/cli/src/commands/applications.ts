@@ -4,9 +4,9 @@ import { dirname, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Option, type Command } from "commander";
 import type { ApplicationInformation, ApplicationStatus, ApplicationSubmission, DocumentTypeCode } from "@lrg/client";
-import { ExitWith, table, UsageError, type Output } from "../conventions.js";
-import { runtimeOf, subcommand } from "../runtime.js";
-import { checkFile, uploadWithProgress } from "./documents.js";
+import { ExitWith, parseDuration, table, TimeoutReached, UsageError, type Output } from "../conventions.js";
+import { runtimeOf, subcommand, type Runtime } from "../runtime.js";
+import { checkDocumentType, checkFile, uploadWithProgress } from "./documents.js";
 import { duplicateTracker, notificationLine } from "./notifications.js";
 
 /** How `applications watch` ends, by the application's final status (documented in its help and the README). */
@@ -83,6 +83,27 @@ function printInformation(out: Output, info: ApplicationInformation): void {
       out.line(`  ${line}`);
 }
 
+/** How long an application may keep its status before `watch` asks whether the sandbox processes by hand. */
+const STALLED_MS = 5_000;
+
+/**
+ * When the sandbox's processing is `manual`, an application waits for a transition that only the user can request.
+ * Answers the hint that says how to move it, or undefined (processing is automatic, or there is no sandbox token to
+ * read the settings with: a registry, not the sandbox).
+ */
+async function manualProcessingHint(runtime: Runtime, id: string, status: ApplicationStatus, until?: string): Promise<string | undefined> {
+  let processing: string | undefined;
+  try {
+    const { data } = await runtime.sandbox().GET("/sandbox/v1/settings");
+    processing = data?.processing;
+  } catch {
+    return undefined;
+  }
+  if (processing !== "manual") return undefined;
+  const to = until ?? (status === "VALIDATING" ? "ACCEPTED_PRIORITY_PROTECTED" : "COMPLETED");
+  return `the sandbox's processing is manual: ${id} stays ${status} until it is moved, with lrg sandbox transition ${id} ${to} (or lrg sandbox settings set processing=automatic)`;
+}
+
 export function registerApplications(program: Command): void {
   const applications = subcommand(program, "applications", "Submit applications and follow them", [
     "lrg applications submit transfer.json",
@@ -101,9 +122,11 @@ export function registerApplications(program: Command): void {
       "--idempotency-key <key>",
       "the submission's Idempotency-Key (generated when not given; printed with --json)",
     )
-    .action(async (file: string, flags: { idempotencyKey?: string }, command: Command) => {
+    .option("--force", "upload documents that do not look like a PDF, TIFF, GIF or PNG (else refused before sending)")
+    .action(async (file: string, flags: { idempotencyKey?: string; force?: boolean }, command: Command) => {
       const runtime = runtimeOf(command);
       const { body, files } = readSubmission(file);
+      for (const [, entry] of files) checkDocumentType(runtime.out, entry.file, flags.force === true);
       const client = await runtime.client();
       const uploaded: Record<string, string> = {};
       const documents = body.documents as Record<string, DocumentEntry>;
@@ -135,10 +158,10 @@ export function registerApplications(program: Command): void {
   subcommand(
     applications,
     "watch <id>",
-    "Follow an application (its notifications and status changes) until a final status; the exit code says how it ended: 0 COMPLETED, 10 VALIDATION_FAILED, 11 CANCELLED, 12 SYSTEM_ERROR (or 0 when --until is reached)",
+    "Follow an application (its notifications and status changes) until a final status or --timeout; the exit code says how it ended: 0 COMPLETED (or --until reached), 10 VALIDATION_FAILED, 11 CANCELLED, 12 SYSTEM_ERROR, 4 the timeout ran out. When the application does not move and the sandbox processes by hand (processing=manual, read with the sandbox token), a hint on stderr says how to move it",
     [
       "lrg applications watch 6f1c2a4e-0b7d-4c1e-9a53-2d8f4b6e7c10",
-      'lrg applications watch "$ID" --until ACCEPTED_PRIORITY_PROTECTED',
+      'lrg applications watch "$ID" --until ACCEPTED_PRIORITY_PROTECTED --timeout 30s',
     ],
   )
     .addOption(
@@ -148,17 +171,26 @@ export function registerApplications(program: Command): void {
       ]),
     )
     .option("--interval <seconds>", "seconds between two looks", "1")
-    .action(async (id: string, flags: { until?: string; interval: string }, command: Command) => {
+    .option(
+      "--timeout <duration>",
+      "stop with exit code 4 when the application has not ended (or reached --until) by then: 90s, 2m, 1h, seconds; 0 waits without a limit",
+      "2m",
+    )
+    .action(async (id: string, flags: { until?: string; interval: string; timeout: string }, command: Command) => {
       const runtime = runtimeOf(command);
       const { out } = runtime;
       checkApplicationId(id);
       const interval = Number(flags.interval);
       if (!Number.isFinite(interval) || interval <= 0)
         throw new UsageError(`--interval must be a positive number of seconds (got ${flags.interval})`);
+      const timeout = parseDuration(flags.timeout);
+      const deadline = timeout === 0 ? Infinity : Date.now() + timeout * 1000;
       const client = await runtime.client();
       const seen = new Set<string>();
       const duplicateOf = duplicateTracker();
       let last: ApplicationStatus | undefined;
+      let changedAt = Date.now();
+      let hinted = false;
       for (;;) {
         // The status first, then the notifications: a change of status and its notification are committed together,
         // so a listing made after the status was read holds the notification of every status seen, the final one's
@@ -174,6 +206,7 @@ export function registerApplications(program: Command): void {
         }
         if (info.status !== last) {
           last = info.status;
+          changedAt = Date.now();
           if (out.json) out.data({ status: info.status });
           else out.line(`status ${out.paint("bold", info.status)}`);
         }
@@ -183,7 +216,17 @@ export function registerApplications(program: Command): void {
           if (exitCode === 0) return;
           throw new ExitWith(exitCode);
         }
-        await sleep(interval * 1000);
+        if (!hinted && Date.now() - changedAt >= STALLED_MS) {
+          hinted = true;
+          const hint = await manualProcessingHint(runtime, id, info.status, flags.until);
+          if (hint !== undefined) out.note(out.json ? JSON.stringify({ hint }) : `lrg: hint: ${hint}`);
+        }
+        const left = deadline - Date.now();
+        if (left <= 0)
+          throw new TimeoutReached(
+            `application ${id} is still ${info.status} after --timeout ${flags.timeout}; watch it again, or give a longer --timeout (0 for no limit)`,
+          );
+        await sleep(Math.min(interval * 1000, left));
       }
     });
 }

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Option, type Command } from "commander";
-import { resolveConnection } from "../config.js";
+import type { Connection } from "../config.js";
 import { ExitWith, UsageError } from "../conventions.js";
 import { runtimeOf, subcommand } from "../runtime.js";
 
@@ -45,13 +45,14 @@ export function registerConformance(program: Command): void {
     .option("--seed <seed>", "seed of every property, to replay a failure")
     .option("--only <text>", "only the properties whose id contains this")
     .action(async (extra: string[], flags: ConformanceFlags, command: Command) => {
-      const { out, flags: global } = runtimeOf(command);
+      const runtime = runtimeOf(command);
+      const { out } = runtime;
       const env: NodeJS.ProcessEnv = { ...process.env };
       let target = flags.target;
       let url: string | undefined;
-      let configured: ReturnType<typeof resolveConnection> | undefined;
+      let configured: Connection | undefined;
       try {
-        configured = resolveConnection(global);
+        configured = runtime.connection();
       } catch (error) {
         // No address anywhere: the suite starts its own gateway. Any other problem of the profile is the user's.
         if (!(error instanceof UsageError && /no gateway address/.test(error.message))) throw error;

@@ -1,5 +1,5 @@
 // lrg documents upload|download: the two-step upload with a progress bar on a terminal, and downloads by id.
-import { statSync } from "node:fs";
+import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { Writable } from "node:stream";
 import type { Command } from "commander";
 import { DOWNLOAD_ID_PATTERN, type DocumentTypeCode, type GatewayClient, type UploadedDocument } from "@lrg/client";
@@ -18,6 +18,43 @@ export function checkFile(path: string): number {
     throw new UsageError(`no such file: ${path}`);
   }
   return size;
+}
+
+/**
+ * The file types the registry's checks accept, by their first bytes (PDF, TIFF, GIF, PNG; the gateway's
+ * `document-valid` rule). A guess made before sending, so that a wrong file is caught before its upload.
+ */
+const ACCEPTED_TYPES: readonly (readonly [string, string])[] = [
+  ["PDF", "%PDF-"],
+  ["PNG", "\x89PNG\r\n\x1a\n"],
+  ["GIF", "GIF87a"],
+  ["GIF", "GIF89a"],
+  ["TIFF", "II*\x00"],
+  ["TIFF", "MM\x00*"],
+];
+
+/** The accepted type a file's first bytes announce, or undefined. */
+export function documentTypeOf(path: string): string | undefined {
+  const head = Buffer.alloc(8);
+  const fd = openSync(path, "r");
+  try {
+    readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  const text = head.toString("latin1");
+  return ACCEPTED_TYPES.find(([, magic]) => text.startsWith(magic))?.[0];
+}
+
+/**
+ * Refuses (usage, nothing sent) a file that is not a PDF, TIFF, GIF or PNG, which the registry's checks would fail
+ * after the upload; with `force`, only warns on stderr and lets it go.
+ */
+export function checkDocumentType(out: Output, path: string, force: boolean): void {
+  if (documentTypeOf(path) !== undefined) return;
+  const what = `${path} does not look like a PDF, TIFF, GIF or PNG, the only documents the registry accepts`;
+  if (!force) throw new UsageError(`${what}: add --force to upload it anyway`);
+  out.note(out.json ? JSON.stringify({ warning: "not_a_document_type", path, detail: what }) : `lrg: warning: ${what}; uploading it (--force)`);
 }
 
 /**
@@ -72,14 +109,16 @@ export function registerDocuments(program: Command): void {
   subcommand(
     documents,
     "upload <file>",
-    "Upload a document (PDF, TIFF, GIF or PNG, at most 40 MiB); prints its document id",
+    "Upload a document (PDF, TIFF, GIF or PNG, at most 40 MiB); prints its document id. Another kind of file is refused before anything is sent (exit 2) unless --force",
     ["lrg documents upload transfer.pdf --type TR1", "DOC=$(lrg documents upload charge.pdf --type MRTG_DEED)"],
   )
     .requiredOption("--type <code>", "the document type code (TR1, AP1, MRTG_DEED...)")
     .option("--filter <label>", "a sub-unit label (additional_provider_filter)")
-    .action(async (file: string, flags: { type: string; filter?: string }, command: Command) => {
+    .option("--force", "upload a file that does not look like a PDF, TIFF, GIF or PNG (else refused before sending)")
+    .action(async (file: string, flags: { type: string; filter?: string; force?: boolean }, command: Command) => {
       const runtime = runtimeOf(command);
       checkFile(file);
+      checkDocumentType(runtime.out, file, flags.force === true);
       const client = await runtime.client();
       const uploaded = await uploadWithProgress(
         client,

@@ -1,11 +1,11 @@
 // lrg notifications list|ack|tail|forward over the registry's version 1 notifications.
-import { setTimeout as sleep } from "node:timers/promises";
 import { Option, type Command } from "commander";
 import { duplicateKey, type NotificationV1 } from "@lrg/client";
 import { UsageError, type Output } from "../conventions.js";
 import { readStdin } from "../prompt.js";
 import { runtimeOf, subcommand } from "../runtime.js";
 import { forwardNotifications, type ForwardFlags } from "./forward.js";
+import { tailNotifications, type TailFlags } from "./tail.js";
 import { filtersOf, STATUSES, withFilters, type ListFlags } from "./notification-filters.js";
 
 /** One line for a person: when, type, application, id, and the first delivery's id when this one is a duplicate. */
@@ -93,38 +93,20 @@ export function registerNotifications(program: Command): void {
     subcommand(
       notifications,
       "tail",
-      "Follow NEW notifications as they arrive, one line each (JSON lines with --json)",
-      ["lrg notifications tail", "lrg notifications tail --ack --json > events.jsonl"],
+      "Follow the NEW notifications that arrive from now on, one line each (JSON lines with --json). The ones already waiting are left alone (not printed, counted or acknowledged) unless --all, or --since says from when. Prints 'Ready! ...' on stderr once it follows, and keeps following when the connection is lost (a line on stderr when it is lost and when it is back)",
+      [
+        "lrg notifications tail",
+        "lrg notifications tail --all --ack --json > events.jsonl",
+        "lrg notifications tail --type application.completed --count 1 &",
+      ],
     ),
   )
+    .option("--all", "first print the NEW notifications already waiting (they count for --count and --ack)")
     .option("--ack", "acknowledge each notification once it is printed")
     .option("--interval <seconds>", "seconds between two polls", "2")
     .option("--count <n>", "stop after this many notifications", positiveInteger("--count"))
-    .action(async (flags: ListFlags & { ack?: boolean; interval: string; count?: number }, command: Command) => {
-      const runtime = runtimeOf(command);
-      const interval = Number(flags.interval);
-      if (!Number.isFinite(interval) || interval <= 0)
-        throw new UsageError(`--interval must be a positive number of seconds (got ${flags.interval})`);
-      const client = await runtime.client();
-      const seen = new Set<string>();
-      const duplicateOf = duplicateTracker();
-      let printed = 0;
-      const stop = new AbortController();
-      for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
-      while (!stop.signal.aborted) {
-        // NEW ones only: those printed before and not acknowledged are recognised by id and not printed again.
-        for await (const notification of client.notifications.listAll({ ...filtersOf(flags), status: "NEW" })) {
-          if (seen.has(notification.notification_id)) continue;
-          seen.add(notification.notification_id);
-          const duplicate = duplicateOf(notification);
-          if (runtime.out.json) runtime.out.data({ ...notification, duplicate_of: duplicate ?? null });
-          else runtime.out.line(notificationLine(runtime.out, notification, duplicate));
-          if (flags.ack === true) await client.notifications.acknowledge([notification.notification_id]);
-          printed += 1;
-          if (flags.count !== undefined && printed >= flags.count) return;
-        }
-        await sleep(interval * 1000, undefined, { signal: stop.signal }).catch(() => undefined);
-      }
+    .action(async (flags: TailFlags, command: Command) => {
+      await tailNotifications(runtimeOf(command), flags);
     });
 
   withFilters(

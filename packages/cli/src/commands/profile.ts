@@ -1,9 +1,9 @@
 // lrg profile add|list|use|remove: named connections in the config file (see config.ts).
 import type { Command } from "commander";
-import { configPath, passwordSource, readConfig, writeConfig, type Profile } from "../config.js";
+import { configPath, environmentOverride, passwordSource, readConfig, writeConfig, type Profile } from "../config.js";
 import { table, UsageError } from "../conventions.js";
 import { readSecret, readStdin } from "../prompt.js";
-import { runtimeOf, subcommand } from "../runtime.js";
+import { runtimeOf, subcommand, warnOverride } from "../runtime.js";
 
 interface AddFlags {
   readonly username?: string;
@@ -83,6 +83,7 @@ export function registerProfile(program: Command): void {
       writeConfig(config);
       if (out.json) out.data({ profile: name, current: config.current === name, config: configPath() });
       else out.line(`profile ${name} saved in ${configPath()}${config.current === name ? " (current)" : ""}`);
+      warnOverride(out, environmentOverride());
     });
 
   subcommand(profile, "list", "List the profiles (secrets are shown as where they come from, never their value)", [
@@ -104,6 +105,7 @@ export function registerProfile(program: Command): void {
             ? "stored"
             : null,
     }));
+    warnOverride(out, environmentOverride());
     if (out.json) return out.data(rows);
     if (rows.length === 0) return out.line("no profiles yet: lrg profile add NAME --url URL --username NAME");
     const lines = table([
@@ -130,6 +132,7 @@ export function registerProfile(program: Command): void {
       writeConfig(config);
       if (out.json) out.data({ current: name });
       else out.line(`current profile: ${name}`);
+      warnOverride(out, environmentOverride());
     },
   );
 

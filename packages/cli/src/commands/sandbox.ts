@@ -3,9 +3,9 @@
 import { Option, type Command } from "commander";
 import { unwrap, type SandboxComponents } from "@lrg/client";
 import { enums } from "@lrg/spec/constants";
-import { readConfig, writeConfig } from "../config.js";
-import { table, UsageError, type Output } from "../conventions.js";
-import { runtimeOf, subcommand, type Runtime } from "../runtime.js";
+import { environmentOverride, readConfig, writeConfig } from "../config.js";
+import { parseDuration, table, UsageError, type Output } from "../conventions.js";
+import { runtimeOf, subcommand, warnOverride, type Runtime } from "../runtime.js";
 
 type Schemas = SandboxComponents["schemas"];
 type TransitionRequest = Schemas["SandboxTransitionRequest"];
@@ -19,18 +19,6 @@ const TRANSITION_TARGETS = [
   "COMPLETED",
   "CANCELLED",
 ] as const;
-
-const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
-
-/** `2d`, `90m`, `1d12h`, `30s`, or plain seconds, as seconds. */
-export function parseDuration(text: string): number {
-  if (/^\d+$/.test(text)) return Number(text);
-  const parts = [...text.matchAll(/(\d+)([smhdw])/g)];
-  if (parts.length === 0 || parts.map((p) => p[0]).join("") !== text) {
-    throw new UsageError(`not a duration: ${text} (e.g. 2d, 3h, 90m, 1d12h, 45s or seconds)`);
-  }
-  return parts.reduce((sum, [, amount, unit]) => sum + Number(amount) * (UNITS[unit as string] as number), 0);
-}
 
 /** `key=value`: the value as JSON when it reads as JSON (numbers, booleans, null), else as text. */
 export function parseSetting(pair: string): [string, unknown] {
@@ -197,6 +185,8 @@ export function registerSandbox(program: Command): void {
         };
         config.current ??= flags.saveProfile;
         writeConfig(config);
+        // Saved as the current profile while LRG_* variables are set: they, not the new profile, will be used.
+        if (connection.overridden === undefined) warnOverride(runtime.out, environmentOverride());
         const shown = {
           business_unit_id: created.business_unit_id,
           username: created.username,
