@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { ConnectionLimits } from "./http/limits.js";
 import { parseBucketUrl, type S3Options } from "./storage/blobs/bucket.js";
 import { DEFAULT_POOL_SIZE } from "./storage/postgres/defaults.js";
@@ -52,6 +54,36 @@ export interface GatewayConfig {
    */
   tls?: { cert: string; key: string; clientCa?: string; requireClientCertificate?: boolean };
 }
+
+/**
+ * The secrets the gateway made up (`generated`), kept in the data directory so that they stay the same across
+ * restarts on it: the admin token a newcomer copied into a profile, the secret that signed addresses handed out. A
+ * secret written there by an earlier start is read back; a secret given in the environment is never written.
+ */
+export function keepGeneratedSecrets(
+  config: GatewayConfig & { generated: string[] },
+): GatewayConfig & { generated: string[]; kept: string[] } {
+  const file = join(config.dataDir, SECRETS_FILE);
+  mkdirSync(config.dataDir, { recursive: true });
+  const stored = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, string>) : {};
+  const kept: string[] = [];
+  const members = { LRG_SANDBOX_TOKEN: "sandboxToken", LRG_SIGNING_SECRET: "signingSecret" } as const;
+  const next = { ...config };
+  for (const name of config.generated) {
+    const member = members[name as keyof typeof members];
+    if (!member) continue;
+    const earlier = stored[name];
+    if (earlier) {
+      next[member] = earlier;
+      kept.push(name);
+    } else stored[name] = config[member];
+  }
+  writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
+  return { ...next, kept };
+}
+
+/** The file of the data directory that keeps the generated secrets (owner-readable only). */
+export const SECRETS_FILE = "secrets.json";
 
 /** Reads the configuration from the environment (see README); generates what is absent. */
 export function configFromEnv(

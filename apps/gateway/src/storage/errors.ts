@@ -63,7 +63,8 @@ const SYSTEM_FAULTS: Record<string, StorageFault> = {
 };
 
 /** node-postgres's own messages for a connection it lost or could not make (they carry no code). */
-const LOST_CONNECTION = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable)/;
+const LOST_CONNECTION =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable)/;
 
 export function storageFaultOf(error: unknown): StorageFault | undefined {
   if (typeof error !== "object" || error === null) return undefined;
