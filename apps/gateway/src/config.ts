@@ -60,9 +60,9 @@ export interface GatewayConfig {
  * restarts on it: the admin token a newcomer copied into a profile, the secret that signed addresses handed out. A
  * secret written there by an earlier start is read back; a secret given in the environment is never written.
  */
-export function keepGeneratedSecrets(
-  config: GatewayConfig & { generated: string[] },
-): GatewayConfig & { generated: string[]; kept: string[] } {
+export function keepGeneratedSecrets<Config extends GatewayConfig & { generated: string[] }>(
+  config: Config,
+): Config & { kept: string[] } {
   const file = join(config.dataDir, SECRETS_FILE);
   mkdirSync(config.dataDir, { recursive: true });
   const stored = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, string>) : {};

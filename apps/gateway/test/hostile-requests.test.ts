@@ -21,13 +21,21 @@ afterAll(async () => {
 /** `[[[...]]]` nested `depth` deep around `inner`. */
 const nested = (depth: number, inner = "1") => `${"[".repeat(depth)}${inner}${"]".repeat(depth)}`;
 
+/** The members of a problem (or an envelope) these tests read. */
+interface ProblemLike {
+  code?: string;
+  detail?: string;
+  errors: { type: string; pointer?: string | null }[];
+}
+
 async function post(path: string, body: string, authorization: string) {
   const response = await fetch(`${gw.url}${path}`, {
     method: "POST",
     headers: { authorization, "content-type": "application/json", "idempotency-key": idempotencyKey() },
     body,
   });
-  return { status: response.status, type: response.headers.get("content-type"), body: await response.json() };
+  const answer = (await response.json()) as ProblemLike;
+  return { status: response.status, type: response.headers.get("content-type"), body: answer };
 }
 
 describe("deeply nested JSON", () => {
