@@ -68,6 +68,9 @@ const LOST_CONNECTION =
 
 export function storageFaultOf(error: unknown): StorageFault | undefined {
   if (typeof error !== "object" || error === null) return undefined;
+  // The bucket of the object store refused or failed a request (the AWS SDK's service errors carry `$metadata`): a
+  // missing bucket, refused credentials, the service busy. The caller did nothing wrong either way.
+  if ("$metadata" in error) return "unreachable";
   const { code, errcode, message } = error as { code?: unknown; errcode?: unknown; message?: unknown };
   if (typeof errcode === "number") return SQLITE_FAULTS[errcode & 0xff];
   if (typeof code === "string") {
