@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 5cf672dcce2c517da9dc6d3c09075ef5f24ea56e52adee285e5a43b651065c17) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 fa1752c9d8cc691102a124ed1292de959924ebfd1a95b50b9c588d14c9f6b688) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
