@@ -1,7 +1,7 @@
 // What an operator sees: a start that cannot bind its ports stops at once with one line naming the variable to
 // change, and the access log never holds a credential of a signed address.
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:net";
+import { connect, createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -106,5 +106,21 @@ describe("the access log", () => {
       expect(signature.length).toBeGreaterThan(10);
       expect(log).not.toContain(signature);
     }
+  });
+});
+
+describe("a client that sends its headers slowly", () => {
+  it("has its connection closed at the header deadline (LRG_HEADERS_TIMEOUT_MS), checked every second", async () => {
+    running = await startGatewayProcess(newDataDir(), { LRG_HEADERS_TIMEOUT_MS: "500" });
+    const socket = connect(Number(new URL(running.url).port), "127.0.0.1");
+    socket.on("error", () => undefined);
+    let answer = "";
+    socket.on("data", (chunk: Buffer) => (answer += chunk.toString("latin1")));
+    const started = Date.now();
+    socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n");
+    await new Promise((resolve) => socket.once("close", resolve));
+    // Node's default check runs every 30 s: the gateway checks every second.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
   });
 });
