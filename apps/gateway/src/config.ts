@@ -47,6 +47,11 @@ export interface GatewayConfig {
   /** Structured logs (pino) on or off. */
   logger: boolean;
   /**
+   * How logs are written: `json` (one pino object a line, for log collectors) or `human` (a short line per answered
+   * request, for a terminal). Default `json`.
+   */
+  logFormat?: "json" | "human";
+  /**
    * Serve the main listener over HTTPS with these PEM files. With `clientCa`, a client certificate signed by it
    * satisfies the title enquiries' mutual TLS (without one they answer 403 while the sandbox setting
    * `require_client_certificate` is true); with `requireClientCertificate` too, the TLS handshake itself refuses
@@ -134,6 +139,8 @@ export function configFromEnv(
     demoUser: { username: env["LRG_DEMO_USERNAME"] ?? "demo", password: env["LRG_DEMO_PASSWORD"] ?? "demo-password" },
     decisionDelayMs: Number(env["LRG_DECISION_DELAY_MS"] ?? 2000),
     logger: env["LRG_LOG"] !== "off",
+    // `npm start` and a terminal read short lines; anything else (a collector, a file, a pipe) JSON.
+    logFormat: logFormatOf(env["LRG_LOG"], Boolean(process.stdout.isTTY)),
     limits: limitsFromEnv(env),
     ...(env["LRG_TLS_CERT"] && env["LRG_TLS_KEY"]
       ? {
@@ -196,6 +203,13 @@ function bucketFromEnv(env: NodeJS.ProcessEnv): Pick<GatewayConfig, "blobUrl" | 
         : {}),
     },
   };
+}
+
+/** `LRG_LOG`: `off`, `json`, `human`, or unset (or `on`): human on a terminal, JSON otherwise. */
+function logFormatOf(value: string | undefined, terminal: boolean): "json" | "human" {
+  if (value === "json" || value === "human") return value;
+  if (value === undefined || value === "" || value === "on" || value === "off") return terminal ? "human" : "json";
+  throw new Error(`LRG_LOG must be off, json or human (or unset), not "${value}"`);
 }
 
 /** The variable of each connection limit, and its ceiling (a day for the timeouts). */

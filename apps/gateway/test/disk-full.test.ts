@@ -5,8 +5,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SqliteStorage } from "../src/storage/sqlite/sqlite-storage.js";
 import { startTestGateway, type TestGateway } from "../src/testing.js";
 import { checksumOf } from "./support/upload.js";
 
@@ -129,11 +129,11 @@ describe.runIf(disk !== undefined)("a full disk under the embedded store", () =>
     expect((await askForAddress()).status).toBe(200);
     expect((await upload(address)).status).toBe(200);
     await gw.stop();
-    const db = new Database(join(dataDir, "gateway.sqlite"), { readonly: true });
+    const store = new SqliteStorage(dataDir);
     try {
-      expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+      expect(store.integrityCheck()).toBe("ok");
     } finally {
-      db.close();
+      await store.close();
     }
   });
 });

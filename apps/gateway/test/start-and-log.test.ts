@@ -124,3 +124,20 @@ describe("a client that sends its headers slowly", () => {
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
   });
 });
+
+describe("the human log format (LRG_LOG=human, what npm start sets)", () => {
+  it("writes one short line per answered request, signatures redacted, and no JSON", async () => {
+    running = await startGatewayProcess(newDataDir(), { LRG_LOG: "human" });
+    await fetch(`${running.url}/v1/notifications`, { headers: { authorization: basic(DEMO) } });
+    await fetch(`${running.url}/v1/document-downloads/abc?expires=1&signature=secret-signature-value`);
+    for (let wait = 0; wait < 50 && !running.output().includes("/v1/document-downloads/"); wait += 1)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    const lines = running.output().split("\n");
+    expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d 200 GET \/v1\/notifications \d+\.\d ms$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^\d\d:\d\d:\d\d 40\d GET \/v1\/document-downloads\/abc\?expires=1&signature=\[redacted\]/),
+    );
+    expect(running.output()).not.toContain("secret-signature-value");
+    expect(lines.filter((line) => line.startsWith("{"))).toEqual([]);
+  });
+});
