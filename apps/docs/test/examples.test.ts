@@ -8,7 +8,7 @@ import { startMock, type RunningMock } from "@lrg/mock";
 import { describe, expect, it } from "vitest";
 import { GUIDES as NAVIGATION } from "../src/build.js";
 import { codeBlocks, ExampleError, exchangesWithoutCurl, REPO_ROOT, runPage, typeCheckPages } from "./support/examples.js";
-import { SANDBOX_TOKEN, startDocsGateway } from "./support/gateway.js";
+import { globalSandboxState, SANDBOX_TOKEN, startDocsGateway } from "./support/gateway.js";
 // @ts-expect-error: a plain .mjs script without types; it exports samplePdf().
 import { samplePdf } from "../../../examples/make-sample-pdf.mjs";
 
@@ -67,11 +67,15 @@ describe("README.md and every guide, in order and then in reverse, on one gatewa
     };
     const pages = sequence.map((path) => [path, read(path)] as const);
     try {
+      // What npm start leaves, and what every page must leave as it found it: it changes a unit of its own.
+      const untouched = await globalSandboxState(gateway.url);
       for (const [index, [path, markdown]] of pages.entries()) {
         // consume.ts downloads a correspondence notification's documents: make sure one is waiting for it.
         if (path.endsWith("consuming-notifications.md"))
           await runStep(PENDING_CORRESPONDENCE, read(PENDING_CORRESPONDENCE));
-        await runStep(`${path} (page ${index + 1} of ${sequence.length})`, markdown);
+        const step = `${path} (page ${index + 1} of ${sequence.length})`;
+        await runStep(step, markdown);
+        expect(await globalSandboxState(gateway.url), `the sandbox's global state after ${step}`).toEqual(untouched);
       }
     } finally {
       await mock.close();
