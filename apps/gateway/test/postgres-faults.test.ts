@@ -115,7 +115,13 @@ describe("PostgreSQL faults", () => {
         };
         const workers = Array.from({ length: 8 }, worker);
         await sleep(1_000);
-        await postgres.restart(1_000);
+        const restarting = postgres.restart(1_000);
+        // While the database is away, the instance says it is not ready (a balancer routes around it).
+        await sleep(500);
+        const readiness = await fetch(`${gateway.url}/readyz`);
+        expect(readiness.status).toBe(503);
+        expect(await readiness.json()).toMatchObject({ database: { kind: "postgresql", writable: false } });
+        await restarting;
         await sleep(2_000);
         loading = false;
         await Promise.all(workers);
