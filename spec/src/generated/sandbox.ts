@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 11d74a2e2cd5e93c8e7351b9b624c9e02d73c4e61a54b809f284791266661742) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 2aaa2aaaf597dffb0e6493271d7e76a7b18ac1e7319d895fd6a77d5fc02d723e) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -386,8 +386,9 @@ export interface paths {
          *     one info line `{"audit": <entry>, "msg": "control-plane action"}`.
          *
          *     **Who.** `actor.kind` is `admin` (the admin token), `unit` (a business unit's token, with its
-         *     `business_unit_id`) or `unknown`: the token was missing or wrong, or the request was refused before its token
-         *     was checked (a body that is not JSON, too large, or of another media type).
+         *     `business_unit_id`) or `unknown`: the token was missing or wrong. The token is checked as the headers arrive,
+         *     before the body is read, so a body that is not JSON, too large, or of another media type is recorded with the
+         *     actor whose token it carried.
          *
          *     **When.** `recorded_at` by the host's wall clock; `sandbox_clock_at` by the sandbox clock of whoever acted,
          *     both read when the answer was ready.
@@ -965,7 +966,8 @@ export interface components {
              */
             path: string;
             /**
-             * @description A summary of the JSON object the request carried, null when it carried none. Members whose name suggests a
+             * @description A summary of the JSON object the request carried, null when it carried none or when it was not read (the
+             *     credentials were refused: they are checked before the body is read). Members whose name suggests a
              *     secret (containing pass, token, secret, authorization, credential or private, or ending in key) are
              *     replaced by `"[redacted]"`. Strings and member names are cut to 200 characters, arrays and objects to their
              *     first 20 items or members, 100 values in all; an object or array nested deeper than 4 levels (the body is

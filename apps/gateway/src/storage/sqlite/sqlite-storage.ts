@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { statfs } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import type {
   AuditEntryRow,
@@ -64,6 +65,9 @@ const DEFAULT_CACHE_MIB = 64;
  * room for a checkpoint of a busy WAL and a few uploads' temporary files is gone well before the disk is empty.
  */
 export const MIN_FREE_BYTES = 4 * 1024 * 1024;
+
+/** How long `canWrite` waits for the heartbeat after a failed write before it answers that the store cannot write. */
+const HEARTBEAT_WAIT_MS = 1_000;
 
 /** What the store is told beside its directory. */
 export interface SqliteStorageOptions {
@@ -496,16 +500,22 @@ export class SqliteStorage implements Storage {
   }
 
   /**
-   * The writer thread writes the heartbeat row, and the data directory's disk has MIN_FREE_BYTES left: in WAL mode a
-   * small update may still fit in the log's space on a full disk, while the next insert needs new pages.
+   * The writer thread runs, the data directory's disk has MIN_FREE_BYTES left (in WAL mode a small update may still
+   * fit in the log's space on a full disk, while the next insert needs new pages), and writes succeed: after a write
+   * failed for the store's sake, the heartbeat row must be written again (within HEARTBEAT_WAIT_MS). A write merely
+   * waiting for the file's lock is no failure: no heartbeat is queued behind it then.
    */
   async canWrite(): Promise<boolean> {
     if (!this.#writer.running) return false;
     try {
       const disk = await statfs(this.#dataDir);
       if (disk.bavail * disk.bsize < MIN_FREE_BYTES) return false;
-      await this.#writer.run("beat", Date.now());
-      return true;
+      if (!this.#writer.failing) return true;
+      const beat = this.#writer.run("beat", Date.now()).then(
+        () => true,
+        () => false,
+      );
+      return await Promise.race([beat, sleep(HEARTBEAT_WAIT_MS).then(() => false)]);
     } catch {
       return false;
     }

@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import { storageFaultOf } from "../errors.js";
 import type { SqliteWrites, WriteName } from "./writes.js";
 
 /** What the writer thread is started with. */
@@ -54,6 +55,7 @@ export class SqliteWriter {
   #nextId = 1;
   /** Why writes are refused: the thread failed, or the store closed. */
   #refusal: Error | undefined;
+  #failing = false;
   groupCommits = 0;
   walFlushes = 0;
 
@@ -69,13 +71,27 @@ export class SqliteWriter {
       for (const answer of report.answers) {
         const waiting = this.#waiting.get(answer.id);
         this.#waiting.delete(answer.id);
-        if ("error" in answer) waiting?.reject(Object.assign(new Error(answer.error.message), answer.error));
-        else waiting?.resolve(answer.value);
+        if ("error" in answer) {
+          const error = Object.assign(new Error(answer.error.message), answer.error);
+          if (storageFaultOf(error)) this.#failing = true;
+          waiting?.reject(error);
+        } else {
+          this.#failing = false;
+          waiting?.resolve(answer.value);
+        }
       }
       if (this.#waiting.size === 0) this.#worker.unref();
     });
     this.#worker.on("error", (error) => this.#refuse(error));
     this.#worker.on("exit", () => this.#refuse(new Error("The SQLite store is closed")));
+  }
+
+  /**
+   * Whether the last write answered failed for the store's sake (a full or read-only disk, an I/O error, the lock
+   * held past busy_timeout), and none has succeeded since.
+   */
+  get failing(): boolean {
+    return this.#failing;
   }
 
   /** Whether writes are taken: false once the thread failed or the store closed. */
