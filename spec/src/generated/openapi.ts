@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 5cf672dcce2c517da9dc6d3c09075ef5f24ea56e52adee285e5a43b651065c17) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 84d72266e5c962bdda8274fbd36681d57b908d15988e30830612bd19a8988ec6) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {

@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 11d74a2e2cd5e93c8e7351b9b624c9e02d73c4e61a54b809f284791266661742) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 9e05c2a30145c00743a11c4ce0c720820f99d04763cf45d2f5f1a4f8bbc71547) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
