@@ -117,12 +117,18 @@ function table(head: string[], rows: string[][]): string {
 
 const code = (text: string): string => `<code>${escapeHtml(text)}</code>`;
 
+/**
+ * Code in a generated table: a path or an upper-case name may wrap after its `/`, `_` and `.` (a `<wbr>`, which
+ * copies as nothing), so that the table fits a narrow window instead of squeezing its prose to a word a line.
+ */
+const tableCode = (text: string): string => `<code>${escapeHtml(text).replace(/([/_.])(?=.)/g, "$1<wbr>")}</code>`;
+
 function operationTable(document: DocumentName, reference: string): string {
   return table(
     ["Operation", "Method and path", "operationId"],
     operationsOf(document).map((operation) => [
       `<a href="${reference}${referenceAnchor(operation)}">${escapeHtml(String(operation.operation["summary"] ?? ""))}</a>`,
-      code(`${operation.method} ${operation.path}`),
+      tableCode(`${operation.method} ${operation.path}`),
       code(operation.operationId),
     ]),
   );
@@ -132,11 +138,11 @@ function transitionsTable(machine: StateMachine): string {
   return table(
     ["From", "To", "Trigger", "Version 1 notification", "Version 0 notification", "Source"],
     machine.transitions.map((t) => [
-      code(t.from),
-      code(t.to),
+      tableCode(t.from),
+      tableCode(t.to),
       escapeHtml(t.trigger),
-      code(t.notifications.v1),
-      t.notifications.v0 === undefined ? "" : code(t.notifications.v0),
+      tableCode(t.notifications.v1),
+      t.notifications.v0 === undefined ? "" : tableCode(t.notifications.v0),
       escapeHtml(t.source),
     ]),
   );
