@@ -60,10 +60,11 @@ interface Visit {
   failedResponses: string[];
 }
 
-/** Opens `path` (relative to /docs/) in a new tab `width` pixels wide. */
-async function visit(path: string, width = 1400): Promise<Visit> {
+/** Opens `path` (relative to /docs/) in a new tab `width` pixels wide; `init` runs in the page before its scripts. */
+async function visit(path: string, width = 1400, init?: () => void): Promise<Visit> {
   const page = await browser.context.newPage();
   await page.setViewportSize({ width, height: 900 });
+  if (init !== undefined) await page.addInitScript(init);
   const consoleErrors: string[] = [];
   const pageErrors: string[] = [];
   const failedResponses: string[] = [];
@@ -333,14 +334,21 @@ describe("the API reference reads cleanly", () => {
 
   const upload = operationsOf("registry").find((operation) => operation.operationId === "createUploadUrl");
   const deepLinks = [
-    // The form of the issue (Redoc 2's), which Redoc 3 turns into its own, and a guide's link to an operation.
+    // Redoc 2's forms (the issue's, and an operation's), followed before Redoc starts, and a guide's link.
     { link: "#tag/notifications", section: "/notifications" },
+    { link: "#operation/createUploadUrl", section: "/documents/createuploadurl" },
     { link: upload === undefined ? "#/missing" : referenceAnchor(upload), section: "/documents/createuploadurl" },
   ];
+  /** Records whether Redoc's "No page at this address" was ever shown, however briefly. */
+  const watchFor404 = (): void => {
+    new MutationObserver(() => {
+      if (document.body?.innerText.includes("No page at this address")) document.documentElement.dataset["saw404"] = "";
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  };
   it.each([1400, 800].flatMap((width) => deepLinks.map((entry) => [entry.link, width, entry] as const)))(
-    "a deep link %s shows its section's heading at the top of a %i-pixel window, with no empty band above",
+    "a deep link %s shows its section's heading at the top of a %i-pixel window: no 404 on the way, no empty band",
     async (link, width, { section }) => {
-      const { page, pageErrors } = await visit(`reference.html${link}`, width);
+      const { page, pageErrors } = await visit(`reference.html${link}`, width, watchFor404);
       try {
         // Redoc scrolls again while the sections around the target render: wait for the heading to settle.
         await expect
@@ -350,6 +358,10 @@ describe("the API reference reads cleanly", () => {
         const top = await headingTop(page, section);
         expect(top, `heading of ${section} from the top of the window`).toBeGreaterThanOrEqual(0);
         expect(top).toBeLessThanOrEqual(32);
+        expect(new URL(page.url()).hash).toBe(`#${section}`);
+        expect(await page.evaluate(() => document.documentElement.dataset["saw404"]), "Redoc's 404 shown").toBe(
+          undefined,
+        );
         if (link.startsWith("#tag/"))
           await page.screenshot({ path: join(outputDir, `reference-deep-link-${width}.png`) });
         expect(pageErrors).toEqual([]);
@@ -398,16 +410,14 @@ describe("code blocks of the guides", () => {
   );
 
   it("copies through the copy command where the Clipboard API is missing (plain http on another host)", async () => {
-    const page = await browser.context.newPage();
-    try {
-      await page.addInitScript(() => {
-        Object.defineProperty(Navigator.prototype, "clipboard", { get: () => undefined, configurable: true });
-        // Heard after the button's own listener (on the document) has put the text on the event.
-        window.addEventListener("copy", (event) => {
-          document.documentElement.dataset["copied"] = event.clipboardData?.getData("text/plain") ?? "";
-        });
+    const { page } = await visit("getting-started.html", 1400, () => {
+      Object.defineProperty(Navigator.prototype, "clipboard", { get: () => undefined, configurable: true });
+      // Heard after the button's own listener (on the document) has put the text on the event.
+      window.addEventListener("copy", (event) => {
+        document.documentElement.dataset["copied"] = event.clipboardData?.getData("text/plain") ?? "";
       });
-      await page.goto(new URL("getting-started.html", server.url).href);
+    });
+    try {
       const want = codeBlocksOf("getting-started");
       const buttons = page.getByRole("button", { name: "Copy code" });
       for (const index of [0, want.length - 1]) {
