@@ -40,6 +40,8 @@ switch (command) {
     break;
   case "start":
     pnpm(["exec", "turbo", "run", "build"]);
+    // The gateway runs behind turbo, which pipes its output: a person is reading, so short log lines, not JSON.
+    process.env.LRG_LOG ??= "human";
     pnpm(["run", "serve"]);
     break;
   case "turbo":

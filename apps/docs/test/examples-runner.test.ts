@@ -125,6 +125,18 @@ describe("runPage against a gateway", () => {
     );
   });
 
+  it("gives a snippet what its page's shell exported, and each page of one directory a new terminal", async () => {
+    const workDir = mkdtempSync(join(tmpdir(), "lrg-docs-fixture-"));
+    workDirs.push(workDir);
+    const first =
+      '# First\n\n```sh\nexport GREETING=hello\nLEFT=behind\necho kept > kept.txt\n```\n\n```ts\n// file: greet.ts\nconsole.log(process.env.GREETING);\n```\n';
+    const runs = await runPage(first, { workDir, substitutions: [], env: {} });
+    expect(runs.map((entry) => entry.stdout)).toEqual(["", "hello\n"]);
+    const second = '# Second\n\n```sh\necho "${GREETING:-unset} ${LEFT:-unset} $(cat kept.txt)"\n```\n';
+    const again = await runPage(second, { workDir, substitutions: [], env: {} });
+    expect(again.map((entry) => entry.stdout)).toEqual(["unset unset kept\n"]);
+  });
+
   it("fails on a snippet that compiles but throws when it runs", async () => {
     await expect(run("failing-snippet.md")).rejects.toThrow(/ts block at line 3 \(login\.ts\) failed[\s\S]*401-01/);
   });

@@ -6,16 +6,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMock, type RunningMock } from "@lrg/mock";
 import { describe, expect, it } from "vitest";
-import { codeBlocks, exchangesWithoutCurl, REPO_ROOT, runPage, typeCheckPages } from "./support/examples.js";
-import { SANDBOX_TOKEN, startDocsGateway } from "./support/gateway.js";
+import { GUIDES as NAVIGATION } from "../src/build.js";
+import { codeBlocks, ExampleError, exchangesWithoutCurl, REPO_ROOT, runPage, typeCheckPages } from "./support/examples.js";
+import { globalSandboxState, SANDBOX_TOKEN, startDocsGateway } from "./support/gateway.js";
 // @ts-expect-error: a plain .mjs script without types; it exports samplePdf().
 import { samplePdf } from "../../../examples/make-sample-pdf.mjs";
 
+/** Every guide, in the order of the docs' navigation (a page the navigation does not list, such as index.md, last). */
 const GUIDES = readdirSync(join(REPO_ROOT, "apps", "docs", "guides"))
   .filter((name) => name.endsWith(".md"))
+  .sort((a, b) => navigationRank(a) - navigationRank(b) || a.localeCompare(b))
   .map((name) => join("apps", "docs", "guides", name));
+function navigationRank(file: string): number {
+  const rank = NAVIGATION.findIndex((guide) => `${guide.slug}.md` === file);
+  return rank < 0 ? NAVIGATION.length : rank;
+}
+/** The README a newcomer reads first: run before the guides and again after them, against their gateway. */
+const ROOT_README = "README.md";
+/** The other READMEs: each against a gateway of its own. */
 const READMES = [
-  "README.md",
   "packages/client/README.md",
   "packages/conformance/README.md",
   "apps/mock/README.md",
@@ -31,7 +40,7 @@ describe("the TypeScript snippets of every page", () => {
   it("compile against @lrg/client's types", { timeout: 600_000 }, async () => {
     const workDir = mkdtempSync(join(tmpdir(), "lrg-docs-types-"));
     try {
-      const pages = new Map([...GUIDES, ...READMES].map((path) => [path, readFileSync(join(REPO_ROOT, path), "utf8")]));
+      const pages = new Map([...GUIDES, ROOT_README, ...READMES].map((path) => [path, readFileSync(join(REPO_ROOT, path), "utf8")]));
       expect(Object.fromEntries(await typeCheckPages(pages, workDir))).toEqual({});
     } finally {
       rmSync(workDir, { recursive: true, force: true });
@@ -39,8 +48,57 @@ describe("the TypeScript snippets of every page", () => {
   });
 });
 
-// Pages are independent (each its own gateway, mock and scratch directory), so they run side by side.
-describe.concurrent.each([...GUIDES, ...READMES])("%s", (path) => {
+const read = (path: string): string => readFileSync(join(REPO_ROOT, path), "utf8");
+
+// A newcomer reads README.md, then every guide in order, on one `npm start`, one machine (one HOME), a new
+// terminal per page; and may come back to any page later. So the guides run in one order, then in the reverse
+// order, with the README before and after them, all against one gateway: a page that leaves state behind (a global
+// setting, the day list closed, the global clock moved) or that needs state it does not set fails here.
+describe("README.md and every guide, in order and then in reverse, on one gateway", () => {
+  it("runs every example of each page, whatever ran before it", { timeout: 1_200_000 }, async () => {
+    const sequence = [ROOT_README, ...GUIDES, ...[...GUIDES].reverse(), ROOT_README];
+    const workDir = mkdtempSync(join(tmpdir(), "lrg-docs-sequence-"));
+    const gateway = await startDocsGateway();
+    const mock = await startMock();
+    const environment = {
+      workDir,
+      substitutions: [...gateway.substitutions, [MOCK_DEFAULT, mock.url] as const],
+      env: { LRG_SANDBOX_TOKEN: SANDBOX_TOKEN },
+    };
+    const pages = sequence.map((path) => [path, read(path)] as const);
+    try {
+      // What npm start leaves, and what every page must leave as it found it: it changes a unit of its own.
+      const untouched = await globalSandboxState(gateway.url);
+      for (const [index, [path, markdown]] of pages.entries()) {
+        // consume.ts downloads a correspondence notification's documents: make sure one is waiting for it.
+        if (path.endsWith("consuming-notifications.md"))
+          await runStep(PENDING_CORRESPONDENCE, read(PENDING_CORRESPONDENCE));
+        const step = `${path} (page ${index + 1} of ${sequence.length})`;
+        await runStep(step, markdown);
+        expect(await globalSandboxState(gateway.url), `the sandbox's global state after ${step}`).toEqual(untouched);
+      }
+    } finally {
+      await mock.close();
+      await gateway.stop();
+      rmSync(workDir, { recursive: true, force: true });
+    }
+
+    async function runStep(name: string, markdown: string): Promise<void> {
+      try {
+        await runPage(markdown, environment);
+      } catch (error) {
+        if (error instanceof ExampleError) throw new ExampleError(`${name}: ${error.message}`, error.block);
+        throw error;
+      }
+    }
+  });
+});
+
+/** A page that leaves a correspondence notification waiting for the demo user. */
+const PENDING_CORRESPONDENCE = join("apps", "docs", "test", "fixtures", "pending-correspondence.md");
+
+// The other READMEs are independent (each its own gateway, mock and scratch directory), so they run side by side.
+describe.concurrent.each(READMES)("%s", (path) => {
   const markdown = readFileSync(join(REPO_ROOT, path), "utf8");
 
   it("runs every example that is not marked not-run", { timeout: 900_000 }, async () => {
@@ -61,8 +119,44 @@ describe.concurrent.each([...GUIDES, ...READMES])("%s", (path) => {
     }
   });
 
-  it.runIf(path.includes("guides"))("pairs every raw request with a curl command in the same section", () => {
-    expect(exchangesWithoutCurl(codeBlocks(markdown))).toEqual([]);
+});
+
+describe.each(GUIDES)("%s", (path) => {
+  it("pairs every raw request with a curl command in the same section", () => {
+    expect(exchangesWithoutCurl(codeBlocks(read(path)))).toEqual([]);
+  });
+});
+
+/** The one place that says how to set up a project for the snippets, and the anchor every other page links to. */
+const SNIPPET_SETUP = "getting-started.md#running-the-typescript-snippets";
+const hasRunnableSnippet = (markdown: string): boolean =>
+  codeBlocks(markdown).some((block) => block.lang === "ts" && block.notRun === undefined);
+
+describe("running the TypeScript snippets", () => {
+  const pages = [ROOT_README, ...GUIDES].filter((path) => hasRunnableSnippet(read(path)));
+
+  it.each(pages.filter((path) => !path.endsWith("getting-started.md")))(
+    "%s sends the reader to the one set-up, and runs snippets as it says",
+    (path) => {
+      const markdown = read(path);
+      expect(markdown).toContain(SNIPPET_SETUP);
+      // `npx tsx x.ts` from the repository root finds neither tsx nor @lrg/client (issue 32).
+      expect(markdown.match(/npx tsx [\w.-]+/g) ?? []).toEqual([]);
+    },
+  );
+
+  it("sets up lrg-try/ as an ES module project with the client tarball `npm run pack` writes, and tsx", () => {
+    const setup = codeBlocks(read(join("apps", "docs", "guides", "getting-started.md"))).find((block) =>
+      block.code.includes("mkdir lrg-try"),
+    );
+    const client = JSON.parse(readFileSync(join(REPO_ROOT, "packages", "client", "package.json"), "utf8")) as {
+      name: string;
+      version: string;
+    };
+    // npm pack's name for @scope/name: scope-name-version.tgz.
+    const tarball = `${client.name.replace(/^@/, "").replace("/", "-")}-${client.version}.tgz`;
+    expect(setup?.code).toContain("npm pkg set type=module");
+    expect(setup?.code).toContain(`npm install ../packs/${tarball} tsx`);
   });
 });
 

@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { ConnectionLimits } from "./http/limits.js";
 import { parseBucketUrl, type S3Options } from "./storage/blobs/bucket.js";
 import { DEFAULT_POOL_SIZE } from "./storage/postgres/defaults.js";
@@ -45,6 +47,11 @@ export interface GatewayConfig {
   /** Structured logs (pino) on or off. */
   logger: boolean;
   /**
+   * How logs are written: `json` (one pino object a line, for log collectors) or `human` (a short line per answered
+   * request, for a terminal). Default `json`.
+   */
+  logFormat?: "json" | "human";
+  /**
    * Serve the main listener over HTTPS with these PEM files. With `clientCa`, a client certificate signed by it
    * satisfies the title enquiries' mutual TLS (without one they answer 403 while the sandbox setting
    * `require_client_certificate` is true); with `requireClientCertificate` too, the TLS handshake itself refuses
@@ -52,6 +59,36 @@ export interface GatewayConfig {
    */
   tls?: { cert: string; key: string; clientCa?: string; requireClientCertificate?: boolean };
 }
+
+/**
+ * The secrets the gateway made up (`generated`), kept in the data directory so that they stay the same across
+ * restarts on it: the admin token a newcomer copied into a profile, the secret that signed addresses handed out. A
+ * secret written there by an earlier start is read back; a secret given in the environment is never written.
+ */
+export function keepGeneratedSecrets<Config extends GatewayConfig & { generated: string[] }>(
+  config: Config,
+): Config & { kept: string[] } {
+  const file = join(config.dataDir, SECRETS_FILE);
+  mkdirSync(config.dataDir, { recursive: true });
+  const stored = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, string>) : {};
+  const kept: string[] = [];
+  const members = { LRG_SANDBOX_TOKEN: "sandboxToken", LRG_SIGNING_SECRET: "signingSecret" } as const;
+  const next = { ...config };
+  for (const name of config.generated) {
+    const member = members[name as keyof typeof members];
+    if (!member) continue;
+    const earlier = stored[name];
+    if (earlier) {
+      next[member] = earlier;
+      kept.push(name);
+    } else stored[name] = config[member];
+  }
+  writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
+  return { ...next, kept };
+}
+
+/** The file of the data directory that keeps the generated secrets (owner-readable only). */
+export const SECRETS_FILE = "secrets.json";
 
 /** Reads the configuration from the environment (see README); generates what is absent. */
 export function configFromEnv(
@@ -102,6 +139,8 @@ export function configFromEnv(
     demoUser: { username: env["LRG_DEMO_USERNAME"] ?? "demo", password: env["LRG_DEMO_PASSWORD"] ?? "demo-password" },
     decisionDelayMs: Number(env["LRG_DECISION_DELAY_MS"] ?? 2000),
     logger: env["LRG_LOG"] !== "off",
+    // `npm start` and a terminal read short lines; anything else (a collector, a file, a pipe) JSON.
+    logFormat: logFormatOf(env["LRG_LOG"], Boolean(process.stdout.isTTY)),
     limits: limitsFromEnv(env),
     ...(env["LRG_TLS_CERT"] && env["LRG_TLS_KEY"]
       ? {
@@ -164,6 +203,13 @@ function bucketFromEnv(env: NodeJS.ProcessEnv): Pick<GatewayConfig, "blobUrl" | 
         : {}),
     },
   };
+}
+
+/** `LRG_LOG`: `off`, `json`, `human`, or unset (or `on`): human on a terminal, JSON otherwise. */
+function logFormatOf(value: string | undefined, terminal: boolean): "json" | "human" {
+  if (value === "json" || value === "human") return value;
+  if (value === undefined || value === "" || value === "on" || value === "off") return terminal ? "human" : "json";
+  throw new Error(`LRG_LOG must be off, json or human (or unset), not "${value}"`);
 }
 
 /** The variable of each connection limit, and its ceiling (a day for the timeouts). */

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Reads the configuration from the environment, starts the gateway and says where it is.
-import { configFromEnv } from "./config.js";
+import { configFromEnv, keepGeneratedSecrets, SECRETS_FILE } from "./config.js";
+import { join } from "node:path";
 import { createServer } from "./server.js";
 
 /** Why a port cannot be bound, by the system's error code. */
@@ -10,7 +11,7 @@ const LISTEN_FAILURES: Record<string, string> = {
   EADDRNOTAVAIL: "the address is not one of this machine's",
 };
 
-const config = configFromEnv();
+const config = keepGeneratedSecrets(configFromEnv());
 const gateway = await createServer(config);
 const { app } = gateway;
 // Every listener is bound before the gateway says it is ready: the mutual TLS one first, so that nothing answers
@@ -33,7 +34,7 @@ const lines = [
   `  Demo login:    ${config.demoUser?.username ?? "-"} / ${config.demoUser?.password ?? "-"}   (HTTP Basic)`,
   // The admin token is a secret: shown when the gateway made it up (nobody else knows it), never when it was given.
   config.generated.includes("LRG_SANDBOX_TOKEN")
-    ? `  Sandbox token: ${config.sandboxToken}   (admin; generated: set LRG_SANDBOX_TOKEN to fix it)`
+    ? `  Sandbox token: ${config.sandboxToken}   (admin; generated ${config.kept.includes("LRG_SANDBOX_TOKEN") ? "at the first start, the same at every start on" : "now, kept for the next starts in"} ${join(config.dataDir, SECRETS_FILE)}; set LRG_SANDBOX_TOKEN to choose it)`
     : "  Sandbox token: the admin token of LRG_SANDBOX_TOKEN (not shown); each business unit created gets its own",
   ...(mutualTls
     ? mutualTlsLines(mutualTls)

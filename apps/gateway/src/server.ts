@@ -29,6 +29,7 @@ import { ensureDemoCertificates, type DemoCertificates } from "./tls/demo-certif
 import { documentHandlers } from "./documents/routes.js";
 import { jsonDepth, MAX_JSON_DEPTH } from "./http/json-depth.js";
 import { DEADLINE_CHECK_INTERVAL_MS, DEFAULT_LIMITS, limitServer } from "./http/limits.js";
+import { humanLog } from "./http/human-log.js";
 import { requestForLog } from "./http/request-log.js";
 import { DocumentService } from "./documents/service.js";
 import { AddressSigner } from "./documents/signing.js";
@@ -146,7 +147,13 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   let requestCount = 0;
   const limits = { ...DEFAULT_LIMITS, ...config.limits };
   const app = Fastify({
-    logger: config.logger ? { level: "info", serializers: { req: requestForLog } } : false,
+    logger: config.logger
+      ? {
+          level: "info",
+          serializers: { req: requestForLog },
+          ...(config.logFormat === "human" ? { stream: humanLog() } : {}),
+        }
+      : false,
     http: { connectionsCheckingInterval: DEADLINE_CHECK_INTERVAL_MS },
     bodyLimit: JSON_BODY_LIMIT,
     onProtoPoisoning: "error",
@@ -212,8 +219,12 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     const { problem, contentType, body } = errorAnswer(error, request, clock.nowMs(null));
     // A store failure is the operator's to see, once per request, without a stack: a restart under load makes many.
     if (!(error instanceof Problem) && (problem.code === "503-02" || problem.code === "503-03"))
-      request.log.error({ code: (error as { code?: unknown }).code, reason: (error as Error).message }, "store failure");
-    else if (problem.status >= 500 && !(error instanceof Problem)) request.log.error({ err: error }, "unexpected fault");
+      request.log.error(
+        { code: (error as { code?: unknown }).code, reason: (error as Error).message },
+        "store failure",
+      );
+    else if (problem.status >= 500 && !(error instanceof Problem))
+      request.log.error({ err: error }, "unexpected fault");
     return reply.code(problem.status).headers(problem.headers).type(contentType).send(body);
   });
   app.setNotFoundHandler(async (request) => {

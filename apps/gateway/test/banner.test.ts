@@ -1,6 +1,6 @@
 // The start banner and the admin token: shown when the gateway made it up (nobody else knows it), never when the
 // operator gave it (it would end up in shared logs), and the generated one really is the admin token.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -37,5 +37,21 @@ describe("the start banner", () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
     const answer = await fetch(`${running.url}/sandbox/v1/clock`, { headers: { authorization: `Bearer ${token}` } });
     expect(answer.status).toBe(200);
+  });
+
+  it("keeps the generated admin token in the data directory: a restart on it shows and accepts the same one", async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "lrg-banner-"));
+    const tokenOf = (output: string) => /Sandbox token: (\S+) {3}\(admin; generated/.exec(output)?.[1];
+    running = await startGatewayProcess(dataDir, { LRG_SANDBOX_TOKEN: "" });
+    const first = tokenOf(running.output());
+    expect(running.output()).toContain(`kept for the next starts in ${join(dataDir, "secrets.json")}`);
+    await running.stop();
+    running = await startGatewayProcess(dataDir, { LRG_SANDBOX_TOKEN: "" });
+    expect(tokenOf(running.output())).toBe(first);
+    expect(running.output()).toContain("at the first start, the same at every start on");
+    const answer = await fetch(`${running.url}/sandbox/v1/clock`, { headers: { authorization: `Bearer ${first}` } });
+    expect(answer.status).toBe(200);
+    // Only the owner may read the kept secrets.
+    expect(statSync(join(dataDir, "secrets.json")).mode & 0o077).toBe(0);
   });
 });

@@ -57,14 +57,16 @@ describe("with its blobs in a bucket, the gateway", () => {
     expect(bytes.toString("latin1")).toContain("(Letter) Tj");
   });
 
-  it("answers 5xx to an upload the bucket refuses, keeps nothing of it, and takes it again at the same address", async () => {
+  it("answers 503-02 to an upload the bucket refuses, keeps nothing of it, and takes it again at the same address", async () => {
     const other = await startGateway({ blobUrl: "s3://lrg-not-yet-created/documents", s3: bucket.s3 });
     try {
       const otherUnit = await other.newBusinessUnit();
       const bytes = SAMPLES.gif;
       const { upload_url: url, document_id: id } = await uploadAddress(other, otherUnit, bytes);
       const refused = await rawPut(url, uploadHeaders(bytes), bytes);
-      expect(refused.status).toBeGreaterThanOrEqual(500);
+      expect(refused.status).toBe(503);
+      expect(refused.headers["retry-after"]).toMatch(/^[1-9]\d*$/);
+      expect(JSON.parse(refused.body)).toMatchObject({ code: "503-02" });
       expect(await documentStatus(other, id)).toBe("AWAITING_UPLOAD");
       expect(readdirSync(join(other.dataDir, "blobs", "incoming"))).toEqual([]);
       await bucket.create("lrg-not-yet-created");

@@ -21,13 +21,21 @@ afterAll(async () => {
 /** `[[[...]]]` nested `depth` deep around `inner`. */
 const nested = (depth: number, inner = "1") => `${"[".repeat(depth)}${inner}${"]".repeat(depth)}`;
 
+/** The members of a problem (or an envelope) these tests read. */
+interface ProblemLike {
+  code?: string;
+  detail?: string;
+  errors: { type: string; pointer?: string | null }[];
+}
+
 async function post(path: string, body: string, authorization: string) {
   const response = await fetch(`${gw.url}${path}`, {
     method: "POST",
     headers: { authorization, "content-type": "application/json", "idempotency-key": idempotencyKey() },
     body,
   });
-  return { status: response.status, type: response.headers.get("content-type"), body: await response.json() };
+  const answer = (await response.json()) as ProblemLike;
+  return { status: response.status, type: response.headers.get("content-type"), body: answer };
 }
 
 describe("deeply nested JSON", () => {
@@ -160,5 +168,38 @@ describe("slow clients", () => {
     const body = JSON.stringify(submission());
     const answer = await post("/v0/applications", body, login);
     expect(answer.status).toBe(202);
+  });
+});
+
+// The header deadline is Node's own (headersTimeout), which is not enforced inside a worker thread, where vitest runs
+// this file: start-and-log.test.ts checks it on the gateway's own process.
+describe("the connection cap", () => {
+  let capped: TestGateway;
+  beforeAll(async () => {
+    capped = await startTestGateway({ limits: { maxConnections: 3 } });
+  });
+  afterAll(async () => {
+    await capped.stop();
+  });
+
+  /** A raw connection to `capped`; resolves once it is open, with a promise of its closing. */
+  async function open(): Promise<{ socket: Socket; closed: Promise<void> }> {
+    const socket = connect(Number(new URL(capped.url).port), "127.0.0.1");
+    socket.on("error", () => undefined);
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    await new Promise((resolve) => socket.once("connect", resolve));
+    return { socket, closed };
+  }
+
+  it("closes a connection beyond the cap as it arrives, and serves again once one is freed", async () => {
+    const held = [await open(), await open(), await open()];
+    // Half a request each: they count, and none is answered.
+    for (const { socket } of held) socket.write("GET /healthz HTTP/1.1\r\n");
+    const fourth = await open();
+    await fourth.closed;
+    for (const { socket } of held) socket.destroy();
+    await Promise.all(held.map(({ closed }) => closed));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await fetch(`${capped.url}/healthz`)).status).toBe(200);
   });
 });

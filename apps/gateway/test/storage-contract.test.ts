@@ -879,7 +879,10 @@ describe.each(backends)("the gateway's HTTP interface on $name", (backend) => {
   it("reports the database in /readyz and its figures in /metrics", async () => {
     const ready = await fetch(`${gw.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: "ready", database: { kind: backend.kind, reachable: true, writable: true } });
+    expect(await ready.json()).toEqual({
+      status: "ready",
+      database: { kind: backend.kind, reachable: true, writable: true },
+    });
     const metrics = await (await fetch(`${gw.url}/metrics`)).text();
     const figure = backend.kind === "postgresql" ? "lrg_db_queries_total" : "lrg_db_pending_writes";
     expect(metrics).toMatch(new RegExp(`^${figure}\\{database="${backend.kind}"\\} \\d+$`, "m"));

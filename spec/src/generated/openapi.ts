@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 84d72266e5c962bdda8274fbd36681d57b908d15988e30830612bd19a8988ec6) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 56d029a9f60c11c22f9431fc89ab2de62c9d41dc571e6d586e53f1a977149635) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {

@@ -3,7 +3,7 @@
 // TypeScript blocks of every page against @lrg/client's types, in one compiler run. The rules (which blocks run, how
 // to mark one that does not) are in apps/docs/README.md.
 import { spawn } from "node:child_process";
-import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import ts from "typescript";
 
@@ -170,6 +170,9 @@ const substitute = (code: string, substitutions: RunEnvironment["substitutions"]
 /** The workspace packages a snippet may import, installed in the scratch project by path. */
 const PACKAGES = { client: join("packages", "client"), mock: join("apps", "mock") };
 
+/** Where the variables a shell block set are kept for the page's next blocks. */
+const STATE = ".state";
+
 /** Where `prepare` puts the `lrg` command, first on the blocks' PATH. */
 const BIN = ".bin";
 
@@ -178,6 +181,8 @@ const BIN = ".bin";
  * built `lrg` as a command on PATH (as `npm link` would put it), and an ES module project with the packages installed.
  */
 function prepare(workDir: string): void {
+  // Pages run in sequence may share one scratch directory (one machine, one HOME): set up what is missing only.
+  if (existsSync(join(workDir, BIN))) return;
   mkdirSync(join(workDir, "node_modules", "@lrg"), { recursive: true });
   cpSync(join(REPO_ROOT, "examples"), join(workDir, "examples"), { recursive: true });
   cpSync(join(REPO_ROOT, "packages", "cli", "examples"), join(workDir, "packages", "cli", "examples"), {
@@ -315,6 +320,8 @@ export async function runPage(markdown: string, environment: RunEnvironment): Pr
     ...environment.env,
   };
   prepare(workDir);
+  // Each page starts in a new terminal: no variable of an earlier page's blocks (its files and HOME stay).
+  rmSync(join(workDir, STATE), { force: true });
 
   // Each snippet file becomes JavaScript beside it (.out/), types erased: typeCheckPages checks them.
   for (const [name, text] of snippetFiles(runnable, substitutions)) {
@@ -343,15 +350,18 @@ export async function runPage(markdown: string, environment: RunEnvironment): Pr
       const script = [
         "set -euo pipefail",
         "__lrg_before=$(compgen -v | sort)",
-        "if [ -f .state ]; then . ./.state; fi",
+        `if [ -f ${STATE} ]; then . ./${STATE}; fi`,
         substitute(block.code, substitutions),
         "__lrg_names=$(comm -13 <(echo \"$__lrg_before\") <(compgen -v | sort) | grep -v '^__lrg_' || true)",
-        'for __lrg_name in $__lrg_names; do declare -p "$__lrg_name"; done > .state',
+        `for __lrg_name in $__lrg_names; do declare -p "$__lrg_name"; done > ${STATE}`,
         "",
       ].join("\n");
       result = await run("bash", ["-c", script], workDir, env, timeoutMs);
     } else if (lastBlockOf.get(block.file) === block && block.file !== undefined) {
-      result = await run(process.execPath, [join(".out", block.file.replace(/\.ts$/, ".js"))], workDir, env, timeoutMs);
+      // Run from the same terminal: the variables its shell blocks exported are in the snippet's environment.
+      const script = `if [ -f ${STATE} ]; then . ./${STATE}; fi; exec "$0" "$1"`;
+      const javascript = join(".out", block.file.replace(/\.ts$/, ".js"));
+      result = await run("bash", ["-c", script, process.execPath, javascript], workDir, env, timeoutMs);
     } else {
       continue;
     }

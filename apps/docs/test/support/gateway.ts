@@ -74,3 +74,29 @@ export async function startDocsGateway(): Promise<StartedGateway> {
     },
   };
 }
+
+/** What a page may change only for a business unit of its own, as the admin token reads it. */
+export interface GlobalSandboxState {
+  /** The sandbox's own settings, which every business unit follows unless it set its own. */
+  settings: Record<string, unknown>;
+  /** Whether the registry-wide day list is open. */
+  dayListOpen: boolean;
+  /** The global clock, rounded to the minute it is off real time by (0 unless someone moved it). */
+  clockOffsetMinutes: number;
+}
+
+/** Reads the gateway's global sandbox state with the admin token. */
+export async function globalSandboxState(url: string): Promise<GlobalSandboxState> {
+  const read = async (path: string): Promise<Record<string, unknown>> => {
+    const response = await fetch(`${url}/sandbox/v1${path}`, { headers: { authorization: `Bearer ${SANDBOX_TOKEN}` } });
+    if (!response.ok) throw new Error(`GET /sandbox/v1${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as Record<string, unknown>;
+  };
+  const [settings, dayList, clock] = await Promise.all([read("/settings"), read("/day-list"), read("/clock")]);
+  return {
+    settings,
+    dayListOpen: dayList["open"] === true,
+    // `|| 0`: -0, a clock a few milliseconds behind, is no offset either.
+    clockOffsetMinutes: Math.round((Date.parse(String(clock["now"])) - Date.now()) / 60_000) || 0,
+  };
+}

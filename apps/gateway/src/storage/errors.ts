@@ -63,10 +63,14 @@ const SYSTEM_FAULTS: Record<string, StorageFault> = {
 };
 
 /** node-postgres's own messages for a connection it lost or could not make (they carry no code). */
-const LOST_CONNECTION = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable)/;
+const LOST_CONNECTION =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable)/;
 
 export function storageFaultOf(error: unknown): StorageFault | undefined {
   if (typeof error !== "object" || error === null) return undefined;
+  // The bucket of the object store refused or failed a request (the AWS SDK's service errors carry `$metadata`): a
+  // missing bucket, refused credentials, the service busy. The caller did nothing wrong either way.
+  if ("$metadata" in error) return "unreachable";
   const { code, errcode, message } = error as { code?: unknown; errcode?: unknown; message?: unknown };
   if (typeof errcode === "number") return SQLITE_FAULTS[errcode & 0xff];
   if (typeof code === "string") {

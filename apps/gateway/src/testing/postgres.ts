@@ -12,6 +12,11 @@ export interface TestPostgres {
   url: string;
   /** Creates an empty database and answers its URL, so that each test starts from nothing. */
   createDatabase(): Promise<string>;
+  /**
+   * Stops the server as an operator's restart does (a fast shutdown: every session is ended), waits `downMs`, and
+   * starts it again on the same port and data; resolves once it accepts connections.
+   */
+  restart(downMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -101,11 +106,8 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
   const init = spawnSync(initdb, initArgs, { encoding: "utf8" });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
 
-  let server: ChildProcess | undefined;
-  let url = "";
-  let lastError = "";
-  for (let attempt = 0; attempt < 5 && !url; attempt += 1) {
-    const port = await freePort();
+  /** Starts `postgres` on `port`; answers the running server, or why it did not start. */
+  const launch = async (port: number): Promise<{ child: ChildProcess; url: string } | { log: string }> => {
     const [postgres, args] = command(user, join(bin, "postgres"), [
       "-D",
       data,
@@ -124,26 +126,32 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
       try {
         await client.connect();
         await client.end();
-        url = candidate;
-        server = child;
-        break;
+        return { child, url: candidate };
       } catch {
         await client.end().catch(() => undefined);
         await delay(100);
       }
     }
-    if (!url) {
-      lastError = log;
-      child.kill("SIGKILL");
-    }
+    child.kill("SIGKILL");
+    return { log };
+  };
+
+  let started: { child: ChildProcess; url: string } | undefined;
+  let lastError = "";
+  for (let attempt = 0; attempt < 5 && !started; attempt += 1) {
+    const outcome = await launch(await freePort());
+    if ("url" in outcome) started = outcome;
+    else lastError = outcome.log;
   }
-  if (!server || !url) {
+  if (!started) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`PostgreSQL did not start: ${lastError}`);
   }
-  const running = server;
+  const { url } = started;
+  let running = started.child;
   // The postmaster itself, not `runuser` in front of it: signals go straight to the server.
-  const postmaster = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+  const postmasterPid = () => Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+  let postmaster = postmasterPid();
   const killOnExit = (): void => {
     try {
       process.kill(postmaster, "SIGKILL");
@@ -152,6 +160,13 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
     }
   };
   process.once("exit", killOnExit);
+  const fastShutdown = async (): Promise<void> => {
+    if (running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once("exit", resolve));
+    // SIGINT is PostgreSQL's fast shutdown: it ends every session and stops.
+    process.kill(postmaster, "SIGINT");
+    await exited;
+  };
 
   let databases = 0;
   return {
@@ -168,14 +183,17 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
       }
       return url.replace(/\/postgres$/, `/${name}`);
     },
+    async restart(downMs = 0) {
+      await fastShutdown();
+      await delay(downMs);
+      const outcome = await launch(Number(new URL(url).port));
+      if (!("url" in outcome)) throw new Error(`PostgreSQL did not start again: ${outcome.log}`);
+      running = outcome.child;
+      postmaster = postmasterPid();
+    },
     async stop() {
       process.off("exit", killOnExit);
-      if (running.exitCode === null) {
-        const exited = new Promise((resolve) => running.once("exit", resolve));
-        // SIGINT is PostgreSQL's fast shutdown: it ends every session and stops.
-        process.kill(postmaster, "SIGINT");
-        await exited;
-      }
+      await fastShutdown();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -8,6 +8,38 @@ const main = join(import.meta.dirname, "..", "..", "dist", "main.js");
 /** The runtime settings of the `serve` script (package.json). */
 const runtime = serveRuntime();
 
+/** `dist/main.js` as a child process, with the tests' settings and then `env`; stdout piped, stderr as asked. */
+function spawnGateway(dataDir: string, env: Record<string, string>, stderr: "inherit" | "pipe"): ChildProcess {
+  return spawn(process.execPath, [...runtime.flags, main], {
+    env: {
+      ...process.env,
+      ...runtime.env,
+      PORT: "0",
+      LRG_HTTPS_PORT: "off",
+      LRG_DATA_DIR: dataDir,
+      LRG_SANDBOX_TOKEN: SANDBOX_TOKEN,
+      LRG_DEMO_PASSWORD: DEMO.password,
+      LRG_LOG: "off",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", stderr],
+  });
+}
+
+/** Runs `dist/main.js` expecting it to stop by itself (a start that must fail): its exit code and what it printed. */
+export async function runGatewayToExit(
+  dataDir: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawnGateway(dataDir, env, "pipe");
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, "exit")) as [number | null];
+  return { code, stdout, stderr };
+}
+
 /** The built gateway running as its own process (for kill -9 and memory measurements). */
 export interface GatewayProcess {
   child: ChildProcess;
@@ -22,20 +54,7 @@ export interface GatewayProcess {
  * asks for it; answers once the start banner is printed.
  */
 export async function startGatewayProcess(dataDir: string, env: Record<string, string> = {}): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [...runtime.flags, main], {
-    env: {
-      ...process.env,
-      ...runtime.env,
-      PORT: "0",
-      LRG_HTTPS_PORT: "off",
-      LRG_DATA_DIR: dataDir,
-      LRG_SANDBOX_TOKEN: SANDBOX_TOKEN,
-      LRG_DEMO_PASSWORD: DEMO.password,
-      LRG_LOG: "off",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawnGateway(dataDir, env, "inherit");
   let output = "";
   child.stdout?.setEncoding("utf8");
   const url = await new Promise<string>((resolve, reject) => {

@@ -123,6 +123,8 @@ export interface StartOptions {
   /** Serve HTTPS with these certificates, with `ca.crt` as the client CA (mutual TLS for the title enquiries). */
   readonly tls?: Certificates;
   readonly decisionDelayMs?: number;
+  /** A PostgreSQL database (`startPostgres` of `@lrg/gateway/testing`) instead of the embedded SQLite file. */
+  readonly databaseUrl?: string;
 }
 
 /** Starts a gateway on 127.0.0.1 and a free port, over a new temporary data directory. */
@@ -132,6 +134,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     sandboxToken: SANDBOX_TOKEN,
     demoUser: demo,
     ...(options.decisionDelayMs !== undefined && { decisionDelayMs: options.decisionDelayMs }),
+    ...(options.databaseUrl !== undefined && { databaseUrl: options.databaseUrl }),
     ...(options.tls !== undefined && {
       tls: {
         cert: options.tls.path("server.crt"),
