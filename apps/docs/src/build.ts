@@ -6,6 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync,
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { escapeHtml, markdownTitle, renderFragment, renderMarkdown } from "./markdown.js";
+import { followLegacyAnchor, legacyAnchors, referenceAnchor } from "./legacy-anchors.js";
 import { renderPage, type NavEntry } from "./page.js";
 import {
   artifactPath,
@@ -17,10 +18,7 @@ import {
 } from "@lrg/spec";
 import { renderStateMachineSvg, specStateMachine, type StateMachine } from "./state-machine.js";
 
-/** Where Redoc (3, hash routing) shows an operation, relative to the reference page. */
-export function referenceAnchor(operation: { operationId: string; tags: readonly string[] }): string {
-  return `#/${operation.tags[0] ?? "default"}/${operation.operationId.toLowerCase()}`;
-}
+export { referenceAnchor } from "./legacy-anchors.js";
 
 /** The guides, in reading order: file `guides/<slug>.md` becomes `dist/<slug>.html`. */
 export const GUIDES = [
@@ -67,12 +65,14 @@ export const GUIDES = [
 export const REFERENCES = [
   {
     file: "reference.html",
+    document: "registry",
     spec: "openapi.yaml",
     title: "Land Registration Gateway API reference",
     label: "API reference",
   },
   {
     file: "sandbox-reference.html",
+    document: "sandbox",
     spec: "sandbox.yaml",
     title: "Sandbox control plane reference",
     label: "Sandbox reference",
@@ -93,14 +93,16 @@ function redocly(args: string[]): void {
 }
 
 /**
- * Makes Redoc's page fit the site: a favicon (no request for /favicon.ico), a way back to the guides, and
- * hash links in the prerendered sidebar (Redoc 3 prerenders `/section` links, but routes by `#/section` in the
- * browser, and a root-relative link would leave the /docs prefix).
+ * Makes Redoc's page fit the site: a favicon (no request for /favicon.ico), a way back to the guides, Redoc 2's
+ * addresses followed before Redoc starts, and hash links in the prerendered sidebar (Redoc 3 prerenders
+ * `/section` links, but routes by `#/section` in the browser, and a root-relative link would leave the /docs prefix).
  */
-function adaptReference(html: string): string {
+function adaptReference(html: string, document: DocumentName): string {
+  const anchors = JSON.stringify(legacyAnchors(document)).replace(/</g, "\\u003c");
   const withHead = html.replace(
     "</head>",
-    `<link rel="icon" href="assets/favicon.svg" type="image/svg+xml">\n<link rel="stylesheet" href="assets/reference.css">\n</head>`,
+    () =>
+      `<link rel="icon" href="assets/favicon.svg" type="image/svg+xml">\n<link rel="stylesheet" href="assets/reference.css">\n<script>(${followLegacyAnchor.toString()})(${anchors});</script>\n</head>`,
   );
   const withBack = withHead.replace(/<body([^>]*)>/, `<body$1>\n<a class="lrg-back" href="index.html">← Guides</a>`);
   return withBack
@@ -117,12 +119,18 @@ function table(head: string[], rows: string[][]): string {
 
 const code = (text: string): string => `<code>${escapeHtml(text)}</code>`;
 
+/**
+ * Code in a generated table: a path or an upper-case name may wrap after its `/`, `_` and `.` (a `<wbr>`, which
+ * copies as nothing), so that the table fits a narrow window instead of squeezing its prose to a word a line.
+ */
+const tableCode = (text: string): string => `<code>${escapeHtml(text).replace(/([/_.])(?=.)/g, "$1<wbr>")}</code>`;
+
 function operationTable(document: DocumentName, reference: string): string {
   return table(
     ["Operation", "Method and path", "operationId"],
     operationsOf(document).map((operation) => [
       `<a href="${reference}${referenceAnchor(operation)}">${escapeHtml(String(operation.operation["summary"] ?? ""))}</a>`,
-      code(`${operation.method} ${operation.path}`),
+      tableCode(`${operation.method} ${operation.path}`),
       code(operation.operationId),
     ]),
   );
@@ -132,11 +140,11 @@ function transitionsTable(machine: StateMachine): string {
   return table(
     ["From", "To", "Trigger", "Version 1 notification", "Version 0 notification", "Source"],
     machine.transitions.map((t) => [
-      code(t.from),
-      code(t.to),
+      tableCode(t.from),
+      tableCode(t.to),
       escapeHtml(t.trigger),
-      code(t.notifications.v1),
-      t.notifications.v0 === undefined ? "" : code(t.notifications.v0),
+      tableCode(t.notifications.v1),
+      t.notifications.v0 === undefined ? "" : tableCode(t.notifications.v0),
       escapeHtml(t.source),
     ]),
   );
@@ -191,7 +199,7 @@ export function build(dist: string = join(packageDir, "dist")): { pages: string[
   for (const reference of REFERENCES) {
     const out = join(dist, reference.file);
     redocly(["build-docs", artifactPath(reference.spec), "-o", out, "--title", reference.title, "--inlineBundle"]);
-    const html = adaptReference(readFileSync(out, "utf8"));
+    const html = adaptReference(readFileSync(out, "utf8"), reference.document);
     writeFileSync(out, html);
     pages.set(reference.file, html);
   }

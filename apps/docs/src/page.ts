@@ -1,5 +1,6 @@
 // The frame of every guide page: navigation, content, footer. Every link is relative: the gateway serves the
 // built docs under /docs, and the same files open from disk.
+import { installCopyButtons } from "./copy-code.js";
 import { escapeHtml } from "./markdown.js";
 
 /** One entry of the navigation. */
@@ -20,6 +21,17 @@ export interface PageOptions {
   footer: string;
 }
 
+/**
+ * Puts every table in a box of its own that scrolls sideways, so that a table wider than the column scrolls
+ * there instead of being cut off or widening the page. The box takes the focus, so that a keyboard scrolls it.
+ */
+export function wrapTables(html: string): string {
+  return html
+    .replace(/<table\b/g, '<div class="table-scroll" tabindex="0"><table')
+    .replace(/<\/table>/g, "</table></div>");
+}
+
+/** A guide page: the frame around `options.body`. */
 export function renderPage(options: PageOptions): string {
   const nav = options.nav
     .map((entry) => {
@@ -51,11 +63,12 @@ ${nav}
 <main>
 ${toc}
 <article>
-${options.body}
+${wrapTables(options.body)}
 </article>
 </main>
 </div>
 <footer class="site">${options.footer}</footer>
+<script>(${installCopyButtons.toString()})(document);</script>
 </body>
 </html>
 `;

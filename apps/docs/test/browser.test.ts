@@ -1,10 +1,12 @@
 // The built docs in a real browser (Debian's headless Chromium): every guide loads cleanly, the reference lists
-// every operation of both documents, and the state machine picture renders with a box per status.
-import { mkdirSync } from "node:fs";
+// every operation of both documents and reads cleanly (servers, tag names, deep links), code blocks copy, pages
+// fit an 800-pixel window, and the state machine picture renders with a box per status.
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { marked } from "marked";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { operationsOf, type Operation } from "@lrg/spec";
+import { documents, operationsOf, type DocumentName, type Operation } from "@lrg/spec";
 import { GUIDES, referenceAnchor } from "../src/build.js";
 import { specStateMachine } from "../src/state-machine.js";
 import { launchChromium, type TestBrowser } from "./support/chromium.js";
@@ -19,6 +21,14 @@ const shown = (operation: Operation) => ({
   summary: String(operation.operation["summary"] ?? ""),
 });
 
+/** The two reference pages and the document each shows. */
+const references = [
+  { file: "reference.html", spec: "registry" },
+  { file: "sandbox-reference.html", spec: "sandbox" },
+] as const satisfies readonly { file: string; spec: DocumentName }[];
+/** The overview and every guide. */
+const guidePages = [{ slug: "index" }, ...GUIDES].map((guide) => ({ slug: guide.slug, file: `${guide.slug}.html` }));
+
 let server: StaticServer;
 let browser: TestBrowser;
 const external: string[] = [];
@@ -27,6 +37,8 @@ beforeAll(async () => {
   mkdirSync(outputDir, { recursive: true });
   server = await serveDirectory(join(packageDir, "dist"));
   browser = await launchChromium();
+  // The copy buttons' test reads what they put on the clipboard.
+  await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(server.url).origin });
   // The docs must work offline: nothing leaves the machine. Requests elsewhere are refused and recorded.
   await browser.context.route("**/*", async (route) => {
     const url = new URL(route.request().url());
@@ -48,8 +60,11 @@ interface Visit {
   failedResponses: string[];
 }
 
-async function visit(path: string): Promise<Visit> {
+/** Opens `path` (relative to /docs/) in a new tab `width` pixels wide; `init` runs in the page before its scripts. */
+async function visit(path: string, width = 1400, init?: () => void): Promise<Visit> {
   const page = await browser.context.newPage();
+  await page.setViewportSize({ width, height: 900 });
+  if (init !== undefined) await page.addInitScript(init);
   const consoleErrors: string[] = [];
   const pageErrors: string[] = [];
   const failedResponses: string[] = [];
@@ -65,10 +80,19 @@ async function visit(path: string): Promise<Visit> {
   return { page, consoleErrors, pageErrors, failedResponses };
 }
 
-describe("guide pages", () => {
-  const pages = [{ slug: "index" }, ...GUIDES];
+/** The code blocks that hide part of a line (wider than their box), by their first characters. */
+async function clippedCodeBlocks(page: Page): Promise<string[]> {
+  return page
+    .locator("pre")
+    .evaluateAll((blocks) =>
+      blocks
+        .filter((block) => block.scrollWidth > block.clientWidth + 1)
+        .map((block) => (block.querySelector("code")?.textContent ?? "").slice(0, 80)),
+    );
+}
 
-  it.each(pages.map((guide) => [`${guide.slug}.html`] as const))("%s loads without console errors", async (file) => {
+describe("guide pages", () => {
+  it.each(guidePages.map((guide) => [guide.file] as const))("%s loads without console errors", async (file) => {
     const before = external.length;
     const { page, consoleErrors, pageErrors, failedResponses } = await visit(file);
     try {
@@ -89,14 +113,7 @@ describe("guide pages", () => {
         expect(await page.locator("pre code.language-ts").count(), "@lrg/client call").toBeGreaterThan(0);
       }
       // No code block hides part of a line on a 1,400-pixel page: long lines wrap inside the block.
-      const clipped = await page
-        .locator("pre")
-        .evaluateAll((blocks) =>
-          blocks
-            .filter((block) => block.scrollWidth > block.clientWidth + 1)
-            .map((block) => (block.textContent ?? "").slice(0, 80)),
-        );
-      expect(clipped, "code blocks wider than their box").toEqual([]);
+      expect(await clippedCodeBlocks(page), "code blocks wider than their box").toEqual([]);
     } finally {
       await page.close();
     }
@@ -108,12 +125,7 @@ describe("guide pages", () => {
 });
 
 describe("the API reference", () => {
-  const documents = [
-    { file: "reference.html", spec: "registry" as const },
-    { file: "sandbox-reference.html", spec: "sandbox" as const },
-  ];
-
-  it.each(documents.map((entry) => [entry.file, entry] as const))(
+  it.each(references.map((entry) => [entry.file, entry] as const))(
     "%s lists every operation by summary and operationId",
     async (file, entry) => {
       const { page, pageErrors, consoleErrors } = await visit(file);
@@ -252,4 +264,234 @@ describe("the overview page", () => {
       await page.close();
     }
   });
+});
+
+/** A list at the root of a document (`tags`, `servers`), each entry checked to be an object as it is read. */
+function rootList(document: DocumentName, key: "tags" | "servers"): Record<string, unknown>[] {
+  const list: unknown = documents[document][key];
+  if (!Array.isArray(list) || list.length === 0 || list.some((entry) => typeof entry !== "object" || entry === null))
+    throw new Error(`the ${document} document's ${key} is not a list of objects`);
+  return list as Record<string, unknown>[];
+}
+
+/** Where the heading of a reference section (`/notifications`, `/documents/createuploadurl`) stands in the window. */
+async function headingTop(page: Page, sectionId: string): Promise<number | undefined> {
+  return page.evaluate((id) => {
+    const heading = document.querySelector(`[data-section-id="${id}"] h1, [data-section-id="${id}"] h2`);
+    return heading === null ? undefined : Math.round(heading.getBoundingClientRect().top);
+  }, sectionId);
+}
+
+describe("the API reference reads cleanly", () => {
+  it.each(references.map((entry) => [entry.file, entry] as const))(
+    "%s shows the servers' descriptions as plain text",
+    async (file, entry) => {
+      const { page } = await visit(file);
+      try {
+        const panel = page.locator('[data-testid="panel-servers"]');
+        await expect.poll(() => panel.isVisible()).toBe(true);
+        const text = await panel.innerText();
+        for (const server of rootList(entry.spec, "servers")) {
+          expect(text).toContain(String(server["url"]));
+          expect(text).toContain(String(server["description"]));
+        }
+        // Redoc shows a server's description as text, not Markdown: a backtick would be shown as one.
+        expect(text).not.toContain("`");
+      } finally {
+        await page.close();
+      }
+    },
+  );
+
+  it.each(references.map((entry) => [entry.file, entry] as const))(
+    "%s names each tag in the side menu and its heading by x-displayName",
+    async (file, entry) => {
+      const { page } = await visit(file);
+      try {
+        for (const tag of rootList(entry.spec, "tags")) {
+          const name = String(tag["name"]);
+          const displayName = tag["x-displayName"];
+          expect(typeof displayName, `x-displayName of the tag ${name}`).toBe("string");
+          const link = page.locator(`[data-component-name="Menu/Menu"] a[href="#/${name}"]`).first();
+          await expect.poll(() => link.isVisible()).toBe(true);
+          expect((await link.innerText()).trim()).toBe(displayName);
+        }
+        const [first] = rootList(entry.spec, "tags");
+        await page.evaluate(
+          (hash) => {
+            window.location.hash = hash;
+          },
+          `#/${String(first?.["name"])}`,
+        );
+        const heading = page.locator(`[data-section-id="/${String(first?.["name"])}"] h2`).first();
+        await expect.poll(() => heading.isVisible()).toBe(true);
+        expect((await heading.innerText()).trim()).toBe(first?.["x-displayName"]);
+      } finally {
+        await page.close();
+      }
+    },
+  );
+
+  const upload = operationsOf("registry").find((operation) => operation.operationId === "createUploadUrl");
+  const deepLinks = [
+    // Redoc 2's forms (the issue's, and an operation's), followed before Redoc starts, and a guide's link.
+    { link: "#tag/notifications", section: "/notifications" },
+    { link: "#operation/createUploadUrl", section: "/documents/createuploadurl" },
+    { link: upload === undefined ? "#/missing" : referenceAnchor(upload), section: "/documents/createuploadurl" },
+  ];
+  /** Records whether Redoc's "No page at this address" was ever shown, however briefly. */
+  const watchFor404 = (): void => {
+    new MutationObserver(() => {
+      if (document.body?.innerText.includes("No page at this address")) document.documentElement.dataset["saw404"] = "";
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  };
+  it.each([1400, 800].flatMap((width) => deepLinks.map((entry) => [entry.link, width, entry] as const)))(
+    "a deep link %s shows its section's heading at the top of a %i-pixel window: no 404 on the way, no empty band",
+    async (link, width, { section }) => {
+      const { page, pageErrors } = await visit(`reference.html${link}`, width, watchFor404);
+      try {
+        // Redoc scrolls again while the sections around the target render: wait for the heading to settle.
+        await expect
+          .poll(() => headingTop(page, section), { timeout: 20_000 })
+          .toSatisfy((top) => top !== undefined && top >= 0 && top <= 32);
+        await page.waitForTimeout(500);
+        const top = await headingTop(page, section);
+        expect(top, `heading of ${section} from the top of the window`).toBeGreaterThanOrEqual(0);
+        expect(top).toBeLessThanOrEqual(32);
+        expect(new URL(page.url()).hash).toBe(`#${section}`);
+        expect(await page.evaluate(() => document.documentElement.dataset["saw404"]), "Redoc's 404 shown").toBe(
+          undefined,
+        );
+        if (link.startsWith("#tag/"))
+          await page.screenshot({ path: join(outputDir, `reference-deep-link-${width}.png`) });
+        expect(pageErrors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    },
+  );
+});
+
+/** The code of each fenced or indented block of a guide, in page order, as its Markdown source holds it. */
+function codeBlocksOf(slug: string): string[] {
+  const blocks: string[] = [];
+  const tokens = marked.lexer(readFileSync(join(packageDir, "guides", `${slug}.md`), "utf8"));
+  // walkTokens answers the promises of asynchronous extensions; plain Markdown has none.
+  void marked.walkTokens(tokens, (token) => {
+    if (token.type === "code") blocks.push(token.text);
+  });
+  return blocks;
+}
+
+describe("code blocks of the guides", () => {
+  it.each(guidePages.map((guide) => [guide.file, guide] as const))(
+    "%s: every block has a Copy button that copies exactly its code",
+    async (file, { slug }) => {
+      const want = codeBlocksOf(slug);
+      expect(want.length).toBeGreaterThan(0);
+      const { page, pageErrors } = await visit(file);
+      try {
+        expect(await page.locator("pre > code").count()).toBe(want.length);
+        const buttons = page.getByRole("button", { name: "Copy code" });
+        expect(await buttons.count()).toBe(want.length);
+        expect(await page.locator("pre > button.copy-code").count()).toBe(want.length);
+        for (const [index, code] of want.entries()) {
+          await buttons.nth(index).click();
+          // The clipboard, read back: the block's code, not the button's label nor the language line.
+          expect(await page.evaluate(() => navigator.clipboard.readText()), `block ${index + 1}`).toBe(code);
+        }
+        await expect.poll(() => buttons.last().innerText()).toBe("Copied");
+        expect(await page.getByRole("status").innerText()).toBe("Code copied to the clipboard");
+        expect(pageErrors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    },
+  );
+
+  it("copies through the copy command where the Clipboard API is missing (plain http on another host)", async () => {
+    const { page } = await visit("getting-started.html", 1400, () => {
+      Object.defineProperty(Navigator.prototype, "clipboard", { get: () => undefined, configurable: true });
+      // Heard after the button's own listener (on the document) has put the text on the event.
+      window.addEventListener("copy", (event) => {
+        document.documentElement.dataset["copied"] = event.clipboardData?.getData("text/plain") ?? "";
+      });
+    });
+    try {
+      const want = codeBlocksOf("getting-started");
+      const buttons = page.getByRole("button", { name: "Copy code" });
+      for (const index of [0, want.length - 1]) {
+        await buttons.nth(index).click();
+        expect(await page.evaluate(() => document.documentElement.dataset["copied"])).toBe(want[index]);
+        await expect.poll(() => buttons.nth(index).innerText()).toBe("Copied");
+      }
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe("guides in an 800-pixel window", () => {
+  it.each(guidePages.map((guide) => [guide.file] as const))(
+    "%s does not scroll sideways, and each table scrolls inside its own box",
+    async (file) => {
+      const { page } = await visit(file, 800);
+      try {
+        const page800 = await page.evaluate(() => ({
+          scrollWidth: document.documentElement.scrollWidth,
+          clientWidth: document.documentElement.clientWidth,
+        }));
+        expect(page800.scrollWidth, "page width").toBeLessThanOrEqual(page800.clientWidth);
+        const tables = await page.locator("article table").evaluateAll((found) =>
+          found.map((table) => {
+            const box = table.parentElement;
+            const column = table.closest("article")?.getBoundingClientRect();
+            const boxRect = box?.getBoundingClientRect();
+            return {
+              head: (table.querySelector("tr")?.textContent ?? "").slice(0, 60),
+              inScrollBox: box?.classList.contains("table-scroll") === true,
+              overflowX: box === null ? "" : getComputedStyle(box).overflowX,
+              insideColumn: column !== undefined && boxRect !== undefined && boxRect.right <= column.right + 0.5,
+              // Everything of the table can be scrolled to.
+              reachable: box !== null && box.scrollWidth >= table.getBoundingClientRect().width - 0.5,
+            };
+          }),
+        );
+        const wanted = { inScrollBox: true, overflowX: "auto", insideColumn: true, reachable: true };
+        for (const table of tables) expect(table, table.head).toEqual({ ...table, ...wanted });
+        expect(await clippedCodeBlocks(page), "code blocks wider than their box").toEqual([]);
+      } finally {
+        await page.close();
+      }
+    },
+  );
+});
+
+describe("screenshots to look at", () => {
+  const views = [
+    { name: "index", path: "index.html", scrollTo: undefined },
+    { name: "reference", path: "reference.html", scrollTo: undefined },
+    { name: "getting-started", path: "getting-started.html", scrollTo: undefined },
+    { name: "getting-started-table", path: "getting-started.html", scrollTo: "article .table-scroll" },
+    { name: "getting-started-code", path: "getting-started.html", scrollTo: "article pre" },
+  ];
+  it.each([1400, 800].flatMap((width) => views.map((view) => [view.name, width, view] as const)))(
+    "%s at %i pixels",
+    async (name, width, { path, scrollTo }) => {
+      const { page } = await visit(path, width);
+      try {
+        if (path.startsWith("reference"))
+          await expect.poll(() => page.locator('[data-component-name="Menu/Menu"]').isVisible()).toBe(true);
+        if (scrollTo !== undefined)
+          await page
+            .locator(scrollTo)
+            .first()
+            .evaluate((element) => element.scrollIntoView());
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: join(outputDir, `${name}-${width}.png`) });
+      } finally {
+        await page.close();
+      }
+    },
+  );
 });

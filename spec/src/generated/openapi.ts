@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 fa1752c9d8cc691102a124ed1292de959924ebfd1a95b50b9c588d14c9f6b688) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 56d029a9f60c11c22f9431fc89ab2de62c9d41dc571e6d586e53f1a977149635) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {

@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 2aaa2aaaf597dffb0e6493271d7e76a7b18ac1e7319d895fd6a77d5fc02d723e) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 179fc3e95b0abef9ea4f1b7b5a1d049d59ba7fb65d68336ff33f09eeaa4cf166) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
