@@ -129,7 +129,7 @@ describe("runPage against a gateway", () => {
     const workDir = mkdtempSync(join(tmpdir(), "lrg-docs-fixture-"));
     workDirs.push(workDir);
     const first =
-      '# First\n\n```sh\nexport GREETING=hello\nLEFT=behind\necho kept > kept.txt\n```\n\n```ts\n// file: greet.ts\nconsole.log(process.env.GREETING);\n```\n';
+      "# First\n\n```sh\nexport GREETING=hello\nLEFT=behind\necho kept > kept.txt\n```\n\n```ts\n// file: greet.ts\nconsole.log(process.env.GREETING);\n```\n";
     const runs = await runPage(first, { workDir, substitutions: [], env: {} });
     expect(runs.map((entry) => entry.stdout)).toEqual(["", "hello\n"]);
     const second = '# Second\n\n```sh\necho "${GREETING:-unset} ${LEFT:-unset} $(cat kept.txt)"\n```\n';

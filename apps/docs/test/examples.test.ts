@@ -7,7 +7,14 @@ import { join } from "node:path";
 import { startMock, type RunningMock } from "@lrg/mock";
 import { describe, expect, it } from "vitest";
 import { GUIDES as NAVIGATION } from "../src/build.js";
-import { codeBlocks, ExampleError, exchangesWithoutCurl, REPO_ROOT, runPage, typeCheckPages } from "./support/examples.js";
+import {
+  codeBlocks,
+  ExampleError,
+  exchangesWithoutCurl,
+  REPO_ROOT,
+  runPage,
+  typeCheckPages,
+} from "./support/examples.js";
 import { globalSandboxState, SANDBOX_TOKEN, startDocsGateway } from "./support/gateway.js";
 // @ts-expect-error: a plain .mjs script without types; it exports samplePdf().
 import { samplePdf } from "../../../examples/make-sample-pdf.mjs";
@@ -40,7 +47,9 @@ describe("the TypeScript snippets of every page", () => {
   it("compile against @lrg/client's types", { timeout: 600_000 }, async () => {
     const workDir = mkdtempSync(join(tmpdir(), "lrg-docs-types-"));
     try {
-      const pages = new Map([...GUIDES, ROOT_README, ...READMES].map((path) => [path, readFileSync(join(REPO_ROOT, path), "utf8")]));
+      const pages = new Map(
+        [...GUIDES, ROOT_README, ...READMES].map((path) => [path, readFileSync(join(REPO_ROOT, path), "utf8")]),
+      );
       expect(Object.fromEntries(await typeCheckPages(pages, workDir))).toEqual({});
     } finally {
       rmSync(workDir, { recursive: true, force: true });
@@ -118,7 +127,6 @@ describe.concurrent.each(READMES)("%s", (path) => {
       rmSync(workDir, { recursive: true, force: true });
     }
   });
-
 });
 
 describe.each(GUIDES)("%s", (path) => {

@@ -71,7 +71,10 @@ export function fieldErrorsOf(error: HttpError, summary: { code: string; detail:
   }));
   const [only] = fields;
   const repeatsSummary =
-    fields.length === 1 && only?.pointer === null && only.detail === summary.detail && (only.code ?? "-") === summary.code;
+    fields.length === 1 &&
+    only?.pointer === null &&
+    only.detail === summary.detail &&
+    (only.code ?? "-") === summary.code;
   return repeatsSummary ? [] : fields;
 }
 

@@ -66,7 +66,13 @@ export function warnOverride(out: Output, override: Override | undefined): void 
   if (override === undefined) return;
   const detail = overrideWarning(override);
   if (out.json)
-    out.note(JSON.stringify({ warning: "environment_overrides_profile", ...override, detail: detail.replace(/^warning: /, "") }));
+    out.note(
+      JSON.stringify({
+        warning: "environment_overrides_profile",
+        ...override,
+        detail: detail.replace(/^warning: /, ""),
+      }),
+    );
   else out.note(`lrg: ${detail}`);
 }
 

@@ -75,10 +75,15 @@ describe("documents", () => {
     const forced = await lrg(["documents", "upload", markdown, "--type", "TR1", "--force"], { env: suite.env });
     expect(forced.code).toBe(0);
     expect(forced.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
-    expect(forced.stderr).toBe(`lrg: warning: ${markdown} does not look like a PDF, TIFF, GIF or PNG, the only documents the registry accepts; uploading it (--force)\n`);
+    expect(forced.stderr).toBe(
+      `lrg: warning: ${markdown} does not look like a PDF, TIFF, GIF or PNG, the only documents the registry accepts; uploading it (--force)\n`,
+    );
     // The same check for the documents a submission names by file, before anything is sent.
     const submissionFile = join(suite.home.dir, "markdown.json");
-    writeFileSync(submissionFile, JSON.stringify({ ...submission("x"), documents: { transfer: { type: "TR1", file: "./README.md" } } }));
+    writeFileSync(
+      submissionFile,
+      JSON.stringify({ ...submission("x"), documents: { transfer: { type: "TR1", file: "./README.md" } } }),
+    );
     expect((await lrg(["applications", "submit", submissionFile], { env: offline })).code).toBe(2);
   });
 

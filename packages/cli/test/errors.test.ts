@@ -42,7 +42,12 @@ describe("reportOf: the failing members of each envelope, one line each", () => 
       {
         given: answer(400, {
           errors: [
-            { code: "BG40011", detail: "title number is invalid", status: "400", source: { pointer: "/data/title_number" } },
+            {
+              code: "BG40011",
+              detail: "title number is invalid",
+              status: "400",
+              source: { pointer: "/data/title_number" },
+            },
             { code: "BG40012", detail: "applicant is missing", status: "400", source: { pointer: "/data/applicant" } },
           ],
         }),
@@ -72,7 +77,9 @@ describe("reportOf: the failing members of each envelope, one line each", () => 
     [
       "attach errors [{type, detail, pointer}]",
       {
-        given: answer(400, { errors: [{ type: "OC036", detail: "the message is too long", pointer: "/data/message" }] }),
+        given: answer(400, {
+          errors: [{ type: "OC036", detail: "the message is too long", pointer: "/data/message" }],
+        }),
         want: ["lrg: refused: 400 OC036: the message is too long", "  /data/message: the message is too long (OC036)"],
       },
     ],
@@ -112,6 +119,8 @@ describe("a refused submission through lrg", () => {
     const json = await lrg(["applications", "submit", file, "--json"], { env: suite.env });
     expect(json.code).toBe(1);
     const report = JSON.parse(json.stderr) as { errors: { pointer: string; detail: string }[] };
-    expect(report.errors.map((e) => `  ${e.pointer}: ${e.detail}`)).toEqual(fields.map((l) => l.replace(/ \(\S+\)$/, "")));
+    expect(report.errors.map((e) => `  ${e.pointer}: ${e.detail}`)).toEqual(
+      fields.map((l) => l.replace(/ \(\S+\)$/, "")),
+    );
   });
 });

@@ -140,14 +140,31 @@ describe("tail", () => {
     const client = gateway.client(user);
     for (const run of [1, 2]) {
       const tail = follow(
-        ["notifications", "tail", "--type", "application.accepted-priority-protected", "--count", "1", "--interval", "0.2", "--json"],
+        [
+          "notifications",
+          "tail",
+          "--type",
+          "application.accepted-priority-protected",
+          "--count",
+          "1",
+          "--interval",
+          "0.2",
+          "--json",
+        ],
         env,
       );
       await waitFor(() => tail.stderr.length > 0);
-      expect(JSON.parse(tail.stderr[0] as string)).toMatchObject({ event: "ready", user: user.username, url: gateway.url });
+      expect(JSON.parse(tail.stderr[0] as string)).toMatchObject({
+        event: "ready",
+        user: user.username,
+        url: gateway.url,
+      });
       const id = await submitThroughClient(client, `CLI-TAIL-NEW-${run}`);
       const [line] = await tail.waitForLines(1);
-      expect(JSON.parse(line as string)).toMatchObject({ subject: id, notification_type: "application.accepted-priority-protected" });
+      expect(JSON.parse(line as string)).toMatchObject({
+        subject: id,
+        notification_type: "application.accepted-priority-protected",
+      });
       expect(await tail.exited).toBe(0);
       expect(tail.lines).toHaveLength(1);
     }
@@ -157,7 +174,9 @@ describe("tail", () => {
     // The line a person reads.
     const human = follow(["notifications", "tail", "--count", "1"], env);
     await waitFor(() => human.stderr.length > 0);
-    expect(human.stderr[0]).toBe(`lrg: Ready! Following notifications of ${user.username} at ${gateway.url} (^C to stop)`);
+    expect(human.stderr[0]).toBe(
+      `lrg: Ready! Following notifications of ${user.username} at ${gateway.url} (^C to stop)`,
+    );
     human.child.kill("SIGTERM");
     expect(await human.exited).toBe(0);
   });

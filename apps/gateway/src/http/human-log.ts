@@ -43,7 +43,7 @@ export function humanLine(line: string, arrived: Arrivals = new Map()): string |
   const level = LEVELS[Number(entry["level"])];
   const id = String(entry["reqId"] ?? "");
   if (message === "incoming request") {
-    arrived.set(id, (entry["req"] ?? {}));
+    arrived.set(id, entry["req"] ?? {});
     // A request never answered (its client went away) must not be remembered for ever.
     if (arrived.size > MAX_UNANSWERED) arrived.delete(arrived.keys().next().value ?? "");
     return undefined;

@@ -91,7 +91,12 @@ const STALLED_MS = 5_000;
  * Answers the hint that says how to move it, or undefined (processing is automatic, or there is no sandbox token to
  * read the settings with: a registry, not the sandbox).
  */
-async function manualProcessingHint(runtime: Runtime, id: string, status: ApplicationStatus, until?: string): Promise<string | undefined> {
+async function manualProcessingHint(
+  runtime: Runtime,
+  id: string,
+  status: ApplicationStatus,
+  until?: string,
+): Promise<string | undefined> {
   let processing: string | undefined;
   try {
     const { data } = await runtime.sandbox().GET("/sandbox/v1/settings");

@@ -54,7 +54,11 @@ export function checkDocumentType(out: Output, path: string, force: boolean): vo
   if (documentTypeOf(path) !== undefined) return;
   const what = `${path} does not look like a PDF, TIFF, GIF or PNG, the only documents the registry accepts`;
   if (!force) throw new UsageError(`${what}: add --force to upload it anyway`);
-  out.note(out.json ? JSON.stringify({ warning: "not_a_document_type", path, detail: what }) : `lrg: warning: ${what}; uploading it (--force)`);
+  out.note(
+    out.json
+      ? JSON.stringify({ warning: "not_a_document_type", path, detail: what })
+      : `lrg: warning: ${what}; uploading it (--force)`,
+  );
 }
 
 /**

@@ -93,10 +93,15 @@ export async function tailNotifications(runtime: Runtime, flags: TailFlags): Pro
       if (!transient(error)) throw error;
       failures += 1;
       if (failures === 1)
-        say(out, "connection-lost", `connection lost (${error.message}); reconnecting, with longer waits up to ${MAX_RECONNECT_MS / 1000} s`);
+        say(
+          out,
+          "connection-lost",
+          `connection lost (${error.message}); reconnecting, with longer waits up to ${MAX_RECONNECT_MS / 1000} s`,
+        );
       continue;
     }
-    if (failures > 0) say(out, "connection-back", `connection back after ${failures} failed ${failures === 1 ? "poll" : "polls"}`);
+    if (failures > 0)
+      say(out, "connection-back", `connection back after ${failures} failed ${failures === 1 ? "poll" : "polls"}`);
     failures = 0;
     // NEW ones only: those printed before and not acknowledged are recognised by id and not printed again.
     for (const notification of arrived) {
