@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 fa1752c9d8cc691102a124ed1292de959924ebfd1a95b50b9c588d14c9f6b688) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 64502e33b9dcfec3fefdd110d3b675ca0378e318a08ad15d7318d96b081c648e) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
