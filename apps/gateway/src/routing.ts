@@ -73,8 +73,17 @@ export type RegistryHandlers<K extends keyof RegistryOperations = keyof Registry
   K
 >;
 
-/** Handlers of the sandbox control plane (`spec/sandbox.yaml`), but its audit trail's reader (see `audit/routes.ts`). */
-export type SandboxHandlers = HandlersOf<SandboxOperations, Exclude<keyof SandboxOperations, "listAuditEntries">>;
+/**
+ * Handlers of the sandbox control plane (`spec/sandbox.yaml`), but its audit trail's reader (see `audit/routes.ts`)
+ * and the readiness runs (see `readiness/routes.ts`).
+ */
+export type SandboxHandlers = HandlersOf<
+  SandboxOperations,
+  Exclude<
+    keyof SandboxOperations,
+    "listAuditEntries" | "startReadinessRun" | "getReadinessRun" | "listReadinessRuns" | "cancelReadinessRun"
+  >
+>;
 
 export interface RegistrarOptions {
   authenticator: BasicAuthenticator;
@@ -85,12 +94,13 @@ export interface RegistrarOptions {
    * tag must have an entry.
    */
   policies?: Record<string, PolicyHook[]>;
-  /**
-   * Sees every answer of the document's operations, refusals included, before it is sent (the audit trail): a hook
-   * on each route, so that no handler has to remember it. `payload` is the body as it will be sent.
-   */
   /** How long a JSON body may take to arrive after its headers (see `bodyDeadline`); no deadline when absent. */
   bodyTimeoutMs?: number;
+  /**
+   * Sees every answer of the document's operations, refusals included, before it is sent (the audit trail of the
+   * control plane; the readiness observer on the registry interface): a hook on each route, so that no handler has to
+   * remember it. `payload` is the body as it will be sent.
+   */
   onAnswer?: (
     operation: OperationSpec,
     request: FastifyRequest,
@@ -205,6 +215,11 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
 
 /** Who each request authenticated as, from its route's onRequest hook to its handler. */
 const principals = new WeakMap<FastifyRequest, Principal>();
+
+/** Who a registry request authenticated as; undefined before its credentials were checked, or when they were refused. */
+export function principalOf(request: FastifyRequest): Principal | undefined {
+  return principals.get(request);
+}
 
 /** The policies of an operation: those of each of its tags, in the order declared. */
 function policiesOf(spec: OperationSpec, byTag: Record<string, PolicyHook[]> | undefined): PolicyHook[] {

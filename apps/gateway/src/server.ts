@@ -18,8 +18,11 @@ import { Problem } from "./problems.js";
 import { SandboxState } from "./registry/sandbox-state.js";
 import type { RegistryOperations, SandboxOperations } from "./operation-types.js";
 import { registryPolicies } from "./policies.js";
-import { errorAnswer, noOperation, registerOperations, type RegistryHandlers } from "./routing.js";
+import { errorAnswer, noOperation, principalOf, registerOperations, type RegistryHandlers } from "./routing.js";
 import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
+import { ReadinessObserver } from "./readiness/observer.js";
+import { readinessHandlers } from "./readiness/routes.js";
+import { ReadinessService } from "./readiness/service.js";
 import { ControlTokens } from "./sandbox/tokens.js";
 import { openBlobStore } from "./storage/blobs/open-blob-store.js";
 import { openStorage } from "./storage/open-storage.js";
@@ -187,9 +190,20 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     void parseJson(request, body as string, done);
   });
 
+  // What the unit software under a readiness run does on the registry interface is observed; the running runs are
+  // cached (read again when another instance starts or ends one).
+  const readinessObserver = new ReadinessObserver(storage, clock, (error) =>
+    app.log.error({ err: error }, "recording a readiness observation failed"),
+  );
+  await readinessObserver.reload();
+  const readiness = new ReadinessService(storage, clock, readinessObserver);
+
   // Another instance on the same store changed the sandbox state or a password: read it again, forget what was derived.
   storage.onStateChanged(async () => {
     authenticator.forget();
+    await readinessObserver
+      .reload()
+      .catch((error: unknown) => app.log.error({ err: error }, "reloading the readiness runs failed"));
     await state.load().then(
       () => notifications.forgetPages(),
       (error: unknown) => app.log.error({ err: error }, "reloading the sandbox state failed"),
@@ -249,14 +263,19 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     authenticator,
     policies: registryPolicies((businessUnitId) => state.settingsOf(businessUnitId)),
     bodyTimeoutMs: limits.bodyTimeoutMs,
+    onAnswer: (operation, request, reply) =>
+      readinessObserver.observe(operation, principalOf(request)?.businessUnitId, request, reply),
   });
   const controlTokens = new ControlTokens(storage, config.sandboxToken);
   const afterClockChange = async () => {
     notifications.forgetPages();
+    await readiness.endDue();
     await applications.decideDue();
     await notifications.purgeExpired();
   };
   const afterReset = async () => {
+    // The runs went with the store; a unit's reset ends its run through afterClockChange (its run is gone: endDue).
+    readinessObserver.forget(null);
     titles.reset();
     authenticator.forgetFailures();
     await ensureDemoUser();
@@ -269,6 +288,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     {
       ...sandboxHandlers({ storage, clock, state, applications, authenticator, afterClockChange, afterReset }),
       ...auditHandlers(audit),
+      ...readinessHandlers(readiness, storage),
     },
     {
       authenticator,

@@ -7,7 +7,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isConstraintViolation } from "../src/storage/errors.js";
 import { PostgresStorage } from "../src/storage/postgres/postgres-storage.js";
 import { SqliteStorage } from "../src/storage/sqlite/sqlite-storage.js";
-import type { ApplicationRow, AuditEntryRow, AuditQuery, NotificationRow, Storage } from "../src/storage/storage.js";
+import type {
+  ApplicationRow,
+  AuditEntryRow,
+  AuditQuery,
+  NotificationRow,
+  ReadinessObservationRow,
+  ReadinessRunRow,
+  Storage,
+} from "../src/storage/storage.js";
 import { idempotencyKey, startGateway, submission, type TestGateway } from "./support/gateway.js";
 import { startPostgres, type TestPostgres } from "../src/testing/postgres.js";
 
@@ -803,6 +811,97 @@ describe.each(backends)("the storage contract on $name", (backend) => {
 
     await storage.reset();
     expect(await sequences({})).toEqual([d, e]);
+  });
+
+  it("keeps one running readiness run per unit with its stimulus, its bounded observations, its end, and loses them with the unit's reset", async () => {
+    const run = (overrides: Partial<ReadinessRunRow> = {}): ReadinessRunRow => ({
+      id: randomUUID(),
+      businessUnitId: unit,
+      checks: ["paging"],
+      timeLimitSeconds: 60,
+      startedMs: NOW,
+      deadlineMs: NOW + 60_000,
+      status: "running",
+      endedMs: null,
+      stimulus: { paging: { notificationIds: ["n-1"] } },
+      result: null,
+      observationCount: 0,
+      observationsDropped: 0,
+      ...overrides,
+    });
+    const observation = (runId: string, count: number | null): Omit<ReadinessObservationRow, "sequence"> => ({
+      runId,
+      businessUnitId: unit,
+      clockMs: NOW + 5,
+      method: "POST",
+      operationId: "acknowledgeNotificationsV1",
+      query: { status: "NEW" },
+      status: 200,
+      credentialsSent: true,
+      acknowledgedIds: count === null ? null : ["n-1"],
+      acknowledgedCount: count,
+      idempotencyKey: null,
+    });
+    const first = run();
+    const stimulusApplication = application(unit, { status: "ACCEPTED_AWAITING_PRIORITY", decideAtMs: null });
+    const raised = notification(unit, stimulusApplication.id);
+    expect(
+      await storage.startReadinessRun(first, { applications: [stimulusApplication], notifications: [raised] }),
+    ).toBe(true);
+    expect((await storage.findApplication(stimulusApplication.id))?.status).toBe("ACCEPTED_AWAITING_PRIORITY");
+    const listed = await storage.listNotifications({
+      businessUnitId: unit,
+      version: "v1",
+      additionalProviderFilter: null,
+      limit: 10,
+    });
+    expect(listed.map((n) => n.id)).toEqual([raised.id]);
+
+    // A second running run of the unit is refused whole: neither it nor its stimulus is written.
+    const refusedApplication = application(unit);
+    expect(await storage.startReadinessRun(run(), { applications: [refusedApplication], notifications: [] })).toBe(
+      false,
+    );
+    expect(await storage.findApplication(refusedApplication.id)).toBeUndefined();
+    expect((await storage.runningReadinessRuns()).filter((r) => r.businessUnitId === unit)).toEqual([first]);
+    expect(await storage.findReadinessRun(first.id)).toEqual(first);
+
+    // Observations are numbered from 1, kept up to the bound, then counted as dropped.
+    expect(await storage.appendReadinessObservation(observation(first.id, 1), 2)).toBe(true);
+    expect(await storage.appendReadinessObservation(observation(first.id, null), 2)).toBe(true);
+    expect(await storage.appendReadinessObservation(observation(first.id, 1), 2)).toBe(false);
+    expect(await storage.readinessObservations(first.id)).toEqual([
+      { ...observation(first.id, 1), sequence: 1 },
+      { ...observation(first.id, null), sequence: 2 },
+    ]);
+    expect(await storage.findReadinessRun(first.id)).toMatchObject({ observationCount: 2, observationsDropped: 1 });
+
+    // Ended once; then nothing more is observed, and the unit may start again.
+    const end = { status: "finished" as const, endedMs: NOW + 60_000, result: { verdict: "passed", checks: [] } };
+    expect(await storage.endReadinessRun(first.id, end)).toBe(true);
+    expect(await storage.endReadinessRun(first.id, { ...end, status: "cancelled" })).toBe(false);
+    expect(await storage.findReadinessRun(first.id)).toMatchObject({
+      status: "finished",
+      endedMs: NOW + 60_000,
+      result: end.result,
+    });
+    expect(await storage.appendReadinessObservation(observation(first.id, 1), 10)).toBe(false);
+    const second = run({ startedMs: NOW + 120_000, deadlineMs: NOW + 180_000 });
+    expect(await storage.startReadinessRun(second, { applications: [], notifications: [] })).toBe(true);
+    expect(await storage.appendReadinessObservation(observation(second.id, 1), 10)).toBe(true);
+    expect((await storage.listReadinessRuns({ businessUnitId: unit, limit: 10 })).map((r) => r.id)).toEqual([
+      second.id,
+      first.id,
+    ]);
+    expect((await storage.listReadinessRuns({ businessUnitId: unit, limit: 1 })).map((r) => r.id)).toEqual([second.id]);
+
+    await storage.resetBusinessUnit(unit, []);
+    expect(await storage.listReadinessRuns({ businessUnitId: unit, limit: 10 })).toEqual([]);
+    expect(await storage.readinessObservations(first.id)).toEqual([]);
+    expect(await storage.readinessObservations(second.id)).toEqual([]);
+    expect(await storage.startReadinessRun(run(), { applications: [], notifications: [] })).toBe(true);
+    await storage.reset();
+    expect(await storage.runningReadinessRuns()).toEqual([]);
   });
 
   it("forgets everything on reset and tells the listeners every unit changed", async () => {

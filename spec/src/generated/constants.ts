@@ -426,6 +426,22 @@ export const enums = {
     "admin",
     "unit",
     "unknown"
+  ],
+  "ReadinessRunStatus": [
+    "running",
+    "finished",
+    "cancelled"
+  ],
+  "ReadinessVerdict": [
+    "passed",
+    "failed",
+    "not_exercised",
+    "running"
+  ],
+  "ReadinessCheckName": [
+    "duplicates",
+    "paging",
+    "nothing-left-behind"
   ]
 } as const;
 
@@ -584,6 +600,11 @@ export const problemCatalogue = {
     "status": 429,
     "title": "Too Many Requests",
     "when": "A login was refused before its password was checked, because the failed-login budget of the client address or of the username is spent (see the basicAuth security scheme), or because too many password checks are waiting. Retry after the number of seconds in Retry-After. On the title enquiries the registry's rate-limit code BG40006 is written in the envelope."
+  },
+  "409-05": {
+    "status": 409,
+    "title": "Conflict",
+    "when": "A readiness run was started for a business unit that has a running one already (one run at a time per unit). Cancel it, or wait until the unit's clock reaches its deadline."
   }
 } as const;
 

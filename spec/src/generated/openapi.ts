@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 56d029a9f60c11c22f9431fc89ab2de62c9d41dc571e6d586e53f1a977149635) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 e00551c5d79a11e5c4d2e2a474357c184b2eeb273c095c260c64056086ab0338) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {

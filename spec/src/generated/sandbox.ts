@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 179fc3e95b0abef9ea4f1b7b5a1d049d59ba7fb65d68336ff33f09eeaa4cf166) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 9843271091d2adb3ccd12e165725c3a2d1ff06733f7388c08a51899bfba5b62f) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -409,6 +409,116 @@ export interface paths {
         get: operations["listAuditEntries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/readiness-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List readiness runs
+         * @description The readiness runs, newest first, at most 100, without their evidence (read one run for it). A unit token lists
+         *     its own business unit's runs only; the admin token lists every unit's, or one unit's with `business_unit_id`.
+         *     A run whose deadline has passed on its unit's clock is finished, and listed so, when it is read.
+         */
+        get: operations["listReadinessRuns"];
+        put?: never;
+        /**
+         * Start a readiness run that examines the business unit's software
+         * @description The sandbox examines the integrator's own software: point it at a business unit, start a run, let the software
+         *     work as it does in production, then read the verdict per check (`getReadinessRun`). The registry offers no test
+         *     environment for the lifecycle services and no accreditation of vendor software; a run shows, with evidence,
+         *     whether the software copes with what the registry will send it.
+         *
+         *     **What a run does.** At its start, the run makes the sandbox raise, for the business unit, what each check needs
+         *     (in one transaction, nothing when the start is refused):
+         *
+         *     | check | stimulus |
+         *     |---|---|
+         *     | `duplicates` | one event (`application.accepted-priority-pending`, version 0 `APPLICATION_ACCEPTED_QUEUED_FOR_DAY_LIST`) of an application the run submits for the unit, delivered twice: two notification ids, the same `event_datetime` and `notification_type` |
+         *     | `paging` | 250 notifications at once, one for each of 250 applications the run submits for the unit (the same event) |
+         *     | `nothing-left-behind` | nothing of its own: every notification of the unit raised while the run lasts counts |
+         *
+         *     The applications are real (their information can be read); they await the day list like any accepted application.
+         *
+         *     While the run lasts, the gateway observes each request of the unit's software to the registry interface (see
+         *     `ReadinessObservation`; only requests made with the unit's credentials: what the signed addresses serve is not
+         *     observed yet) and judges each check from those observations. Nothing is observed for a unit without a run.
+         *
+         *     **How long.** `time_limit_seconds` of the unit's own sandbox clock (60 to 604800, default 3600). The run ends
+         *     when that clock reaches the `deadline`: every check is then decided. Advancing the unit's clock past the
+         *     deadline ends it at once. A run can be cancelled (`cancelReadinessRun`).
+         *
+         *     **One at a time.** A business unit has at most one running run: a second start is refused (409, code `409-05`)
+         *     and changes nothing. Runs of different units run side by side and never see each other's requests.
+         *
+         *     **Scope.** With a unit token, the token's own business unit (`business_unit_id` may be omitted; another unit's is
+         *     404, code `404-01`). With the admin token, `business_unit_id` is required (400, code `400-02`, when missing).
+         *
+         *     **Kept.** A run and its observations (at most 10,000 a run) stay until the unit or the sandbox is reset.
+         */
+        post: operations["startReadinessRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/readiness-runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a readiness run's verdicts, evidence and instructions
+         * @description The run's overall verdict and, per check, its verdict (`passed`, `failed`, `not_exercised`, `running`), the rule
+         *     it is tied to, how to pass it, the `instructions` where the software must act while the run is running, and the
+         *     evidence: what was expected, what was found, and the observed requests that bear on it (method, operation,
+         *     query, status, the time on the unit's clock). A check may be decided before the run ends (`paging` fails at the
+         *     first acknowledge call of more than 100 ids, `duplicates` passes once both ids are acknowledged);
+         *     `nothing-left-behind` is decided at the end. Once the unit's clock has reached the deadline the run is
+         *     finished, and its verdicts no longer change. A CI job gates on `verdict` once `status` is no longer `running`.
+         *
+         *     Scope: a unit token reads its own business unit's runs only; another unit's run is not found (404, code
+         *     `404-01`), as a missing one.
+         */
+        get: operations["getReadinessRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/readiness-runs/{run_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a readiness run
+         * @description Ends a running run now: checks decided by then keep their verdict, the others are `not_exercised`, and nothing
+         *     more is observed. The run and its evidence stay readable (a cancel is an action, not a deletion: hence `POST
+         *     .../cancel` rather than `DELETE`); a reset of the unit removes them. Cancelling a run that has ended already
+         *     changes nothing and answers it as it is. The unit may then start another run.
+         *
+         *     Scope: as `getReadinessRun` (another unit's run is 404, code `404-01`).
+         */
+        post: operations["cancelReadinessRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -994,6 +1104,146 @@ export interface components {
         SandboxAuditList: {
             data: components["schemas"]["SandboxAuditEntry"][];
         };
+        /**
+         * @description `running` until the unit's clock reaches the run's `deadline` (`finished`: every check is decided then) or the run
+         *     is cancelled (`cancelled`: checks not decided by then are `not_exercised`).
+         * @example running
+         * @enum {string}
+         */
+        ReadinessRunStatus: "running" | "finished" | "cancelled";
+        /**
+         * @description The verdict of a check, or of a whole run: `passed`, `failed` (with the evidence why), `not_exercised` (the software
+         *     never did what the check needs, e.g. it listed no notifications during the run, or the run was cancelled before the
+         *     check could be decided) or `running` (not decided yet; the run goes on). A run's overall verdict is `running` while
+         *     it runs; then `failed` if any check failed, `passed` if every check passed, else `not_exercised`.
+         * @example passed
+         * @enum {string}
+         */
+        ReadinessVerdict: "passed" | "failed" | "not_exercised" | "running";
+        /**
+         * @description A behaviour of the integrator's software that a readiness run examines. Each name is tied to the rule it checks
+         *     (`x-enumDescriptions`: the row of `TRACEABILITY.md` or the registry's published material); the run's answer gives,
+         *     per check, what was expected and how to pass it.
+         * @example paging
+         * @enum {string}
+         */
+        ReadinessCheckName: "duplicates" | "paging" | "nothing-left-behind";
+        /** @description A readiness run without its checks' evidence (as a list shows it). */
+        ReadinessRunSummary: {
+            run_id: components["schemas"]["Uuid"];
+            business_unit_id: components["schemas"]["Uuid"];
+            status: components["schemas"]["ReadinessRunStatus"];
+            verdict: components["schemas"]["ReadinessVerdict"];
+            /** @description When the run started, by the business unit's sandbox clock. */
+            started_at: components["schemas"]["MillisecondDateTime"];
+            /** @description When the run ends, by the business unit's sandbox clock (`started_at` plus `time_limit_seconds`). */
+            deadline: components["schemas"]["MillisecondDateTime"];
+            /** @description When the run finished or was cancelled, by the unit's clock; null while it runs. */
+            ended_at: components["schemas"]["MillisecondDateTime"] | null;
+            time_limit_seconds: number;
+            /** @description Each check run, with its verdict. */
+            checks: {
+                name: components["schemas"]["ReadinessCheckName"];
+                verdict: components["schemas"]["ReadinessVerdict"];
+            }[];
+        };
+        /** @description At most 100 readiness runs, newest first. */
+        ReadinessRunList: {
+            data: components["schemas"]["ReadinessRunSummary"][];
+        };
+        /** @description What a readiness run examines and for how long. The body may be omitted (every check, one hour). */
+        ReadinessRunRequest: {
+            /**
+             * @description The business unit examined. Required with the admin token; with a unit token it may be omitted (the token's own
+             *     unit), and another unit's id is not found (404, code `404-01`).
+             */
+            business_unit_id?: components["schemas"]["Uuid"];
+            /** @description The checks to run; every check when omitted. An unknown name is refused (400, code `400-02`). */
+            checks?: components["schemas"]["ReadinessCheckName"][];
+            /**
+             * @description How long the run lasts, in seconds of the business unit's own sandbox clock: from one minute to seven days
+             *     (604800), one hour by default. The run ends when the unit's clock reaches its `deadline`, so a test can end it
+             *     at once by advancing the unit's clock (`POST /sandbox/v1/clock/advance` with the unit's token). A value out of
+             *     range is refused (400, code `400-02`).
+             * @default 3600
+             */
+            time_limit_seconds: number;
+        };
+        /**
+         * @description One request of the business unit's software to the registry interface, as the gateway observed it during a run.
+         *     Never kept: request bodies (but for the ids of an acknowledge call), credentials, headers other than
+         *     `Idempotency-Key`; query parameters whose name suggests a secret or a signature are redacted.
+         */
+        ReadinessObservation: {
+            /** @description The request's place among the run's observations, from 1. */
+            sequence: number;
+            /** @description When it was answered, by the business unit's sandbox clock. */
+            at: components["schemas"]["MillisecondDateTime"];
+            /** @enum {string} */
+            method: "GET" | "POST" | "PUT" | "DELETE";
+            /**
+             * @description The `operationId` of the registry interface's operation that answered it.
+             * @example listNotificationsV1
+             */
+            operation_id: string;
+            /** @description The query parameters sent (each value cut to 200 characters; a secret or signature as `[redacted]`). */
+            query: {
+                [key: string]: string;
+            };
+            /** @description The HTTP status answered. */
+            status: number;
+            /** @description Whether the request carried an `Authorization` header. */
+            credentials_sent: boolean;
+            /** @description For an acknowledge call, the ids it sent (the first 100); otherwise null. */
+            acknowledged_ids: string[] | null;
+            /** @description For an acknowledge call, how many ids it sent (more than 100 is refused with 400); otherwise null. */
+            acknowledged_count: number | null;
+            /** @description The `Idempotency-Key` header sent, or null. */
+            idempotency_key: string | null;
+        };
+        /** @description One check of a readiness run: its verdict, the rule it checks, what to do to pass it, and the evidence. */
+        ReadinessCheckResult: {
+            name: components["schemas"]["ReadinessCheckName"];
+            verdict: components["schemas"]["ReadinessVerdict"];
+            /** @description The rule the check is tied to (the check name's entry in `x-enumDescriptions`). */
+            rule: string;
+            /** @description What correct software does, in a few sentences. */
+            how_to_pass: string;
+            /** @description What the software must do now for the check to be decided, while the run is running; otherwise null. */
+            instructions: string | null;
+            /** @description Why the verdict is what it is. */
+            evidence: {
+                /** @description What the check expected the software to do. */
+                expected: string;
+                /** @description What the observations show, in one or two sentences. */
+                found: string;
+                /** @description The observed requests that bear on the verdict (at most 100, oldest first). */
+                requests: components["schemas"]["ReadinessObservation"][];
+            };
+        };
+        /** @description A readiness run with every check's verdict, evidence and instructions. */
+        ReadinessRun: {
+            run_id: components["schemas"]["Uuid"];
+            business_unit_id: components["schemas"]["Uuid"];
+            status: components["schemas"]["ReadinessRunStatus"];
+            verdict: components["schemas"]["ReadinessVerdict"];
+            /** @description When the run started, by the business unit's sandbox clock. */
+            started_at: components["schemas"]["MillisecondDateTime"];
+            /** @description When the run ends, by the business unit's sandbox clock (`started_at` plus `time_limit_seconds`). */
+            deadline: components["schemas"]["MillisecondDateTime"];
+            /** @description When the run finished or was cancelled, by the unit's clock; null while it runs. */
+            ended_at: components["schemas"]["MillisecondDateTime"] | null;
+            time_limit_seconds: number;
+            /**
+             * @description How many requests of the unit's software were observed during the run, and how many were not kept because the
+             *     run already held 10,000 (the checks then judge from the first 10,000).
+             */
+            observations: {
+                recorded: number;
+                dropped: number;
+            };
+            checks: components["schemas"]["ReadinessCheckResult"][];
+        };
     };
     responses: {
         /**
@@ -1064,7 +1314,10 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /** @description The readiness run's id (`run_id`, answered when it was started). */
+        ReadinessRunId: components["schemas"]["Uuid"];
+    };
     requestBodies: never;
     headers: {
         /**
@@ -1516,6 +1769,138 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    listReadinessRuns: {
+        parameters: {
+            query?: {
+                /** @description Only this business unit's runs (with a unit token, another unit's id lists nothing). */
+                business_unit_id?: components["schemas"]["Uuid"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The runs, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessRunList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    startReadinessRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReadinessRunRequest"];
+            };
+        };
+        responses: {
+            /** @description The run started; the stimuli are raised. Its checks are `running`. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessRun"];
+                };
+            };
+            /**
+             * @description A value fails its schema (code `400-02`, with `errors`): an unknown check name, a time limit out of range, a
+             *     missing `business_unit_id` with the admin token. Or the body is not JSON (`400-03`). Nothing was started.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description The business unit has a running readiness run already (code `409-05`). Nothing was started. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getReadinessRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The readiness run's id (`run_id`, answered when it was started). */
+                run_id: components["parameters"]["ReadinessRunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    cancelReadinessRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The readiness run's id (`run_id`, answered when it was started). */
+                run_id: components["parameters"]["ReadinessRunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run, ended. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
 }

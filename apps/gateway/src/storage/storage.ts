@@ -123,7 +123,33 @@ export interface Storage {
   listAuditEntries(query: AuditQuery): Promise<AuditEntryRow[]>;
 
   /**
-   * Deletes every business unit, application, notification, document, official search and setting. The audit trail
+   * Starts a readiness run and raises its stimulus (applications and their notifications) in one transaction, unless
+   * the unit has a running run already: then nothing is written and the answer is false. Announced as a state change.
+   */
+  startReadinessRun(
+    run: ReadinessRunRow,
+    stimulus: { applications: ApplicationRow[]; notifications: NotificationRow[] },
+  ): Promise<boolean>;
+  findReadinessRun(id: string): Promise<ReadinessRunRow | undefined>;
+  /** Readiness runs, newest first (of one business unit, when given). */
+  listReadinessRuns(query: { businessUnitId?: string; limit: number }): Promise<ReadinessRunRow[]>;
+  /** Every running readiness run (the gateway caches which units have one). */
+  runningReadinessRuns(): Promise<ReadinessRunRow[]>;
+  /** Ends a running run with its verdicts; false (and nothing written) when it had ended. Announced as a state change. */
+  endReadinessRun(id: string, end: ReadinessRunEnd): Promise<boolean>;
+  /**
+   * Keeps an observation of a running run, numbered after the run's last, unless the run holds `keepPerRun` already
+   * (then it is counted as dropped) or is no longer running (nothing is written); answers whether it was kept.
+   */
+  appendReadinessObservation(
+    observation: Omit<ReadinessObservationRow, "sequence">,
+    keepPerRun: number,
+  ): Promise<boolean>;
+  /** A run's observations, oldest first. */
+  readinessObservations(runId: string): Promise<ReadinessObservationRow[]>;
+
+  /**
+   * Deletes every business unit, application, notification, document, official search, readiness run and setting. The audit trail
    * stays: a reset is an action to account for, not a reason to forget the others.
    */
   reset(): Promise<void>;
@@ -367,6 +393,52 @@ export interface AuditEntryRow {
   status: number;
   problemCode: string | null;
   requestId: string;
+}
+
+/** A readiness run of one business unit (see `readiness/`); instants by the unit's sandbox clock. */
+export interface ReadinessRunRow {
+  id: string;
+  businessUnitId: string;
+  checks: string[];
+  timeLimitSeconds: number;
+  startedMs: number;
+  deadlineMs: number;
+  status: "running" | "finished" | "cancelled";
+  endedMs: number | null;
+  /** What the run raised for its checks (plain JSON, see `readiness/stimulus.ts`). */
+  stimulus: unknown;
+  /** The checks' verdicts once the run ended (plain JSON); null while it runs. */
+  result: unknown;
+  observationCount: number;
+  observationsDropped: number;
+}
+
+/** How a readiness run ends. */
+export interface ReadinessRunEnd {
+  status: "finished" | "cancelled";
+  endedMs: number;
+  result: unknown;
+}
+
+/** One request of a unit's software to the registry interface, observed during its readiness run. */
+export interface ReadinessObservationRow {
+  runId: string;
+  businessUnitId: string;
+  /** From 1, in the order kept. */
+  sequence: number;
+  /** When it was answered, by the unit's sandbox clock. */
+  clockMs: number;
+  method: string;
+  operationId: string;
+  /** The query parameters, redacted and cut (see `readiness/observer.ts`). */
+  query: Record<string, string>;
+  status: number;
+  credentialsSent: boolean;
+  /** The ids an acknowledge call sent (the first 100), else null. */
+  acknowledgedIds: string[] | null;
+  /** How many ids an acknowledge call sent, else null. */
+  acknowledgedCount: number | null;
+  idempotencyKey: string | null;
 }
 
 /** Which audit entries to list; every filter given must hold. */

@@ -20,8 +20,17 @@ import {
   toRegistryDocument,
   type Row,
   earlyCompleted,
+  READINESS_OBSERVATION_COLUMNS,
+  READINESS_RUN_COLUMNS,
+  readinessObservationValues,
+  readinessRunValues,
+  toReadinessObservation,
+  toReadinessRun,
 } from "../rows.js";
 import type {
+  ReadinessObservationRow,
+  ReadinessRunEnd,
+  ReadinessRunRow,
   AuditEntryRow,
   AuditQuery,
   AttachmentRow,
@@ -901,11 +910,106 @@ export class PostgresStorage implements Storage {
     return rows.map(toAuditEntry);
   }
 
+  async startReadinessRun(
+    run: ReadinessRunRow,
+    stimulus: { applications: ApplicationRow[]; notifications: NotificationRow[] },
+  ): Promise<boolean> {
+    return this.#transaction(async (client, changed) => {
+      // The partial unique index refuses a second running run of the unit, on any instance: nothing is written then.
+      const values = readinessRunValues(run);
+      const inserted = await this.#query(
+        `INSERT INTO readiness_runs (${READINESS_RUN_COLUMNS}) VALUES (${values.map((_, index) => `$${index + 1}`).join(", ")})
+         ON CONFLICT DO NOTHING`,
+        values,
+        client,
+      );
+      if (inserted.rowCount !== 1) return false;
+      changed.push({ kind: "state" });
+      for (const application of stimulus.applications) {
+        const insert = applicationInsert(application, (index) => `$${index}`);
+        await this.#query(insert.sql, insert.values, client);
+      }
+      await this.#insertNotifications(client, stimulus.notifications, changed);
+      return true;
+    });
+  }
+
+  async findReadinessRun(id: string): Promise<ReadinessRunRow | undefined> {
+    const row = (await this.#query("SELECT * FROM readiness_runs WHERE id = $1", [id])).rows[0];
+    return row && toReadinessRun(row);
+  }
+
+  async listReadinessRuns(query: { businessUnitId?: string; limit: number }): Promise<ReadinessRunRow[]> {
+    const { rows } =
+      query.businessUnitId === undefined
+        ? await this.#query("SELECT * FROM readiness_runs ORDER BY started_ms DESC, id DESC LIMIT $1", [query.limit])
+        : await this.#query(
+            "SELECT * FROM readiness_runs WHERE business_unit_id = $1 ORDER BY started_ms DESC, id DESC LIMIT $2",
+            [query.businessUnitId, query.limit],
+          );
+    return rows.map(toReadinessRun);
+  }
+
+  async runningReadinessRuns(): Promise<ReadinessRunRow[]> {
+    return (await this.#query("SELECT * FROM readiness_runs WHERE status = 'running'")).rows.map(toReadinessRun);
+  }
+
+  async endReadinessRun(id: string, end: ReadinessRunEnd): Promise<boolean> {
+    return this.#transaction(async (client, changed) => {
+      const updated = await this.#query(
+        "UPDATE readiness_runs SET status = $1, ended_ms = $2, result = $3 WHERE id = $4 AND status = 'running'",
+        [end.status, end.endedMs, json(end.result), id],
+        client,
+      );
+      if (updated.rowCount !== 1) return false;
+      changed.push({ kind: "state" });
+      return true;
+    });
+  }
+
+  async appendReadinessObservation(
+    observation: Omit<ReadinessObservationRow, "sequence">,
+    keepPerRun: number,
+  ): Promise<boolean> {
+    return this.#transaction(async (client) => {
+      // The run's row lock orders the observations of instances observing the same unit at once.
+      const counted = await this.#query<{ observation_count: number }>(
+        `UPDATE readiness_runs SET observation_count = observation_count + 1
+         WHERE id = $1 AND status = 'running' AND observation_count < $2 RETURNING observation_count`,
+        [observation.runId, keepPerRun],
+        client,
+      );
+      const sequence = counted.rows[0]?.observation_count;
+      if (sequence === undefined) {
+        await this.#query(
+          "UPDATE readiness_runs SET observations_dropped = observations_dropped + 1 WHERE id = $1 AND status = 'running'",
+          [observation.runId],
+          client,
+        );
+        return false;
+      }
+      const values = readinessObservationValues(observation, Number(sequence));
+      await this.#query(
+        `INSERT INTO readiness_observations (${READINESS_OBSERVATION_COLUMNS}) VALUES (${values.map((_, index) => `$${index + 1}`).join(", ")})`,
+        values,
+        client,
+      );
+      return true;
+    });
+  }
+
+  async readinessObservations(runId: string): Promise<ReadinessObservationRow[]> {
+    const { rows } = await this.#query("SELECT * FROM readiness_observations WHERE run_id = $1 ORDER BY sequence", [
+      runId,
+    ]);
+    return rows.map(toReadinessObservation);
+  }
+
   async reset(): Promise<void> {
     await this.#transaction(async (client, changed) => {
       changed.push({ kind: "notifications", businessUnitId: null }, { kind: "state" });
       await this.#query(
-        "TRUNCATE attachments, official_searches, new_notifications, notifications, notification_unit_clock, correspondence, idempotency_keys, registry_documents, documents, applications, users, business_units, settings",
+        "TRUNCATE readiness_observations, readiness_runs, attachments, official_searches, new_notifications, notifications, notification_unit_clock, correspondence, idempotency_keys, registry_documents, documents, applications, users, business_units, settings",
         [],
         client,
       );

@@ -228,6 +228,46 @@ export const migrations: { version: number; name: string; sql: string; sqliteOnl
       );
     `,
   },
+  {
+    version: 10,
+    name: "readiness runs and what each observed of its business unit's software",
+    // At most one running run per unit, held by the store itself (the partial unique index), so that two starts on
+    // two instances cannot both win. A run counts its observations, so that its bound is kept without counting rows.
+    sql: `
+      CREATE TABLE readiness_runs (
+        id TEXT PRIMARY KEY,
+        business_unit_id TEXT NOT NULL REFERENCES business_units(id) ON DELETE CASCADE,
+        checks TEXT NOT NULL,
+        time_limit_seconds INTEGER NOT NULL,
+        started_ms INTEGER NOT NULL,
+        deadline_ms INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('running', 'finished', 'cancelled')),
+        ended_ms INTEGER,
+        stimulus TEXT NOT NULL,
+        result TEXT,
+        observation_count INTEGER NOT NULL DEFAULT 0,
+        observations_dropped INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE UNIQUE INDEX readiness_runs_one_running ON readiness_runs(business_unit_id) WHERE status = 'running';
+      CREATE INDEX readiness_runs_by_unit ON readiness_runs(business_unit_id, started_ms);
+      CREATE TABLE readiness_observations (
+        run_id TEXT NOT NULL REFERENCES readiness_runs(id) ON DELETE CASCADE,
+        sequence INTEGER NOT NULL,
+        business_unit_id TEXT NOT NULL,
+        clock_ms INTEGER NOT NULL,
+        method TEXT NOT NULL,
+        operation_id TEXT NOT NULL,
+        query TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        credentials_sent INTEGER NOT NULL,
+        acknowledged_ids TEXT,
+        acknowledged_count INTEGER,
+        idempotency_key TEXT,
+        PRIMARY KEY (run_id, sequence)
+      );
+      CREATE INDEX readiness_observations_by_unit ON readiness_observations(business_unit_id);
+    `,
+  },
 ];
 
 /**

@@ -24,6 +24,9 @@ import type {
   DueReading,
   PurgeScope,
   UnitSandboxState,
+  ReadinessObservationRow,
+  ReadinessRunEnd,
+  ReadinessRunRow,
 } from "../storage.js";
 import { openSqlite, statementsOf, type SqliteDatabase, type SqliteStatement } from "./driver.js";
 import { Checkpointer } from "./checkpointer.js";
@@ -45,6 +48,8 @@ import {
   toRegistryDocument,
   type Row,
   earlyCompleted,
+  toReadinessObservation,
+  toReadinessRun,
 } from "../rows.js";
 
 /** SQLite's own checkpoint threshold (its default), used again if the checkpointing thread fails. */
@@ -444,6 +449,51 @@ export class SqliteStorage implements Storage {
       query.limit,
     ) as Row[];
     return rows.map(toAuditEntry);
+  }
+
+  async startReadinessRun(
+    run: ReadinessRunRow,
+    stimulus: { applications: ApplicationRow[]; notifications: NotificationRow[] },
+  ): Promise<boolean> {
+    return this.#writer.run("startReadinessRun", run, stimulus);
+  }
+
+  async findReadinessRun(id: string): Promise<ReadinessRunRow | undefined> {
+    const row = this.#prepared("SELECT * FROM readiness_runs WHERE id = ?").get(id) as Row | undefined;
+    return row && toReadinessRun(row);
+  }
+
+  async listReadinessRuns(query: { businessUnitId?: string; limit: number }): Promise<ReadinessRunRow[]> {
+    const rows = (
+      query.businessUnitId === undefined
+        ? this.#prepared("SELECT * FROM readiness_runs ORDER BY started_ms DESC, rowid DESC LIMIT ?").all(query.limit)
+        : this.#prepared(
+            "SELECT * FROM readiness_runs WHERE business_unit_id = ? ORDER BY started_ms DESC, rowid DESC LIMIT ?",
+          ).all(query.businessUnitId, query.limit)
+    ) as Row[];
+    return rows.map(toReadinessRun);
+  }
+
+  async runningReadinessRuns(): Promise<ReadinessRunRow[]> {
+    return (this.#prepared("SELECT * FROM readiness_runs WHERE status = 'running'").all() as Row[]).map(toReadinessRun);
+  }
+
+  async endReadinessRun(id: string, end: ReadinessRunEnd): Promise<boolean> {
+    return this.#writer.run("endReadinessRun", id, end);
+  }
+
+  async appendReadinessObservation(
+    observation: Omit<ReadinessObservationRow, "sequence">,
+    keepPerRun: number,
+  ): Promise<boolean> {
+    return this.#writer.run("appendReadinessObservation", observation, keepPerRun);
+  }
+
+  async readinessObservations(runId: string): Promise<ReadinessObservationRow[]> {
+    const rows = this.#prepared("SELECT * FROM readiness_observations WHERE run_id = ? ORDER BY sequence").all(
+      runId,
+    ) as Row[];
+    return rows.map(toReadinessObservation);
   }
 
   async reset(): Promise<void> {

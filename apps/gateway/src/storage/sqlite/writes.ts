@@ -8,18 +8,34 @@ import type {
   NotificationRow,
   OfficialSearchRow,
   PurgeScope,
+  ReadinessObservationRow,
+  ReadinessRunEnd,
+  ReadinessRunRow,
   RegistryDocumentRow,
   SubmitOutcome,
   UnitSandboxState,
   UserRow,
 } from "../storage.js";
 import { statementsOf, type SqliteDatabase, type SqliteStatement } from "./driver.js";
-import { APPLICATION_COLUMNS, applicationInsert, auditRetention, json, UNIT_RECORD_TABLES, type Row } from "../rows.js";
+import {
+  APPLICATION_COLUMNS,
+  applicationInsert,
+  auditRetention,
+  json,
+  READINESS_OBSERVATION_COLUMNS,
+  READINESS_RUN_COLUMNS,
+  readinessObservationValues,
+  readinessRunValues,
+  UNIT_RECORD_TABLES,
+  type Row,
+} from "../rows.js";
 
 /** `?, ?, ...`: one placeholder per value. */
 const placeholders = (count: number): string => Array.from({ length: count }, () => "?").join(", ");
 
 const TABLES_OF_A_RESET = [
+  "readiness_observations",
+  "readiness_runs",
   "attachments",
   "official_searches",
   "notification_status",
@@ -363,6 +379,54 @@ export class SqliteWrites {
       keepPerActor,
     );
     return Number(inserted.lastInsertRowid);
+  }
+
+  startReadinessRun(
+    run: ReadinessRunRow,
+    stimulus: { applications: ApplicationRow[]; notifications: NotificationRow[] },
+  ): boolean {
+    return this.#db.transaction(() => {
+      // The partial unique index refuses a second running run of the unit: nothing of this one is written then.
+      const inserted = this.#prepared(
+        `INSERT INTO readiness_runs (${READINESS_RUN_COLUMNS}) VALUES (${placeholders(10)}) ON CONFLICT DO NOTHING`,
+      ).run(...readinessRunValues(run)).changes;
+      if (inserted !== 1) return false;
+      for (const application of stimulus.applications) {
+        const insert = applicationInsert(application, () => "?");
+        this.#prepared(insert.sql).run(...insert.values);
+      }
+      for (const notification of stimulus.notifications) this.#insert(notification);
+      return true;
+    })();
+  }
+
+  endReadinessRun(id: string, end: ReadinessRunEnd): boolean {
+    return (
+      this.#prepared(
+        "UPDATE readiness_runs SET status = ?, ended_ms = ?, result = ? WHERE id = ? AND status = 'running'",
+      ).run(end.status, end.endedMs, json(end.result), id).changes === 1
+    );
+  }
+
+  appendReadinessObservation(observation: Omit<ReadinessObservationRow, "sequence">, keepPerRun: number): boolean {
+    return this.#db.transaction(() => {
+      const sequence = this.#prepared(
+        `UPDATE readiness_runs SET observation_count = observation_count + 1
+         WHERE id = ? AND status = 'running' AND observation_count < ? RETURNING observation_count`,
+      )
+        .pluck()
+        .get(observation.runId, keepPerRun) as number | undefined;
+      if (sequence === undefined) {
+        this.#prepared(
+          "UPDATE readiness_runs SET observations_dropped = observations_dropped + 1 WHERE id = ? AND status = 'running'",
+        ).run(observation.runId);
+        return false;
+      }
+      this.#prepared(
+        `INSERT INTO readiness_observations (${READINESS_OBSERVATION_COLUMNS}) VALUES (${placeholders(12)})`,
+      ).run(...readinessObservationValues(observation, sequence));
+      return true;
+    })();
   }
 
   reset(): void {

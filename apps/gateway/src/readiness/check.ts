@@ -1,0 +1,81 @@
+import { componentSchema } from "@lrg/spec";
+import type { SandboxComponents } from "../operation-types.js";
+import type { ApplicationRow, NotificationRow, ReadinessObservationRow } from "../storage/storage.js";
+
+/** The name of a readiness check (`ReadinessCheckName` in spec/sandbox.yaml). */
+export type CheckName = SandboxComponents["schemas"]["ReadinessCheckName"];
+/** A check's verdict, or a run's (`ReadinessVerdict`). */
+export type Verdict = SandboxComponents["schemas"]["ReadinessVerdict"];
+
+/** What a run raised for its checks, kept with the run (plain JSON): the notification ids of each stimulus. */
+export type Stimulus = Partial<Record<CheckName, { notificationIds: string[] }>>;
+
+/** What a check's stimulus writes, in the run's start transaction. */
+export interface Raised {
+  applications: ApplicationRow[];
+  notifications: NotificationRow[];
+}
+
+/** What a check is judged from: the run's observations, what it raised, and what the store says at its end. */
+export interface RunFacts {
+  observations: readonly ReadinessObservationRow[];
+  stimulus: Stimulus;
+  /** Whether the run has reached its deadline (verdicts are final). */
+  ended: boolean;
+  /**
+   * At the end of the run: whether any notification was raised for the unit during the run, and the ids of those
+   * still NEW (at most 100). Undefined while it runs.
+   */
+  leftBehind: { raised: boolean; newIds: string[] } | undefined;
+}
+
+/** A check's verdict with its evidence. */
+export interface Judgement {
+  verdict: Verdict;
+  /** What the observations show. */
+  found: string;
+  /** The observations that bear on the verdict. */
+  requests: ReadinessObservationRow[];
+}
+
+/**
+ * One readiness check: what correct software does, what the check expects, what the sandbox raises for it at the
+ * start of a run (if anything), what the software must do meanwhile, and its verdict: a pure function of the facts.
+ */
+export interface ReadinessCheck {
+  howToPass: string;
+  expected: string;
+  /** Raises the check's stimulus for a business unit at `nowMs` (its clock); answers what to write and what to keep. */
+  stimulus?: (businessUnitId: string, nowMs: number) => { raised: Raised; kept: { notificationIds: string[] } };
+  /** What the software must do while the run runs; `deadline` is the run's deadline as the answer shows it. */
+  instructions: (deadline: string) => string;
+  judge: (facts: RunFacts) => Judgement;
+}
+
+/** The rule each check is tied to, as the spec gives it (`x-enumDescriptions` of ReadinessCheckName). */
+export const RULES = componentSchema("ReadinessCheckName", "sandbox")["x-enumDescriptions"] as Record<
+  CheckName,
+  string
+>;
+
+/** Operations that list notifications, and those that acknowledge them (both versions). */
+const LIST_OPERATIONS = new Set(["listNotificationsV1", "listNotificationsV0"]);
+const ACKNOWLEDGE_OPERATIONS = new Set(["acknowledgeNotificationsV1", "acknowledgeNotificationsV0"]);
+
+export const isListing = (observation: ReadinessObservationRow): boolean =>
+  LIST_OPERATIONS.has(observation.operationId);
+export const isAcknowledgement = (observation: ReadinessObservationRow): boolean =>
+  ACKNOWLEDGE_OPERATIONS.has(observation.operationId);
+
+/** The ids the software acknowledged with a successful call, and the calls that did. */
+export function acknowledgedIds(observations: readonly ReadinessObservationRow[]): Set<string> {
+  const ids = new Set<string>();
+  for (const observation of observations)
+    if (isAcknowledgement(observation) && observation.status === 200)
+      for (const id of observation.acknowledgedIds ?? []) ids.add(id);
+  return ids;
+}
+
+/** At most the first 100 observations (the evidence's bound). */
+export const firstHundred = (observations: ReadinessObservationRow[]): ReadinessObservationRow[] =>
+  observations.slice(0, 100);

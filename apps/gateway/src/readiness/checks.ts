@@ -1,0 +1,17 @@
+import type { CheckName, ReadinessCheck } from "./check.js";
+import { duplicates } from "./duplicates.js";
+import { nothingLeftBehind } from "./nothing-left-behind.js";
+import { paging } from "./paging.js";
+
+/**
+ * Every readiness check, by the name the spec gives it (`ReadinessCheckName`): a name added to the spec is a type
+ * error here until its module exists. The order is the order a run answers them in.
+ */
+export const CHECKS: { readonly [Name in CheckName]: ReadinessCheck } = {
+  duplicates,
+  paging,
+  "nothing-left-behind": nothingLeftBehind,
+};
+
+/** The check names, in the order of CHECKS. */
+export const CHECK_NAMES = Object.keys(CHECKS) as CheckName[];

@@ -1,0 +1,127 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Operation } from "@lrg/spec";
+import type { Clock } from "../clock.js";
+import type { ReadinessObservationRow, ReadinessRunRow, Storage } from "../storage/storage.js";
+
+/** The most observations one run keeps (ReadinessObservation `sequence` maximum); later ones are counted as dropped. */
+export const OBSERVATIONS_KEPT_PER_RUN = 10_000;
+
+/** Query parameters whose value is never kept: a secret or the signature of a signed address. */
+const SECRET_NAME = /sig|token|secret|pass|credential|auth|key/i;
+const REDACTED = "[redacted]";
+/** Longest query value kept, and most parameters kept (ReadinessObservation `query`). */
+const MAX_VALUE = 200;
+const MAX_PARAMETERS = 20;
+/** Most acknowledged ids kept of one call (the spec's bound on an acknowledge call). */
+const MAX_IDS = 100;
+
+/** The running run of a business unit, as the observer caches it. */
+interface RunningRun {
+  id: string;
+  deadlineMs: number;
+}
+
+/**
+ * Observes the registry interface for the business units under a running readiness run: each answered request of such
+ * a unit's software becomes one observation in the store. Which units have a running run is held in memory, so that a
+ * request of any other unit costs one map look-up; the readiness service keeps it current on this instance, and
+ * `reload` reads it again when another instance on the same store started or ended a run.
+ */
+export class ReadinessObserver {
+  readonly #storage: Storage;
+  readonly #clock: Clock;
+  readonly #log: (error: unknown) => void;
+  #running = new Map<string, RunningRun>();
+
+  constructor(storage: Storage, clock: Clock, log: (error: unknown) => void) {
+    this.#storage = storage;
+    this.#clock = clock;
+    this.#log = log;
+  }
+
+  /** Reads the running runs from the store again. */
+  async reload(): Promise<void> {
+    this.#running = runningByUnit(await this.#storage.runningReadinessRuns());
+  }
+
+  /** The running runs, by business unit. */
+  running(): ReadonlyMap<string, RunningRun> {
+    return this.#running;
+  }
+
+  started(run: Pick<ReadinessRunRow, "id" | "businessUnitId" | "deadlineMs">): void {
+    this.#running.set(run.businessUnitId, { id: run.id, deadlineMs: run.deadlineMs });
+  }
+
+  ended(run: Pick<ReadinessRunRow, "id" | "businessUnitId">): void {
+    if (this.#running.get(run.businessUnitId)?.id === run.id) this.#running.delete(run.businessUnitId);
+  }
+
+  /** Forgets every run of a business unit (its reset), or every run (null: the sandbox's reset). */
+  forget(businessUnitId: string | null): void {
+    if (businessUnitId === null) this.#running.clear();
+    else this.#running.delete(businessUnitId);
+  }
+
+  /**
+   * Records the answer to a registry request of `businessUnitId` (undefined when its credentials were refused: not
+   * observed), if the unit has a running run whose deadline its clock has not passed. A failure to record is logged;
+   * the answer goes out all the same.
+   */
+  async observe(
+    operation: Operation,
+    businessUnitId: string | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<void> {
+    if (businessUnitId === undefined) return;
+    const run = this.#running.get(businessUnitId);
+    if (!run) return;
+    const clockMs = this.#clock.nowMs(businessUnitId);
+    if (clockMs >= run.deadlineMs) return;
+    const observation = observationOf(operation, request, reply.statusCode, { runId: run.id, businessUnitId, clockMs });
+    await this.#storage.appendReadinessObservation(observation, OBSERVATIONS_KEPT_PER_RUN).catch(this.#log);
+  }
+}
+
+function runningByUnit(runs: ReadinessRunRow[]): Map<string, RunningRun> {
+  return new Map(runs.map((run) => [run.businessUnitId, { id: run.id, deadlineMs: run.deadlineMs }]));
+}
+
+/** What an observation keeps of a request: never its body (but an acknowledge call's ids) nor its credentials. */
+export function observationOf(
+  operation: Pick<Operation, "operationId" | "method">,
+  request: Pick<FastifyRequest, "query" | "headers" | "body">,
+  status: number,
+  context: { runId: string; businessUnitId: string; clockMs: number },
+): Omit<ReadinessObservationRow, "sequence"> {
+  const ids = operation.operationId.startsWith("acknowledgeNotifications") ? acknowledgeIdsOf(request.body) : null;
+  const key = request.headers["idempotency-key"];
+  return {
+    ...context,
+    method: operation.method.toUpperCase(),
+    operationId: operation.operationId,
+    query: redactedQuery(request.query),
+    status,
+    credentialsSent: request.headers.authorization !== undefined,
+    acknowledgedIds: ids === null ? null : ids.slice(0, MAX_IDS).map((id) => cut(id)),
+    acknowledgedCount: ids === null ? null : ids.length,
+    idempotencyKey: typeof key === "string" ? cut(key, 255) : null,
+  };
+}
+
+const cut = (text: string, most = MAX_VALUE): string => (text.length > most ? `${text.slice(0, most - 1)}…` : text);
+
+function redactedQuery(query: unknown): Record<string, string> {
+  if (typeof query !== "object" || query === null) return {};
+  const kept: [string, string][] = Object.entries(query as Record<string, unknown>)
+    .slice(0, MAX_PARAMETERS)
+    .map(([name, value]) => [cut(name), SECRET_NAME.test(name) ? REDACTED : cut(String(value))]);
+  return Object.fromEntries(kept);
+}
+
+/** The ids of an acknowledge call's body (`{"data": [...]}`), as sent; null when the body has no such array. */
+function acknowledgeIdsOf(body: unknown): string[] | null {
+  const data = (body as { data?: unknown } | null | undefined)?.data;
+  return Array.isArray(data) ? data.map((id) => String(id)) : null;
+}

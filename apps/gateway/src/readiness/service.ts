@@ -1,0 +1,236 @@
+import { randomUUID } from "node:crypto";
+import { isoMillis, type Clock } from "../clock.js";
+import type { SandboxComponents } from "../operation-types.js";
+import { Problem } from "../problems.js";
+import type { ReadinessObservationRow, ReadinessRunRow, Storage } from "../storage/storage.js";
+import { RULES, type CheckName, type Raised, type RunFacts, type Stimulus, type Verdict } from "./check.js";
+import { CHECK_NAMES, CHECKS } from "./checks.js";
+import type { ReadinessObserver } from "./observer.js";
+
+type ReadinessRun = SandboxComponents["schemas"]["ReadinessRun"];
+type ReadinessRunSummary = SandboxComponents["schemas"]["ReadinessRunSummary"];
+type CheckResult = SandboxComponents["schemas"]["ReadinessCheckResult"];
+type Observation = SandboxComponents["schemas"]["ReadinessObservation"];
+
+/** The verdicts kept with a run once it ended. */
+interface Result {
+  verdict: Verdict;
+  checks: CheckResult[];
+}
+
+/** Who asks: a business unit's token (its id), or the admin token (null). */
+export type Reader = string | null;
+
+/** Most runs a list answers (ReadinessRunList `data` maxItems). */
+const LIST_LIMIT = 100;
+/** The spec's default time limit (ReadinessRunRequest `time_limit_seconds`). */
+const DEFAULT_TIME_LIMIT_SECONDS = 3600;
+
+/**
+ * Readiness runs: a run raises each check's stimulus for one business unit, the observer records what the unit's
+ * software then does, and each check's verdict is judged from those observations. A run ends when the unit's clock
+ * reaches its deadline (then its verdicts are judged once more and kept) or when it is cancelled.
+ */
+export class ReadinessService {
+  readonly #storage: Storage;
+  readonly #clock: Clock;
+  readonly #observer: ReadinessObserver;
+
+  constructor(storage: Storage, clock: Clock, observer: ReadinessObserver) {
+    this.#storage = storage;
+    this.#clock = clock;
+    this.#observer = observer;
+  }
+
+  /** Starts a run on a business unit with the checks named (every check when none); 409-05 when one is running. */
+  async start(
+    businessUnitId: string,
+    request: { checks?: CheckName[] | undefined; time_limit_seconds?: number | undefined },
+  ): Promise<ReadinessRun> {
+    await this.endDue();
+    const names = CHECK_NAMES.filter((name) => request.checks === undefined || request.checks.includes(name));
+    const nowMs = this.#clock.nowMs(businessUnitId);
+    const timeLimitSeconds = request.time_limit_seconds ?? DEFAULT_TIME_LIMIT_SECONDS;
+    const stimulus: Stimulus = {};
+    const raised: Raised = { applications: [], notifications: [] };
+    for (const name of names) {
+      const made = CHECKS[name].stimulus?.(businessUnitId, nowMs);
+      if (!made) continue;
+      stimulus[name] = made.kept;
+      raised.applications.push(...made.raised.applications);
+      raised.notifications.push(...made.raised.notifications);
+    }
+    const run: ReadinessRunRow = {
+      id: randomUUID(),
+      businessUnitId,
+      checks: names,
+      timeLimitSeconds,
+      startedMs: nowMs,
+      deadlineMs: nowMs + timeLimitSeconds * 1000,
+      status: "running",
+      endedMs: null,
+      stimulus,
+      result: null,
+      observationCount: 0,
+      observationsDropped: 0,
+    };
+    if (!(await this.#storage.startReadinessRun(run, raised))) {
+      const running = (await this.#storage.runningReadinessRuns()).find(
+        (other) => other.businessUnitId === businessUnitId,
+      );
+      throw new Problem(
+        "409-05",
+        `business unit ${businessUnitId} has a running readiness run${running ? ` (${running.id})` : ""}; cancel it or wait for its deadline`,
+      );
+    }
+    this.#observer.started(run);
+    return this.#answer(run, []);
+  }
+
+  /** A run as `reader` may see it (another unit's is 404-01, as a missing one); ended first when its deadline passed. */
+  async get(runId: string, reader: Reader): Promise<ReadinessRun> {
+    const run = await this.#visible(runId, reader);
+    return this.#answer(run, run.status === "running" ? await this.#storage.readinessObservations(run.id) : []);
+  }
+
+  /** The runs `reader` may see (of `businessUnitId` when given), newest first, without evidence. */
+  async list(reader: Reader, businessUnitId: string | undefined): Promise<ReadinessRunSummary[]> {
+    await this.endDue();
+    if (reader !== null && businessUnitId !== undefined && businessUnitId !== reader) return [];
+    const unit = reader ?? businessUnitId;
+    const runs = await this.#storage.listReadinessRuns({
+      ...(unit !== undefined ? { businessUnitId: unit } : {}),
+      limit: LIST_LIMIT,
+    });
+    const summaries: ReadinessRunSummary[] = [];
+    for (const run of runs) {
+      const observations = run.status === "running" ? await this.#storage.readinessObservations(run.id) : [];
+      const { checks, observations: _counts, ...summary } = this.#answer(run, observations);
+      summaries.push({ ...summary, checks: checks.map(({ name, verdict }) => ({ name, verdict })) });
+    }
+    return summaries;
+  }
+
+  /** Ends a running run now (checks not decided are not exercised); an ended run is answered as it is. */
+  async cancel(runId: string, reader: Reader): Promise<ReadinessRun> {
+    const run = await this.#visible(runId, reader);
+    if (run.status !== "running") return this.#answer(run, []);
+    await this.#end(run, "cancelled");
+    return this.get(runId, reader);
+  }
+
+  /** Ends every running run whose deadline its unit's clock has reached (after a clock change, and before reads). */
+  async endDue(): Promise<void> {
+    for (const [businessUnitId, running] of this.#observer.running()) {
+      if (this.#clock.nowMs(businessUnitId) < running.deadlineMs) continue;
+      const run = await this.#storage.findReadinessRun(running.id);
+      if (run?.status === "running") await this.#end(run, "finished");
+      else this.#observer.ended({ id: running.id, businessUnitId });
+    }
+  }
+
+  async #visible(runId: string, reader: Reader): Promise<ReadinessRunRow> {
+    await this.endDue();
+    const run = await this.#storage.findReadinessRun(runId);
+    if (!run || (reader !== null && run.businessUnitId !== reader))
+      throw new Problem("404-01", `no readiness run ${runId}`);
+    return run;
+  }
+
+  /** Judges the run's checks once more and keeps the verdicts; another instance may have ended it first. */
+  async #end(run: ReadinessRunRow, status: "finished" | "cancelled"): Promise<void> {
+    const endedMs =
+      status === "finished" ? run.deadlineMs : Math.min(this.#clock.nowMs(run.businessUnitId), run.deadlineMs);
+    const observations = await this.#storage.readinessObservations(run.id);
+    const leftBehind = status === "finished" ? await this.#leftBehind(run, endedMs) : undefined;
+    const result = judge(run, observations, status, leftBehind);
+    await this.#storage.endReadinessRun(run.id, { status, endedMs, result });
+    this.#observer.ended(run);
+  }
+
+  /** Whether notifications were raised for the unit during the run, and those still NEW (at most 100). */
+  async #leftBehind(run: ReadinessRunRow, endedMs: number): Promise<RunFacts["leftBehind"]> {
+    const query = {
+      businessUnitId: run.businessUnitId,
+      version: "v1" as const,
+      createdAfterMs: run.startedMs - 1,
+      createdBeforeMs: endedMs + 1,
+      additionalProviderFilter: null,
+    };
+    const raised = (await this.#storage.listNotifications({ ...query, limit: 1 })).length > 0;
+    const stillNew = await this.#storage.listNotifications({ ...query, status: "NEW", limit: 100 });
+    return { raised, newIds: stillNew.map((notification) => notification.id) };
+  }
+
+  /** The run in the spec's shape: its kept verdicts once it ended, else judged now from its observations. */
+  #answer(run: ReadinessRunRow, observations: ReadinessObservationRow[]): ReadinessRun {
+    const result = run.status === "running" ? judge(run, observations, "running") : (run.result as Result);
+    return {
+      run_id: run.id,
+      business_unit_id: run.businessUnitId,
+      status: run.status,
+      verdict: result.verdict,
+      started_at: isoMillis(run.startedMs),
+      deadline: isoMillis(run.deadlineMs),
+      ended_at: run.endedMs === null ? null : isoMillis(run.endedMs),
+      time_limit_seconds: run.timeLimitSeconds,
+      observations: { recorded: run.observationCount, dropped: run.observationsDropped },
+      checks: result.checks,
+    };
+  }
+}
+
+/** When a run's checks are judged: while it runs, at its deadline, or as it is cancelled. */
+export type Phase = "running" | "finished" | "cancelled";
+
+/**
+ * Every check of a run judged from its facts. While it runs the overall verdict is `running`; once it ended, a check
+ * still undecided is `not_exercised`, and the run `failed` if any check failed, `passed` if all passed, else
+ * `not_exercised`.
+ */
+export function judge(
+  run: Pick<ReadinessRunRow, "checks" | "stimulus" | "deadlineMs">,
+  observations: readonly ReadinessObservationRow[],
+  phase: Phase,
+  leftBehind?: RunFacts["leftBehind"],
+): Result {
+  const facts: RunFacts = { observations, stimulus: run.stimulus as Stimulus, ended: phase === "finished", leftBehind };
+  const checks = (run.checks as CheckName[]).map((name): CheckResult => {
+    const check = CHECKS[name];
+    const judgement = check.judge(facts);
+    const verdict = judgement.verdict === "running" && phase !== "running" ? "not_exercised" : judgement.verdict;
+    return {
+      name,
+      verdict,
+      rule: RULES[name],
+      how_to_pass: check.howToPass,
+      instructions: verdict === "running" ? check.instructions(isoMillis(run.deadlineMs)) : null,
+      evidence: { expected: check.expected, found: judgement.found, requests: judgement.requests.map(toObservation) },
+    };
+  });
+  const verdicts = checks.map((check) => check.verdict);
+  const verdict: Verdict =
+    phase === "running"
+      ? "running"
+      : verdicts.includes("failed")
+        ? "failed"
+        : verdicts.every((each) => each === "passed")
+          ? "passed"
+          : "not_exercised";
+  return { verdict, checks };
+}
+
+function toObservation(row: ReadinessObservationRow): Observation {
+  return {
+    sequence: row.sequence,
+    at: isoMillis(row.clockMs),
+    method: row.method as Observation["method"],
+    operation_id: row.operationId,
+    query: row.query,
+    status: row.status,
+    credentials_sent: row.credentialsSent,
+    acknowledged_ids: row.acknowledgedIds,
+    acknowledged_count: row.acknowledgedCount,
+    idempotency_key: row.idempotencyKey,
+  };
+}
