@@ -397,8 +397,11 @@ describe("code blocks of the guides", () => {
         expect(await page.locator("pre > button.copy-code").count()).toBe(want.length);
         for (const [index, code] of want.entries()) {
           await buttons.nth(index).click();
-          // The clipboard, read back: the block's code, not the button's label nor the language line.
-          expect(await page.evaluate(() => navigator.clipboard.readText()), `block ${index + 1}`).toBe(code);
+          // The clipboard, read back: the block's code, not the button's label nor the language line. The write is
+          // asynchronous: on a busy machine it may land after the click returns.
+          await expect
+            .poll(() => page.evaluate(() => navigator.clipboard.readText()), { message: `block ${index + 1}` })
+            .toBe(code);
         }
         await expect.poll(() => buttons.last().innerText()).toBe("Copied");
         expect(await page.getByRole("status").innerText()).toBe("Code copied to the clipboard");
@@ -422,7 +425,7 @@ describe("code blocks of the guides", () => {
       const buttons = page.getByRole("button", { name: "Copy code" });
       for (const index of [0, want.length - 1]) {
         await buttons.nth(index).click();
-        expect(await page.evaluate(() => document.documentElement.dataset["copied"])).toBe(want[index]);
+        await expect.poll(() => page.evaluate(() => document.documentElement.dataset["copied"])).toBe(want[index]);
         await expect.poll(() => buttons.nth(index).innerText()).toBe("Copied");
       }
     } finally {

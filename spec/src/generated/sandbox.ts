@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 9843271091d2adb3ccd12e165725c3a2d1ff06733f7388c08a51899bfba5b62f) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 0f2609c9a2b5fef69192f9c3f0148b46832a8b20f2a218b804a912caf19dcdda) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -1901,6 +1901,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
 }

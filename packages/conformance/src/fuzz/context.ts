@@ -18,6 +18,7 @@ export type PoolName =
   | "download"
   | "message"
   | "notification"
+  | "readiness_run"
   | "registry_reference"
   | "title";
 
@@ -40,6 +41,7 @@ const HARVESTED: Record<string, PoolName> = {
   message_id: "message",
   notification_id: "notification",
   registry_reference: "registry_reference",
+  run_id: "readiness_run",
 };
 
 const POOL_LIMIT = 400;

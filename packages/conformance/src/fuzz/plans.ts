@@ -106,6 +106,7 @@ const PATH_POOLS: Record<string, PoolName> = {
   title_number: "title",
   download_id: "download",
   document_id: "document",
+  run_id: "readiness_run",
 };
 
 /** Operations that change the gateway for every caller: sent alone. */

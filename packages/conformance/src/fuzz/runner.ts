@@ -328,10 +328,11 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     }
   };
 
-  /** Names real records in a JSON body: document ids, title numbers, ids to acknowledge. */
+  /** Names real records in a JSON body: document ids, title numbers, business units, ids to acknowledge. */
   const withRealIds = (plan: Plan, value: unknown): unknown => {
     let next = plan.realIds ?? 0;
-    const take = (pool: "document" | "title" | "notification") => context.resolve(new Ref(pool, next++));
+    const take = (pool: "document" | "title" | "notification" | "business_unit") =>
+      context.resolve(new Ref(pool, next++));
     const walk = (node: unknown, depth: number): unknown => {
       if (depth > 12 || node === null || typeof node !== "object") return node;
       if (Array.isArray(node)) return node.map((item) => walk(item, depth + 1));
@@ -339,6 +340,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
         Object.entries(node as Record<string, unknown>).map(([name, member]) => {
           if (name === "document_id" && typeof member === "string") return [name, take("document")];
           if (name === "title_number" && typeof member === "string") return [name, take("title")];
+          if (name === "business_unit_id" && typeof member === "string") return [name, take("business_unit")];
           return [name, walk(member, depth + 1)];
         }),
       );
