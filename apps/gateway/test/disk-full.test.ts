@@ -105,6 +105,15 @@ describe.runIf(disk !== undefined)("a full disk under the embedded store", () =>
     expect(refusal?.status).toBe(503);
     expect(refusal?.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
     expect(await refusal?.json()).toMatchObject({ code: expect.stringMatching(/^503-0[23]$/) });
+    // The control plane's writes too, in its own shape (problem+json).
+    const control = await fetch(`${gw.url}/sandbox/v1/business-units`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${gw.sandboxToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Made while the disk is full" }),
+    });
+    expect(control.status).toBe(503);
+    expect(control.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+    expect(await control.json()).toMatchObject({ code: expect.stringMatching(/^503-0[23]$/) });
     // Reads go on.
     expect((await fetch(`${gw.url}/v1/notifications`, { headers: { authorization: login } })).status).toBe(200);
   });

@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 0f2609c9a2b5fef69192f9c3f0148b46832a8b20f2a218b804a912caf19dcdda) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 1fcfec0d4e4caa0cd5482afd266a5c2e25297928fd5f50e3e45fac9566152e52) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -1304,6 +1304,16 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The service cannot answer now: the gateway is shutting down, the sandbox injected a fault (`503-01`), its store is unreachable (`503-02`, a database restart or failover) or cannot accept writes (`503-03`, a full or read-only disk). Retry after the number of seconds in Retry-After (a submission with the same Idempotency-Key). */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description No such resource for the caller's business unit (another unit's resources are reported the same way). */
         NotFound: {
             headers: {
@@ -1325,6 +1335,11 @@ export interface components {
          * @example req-1a2b3c
          */
         RequestId: string;
+        /**
+         * @description Seconds to wait before trying again.
+         * @example 2
+         */
+        RetryAfter: number;
     };
     pathItems: never;
 }
@@ -1358,6 +1373,7 @@ export interface operations {
             403: components["responses"]["SandboxAdminOnly"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     rotateBusinessUnitToken: {
@@ -1387,6 +1403,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getClock: {
@@ -1410,6 +1427,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setClock: {
@@ -1439,6 +1457,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     advanceClock: {
@@ -1468,6 +1487,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getDayList: {
@@ -1491,6 +1511,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setDayList: {
@@ -1521,6 +1542,7 @@ export interface operations {
             403: components["responses"]["SandboxAdminOnly"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     transitionApplication: {
@@ -1567,6 +1589,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     despatchCorrespondence: {
@@ -1610,6 +1633,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSettings: {
@@ -1633,6 +1657,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateSettings: {
@@ -1662,6 +1687,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     scheduleSystemErrors: {
@@ -1692,6 +1718,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     resetSandbox: {
@@ -1715,6 +1742,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listAuditEntries: {
@@ -1769,6 +1797,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listReadinessRuns: {
@@ -1795,6 +1824,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     startReadinessRun: {
@@ -1847,6 +1877,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getReadinessRun: {
@@ -1874,6 +1905,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelReadinessRun: {
@@ -1903,6 +1935,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }
