@@ -126,6 +126,13 @@ const failedLoginLimit = (() => {
   return { perAddress: budget("per_address"), perUsername: budget("per_username") };
 })();
 
+function jsonMaxDepth() {
+  const depth = registry["x-lrg-json-body-limits"]?.max_depth;
+  if (!Number.isInteger(depth) || depth < 2)
+    throw new Error("x-lrg-json-body-limits needs max_depth, a whole number from 2");
+  return depth;
+}
+
 const constant = (doc, name, value, type = "") =>
   `/** ${doc} */\nexport const ${name}${type} = ${JSON.stringify(value, null, 2)} as const;\n`;
 files["constants.ts"] = [
@@ -139,6 +146,11 @@ files["constants.ts"] = [
     "Longest message to a pending application (AttachMessageRequest `data.message_text` maxLength).",
     "MAX_MESSAGE_LENGTH",
     bound("AttachMessageRequest", ["data", "message_text"], "maxLength"),
+  ),
+  constant(
+    "Deepest nesting of arrays and objects a JSON request body may have (`x-lrg-json-body-limits` max_depth).",
+    "MAX_JSON_DEPTH",
+    jsonMaxDepth(),
   ),
   constant(
     "Most notifications one page lists (NotificationListV1 `data` maxItems).",

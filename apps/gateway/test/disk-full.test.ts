@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SqliteStorage } from "../src/storage/sqlite/sqlite-storage.js";
 import { startTestGateway, type TestGateway } from "../src/testing.js";
+import { basic } from "./support/gateway.js";
 import { checksumOf } from "./support/upload.js";
 
 /** A small file system of its own: tmpfs, which only root may mount (CI runs as root on these machines). */
@@ -33,7 +34,7 @@ describe.runIf(disk !== undefined)("a full disk under the embedded store", () =>
   let login: string;
   beforeAll(async () => {
     gw = await startTestGateway({ dataDir });
-    login = `Basic ${Buffer.from(`${gw.demo!.username}:${gw.demo!.password}`).toString("base64")}`;
+    login = basic(gw.demo!);
   });
   afterAll(async () => {
     await gw?.stop();

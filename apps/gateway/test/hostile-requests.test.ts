@@ -2,7 +2,7 @@ import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "../src/http/json-depth.js";
 import { startTestGateway, type TestGateway } from "../src/testing.js";
-import { idempotencyKey, submission } from "./support/gateway.js";
+import { basic, idempotencyKey, submission } from "./support/gateway.js";
 
 // Bodies and clients that mean harm, or are merely broken: each is a 4xx or a closed connection, never a 5xx, and a
 // slow client holds nothing for long.
@@ -12,7 +12,7 @@ let gw: TestGateway;
 let login: string;
 beforeAll(async () => {
   gw = await startTestGateway({ limits: { bodyTimeoutMs: BODY_TIMEOUT_MS } });
-  login = `Basic ${Buffer.from(`${gw.demo!.username}:${gw.demo!.password}`).toString("base64")}`;
+  login = basic(gw.demo!);
 });
 afterAll(async () => {
   await gw.stop();

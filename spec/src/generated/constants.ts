@@ -6,6 +6,9 @@ export const MAX_DOCUMENT_BYTES = 41943040 as const;
 /** Longest message to a pending application (AttachMessageRequest `data.message_text` maxLength). */
 export const MAX_MESSAGE_LENGTH = 4034 as const;
 
+/** Deepest nesting of arrays and objects a JSON request body may have (`x-lrg-json-body-limits` max_depth). */
+export const MAX_JSON_DEPTH = 32 as const;
+
 /** Most notifications one page lists (NotificationListV1 `data` maxItems). */
 export const NOTIFICATION_PAGE_SIZE = 100 as const;
 

@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 e00551c5d79a11e5c4d2e2a474357c184b2eeb273c095c260c64056086ab0338) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 de7eb5ef3c87cbb3c88f9794af4f3f10265aa95f169cdc27792dc6d5e9289b1c) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {

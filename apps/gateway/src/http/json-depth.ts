@@ -1,9 +1,9 @@
-/**
- * The deepest nesting of arrays and objects a JSON request body may have. No operation's schema nests deeper than
- * a few levels; a body far deeper than any schema allows is refused (400-02) before it is parsed or validated, so
- * that no parser or validator recursion is spent on it (5,000 levels in 10 KB once exhausted the stack).
- */
-export const MAX_JSON_DEPTH = 32;
+import { MAX_JSON_DEPTH } from "@lrg/spec";
+
+// The deepest nesting a JSON request body may have is the spec's (`x-lrg-json-body-limits`). No operation's schema
+// nests deeper than a few levels; a body far deeper is refused (400-02) before it is parsed or validated, so that no
+// parser or validator recursion is spent on it (5,000 levels in 10 KB once exhausted the stack).
+export { MAX_JSON_DEPTH };
 
 /**
  * How deep `text`'s arrays and objects nest, counted no further than `limit + 1`: brackets inside strings do not
