@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { components, SandboxComponents } from "../../src/operation-types.js";
 import { startGateway, type Credentials, type TestGateway } from "../support/gateway.js";
 
 /** A business unit the sandbox created: its registry credentials and its own token of the control plane. */
@@ -7,37 +8,10 @@ interface Unit extends Credentials {
   sandbox_token: string;
 }
 
-interface Notification {
-  notification_id: string;
-  created_datetime: string;
-  event_datetime: string;
-  notification_type: string;
-  subject: string;
-}
-
-interface CheckResult {
-  name: string;
-  verdict: string;
-  instructions: string | null;
-  evidence: {
-    found: string;
-    requests: {
-      operation_id: string;
-      status: number;
-      acknowledged_count: number | null;
-      query: Record<string, string>;
-    }[];
-  };
-}
-
-interface Run {
-  run_id: string;
-  business_unit_id: string;
-  status: string;
-  verdict: string;
-  observations: { recorded: number; dropped: number };
-  checks: CheckResult[];
-}
+// The spec's own shapes, never written again here.
+type Notification = components["schemas"]["NotificationV1"];
+type CheckResult = SandboxComponents["schemas"]["ReadinessCheckResult"];
+type Run = SandboxComponents["schemas"]["ReadinessRun"];
 
 let gw: TestGateway;
 beforeAll(async () => {
