@@ -172,7 +172,12 @@ class NodeSqliteDatabase implements SqliteDatabase {
         this.#database.exec(nested ? `RELEASE ${savepoint}` : "COMMIT");
         return value;
       } catch (error) {
-        this.#database.exec(nested ? `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}` : "ROLLBACK");
+        try {
+          this.#database.exec(nested ? `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}` : "ROLLBACK");
+        } catch {
+          // SQLite rolled the transaction back itself (a full disk, an I/O error): nothing is left to roll back, and
+          // the error that made it do so is the one to answer (better-sqlite3 does the same).
+        }
         throw error;
       } finally {
         this.#depth -= 1;

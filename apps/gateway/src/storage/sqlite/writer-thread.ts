@@ -1,4 +1,5 @@
 import { parentPort, workerData } from "node:worker_threads";
+import { storageFaultOf } from "../errors.js";
 import { openSqlite } from "./driver.js";
 import { datasyncOf, WalFlusher } from "./wal-flusher.js";
 import { SqliteWrites } from "./writes.js";
@@ -61,7 +62,11 @@ function commitPending(): void {
     }).immediate();
   } catch (error) {
     writes.takeChangedUnits();
-    report(jobs.map((job) => ({ id: job.id, error: threadError(error) })));
+    // A write that failed for the store's sake (a full disk) may have made SQLite roll the whole transaction back, so
+    // the commit then fails for want of a transaction: that write's error says why every job of the batch failed.
+    const cause = outcomes.find((outcome) => !outcome.ok && storageFaultOf(outcome.error));
+    const reason = cause && !cause.ok ? cause.error : error;
+    report(jobs.map((job) => ({ id: job.id, error: threadError(reason) })));
     return;
   }
   const committed: { id: number; value: unknown }[] = [];
