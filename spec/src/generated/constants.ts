@@ -441,7 +441,8 @@ export const enums = {
   "ReadinessCheckName": [
     "duplicates",
     "paging",
-    "nothing-left-behind"
+    "nothing-left-behind",
+    "validation-failed"
   ]
 } as const;
 
