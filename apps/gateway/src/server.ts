@@ -18,7 +18,7 @@ import { Problem } from "./problems.js";
 import { SandboxState } from "./registry/sandbox-state.js";
 import type { RegistryOperations, SandboxOperations } from "./operation-types.js";
 import { registryPolicies } from "./policies.js";
-import { errorAnswer, noOperation, principalOf, registerOperations, type RegistryHandlers } from "./routing.js";
+import { businessUnitOf, errorAnswer, noOperation, registerOperations, type RegistryHandlers } from "./routing.js";
 import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
 import { ReadinessObserver } from "./readiness/observer.js";
 import { takeValidationFailure } from "./readiness/validation-failed.js";
@@ -273,7 +273,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     policies: registryPolicies((businessUnitId) => state.settingsOf(businessUnitId)),
     bodyTimeoutMs: limits.bodyTimeoutMs,
     onAnswer: (operation, request, reply) =>
-      readinessObserver.observe(operation, principalOf(request)?.businessUnitId, request, reply),
+      readinessObserver.observe(operation, businessUnitOf(request), request, reply),
   });
   const controlTokens = new ControlTokens(storage, config.sandboxToken);
   const afterClockChange = async () => {

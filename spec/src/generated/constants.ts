@@ -442,7 +442,8 @@ export const enums = {
     "duplicates",
     "paging",
     "nothing-left-behind",
-    "validation-failed"
+    "validation-failed",
+    "checksum-and-length"
   ]
 } as const;
 

@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 30433556686435ee36fe197fac5cce36a66915533b0723e22665480c8a6892b5) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 7942a3f9ae20e26963a1dcf344407de2119764c5cb83ff2f0898945ff38a7ca3) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -1127,7 +1127,7 @@ export interface components {
          * @example paging
          * @enum {string}
          */
-        ReadinessCheckName: "duplicates" | "paging" | "nothing-left-behind" | "validation-failed";
+        ReadinessCheckName: "duplicates" | "paging" | "nothing-left-behind" | "validation-failed" | "checksum-and-length";
         /** @description A readiness run without its checks' evidence (as a list shows it). */
         ReadinessRunSummary: {
             run_id: components["schemas"]["Uuid"];

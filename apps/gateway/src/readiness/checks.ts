@@ -1,4 +1,5 @@
 import type { CheckName, ReadinessCheck } from "./check.js";
+import { checksumAndLength } from "./checksum-and-length.js";
 import { duplicates } from "./duplicates.js";
 import { nothingLeftBehind } from "./nothing-left-behind.js";
 import { paging } from "./paging.js";
@@ -13,6 +14,7 @@ export const CHECKS: { readonly [Name in CheckName]: ReadinessCheck } = {
   paging,
   "nothing-left-behind": nothingLeftBehind,
   "validation-failed": validationFailed,
+  "checksum-and-length": checksumAndLength,
 };
 
 /** The check names, in the order of CHECKS. */

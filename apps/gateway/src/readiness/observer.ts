@@ -71,8 +71,8 @@ export class ReadinessObserver {
   }
 
   /**
-   * Records the answer to a registry request of `businessUnitId` (undefined when its credentials were refused: not
-   * observed), if the unit has a running run whose deadline its clock has not passed. A failure to record is logged;
+   * Records the answer to a registry request of `businessUnitId` (its credentials' unit, or for a signed upload or
+   * download address the unit of the document it names; undefined when neither is known: not observed), if the unit has a running run whose deadline its clock has not passed. A failure to record is logged;
    * the answer goes out all the same.
    */
   async observe(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunFacts } from "../../src/readiness/check.js";
+import { checksumAndLength } from "../../src/readiness/checksum-and-length.js";
 import { duplicates } from "../../src/readiness/duplicates.js";
 import { nothingLeftBehind } from "../../src/readiness/nothing-left-behind.js";
 import { paging } from "../../src/readiness/paging.js";
@@ -129,5 +130,16 @@ describe("the readiness checks' verdicts, from hand-made observations", () => {
     ["nothing submitted, at the end", [listing()], undefined, true, "not_exercised"],
   ] as const)("validation failed: %s", (_name, observations, failed, ended, verdict) => {
     expect(validationFailed.judge(facts([...observations], ended, { failedSubmission: failed })).verdict).toBe(verdict);
+  });
+
+  const put = (status: number) => observed("uploadDocument", { method: "PUT", status, credentialsSent: false });
+  it.each([
+    ["the first PUT answered 200", [put(200)], false, "passed"],
+    ["the first PUT answered 200, a later one refused", [put(200), put(409)], true, "passed"],
+    ["the first PUT refused (403), the retry answered 200", [put(403), put(200)], false, "failed"],
+    ["no PUT, while the run goes on", [listing()], false, "running"],
+    ["no PUT, at the end", [listing()], true, "not_exercised"],
+  ] as const)("checksum and length: %s", (_name, observations, ended, verdict) => {
+    expect(checksumAndLength.judge(facts([...observations], ended)).verdict).toBe(verdict);
   });
 });

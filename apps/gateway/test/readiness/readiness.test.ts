@@ -4,6 +4,7 @@ import {
   advance,
   check,
   correctConsumer,
+  correctUpload,
   list,
   newUnit,
   onePageConsumer,
@@ -15,6 +16,7 @@ import {
   type Unit,
 } from "./support.js";
 import { CHECK_NAMES } from "../../src/readiness/checks.js";
+import { SAMPLES } from "../support/upload.js";
 
 const gateway = useTestGateway();
 
@@ -56,6 +58,7 @@ describe("readiness runs", () => {
     expect(started.checks.every((c) => typeof c.instructions === "string")).toBe(true);
 
     await submit(unit);
+    expect(await correctUpload(unit, SAMPLES.pdf)).toBe(200);
     await correctConsumer(unit);
     const during = await read(unit, started.run_id);
     expect(check(during, "duplicates").verdict).toBe("passed");

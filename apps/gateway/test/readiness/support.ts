@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect } from "vitest";
+import { uploadAddress, uploadHeaders } from "../support/documents.js";
 import { startGateway, type Credentials, type TestGateway } from "../support/gateway.js";
 
 /** A business unit the sandbox created: its registry credentials and its own token of the control plane. */
@@ -146,4 +147,20 @@ export async function onePageConsumer(unit: Unit): Promise<void> {
       page.map((n) => n.notification_id),
     ),
   ).toBe(200);
+}
+
+/** Asks for an upload address for `bytes` as a correct client does (file_sha256 the base64 digest, 44 characters). */
+export async function uploadAddressFor(unit: Unit, bytes: Buffer): Promise<string> {
+  return (await uploadAddress(gateway(), unit, bytes)).upload_url;
+}
+
+/** A correct uploader: asks for an address, then PUTs exactly those bytes with their length and base64 checksum. */
+export async function correctUpload(unit: Unit, bytes: Buffer): Promise<number> {
+  const put = await fetch(await uploadAddressFor(unit, bytes), {
+    method: "PUT",
+    headers: uploadHeaders(bytes),
+    body: bytes,
+  });
+  await put.arrayBuffer();
+  return put.status;
 }
