@@ -221,6 +221,19 @@ export function principalOf(request: FastifyRequest): Principal | undefined {
   return principals.get(request);
 }
 
+/** The business unit whose document a signed (credential-less) request named, once its handler found it. */
+const signedOwners = new WeakMap<FastifyRequest, string>();
+
+/** Records that a request to a signed upload or download address named a document of `businessUnitId`. */
+export function ownSignedRequest(request: FastifyRequest, businessUnitId: string): void {
+  signedOwners.set(request, businessUnitId);
+}
+
+/** The business unit a request acted for: its credentials', else the owner of the document its signed address named. */
+export function businessUnitOf(request: FastifyRequest): string | undefined {
+  return principals.get(request)?.businessUnitId ?? signedOwners.get(request);
+}
+
 /** The policies of an operation: those of each of its tags, in the order declared. */
 function policiesOf(spec: OperationSpec, byTag: Record<string, PolicyHook[]> | undefined): PolicyHook[] {
   if (!byTag) return [];

@@ -18,9 +18,10 @@ import { Problem } from "./problems.js";
 import { SandboxState } from "./registry/sandbox-state.js";
 import type { RegistryOperations, SandboxOperations } from "./operation-types.js";
 import { registryPolicies } from "./policies.js";
-import { errorAnswer, noOperation, principalOf, registerOperations, type RegistryHandlers } from "./routing.js";
+import { businessUnitOf, errorAnswer, noOperation, registerOperations, type RegistryHandlers } from "./routing.js";
 import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
 import { ReadinessObserver } from "./readiness/observer.js";
+import { takeValidationFailure } from "./readiness/validation-failed.js";
 import { readinessHandlers } from "./readiness/routes.js";
 import { ReadinessService } from "./readiness/service.js";
 import { ControlTokens } from "./sandbox/tokens.js";
@@ -107,12 +108,26 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   const state = new SandboxState(storage, clock);
   await state.load();
   const authenticator = new BasicAuthenticator(storage, { now: () => clock.nowMs() });
+  // What the unit software under a readiness run does on the registry interface is observed; the running runs are
+  // cached (read again when another instance starts or ends one).
+  const readinessObserver = new ReadinessObserver(storage, clock, (error) =>
+    app.log.error({ err: error }, "recording a readiness observation failed"),
+  );
+  await readinessObserver.reload();
   const applications = new ApplicationService({
     storage,
     clock,
     blobs,
     state,
     decisionDelayMs: config.decisionDelayMs,
+    readiness: {
+      mayFailValidation: (businessUnitId, nowMs) =>
+        readinessObserver.runOf(businessUnitId, nowMs)?.checks.includes("validation-failed") ?? false,
+      takeValidationFailure: async (businessUnitId, applicationId, nowMs) => {
+        const run = readinessObserver.runOf(businessUnitId, nowMs);
+        return run ? takeValidationFailure(storage, run, businessUnitId, applicationId, nowMs) : null;
+      },
+    },
   });
   const attachments = new AttachmentService({ storage, clock, state });
   const notifications = new NotificationService(
@@ -190,12 +205,6 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     void parseJson(request, body as string, done);
   });
 
-  // What the unit software under a readiness run does on the registry interface is observed; the running runs are
-  // cached (read again when another instance starts or ends one).
-  const readinessObserver = new ReadinessObserver(storage, clock, (error) =>
-    app.log.error({ err: error }, "recording a readiness observation failed"),
-  );
-  await readinessObserver.reload();
   const readiness = new ReadinessService(storage, clock, readinessObserver);
 
   // Another instance on the same store changed the sandbox state or a password: read it again, forget what was derived.
@@ -264,7 +273,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     policies: registryPolicies((businessUnitId) => state.settingsOf(businessUnitId)),
     bodyTimeoutMs: limits.bodyTimeoutMs,
     onAnswer: (operation, request, reply) =>
-      readinessObserver.observe(operation, principalOf(request)?.businessUnitId, request, reply),
+      readinessObserver.observe(operation, businessUnitOf(request), request, reply),
   });
   const controlTokens = new ControlTokens(storage, config.sandboxToken);
   const afterClockChange = async () => {

@@ -841,6 +841,7 @@ describe.each(backends)("the storage contract on $name", (backend) => {
       acknowledgedIds: count === null ? null : ["n-1"],
       acknowledgedCount: count,
       idempotencyKey: null,
+      pathParameters: count === null ? { id: "a-1" } : {},
     });
     const first = run();
     const stimulusApplication = application(unit, { status: "ACCEPTED_AWAITING_PRIORITY", decideAtMs: null });

@@ -444,7 +444,9 @@ export const enums = {
   "ReadinessCheckName": [
     "duplicates",
     "paging",
-    "nothing-left-behind"
+    "nothing-left-behind",
+    "validation-failed",
+    "checksum-and-length"
   ]
 } as const;
 

@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 1fcfec0d4e4caa0cd5482afd266a5c2e25297928fd5f50e3e45fac9566152e52) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 71d90bbe517e17cfbdfedb1c9f48a57e106524e676195abae4d2f121b45af64f) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -1127,7 +1127,7 @@ export interface components {
          * @example paging
          * @enum {string}
          */
-        ReadinessCheckName: "duplicates" | "paging" | "nothing-left-behind";
+        ReadinessCheckName: "duplicates" | "paging" | "nothing-left-behind" | "validation-failed" | "checksum-and-length";
         /** @description A readiness run without its checks' evidence (as a list shows it). */
         ReadinessRunSummary: {
             run_id: components["schemas"]["Uuid"];
@@ -1172,7 +1172,8 @@ export interface components {
         /**
          * @description One request of the business unit's software to the registry interface, as the gateway observed it during a run.
          *     Never kept: request bodies (but for the ids of an acknowledge call), credentials, headers other than
-         *     `Idempotency-Key`; query parameters whose name suggests a secret or a signature are redacted.
+         *     `Idempotency-Key`; query parameters whose name suggests a secret or a signature are redacted. The requests to a
+         *     signed upload or download address carry no credentials: they are the unit's whose document they name.
          */
         ReadinessObservation: {
             /** @description The request's place among the run's observations, from 1. */
@@ -1200,6 +1201,13 @@ export interface components {
             acknowledged_count: number | null;
             /** @description The `Idempotency-Key` header sent, or null. */
             idempotency_key: string | null;
+            /**
+             * @description The path parameters of the operation (which application, document or download), each value cut to 200
+             *     characters.
+             */
+            path_parameters: {
+                [key: string]: string;
+            };
         };
         /** @description One check of a readiness run: its verdict, the rule it checks, what to do to pass it, and the evidence. */
         ReadinessCheckResult: {

@@ -12,7 +12,7 @@ import { isConstraintViolation } from "../storage/errors.js";
 import type { ApplicationRow, NotificationRow, Storage } from "../storage/storage.js";
 import { transitionBetween } from "./state-machine.js";
 import { londonDate } from "../registry/london-time.js";
-import { futureDates, validateSubmission, type Submission } from "./validation-rules.js";
+import { futureDates, validateSubmission, type RuleError, type Submission } from "./validation-rules.js";
 
 /** What the control plane may ask for when it moves an application (the union of SandboxTransitionRequest). */
 export type TransitionRequest = { to: SandboxSchemas["SandboxTransitionRequest"]["to"] } & Partial<
@@ -30,6 +30,14 @@ export interface ApplicationServiceDeps {
   blobs: BlobStore;
   state: SandboxState;
   decisionDelayMs: number;
+  /**
+   * A readiness run's hold on the unit's next submission (`readiness/validation-failed.ts`): whether a run may fail it
+   * (in memory), and taking that failure for one new application (once per run, in the store).
+   */
+  readiness?: {
+    mayFailValidation(businessUnitId: string, nowMs: number): boolean;
+    takeValidationFailure(businessUnitId: string, applicationId: string, nowMs: number): Promise<RuleError[] | null>;
+  };
 }
 
 type SandboxSchemas = SandboxComponents["schemas"];
@@ -82,6 +90,9 @@ export class ApplicationService {
     // An application that may meet a scheduled system error is stored with no decision due, so that automatic
     // processing cannot decide it before the error is applied (the move to SYSTEM_ERROR would then be refused).
     const systemErrorPending = await state.systemErrorPending(principal.businessUnitId);
+    // Likewise one a readiness run may fail validation (decided once it is stored: only one submission a run fails).
+    const heldForReadiness =
+      !systemErrorPending && (this.#deps.readiness?.mayFailValidation(principal.businessUnitId, now) ?? false);
     const decideAtMs =
       state.settingsOf(principal.businessUnitId).processing === "automatic" ? now + decisionDelayMs : null;
     const outcome = await storage.submitApplication(
@@ -98,7 +109,7 @@ export class ApplicationService {
         earlyCompletion: false,
         createdMs: now,
         updatedMs: now,
-        decideAtMs: systemErrorPending ? null : decideAtMs,
+        decideAtMs: systemErrorPending || heldForReadiness ? null : decideAtMs,
       },
       { key: idempotencyKey, requestHash: createHash("sha256").update(canonical(submission)).digest("hex") },
     );
@@ -107,6 +118,8 @@ export class ApplicationService {
     }
     if (outcome.kind === "created" && systemErrorPending) {
       await this.#meetSystemError(outcome.applicationId, { decideAtMs, nowMs: now });
+    } else if (outcome.kind === "created" && heldForReadiness) {
+      await this.#meetReadinessRun(outcome.applicationId, { decideAtMs, nowMs: now });
     }
     return { applicationId: outcome.applicationId, replayed: outcome.kind === "replayed" };
   }
@@ -122,15 +135,35 @@ export class ApplicationService {
     if (!application) return;
     if (await state.takeSystemError(application.businessUnitId)) {
       await this.#apply(application, { to: "SYSTEM_ERROR" });
-    } else if (when.decideAtMs !== null) {
-      await storage.changeApplication({
-        applicationId,
-        fromStatus: application.status,
-        patch: { decideAtMs: when.decideAtMs },
-        updatedMs: when.nowMs,
-        notifications: [],
-      });
-    }
+    } else await this.#scheduleDecision(application, when);
+  }
+
+  /** Schedules the decision of an application stored with none due (none under manual processing: `decideAtMs` null). */
+  async #scheduleDecision(
+    application: ApplicationRow,
+    when: { decideAtMs: number | null; nowMs: number },
+  ): Promise<void> {
+    if (when.decideAtMs === null) return;
+    await this.#deps.storage.changeApplication({
+      applicationId: application.id,
+      fromStatus: application.status,
+      patch: { decideAtMs: when.decideAtMs },
+      updatedMs: when.nowMs,
+      notifications: [],
+    });
+  }
+
+  /**
+   * A new application stored with no decision due because the unit's readiness run may fail it: fails it with the
+   * run's errors when it is the first the run takes, else schedules its decision as any other's.
+   */
+  async #meetReadinessRun(applicationId: string, when: { decideAtMs: number | null; nowMs: number }): Promise<void> {
+    const { storage, readiness } = this.#deps;
+    const application = await storage.findApplication(applicationId);
+    if (!application) return;
+    const errors = await readiness?.takeValidationFailure(application.businessUnitId, applicationId, when.nowMs);
+    if (errors) await this.#apply(application, { to: "VALIDATION_FAILED", errors });
+    else await this.#scheduleDecision(application, when);
   }
 
   async information(principal: Principal, id: string): Promise<Record<string, unknown>> {

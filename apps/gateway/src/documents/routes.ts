@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import type { RegistryHandlers } from "../routing.js";
+import { ownSignedRequest, type RegistryHandlers } from "../routing.js";
 import type { DocumentService } from "./service.js";
 
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(",") : value);
@@ -14,8 +14,10 @@ export function documentHandlers(
       status: 200,
       body: { data: await documents.createUploadUrl(principal, body.data, baseUrl(request)) },
     }),
-    uploadDocument: async ({ params, query, headers, body }) => {
+    uploadDocument: async ({ params, query, headers, body, request }) => {
       await documents.receiveUpload({
+        // Whose document it is, so that a readiness run of that unit observes the upload.
+        onDocument: (businessUnitId) => ownSignedRequest(request, businessUnitId),
         documentId: params.document_id,
         query,
         contentLength: header(headers["content-length"]),
@@ -28,8 +30,10 @@ export function documentHandlers(
       status: 302,
       headers: { location: await documents.downloadAddress(principal, params.download_id, baseUrl(request)) },
     }),
-    fetchDocumentContent: async ({ params, query, reply }) => {
-      const { document, body } = await documents.openDownload(params.download_id, query);
+    fetchDocumentContent: async ({ params, query, reply, request }) => {
+      const { document, body } = await documents.openDownload(params.download_id, query, (businessUnitId) =>
+        ownSignedRequest(request, businessUnitId),
+      );
       await reply
         .code(200)
         .type(document.contentType)

@@ -31,6 +31,8 @@ export interface UploadAttempt {
   contentLength: string | undefined;
   checksum: string | undefined;
   body: Readable;
+  /** Told the business unit of the document the address names, once it is found (before any check of the address). */
+  onDocument?: (businessUnitId: string) => void;
 }
 
 const base64ToHex = (base64: string) => Buffer.from(base64, "base64").toString("hex");
@@ -83,6 +85,7 @@ export class DocumentService {
     const document = /^[0-9a-f-]{36}$/.test(attempt.documentId)
       ? await storage.findDocument(attempt.documentId)
       : undefined;
+    if (document) attempt.onDocument?.(document.businessUnitId);
     const expires = String(attempt.query["expires"] ?? "");
     if (
       !document ||
@@ -207,6 +210,7 @@ export class DocumentService {
   async openDownload(
     downloadId: string,
     query: Record<string, unknown>,
+    onDocument?: (businessUnitId: string) => void,
   ): Promise<{ document: RegistryDocumentRow; body: Readable }> {
     const expires = String(query["expires"] ?? "");
     const valid =
@@ -218,6 +222,7 @@ export class DocumentService {
     );
     if (!valid) throw expired;
     const document = await this.#deps.storage.findRegistryDocument(downloadId);
+    if (document) onDocument?.(document.businessUnitId);
     // By the clock of the unit the address was issued to (its expiry was computed by it).
     if (this.#deps.clock.nowMs(document?.businessUnitId ?? null) > Number(expires) * 1000) throw expired;
     if (!document || !(await this.#deps.blobs.has(downloadId)))

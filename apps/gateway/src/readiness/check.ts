@@ -27,6 +27,8 @@ export interface RunFacts {
    * still NEW (at most 100). Undefined while it runs.
    */
   leftBehind: { raised: boolean; newIds: string[] } | undefined;
+  /** The unit's submission the run failed validation (`validation-failed.ts`), once it failed one. */
+  failedSubmission: { applicationId: string; failedMs: number } | undefined;
 }
 
 /** A check's verdict with its evidence. */

@@ -1,7 +1,9 @@
 import type { CheckName, ReadinessCheck } from "./check.js";
+import { checksumAndLength } from "./checksum-and-length.js";
 import { duplicates } from "./duplicates.js";
 import { nothingLeftBehind } from "./nothing-left-behind.js";
 import { paging } from "./paging.js";
+import { validationFailed } from "./validation-failed.js";
 
 /**
  * Every readiness check, by the name the spec gives it (`ReadinessCheckName`): a name added to the spec is a type
@@ -11,6 +13,8 @@ export const CHECKS: { readonly [Name in CheckName]: ReadinessCheck } = {
   duplicates,
   paging,
   "nothing-left-behind": nothingLeftBehind,
+  "validation-failed": validationFailed,
+  "checksum-and-length": checksumAndLength,
 };
 
 /** The check names, in the order of CHECKS. */

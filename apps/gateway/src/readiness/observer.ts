@@ -16,9 +16,10 @@ const MAX_PARAMETERS = 20;
 const MAX_IDS = 100;
 
 /** The running run of a business unit, as the observer caches it. */
-interface RunningRun {
+export interface RunningRun {
   id: string;
   deadlineMs: number;
+  checks: readonly string[];
 }
 
 /**
@@ -49,8 +50,14 @@ export class ReadinessObserver {
     return this.#running;
   }
 
-  started(run: Pick<ReadinessRunRow, "id" | "businessUnitId" | "deadlineMs">): void {
-    this.#running.set(run.businessUnitId, { id: run.id, deadlineMs: run.deadlineMs });
+  /** The running run of a business unit whose deadline its clock (at `nowMs`) has not reached: one map look-up. */
+  runOf(businessUnitId: string, nowMs: number): RunningRun | undefined {
+    const run = this.#running.get(businessUnitId);
+    return run && nowMs < run.deadlineMs ? run : undefined;
+  }
+
+  started(run: Pick<ReadinessRunRow, "id" | "businessUnitId" | "deadlineMs" | "checks">): void {
+    this.#running.set(run.businessUnitId, { id: run.id, deadlineMs: run.deadlineMs, checks: run.checks });
   }
 
   ended(run: Pick<ReadinessRunRow, "id" | "businessUnitId">): void {
@@ -64,8 +71,8 @@ export class ReadinessObserver {
   }
 
   /**
-   * Records the answer to a registry request of `businessUnitId` (undefined when its credentials were refused: not
-   * observed), if the unit has a running run whose deadline its clock has not passed. A failure to record is logged;
+   * Records the answer to a registry request of `businessUnitId` (its credentials' unit, or for a signed upload or
+   * download address the unit of the document it names; undefined when neither is known: not observed), if the unit has a running run whose deadline its clock has not passed. A failure to record is logged;
    * the answer goes out all the same.
    */
   async observe(
@@ -85,13 +92,15 @@ export class ReadinessObserver {
 }
 
 function runningByUnit(runs: ReadinessRunRow[]): Map<string, RunningRun> {
-  return new Map(runs.map((run) => [run.businessUnitId, { id: run.id, deadlineMs: run.deadlineMs }]));
+  return new Map(
+    runs.map((run) => [run.businessUnitId, { id: run.id, deadlineMs: run.deadlineMs, checks: run.checks }]),
+  );
 }
 
 /** What an observation keeps of a request: never its body (but an acknowledge call's ids) nor its credentials. */
 export function observationOf(
   operation: Pick<Operation, "operationId" | "method">,
-  request: Pick<FastifyRequest, "query" | "headers" | "body">,
+  request: Pick<FastifyRequest, "query" | "params" | "headers" | "body">,
   status: number,
   context: { runId: string; businessUnitId: string; clockMs: number },
 ): Omit<ReadinessObservationRow, "sequence"> {
@@ -101,20 +110,22 @@ export function observationOf(
     ...context,
     method: operation.method.toUpperCase(),
     operationId: operation.operationId,
-    query: redactedQuery(request.query),
+    query: redacted(request.query),
     status,
     credentialsSent: request.headers.authorization !== undefined,
     acknowledgedIds: ids === null ? null : ids.slice(0, MAX_IDS).map((id) => cut(id)),
     acknowledgedCount: ids === null ? null : ids.length,
     idempotencyKey: typeof key === "string" ? cut(key, 255) : null,
+    pathParameters: redacted(request.params),
   };
 }
 
 const cut = (text: string, most = MAX_VALUE): string => (text.length > most ? `${text.slice(0, most - 1)}…` : text);
 
-function redactedQuery(query: unknown): Record<string, string> {
-  if (typeof query !== "object" || query === null) return {};
-  const kept: [string, string][] = Object.entries(query as Record<string, unknown>)
+/** Query or path parameters as kept: at most 20, each value cut, a secret's or a signature's value redacted. */
+function redacted(parameters: unknown): Record<string, string> {
+  if (typeof parameters !== "object" || parameters === null) return {};
+  const kept: [string, string][] = Object.entries(parameters as Record<string, unknown>)
     .slice(0, MAX_PARAMETERS)
     .map(([name, value]) => [cut(name), SECRET_NAME.test(name) ? REDACTED : cut(String(value))]);
   return Object.fromEntries(kept);

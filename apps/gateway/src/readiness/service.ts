@@ -6,6 +6,7 @@ import type { ReadinessObservationRow, ReadinessRunRow, Storage } from "../stora
 import { RULES, type CheckName, type Raised, type RunFacts, type Stimulus, type Verdict } from "./check.js";
 import { CHECK_NAMES, CHECKS } from "./checks.js";
 import type { ReadinessObserver } from "./observer.js";
+import { failedSubmissionOf } from "./validation-failed.js";
 
 type ReadinessRun = SandboxComponents["schemas"]["ReadinessRun"];
 type ReadinessRunSummary = SandboxComponents["schemas"]["ReadinessRunSummary"];
@@ -90,7 +91,17 @@ export class ReadinessService {
   /** A run as `reader` may see it (another unit's is 404-01, as a missing one); ended first when its deadline passed. */
   async get(runId: string, reader: Reader): Promise<ReadinessRun> {
     const run = await this.#visible(runId, reader);
-    return this.#answer(run, run.status === "running" ? await this.#storage.readinessObservations(run.id) : []);
+    if (run.status !== "running") return this.#answer(run, []);
+    return this.#answer(run, await this.#storage.readinessObservations(run.id), await this.#facts(run));
+  }
+
+  /** What a running run's checks are judged from besides the observations. */
+  async #facts(run: ReadinessRunRow): Promise<Pick<RunFacts, "failedSubmission">> {
+    return {
+      failedSubmission: run.checks.includes("validation-failed")
+        ? await failedSubmissionOf(this.#storage, run)
+        : undefined,
+    };
   }
 
   /** The runs `reader` may see (of `businessUnitId` when given), newest first, without evidence. */
@@ -104,8 +115,13 @@ export class ReadinessService {
     });
     const summaries: ReadinessRunSummary[] = [];
     for (const run of runs) {
-      const observations = run.status === "running" ? await this.#storage.readinessObservations(run.id) : [];
-      const { checks, observations: _counts, ...summary } = this.#answer(run, observations);
+      const running = run.status === "running";
+      const observations = running ? await this.#storage.readinessObservations(run.id) : [];
+      const {
+        checks,
+        observations: _counts,
+        ...summary
+      } = this.#answer(run, observations, running ? await this.#facts(run) : {});
       summaries.push({ ...summary, checks: checks.map(({ name, verdict }) => ({ name, verdict })) });
     }
     return summaries;
@@ -143,7 +159,7 @@ export class ReadinessService {
       status === "finished" ? run.deadlineMs : Math.min(this.#clock.nowMs(run.businessUnitId), run.deadlineMs);
     const observations = await this.#storage.readinessObservations(run.id);
     const leftBehind = status === "finished" ? await this.#leftBehind(run, endedMs) : undefined;
-    const result = judge(run, observations, status, leftBehind);
+    const result = judge(run, observations, status, { ...(await this.#facts(run)), leftBehind });
     await this.#storage.endReadinessRun(run.id, { status, endedMs, result });
     this.#observer.ended(run);
   }
@@ -163,8 +179,12 @@ export class ReadinessService {
   }
 
   /** The run in the spec's shape: its kept verdicts once it ended, else judged now from its observations. */
-  #answer(run: ReadinessRunRow, observations: ReadinessObservationRow[]): ReadinessRun {
-    const result = run.status === "running" ? judge(run, observations, "running") : (run.result as Result);
+  #answer(
+    run: ReadinessRunRow,
+    observations: ReadinessObservationRow[],
+    facts: Partial<Pick<RunFacts, "failedSubmission">> = {},
+  ): ReadinessRun {
+    const result = run.status === "running" ? judge(run, observations, "running", facts) : (run.result as Result);
     return {
       run_id: run.id,
       business_unit_id: run.businessUnitId,
@@ -192,9 +212,15 @@ export function judge(
   run: Pick<ReadinessRunRow, "checks" | "stimulus" | "deadlineMs">,
   observations: readonly ReadinessObservationRow[],
   phase: Phase,
-  leftBehind?: RunFacts["leftBehind"],
+  found: Partial<Pick<RunFacts, "leftBehind" | "failedSubmission">> = {},
 ): Result {
-  const facts: RunFacts = { observations, stimulus: run.stimulus as Stimulus, ended: phase === "finished", leftBehind };
+  const facts: RunFacts = {
+    observations,
+    stimulus: run.stimulus as Stimulus,
+    ended: phase === "finished",
+    leftBehind: found.leftBehind,
+    failedSubmission: found.failedSubmission,
+  };
   const checks = (run.checks as CheckName[]).map((name): CheckResult => {
     const check = CHECKS[name];
     const judgement = check.judge(facts);
@@ -232,5 +258,6 @@ function toObservation(row: ReadinessObservationRow): Observation {
     acknowledged_ids: row.acknowledgedIds,
     acknowledged_count: row.acknowledgedCount,
     idempotency_key: row.idempotencyKey,
+    path_parameters: row.pathParameters,
   };
 }

@@ -149,14 +149,16 @@ export class SandboxState {
   }
 
   /**
-   * Resets one business unit: its records go (see `Storage.resetBusinessUnit`), with its rate-limit buckets and
-   * scheduled system errors; its clock and settings follow the global ones again. The unit and its credentials stay.
+   * Resets one business unit: its records go (see `Storage.resetBusinessUnit`), with its rate-limit buckets,
+   * scheduled system errors and what a readiness run kept for it; its clock and settings follow the global ones again. The unit and its credentials stay.
    */
   async resetUnit(businessUnitId: string): Promise<void> {
     // The title look-ups' buckets are keyed `rate_limit.<limit>.<unit>` or `rate_limit.<limit>.<unit>\n<user>`.
     await this.#storage.resetBusinessUnit(businessUnitId, [
       `rate_limit.%.${businessUnitId}`,
       `rate_limit.%.${businessUnitId}\n%`,
+      // What a readiness run kept for the unit (e.g. the submission it failed: readiness/validation-failed.ts).
+      `readiness.%.${businessUnitId}`,
     ]);
     await this.#storage.updateSetting<Record<string, number>, void>(KEYS.systemErrors, (stored = {}) => {
       const { [businessUnitId]: _cleared, ...others } = stored;

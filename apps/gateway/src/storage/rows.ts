@@ -279,7 +279,7 @@ export function toReadinessRun(row: Row): ReadinessRunRow {
 
 /** The columns of an observation, in the order `readinessObservationValues` gives them. */
 export const READINESS_OBSERVATION_COLUMNS =
-  "run_id, sequence, business_unit_id, clock_ms, method, operation_id, query, status, credentials_sent, acknowledged_ids, acknowledged_count, idempotency_key";
+  "run_id, sequence, business_unit_id, clock_ms, method, operation_id, query, status, credentials_sent, acknowledged_ids, acknowledged_count, idempotency_key, path_parameters";
 
 /** An observation's values for READINESS_OBSERVATION_COLUMNS, numbered `sequence`. */
 export function readinessObservationValues(
@@ -299,6 +299,7 @@ export function readinessObservationValues(
     observation.acknowledgedIds === null ? null : json(observation.acknowledgedIds),
     observation.acknowledgedCount,
     observation.idempotencyKey,
+    json(observation.pathParameters),
   ];
 }
 
@@ -317,5 +318,6 @@ export function toReadinessObservation(row: Row): ReadinessObservationRow {
     acknowledgedIds: row["acknowledged_ids"] === null ? null : parse(row["acknowledged_ids"]),
     acknowledgedCount: count === null || count === undefined ? null : Number(count),
     idempotencyKey: (row["idempotency_key"] as string | null) ?? null,
+    pathParameters: parse(row["path_parameters"] ?? "{}"),
   };
 }

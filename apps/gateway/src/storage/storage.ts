@@ -439,6 +439,8 @@ export interface ReadinessObservationRow {
   /** How many ids an acknowledge call sent, else null. */
   acknowledgedCount: number | null;
   idempotencyKey: string | null;
+  /** The path parameters (which application, document or download), redacted and cut as the query. */
+  pathParameters: Record<string, string>;
 }
 
 /** Which audit entries to list; every filter given must hold. */

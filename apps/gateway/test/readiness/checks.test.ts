@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { RunFacts } from "../../src/readiness/check.js";
+import { checksumAndLength } from "../../src/readiness/checksum-and-length.js";
 import { duplicates } from "../../src/readiness/duplicates.js";
 import { nothingLeftBehind } from "../../src/readiness/nothing-left-behind.js";
 import { paging } from "../../src/readiness/paging.js";
+import { validationFailed } from "../../src/readiness/validation-failed.js";
 import type { ReadinessObservationRow } from "../../src/storage/storage.js";
 
 /** A hand-made observation of a unit's request. */
@@ -21,6 +23,7 @@ function observed(operationId: string, overrides: Partial<ReadinessObservationRo
     acknowledgedIds: acknowledging ? [] : null,
     acknowledgedCount: acknowledging ? 0 : null,
     idempotencyKey: null,
+    pathParameters: {},
     ...overrides,
   };
 }
@@ -38,6 +41,7 @@ const facts = (
   stimulus: { duplicates: { notificationIds: ["d-1", "d-2"] }, paging: { notificationIds: burst } },
   ended,
   leftBehind: undefined,
+  failedSubmission: undefined,
   ...overrides,
 });
 
@@ -103,5 +107,39 @@ describe("the readiness checks' verdicts, from hand-made observations", () => {
       }),
     );
     expect(judged.verdict).toBe(verdict);
+  });
+
+  const failedSubmission = { applicationId: "a-1", failedMs: 1000 };
+  const submitted = observed("submitApplication", { method: "POST", clockMs: 1000 });
+  const information = (id: string, overrides: Partial<ReadinessObservationRow> = {}) =>
+    observed("getApplicationInformation", { pathParameters: { id }, clockMs: 2000, ...overrides });
+  it.each([
+    ["its information read", [submitted, listing(), information("a-1")], failedSubmission, false, "passed"],
+    ["only another application's information read", [submitted, information("a-2")], failedSubmission, true, "failed"],
+    ["its information read before it failed", [information("a-1", { clockMs: 500 })], failedSubmission, true, "failed"],
+    ["its information refused", [submitted, information("a-1", { status: 503 })], failedSubmission, true, "failed"],
+    [
+      "acknowledged only, while the run goes on",
+      [submitted, listing(), ack(["v-1"])],
+      failedSubmission,
+      false,
+      "running",
+    ],
+    ["acknowledged only, at the end", [submitted, listing(), ack(["v-1"])], failedSubmission, true, "failed"],
+    ["nothing submitted, while the run goes on", [], undefined, false, "running"],
+    ["nothing submitted, at the end", [listing()], undefined, true, "not_exercised"],
+  ] as const)("validation failed: %s", (_name, observations, failed, ended, verdict) => {
+    expect(validationFailed.judge(facts([...observations], ended, { failedSubmission: failed })).verdict).toBe(verdict);
+  });
+
+  const put = (status: number) => observed("uploadDocument", { method: "PUT", status, credentialsSent: false });
+  it.each([
+    ["the first PUT answered 200", [put(200)], false, "passed"],
+    ["the first PUT answered 200, a later one refused", [put(200), put(409)], true, "passed"],
+    ["the first PUT refused (403), the retry answered 200", [put(403), put(200)], false, "failed"],
+    ["no PUT, while the run goes on", [listing()], false, "running"],
+    ["no PUT, at the end", [listing()], true, "not_exercised"],
+  ] as const)("checksum and length: %s", (_name, observations, ended, verdict) => {
+    expect(checksumAndLength.judge(facts([...observations], ended)).verdict).toBe(verdict);
   });
 });

@@ -1,82 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { components, SandboxComponents } from "../../src/operation-types.js";
-import { startGateway, type Credentials, type TestGateway } from "../support/gateway.js";
+import { describe, expect, it } from "vitest";
+import {
+  acknowledge,
+  advance,
+  check,
+  correctConsumer,
+  correctUpload,
+  list,
+  newUnit,
+  onePageConsumer,
+  read,
+  start,
+  submit,
+  useTestGateway,
+  type Run,
+  type Unit,
+} from "./support.js";
+import { CHECK_NAMES } from "../../src/readiness/checks.js";
+import { SAMPLES } from "../support/upload.js";
 
-/** A business unit the sandbox created: its registry credentials and its own token of the control plane. */
-interface Unit extends Credentials {
-  business_unit_id: string;
-  sandbox_token: string;
-}
-
-// The spec's own shapes, never written again here.
-type Notification = components["schemas"]["NotificationV1"];
-type CheckResult = SandboxComponents["schemas"]["ReadinessCheckResult"];
-type Run = SandboxComponents["schemas"]["ReadinessRun"];
-
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(async () => {
-  await gw.stop();
-});
-
-/** A new business unit whose own notifications arrive once (the runs raise the duplicates they need). */
-async function newUnit(): Promise<Unit> {
-  const unit = (await gw.newBusinessUnit()) as Unit;
-  expect((await gw.control(unit.sandbox_token, "PUT", "/sandbox/v1/settings", { duplicate_rate: 0 })).status).toBe(200);
-  return unit;
-}
-
-async function start(unit: Unit, body: Record<string, unknown>): Promise<Run> {
-  const answer = await gw.control(unit.sandbox_token, "POST", "/sandbox/v1/readiness-runs", body);
-  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-  return answer.body as Run;
-}
-
-async function read(unit: Unit, runId: string): Promise<Run> {
-  const answer = await gw.control(unit.sandbox_token, "GET", `/sandbox/v1/readiness-runs/${runId}`);
-  expect(answer.status).toBe(200);
-  return answer.body as Run;
-}
-
-/** Moves the unit's own clock on by `seconds`: past the run's deadline, the run finishes. */
-async function advance(unit: Unit, seconds: number): Promise<void> {
-  expect((await gw.control(unit.sandbox_token, "POST", "/sandbox/v1/clock/advance", { seconds })).status).toBe(200);
-}
-
-const check = (run: Run, name: string): CheckResult => {
-  const found = run.checks.find((each) => each.name === name);
-  if (!found) throw new Error(`no check ${name} in ${JSON.stringify(run)}`);
-  return found;
-};
-
-async function list(unit: Unit, query = ""): Promise<Notification[]> {
-  const answer = await gw.call("GET", `/v1/notifications${query}`, { as: unit });
-  expect(answer.status).toBe(200);
-  return (answer.body as { data: Notification[] }).data;
-}
-
-async function acknowledge(unit: Unit, ids: string[]): Promise<number> {
-  return (await gw.call("POST", "/v1/notifications/acknowledge", { as: unit, body: { data: ids } })).status;
-}
-
-/** A correct consumer: pages oldest first with created_after, acknowledges every id, at most 100 a call. */
-async function correctConsumer(unit: Unit): Promise<void> {
-  let after: string | undefined;
-  for (;;) {
-    const page = await list(unit, after === undefined ? "" : `?created_after=${encodeURIComponent(after)}`);
-    for (let index = 0; index < page.length; index += 100)
-      expect(
-        await acknowledge(
-          unit,
-          page.slice(index, index + 100).map((n) => n.notification_id),
-        ),
-      ).toBe(200);
-    if (page.length < 100) return;
-    after = page.at(-1)!.created_datetime;
-  }
-}
+const gateway = useTestGateway();
 
 /** Pages as the correct consumer does, but acknowledges one id per event: duplicates are dropped unacknowledged. */
 async function duplicateIgnoringConsumer(unit: Unit): Promise<void> {
@@ -92,17 +34,6 @@ async function duplicateIgnoringConsumer(unit: Unit): Promise<void> {
     if (page.length < 100) return;
     after = page.at(-1)!.created_datetime;
   }
-}
-
-/** Reads the first page only and acknowledges it: never pages past 100. */
-async function onePageConsumer(unit: Unit): Promise<void> {
-  const page = await list(unit);
-  expect(
-    await acknowledge(
-      unit,
-      page.map((n) => n.notification_id),
-    ),
-  ).toBe(200);
 }
 
 /** Reads every page, then acknowledges everything in one call (refused: more than 100 ids). */
@@ -123,13 +54,11 @@ describe("readiness runs", () => {
     const unit = await newUnit();
     const started = await start(unit, { time_limit_seconds: 60 });
     expect(started).toMatchObject({ status: "running", verdict: "running", business_unit_id: unit.business_unit_id });
-    expect(started.checks.map((c) => [c.name, c.verdict])).toEqual([
-      ["duplicates", "running"],
-      ["paging", "running"],
-      ["nothing-left-behind", "running"],
-    ]);
+    expect(started.checks.map((c) => [c.name, c.verdict])).toEqual(CHECK_NAMES.map((name) => [name, "running"]));
     expect(started.checks.every((c) => typeof c.instructions === "string")).toBe(true);
 
+    await submit(unit);
+    expect(await correctUpload(unit, SAMPLES.pdf)).toBe(200);
     await correctConsumer(unit);
     const during = await read(unit, started.run_id);
     expect(check(during, "duplicates").verdict).toBe("passed");
@@ -142,7 +71,7 @@ describe("readiness runs", () => {
     await advance(unit, 61);
     const finished = await read(unit, started.run_id);
     expect(finished).toMatchObject({ status: "finished", verdict: "passed" });
-    expect(finished.checks.map((c) => c.verdict)).toEqual(["passed", "passed", "passed"]);
+    expect(finished.checks.map((c) => [c.name, c.verdict])).toEqual(CHECK_NAMES.map((name) => [name, "passed"]));
     expect(finished.checks.every((c) => c.instructions === null)).toBe(true);
     // Nothing is observed once the run has ended.
     await list(unit);
@@ -208,14 +137,20 @@ describe("readiness runs", () => {
     const unit = await newUnit();
     const run = await start(unit, { checks: ["duplicates"] });
     const pending = (await list(unit)).length;
-    const second = await gw.control(unit.sandbox_token, "POST", "/sandbox/v1/readiness-runs", { checks: ["paging"] });
+    const second = await gateway().control(unit.sandbox_token, "POST", "/sandbox/v1/readiness-runs", {
+      checks: ["paging"],
+    });
     expect(second.status).toBe(409);
     expect(second.body).toMatchObject({ code: "409-05" });
     expect((await list(unit)).length).toBe(pending);
-    const runs = await gw.control(unit.sandbox_token, "GET", "/sandbox/v1/readiness-runs");
+    const runs = await gateway().control(unit.sandbox_token, "GET", "/sandbox/v1/readiness-runs");
     expect((runs.body as { data: Run[] }).data.map((r) => r.run_id)).toEqual([run.run_id]);
 
-    const cancelled = await gw.control(unit.sandbox_token, "POST", `/sandbox/v1/readiness-runs/${run.run_id}/cancel`);
+    const cancelled = await gateway().control(
+      unit.sandbox_token,
+      "POST",
+      `/sandbox/v1/readiness-runs/${run.run_id}/cancel`,
+    );
     expect(cancelled.body).toMatchObject({ status: "cancelled", verdict: "not_exercised" });
     expect(check(cancelled.body as Run, "duplicates").verdict).toBe("not_exercised");
     await start(unit, { checks: ["duplicates"] });
@@ -223,10 +158,10 @@ describe("readiness runs", () => {
 
   it("shows a unit token its own runs only (another unit's is 404-01); the admin token names the unit", async () => {
     const [owner, other] = [await newUnit(), await newUnit()];
-    const noUnit = await gw.sandbox("POST", "/sandbox/v1/readiness-runs", { checks: ["duplicates"] });
+    const noUnit = await gateway().sandbox("POST", "/sandbox/v1/readiness-runs", { checks: ["duplicates"] });
     expect(noUnit.status).toBe(400);
     expect(noUnit.body).toMatchObject({ code: "400-02", errors: [{ pointer: "/body/business_unit_id" }] });
-    const byAdmin = await gw.sandbox("POST", "/sandbox/v1/readiness-runs", {
+    const byAdmin = await gateway().sandbox("POST", "/sandbox/v1/readiness-runs", {
       business_unit_id: owner.business_unit_id,
       checks: ["duplicates"],
     });
@@ -237,18 +172,21 @@ describe("readiness runs", () => {
       ["GET", `/sandbox/v1/readiness-runs/${runId}`],
       ["POST", `/sandbox/v1/readiness-runs/${runId}/cancel`],
     ] as const) {
-      const answer = await gw.control(other.sandbox_token, method, path);
+      const answer = await gateway().control(other.sandbox_token, method, path);
       expect(answer.status).toBe(404);
       expect(answer.body).toMatchObject({ code: "404-01" });
     }
-    const onOther = await gw.control(other.sandbox_token, "POST", "/sandbox/v1/readiness-runs", {
+    const onOther = await gateway().control(other.sandbox_token, "POST", "/sandbox/v1/readiness-runs", {
       business_unit_id: owner.business_unit_id,
     });
     expect(onOther.status).toBe(404);
-    const listed = await gw.control(other.sandbox_token, "GET", "/sandbox/v1/readiness-runs");
+    const listed = await gateway().control(other.sandbox_token, "GET", "/sandbox/v1/readiness-runs");
     expect((listed.body as { data: Run[] }).data).toEqual([]);
     expect((await read(owner, runId)).status).toBe("running");
-    const adminList = await gw.sandbox("GET", `/sandbox/v1/readiness-runs?business_unit_id=${owner.business_unit_id}`);
+    const adminList = await gateway().sandbox(
+      "GET",
+      `/sandbox/v1/readiness-runs?business_unit_id=${owner.business_unit_id}`,
+    );
     expect((adminList.body as { data: Run[] }).data.map((r) => r.run_id)).toEqual([runId]);
   });
 
@@ -258,11 +196,11 @@ describe("readiness runs", () => {
     ["a time limit over seven days", { time_limit_seconds: 604801 }, "/body/time_limit_seconds"],
   ])("refuses %s with 400-02 and starts nothing", async (_name, body, pointer) => {
     const unit = await newUnit();
-    const answer = await gw.control(unit.sandbox_token, "POST", "/sandbox/v1/readiness-runs", body);
+    const answer = await gateway().control(unit.sandbox_token, "POST", "/sandbox/v1/readiness-runs", body);
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ code: "400-02" });
     expect((answer.body as { errors: { pointer: string }[] }).errors.map((e) => e.pointer)).toContain(pointer);
-    const listed = await gw.control(unit.sandbox_token, "GET", "/sandbox/v1/readiness-runs");
+    const listed = await gateway().control(unit.sandbox_token, "GET", "/sandbox/v1/readiness-runs");
     expect((listed.body as { data: Run[] }).data).toEqual([]);
     expect(await list(unit)).toEqual([]);
   });
@@ -272,15 +210,15 @@ describe("readiness runs", () => {
     const run = await start(unit, { checks: ["paging"] });
     await onePageConsumer(unit);
     expect((await read(unit, run.run_id)).observations.recorded).toBe(2);
-    const observed = await gw.gateway.storage.readinessObservations(run.run_id);
+    const observed = await gateway().gateway.storage.readinessObservations(run.run_id);
     expect(observed.map((o) => [o.operationId, o.credentialsSent, o.acknowledgedCount])).toEqual([
       ["listNotificationsV1", true, null],
       ["acknowledgeNotificationsV1", true, 100],
     ]);
 
-    expect((await gw.control(unit.sandbox_token, "POST", "/sandbox/v1/reset")).status).toBe(204);
-    expect(await gw.gateway.storage.readinessObservations(run.run_id)).toEqual([]);
-    const answer = await gw.control(unit.sandbox_token, "GET", `/sandbox/v1/readiness-runs/${run.run_id}`);
+    expect((await gateway().control(unit.sandbox_token, "POST", "/sandbox/v1/reset")).status).toBe(204);
+    expect(await gateway().gateway.storage.readinessObservations(run.run_id)).toEqual([]);
+    const answer = await gateway().control(unit.sandbox_token, "GET", `/sandbox/v1/readiness-runs/${run.run_id}`);
     expect(answer.status).toBe(404);
     // No run, nothing observed: a new run starts afresh.
     await list(unit);

@@ -268,6 +268,13 @@ export const migrations: { version: number; name: string; sql: string; sqliteOnl
       CREATE INDEX readiness_observations_by_unit ON readiness_observations(business_unit_id);
     `,
   },
+  {
+    version: 11,
+    name: "a readiness observation keeps its request's path parameters (which application, document or download)",
+    sql: `
+      ALTER TABLE readiness_observations ADD COLUMN path_parameters TEXT NOT NULL DEFAULT '{}';
+    `,
+  },
 ];
 
 /**

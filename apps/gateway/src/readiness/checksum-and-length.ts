@@ -1,0 +1,31 @@
+import { firstHundred, type ReadinessCheck } from "./check.js";
+
+/**
+ * Checksum and length: an upload PUT carries `Content-Length` equal to the `file_length` and
+ * `X-Provider-Checksum-Sha256` equal to the `file_sha256` given for its address (the base64 of the 32-byte SHA-256
+ * digest, 44 characters); either missing or different is 403. The software's first upload PUT of the run must be
+ * answered 200: a client that sends the hex digest, or counts characters instead of bytes, is refused.
+ */
+export const checksumAndLength: ReadinessCheck = {
+  howToPass:
+    "Compute the SHA-256 of the exact bytes you upload and send its base64 (44 characters, not the 64-character hex) " +
+    "both as file_sha256 when asking for the address and as X-Provider-Checksum-Sha256 on the PUT; send the byte " +
+    "count (not a string's length) as file_length and as Content-Length, and PUT exactly those bytes.",
+  expected: "The first upload PUT of the run answered 200.",
+  instructions: (deadline) =>
+    `Send one document from your software before ${deadline} (the run's deadline, on the unit's sandbox clock): ` +
+    "POST /v0/documents/url, then PUT the bytes to the upload_url.",
+  judge: ({ observations, ended }) => {
+    const puts = observations.filter((observation) => observation.operationId === "uploadDocument");
+    const first = puts[0];
+    if (!first) {
+      const found = "The software made no upload PUT during the run.";
+      return { verdict: ended ? "not_exercised" : "running", found, requests: [] };
+    }
+    const requests = firstHundred(puts);
+    if (first.status === 200) return { verdict: "passed", found: "The first upload PUT was answered 200.", requests };
+    const cause =
+      first.status === 403 ? "the checksum, the length or the address did not match what was signed" : "it was refused";
+    return { verdict: "failed", found: `The first upload PUT was answered ${first.status}: ${cause}.`, requests };
+  },
+};

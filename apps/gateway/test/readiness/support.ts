@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, expect } from "vitest";
+import { uploadAddress, uploadHeaders } from "../support/documents.js";
+import type { components, SandboxComponents } from "../../src/operation-types.js";
+import { startGateway, type Credentials, type TestGateway } from "../support/gateway.js";
+
+/** A business unit the sandbox created: its registry credentials and its own token of the control plane. */
+export interface Unit extends Credentials {
+  business_unit_id: string;
+  sandbox_token: string;
+}
+
+// The spec's own shapes, never written again here.
+export type Notification = components["schemas"]["NotificationV1"];
+export type CheckResult = SandboxComponents["schemas"]["ReadinessCheckResult"];
+export type Run = SandboxComponents["schemas"]["ReadinessRun"];
+
+let current: TestGateway | undefined;
+/** Starts the gateway of a test file before its tests (stopped after them); the helpers below talk to it. */
+export function useTestGateway(): () => TestGateway {
+  beforeAll(async () => {
+    current = await startGateway();
+  });
+  afterAll(async () => {
+    await current?.stop();
+  });
+  return gateway;
+}
+const gateway = (): TestGateway => {
+  if (!current) throw new Error("no gateway: call useTestGateway() in the test file");
+  return current;
+};
+
+/** A new business unit whose own notifications arrive once (the runs raise the duplicates they need). */
+export async function newUnit(): Promise<Unit> {
+  const unit = (await gateway().newBusinessUnit()) as Unit;
+  expect(
+    (await gateway().control(unit.sandbox_token, "PUT", "/sandbox/v1/settings", { duplicate_rate: 0 })).status,
+  ).toBe(200);
+  return unit;
+}
+
+export async function start(unit: Unit, body: Record<string, unknown>): Promise<Run> {
+  const answer = await gateway().control(unit.sandbox_token, "POST", "/sandbox/v1/readiness-runs", body);
+  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+  return answer.body as Run;
+}
+
+export async function read(unit: Unit, runId: string): Promise<Run> {
+  const answer = await gateway().control(unit.sandbox_token, "GET", `/sandbox/v1/readiness-runs/${runId}`);
+  expect(answer.status).toBe(200);
+  return answer.body as Run;
+}
+
+/** Moves the unit's own clock on by `seconds`: past the run's deadline, the run finishes. */
+export async function advance(unit: Unit, seconds: number): Promise<void> {
+  expect((await gateway().control(unit.sandbox_token, "POST", "/sandbox/v1/clock/advance", { seconds })).status).toBe(
+    200,
+  );
+}
+
+export const check = (run: Run, name: string): CheckResult => {
+  const found = run.checks.find((each) => each.name === name);
+  if (!found) throw new Error(`no check ${name} in ${JSON.stringify(run)}`);
+  return found;
+};
+
+export async function list(unit: Unit, query = ""): Promise<Notification[]> {
+  const answer = await gateway().call("GET", `/v1/notifications${query}`, { as: unit });
+  expect(answer.status).toBe(200);
+  return (answer.body as { data: Notification[] }).data;
+}
+
+export async function acknowledge(unit: Unit, ids: string[]): Promise<number> {
+  return (await gateway().call("POST", "/v1/notifications/acknowledge", { as: unit, body: { data: ids } })).status;
+}
+
+/** Submits an application as the unit's software does (a fresh Idempotency-Key); answers its id. */
+export async function submit(unit: Unit): Promise<string> {
+  return gateway().submit(unit);
+}
+
+/** Reads an application's information; answers its status and errors. */
+export async function information(unit: Unit, id: string): Promise<{ status: string; errors: { type: string }[] }> {
+  const answer = await gateway().call("GET", `/v0/applications/${id}/information`, { as: unit });
+  expect(answer.status).toBe(200);
+  return (answer.body as { data: { status: string; errors: { type: string }[] } }).data;
+}
+
+/**
+ * A correct consumer: pages oldest first with created_after, reads the information of an application that failed
+ * validation, acknowledges every id, at most 100 a call.
+ */
+export async function correctConsumer(unit: Unit): Promise<void> {
+  let after: string | undefined;
+  for (;;) {
+    const page = await list(unit, after === undefined ? "" : `?created_after=${encodeURIComponent(after)}`);
+    for (const n of page)
+      if (n.notification_type === "application.validation-failed")
+        expect((await information(unit, n.subject)).errors.length).toBeGreaterThan(0);
+    for (let index = 0; index < page.length; index += 100)
+      expect(
+        await acknowledge(
+          unit,
+          page.slice(index, index + 100).map((n) => n.notification_id),
+        ),
+      ).toBe(200);
+    if (page.length < 100) return;
+    after = page.at(-1)!.created_datetime;
+  }
+}
+
+/** Reads the first page only and acknowledges it: never pages past 100, never reads an
+ * application's information. */
+export async function onePageConsumer(unit: Unit): Promise<void> {
+  const page = await list(unit);
+  expect(
+    await acknowledge(
+      unit,
+      page.map((n) => n.notification_id),
+    ),
+  ).toBe(200);
+}
+
+/** Asks for an upload address for `bytes` as a correct client does (file_sha256 the base64 digest, 44 characters). */
+export async function uploadAddressFor(unit: Unit, bytes: Buffer): Promise<string> {
+  return (await uploadAddress(gateway(), unit, bytes)).upload_url;
+}
+
+/** A correct uploader: asks for an address, then PUTs exactly those bytes with their length and base64 checksum. */
+export async function correctUpload(unit: Unit, bytes: Buffer): Promise<number> {
+  const put = await fetch(await uploadAddressFor(unit, bytes), {
+    method: "PUT",
+    headers: uploadHeaders(bytes),
+    body: bytes,
+  });
+  await put.arrayBuffer();
+  return put.status;
+}
