@@ -21,6 +21,7 @@ import { registryPolicies } from "./policies.js";
 import { errorAnswer, noOperation, principalOf, registerOperations, type RegistryHandlers } from "./routing.js";
 import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
 import { ReadinessObserver } from "./readiness/observer.js";
+import { readinessReportHandlers } from "./readiness/report-routes.js";
 import { readinessHandlers } from "./readiness/routes.js";
 import { ReadinessService } from "./readiness/service.js";
 import { ControlTokens } from "./sandbox/tokens.js";
@@ -289,6 +290,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
       ...sandboxHandlers({ storage, clock, state, applications, authenticator, afterClockChange, afterReset }),
       ...auditHandlers(audit),
       ...readinessHandlers(readiness, storage),
+      ...readinessReportHandlers(readiness),
     },
     {
       authenticator,
