@@ -8,8 +8,10 @@ import { fileURLToPath } from "node:url";
 import { escapeHtml, markdownTitle, renderFragment, renderMarkdown } from "./markdown.js";
 import { followLegacyAnchor, legacyAnchors, referenceAnchor } from "./legacy-anchors.js";
 import { renderPage, type NavEntry } from "./page.js";
+import { enums } from "@lrg/spec/constants";
 import {
   artifactPath,
+  componentSchema,
   operationsOf,
   problemCatalogue,
   SCENARIO_TITLES_TABLE,
@@ -54,6 +56,10 @@ export const GUIDES = [
   {
     slug: "many-teams",
     summary: "One machine on SQLite or many instances on PostgreSQL: variables, consistency, moving the data.",
+  },
+  {
+    slug: "readiness",
+    summary: "A readiness run examines your own software: a verdict per check with its evidence, a JUnit file for CI.",
   },
   {
     slug: "sandbox-differences",
@@ -118,6 +124,18 @@ function table(head: string[], rows: string[][]): string {
 }
 
 const code = (text: string): string => `<code>${escapeHtml(text)}</code>`;
+
+/** Every readiness check the spec names (`ReadinessCheckName`), with the rule and stimulus its description gives. */
+function readinessChecksTable(): string {
+  const descriptions = componentSchema("ReadinessCheckName", "sandbox")["x-enumDescriptions"] as
+    Record<string, string> | undefined;
+  const rows = enums.ReadinessCheckName.map((name) => {
+    const description = descriptions?.[name];
+    if (description === undefined) throw new Error(`ReadinessCheckName ${name} has no x-enumDescriptions entry`);
+    return [code(name), escapeHtml(description)];
+  });
+  return table(["Check", "Its rule, and what the run does for it"], rows);
+}
 
 /**
  * Code in a generated table: a path or an upper-case name may wrap after its `/`, `_` and `.` (a `<wbr>`, which
@@ -223,6 +241,7 @@ export function build(dist: string = join(packageDir, "dist")): { pages: string[
     "transitions-table": transitionsTable(machine),
     "statuses-list": `<ul>${machine.statuses.map((status) => `<li>${code(status)}</li>`).join("")}</ul>`,
     "scenario-titles": renderFragment(SCENARIO_TITLES_TABLE),
+    "readiness-checks": readinessChecksTable(),
     operations: operationTable("registry", "reference.html"),
     "sandbox-operations": operationTable("sandbox", "sandbox-reference.html"),
     "problem-codes": table(

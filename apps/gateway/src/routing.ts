@@ -75,13 +75,19 @@ export type RegistryHandlers<K extends keyof RegistryOperations = keyof Registry
 
 /**
  * Handlers of the sandbox control plane (`spec/sandbox.yaml`), but its audit trail's reader (see `audit/routes.ts`)
- * and the readiness runs (see `readiness/routes.ts`).
+ * and the readiness runs (see `readiness/routes.ts`) with their reports (`readiness/report-routes.ts`).
  */
 export type SandboxHandlers = HandlersOf<
   SandboxOperations,
   Exclude<
     keyof SandboxOperations,
-    "listAuditEntries" | "startReadinessRun" | "getReadinessRun" | "listReadinessRuns" | "cancelReadinessRun"
+    | "listAuditEntries"
+    | "startReadinessRun"
+    | "getReadinessRun"
+    | "listReadinessRuns"
+    | "cancelReadinessRun"
+    | "getReadinessRunJunit"
+    | "getReadinessRunHtml"
   >
 >;
 

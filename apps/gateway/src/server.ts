@@ -21,9 +21,10 @@ import { registryPolicies } from "./policies.js";
 import { businessUnitOf, errorAnswer, noOperation, registerOperations, type RegistryHandlers } from "./routing.js";
 import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
 import { ReadinessObserver } from "./readiness/observer.js";
-import { takeValidationFailure } from "./readiness/validation-failed.js";
+import { readinessReportHandlers } from "./readiness/report-routes.js";
 import { readinessHandlers } from "./readiness/routes.js";
 import { ReadinessService } from "./readiness/service.js";
+import { takeValidationFailure } from "./readiness/validation-failed.js";
 import { ControlTokens } from "./sandbox/tokens.js";
 import { openBlobStore } from "./storage/blobs/open-blob-store.js";
 import { openStorage } from "./storage/open-storage.js";
@@ -298,6 +299,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
       ...sandboxHandlers({ storage, clock, state, applications, authenticator, afterClockChange, afterReset }),
       ...auditHandlers(audit),
       ...readinessHandlers(readiness, storage),
+      ...readinessReportHandlers(readiness),
     },
     {
       authenticator,

@@ -9,6 +9,7 @@ import { registerDocuments } from "./commands/documents.js";
 import { registerApplications } from "./commands/applications.js";
 import { registerTitles } from "./commands/titles.js";
 import { registerSandbox } from "./commands/sandbox.js";
+import { registerReadiness } from "./commands/readiness.js";
 import { registerConformance } from "./commands/conformance.js";
 import { allCommands, bashCompletion, zshCompletion } from "./completion.js";
 import { subcommand } from "./runtime.js";
@@ -53,6 +54,7 @@ export function buildProgram(): Command {
   registerApplications(program);
   registerTitles(program);
   registerSandbox(program);
+  registerReadiness(program);
   registerConformance(program);
   subcommand(program, "completion <shell>", "Print the completion script for bash or zsh", [
     "lrg completion bash > ~/.lrg-completion.bash && echo 'source ~/.lrg-completion.bash' >> ~/.bashrc",

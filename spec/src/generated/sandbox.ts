@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 71d90bbe517e17cfbdfedb1c9f48a57e106524e676195abae4d2f121b45af64f) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 289542bf8bd4542c4c05469e9970144aac6ed68e2d31f0e40617bf4bf0c66e84) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -519,6 +519,64 @@ export interface paths {
          *     Scope: as `getReadinessRun` (another unit's run is 404, code `404-01`).
          */
         post: operations["cancelReadinessRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/readiness-runs/{run_id}/junit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A readiness run as a JUnit XML report
+         * @description The run of `getReadinessRun` as JUnit XML, for a CI's test report: one `<testsuite>` for the run, one
+         *     `<testcase>` per check (named by the check, its class name `readiness`), in the order the run answers them.
+         *     A `failed` check carries a `<failure>` (what was found, then what was expected), a `not_exercised` check a
+         *     `<skipped>` (the software never did what the check needs), and a check still `running` a `<skipped>` whose
+         *     message says it is running: the report of a running run is not a verdict. Each test case's `<system-out>`
+         *     holds the rule, how to pass, and the observed requests with their times on the unit's clock. Every value
+         *     taken from a request (a query, an `Idempotency-Key`) is escaped.
+         *
+         *     A CI job gates on the exit code of `lrg readiness run` or on `verdict` of `getReadinessRun`; this report is
+         *     for people reading the CI's test results.
+         *
+         *     Scope: as `getReadinessRun` (another unit's run is 404, code `404-01`).
+         */
+        get: operations["getReadinessRunJunit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/readiness-runs/{run_id}/html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A readiness run as a self-contained HTML report
+         * @description The run of `getReadinessRun` as one HTML page for people: the overall verdict, then per check its verdict, the
+         *     rule it is tied to, what was expected and found, how to pass it, the instructions while it runs, and the
+         *     evidence as a timeline of the observed requests (sequence, time on the unit's clock, method, operation, query,
+         *     status, whether credentials were sent, the ids acknowledged, the `Idempotency-Key`). The page is
+         *     self-contained: its style is inline and it loads nothing (no script, image, font or stylesheet from anywhere),
+         *     so it can be kept as a CI artifact and opened from disk. Every value taken from a request is escaped.
+         *
+         *     Scope: as `getReadinessRun` (another unit's run is 404, code `404-01`).
+         */
+        get: operations["getReadinessRunHtml"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1944,6 +2002,60 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getReadinessRunJunit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The readiness run's id (`run_id`, answered when it was started). */
+                run_id: components["parameters"]["ReadinessRunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report (UTF-8). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getReadinessRunHtml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The readiness run's id (`run_id`, answered when it was started). */
+                run_id: components["parameters"]["ReadinessRunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report (UTF-8). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
 }

@@ -10,7 +10,7 @@ import type { Reader, ReadinessService } from "./service.js";
 export type ReadinessOperation = "startReadinessRun" | "getReadinessRun" | "listReadinessRuns" | "cancelReadinessRun";
 
 /** Who reads: a unit token's business unit, or null for the admin token. */
-function readerOf(request: FastifyRequest): Reader {
+export function readerOf(request: FastifyRequest): Reader {
   const actor = controlActorOf(request);
   return actor?.kind === "unit" ? actor.businessUnitId : null;
 }

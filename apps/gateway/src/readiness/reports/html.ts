@@ -1,0 +1,119 @@
+// A readiness run as one self-contained HTML page for people: a verdict per check with its rule, how to fix it and
+// the evidence as a timeline.
+import {
+  carried,
+  escapeMarkup as x,
+  queryText,
+  secondsBetween,
+  type ReadinessCheckResult,
+  type ReadinessRun,
+} from "./escape.js";
+
+/** Words and colours of each verdict (the overall one and each check's). */
+const VERDICTS: Record<ReadinessCheckResult["verdict"], { label: string; colour: string }> = {
+  passed: { label: "passed", colour: "#1a7f37" },
+  failed: { label: "failed", colour: "#cf222e" },
+  not_exercised: { label: "not exercised", colour: "#9a6700" },
+  running: { label: "running", colour: "#0969da" },
+};
+
+// Inline only: the page loads nothing, and its Content-Security-Policy forbids it to (a report kept as a CI artifact
+// and opened from disk must look the same offline, and hostile text in it must never run).
+const STYLE = `
+body { font: 15px/1.5 system-ui, sans-serif; margin: 2rem auto; max-width: 70rem; padding: 0 1rem; color: #1f2328; }
+h1 { font-size: 1.6rem; margin-bottom: .25rem; }
+.verdict { display: inline-block; padding: .05rem .6rem; border-radius: 1rem; color: #fff; font-weight: 600; }
+section { border: 1px solid #d0d7de; border-radius: .5rem; padding: 0 1rem 1rem; margin: 1.5rem 0; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
+dt { font-weight: 600; }
+dd { margin: 0; }
+.timeline { overflow-x: auto; }
+table { border-collapse: collapse; font-size: .85rem; }
+th, td { text-align: left; padding: .2rem .5rem; border-bottom: 1px solid #d0d7de; vertical-align: top; }
+code { font-family: ui-monospace, monospace; word-break: break-all; }
+`;
+
+function badge(verdict: ReadinessCheckResult["verdict"]): string {
+  const { label, colour } = VERDICTS[verdict];
+  return `<span class="verdict" style="background:${colour}">${x(label)}</span>`;
+}
+
+function definitions(rows: [string, string | null][]): string {
+  return `<dl>${rows
+    .filter((row): row is [string, string] => row[1] !== null)
+    .map(([term, text]) => `<dt>${x(term)}</dt><dd>${x(text)}</dd>`)
+    .join("")}</dl>`;
+}
+
+/** The observed requests of a check, oldest first, with their time on the unit's clock and since the run started. */
+function timeline(check: ReadinessCheckResult, startedAt: string): string {
+  if (check.evidence.requests.length === 0) return "<p>No observed request bears on this check.</p>";
+  const head = ["#", "At (unit's clock)", "Since start", "Request", "Status", "Carried"];
+  const rows = check.evidence.requests.map((observation) =>
+    [
+      String(observation.sequence),
+      observation.at,
+      `+${secondsBetween(startedAt, observation.at).toFixed(3)} s`,
+      `${observation.method} ${observation.operation_id}${queryText(observation)}`,
+      String(observation.status),
+      carried(observation).join("; "),
+    ]
+      .map((cell, index) => (index === 3 ? `<td><code>${x(cell)}</code></td>` : `<td>${x(cell)}</td>`))
+      .join(""),
+  );
+  return `<div class="timeline"><table><thead><tr>${head.map((cell) => `<th>${x(cell)}</th>`).join("")}</tr></thead><tbody>${rows
+    .map((row) => `<tr>${row}</tr>`)
+    .join("")}</tbody></table></div>`;
+}
+
+function checkSection(check: ReadinessCheckResult, startedAt: string): string {
+  return `<section id="check-${x(check.name)}">
+<h2><code>${x(check.name)}</code> ${badge(check.verdict)}</h2>
+${definitions([
+  ["Rule", check.rule],
+  ["Expected", check.evidence.expected],
+  ["Found", check.evidence.found],
+  ["How to fix", check.how_to_pass],
+  ["Do now", check.instructions],
+])}
+<h3>Evidence: ${check.evidence.requests.length} observed request${check.evidence.requests.length === 1 ? "" : "s"}</h3>
+${timeline(check, startedAt)}
+</section>`;
+}
+
+/**
+ * The run as one HTML document: the overall verdict, then each check's verdict, rule, expected and found, how to fix,
+ * its instructions while it runs, and its observed requests as a timeline. Self-contained (inline style, nothing
+ * loaded, a Content-Security-Policy that forbids loading anything) and every text escaped; a pure function of the run.
+ */
+export function htmlReport(run: ReadinessRun): string {
+  const summary = definitions([
+    ["Run", run.run_id],
+    ["Business unit", run.business_unit_id],
+    ["Status", run.status],
+    ["Started", `${run.started_at} (the business unit's clock)`],
+    ["Deadline", run.deadline],
+    ["Ended", run.ended_at],
+    ["Time limit", `${run.time_limit_seconds} s`],
+    [
+      "Observed requests",
+      `${run.observations.recorded} recorded${run.observations.dropped > 0 ? `, ${run.observations.dropped} not kept (over 10,000)` : ""}`,
+    ],
+  ]);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Readiness run ${x(run.run_id)}: ${x(VERDICTS[run.verdict].label)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1>Readiness run ${badge(run.verdict)}</h1>
+${summary}
+${run.checks.map((check) => checkSection(check, run.started_at)).join("\n")}
+</body>
+</html>
+`;
+}
