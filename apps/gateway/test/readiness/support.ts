@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
+import { startPostgres } from "../../src/testing/postgres.js";
 import { uploadAddress, uploadHeaders } from "../support/documents.js";
 import type { components, SandboxComponents } from "../../src/operation-types.js";
 import { startGateway, type Credentials, type TestGateway } from "../support/gateway.js";
@@ -15,13 +19,52 @@ export type CheckResult = SandboxComponents["schemas"]["ReadinessCheckResult"];
 export type Run = SandboxComponents["schemas"]["ReadinessRun"];
 
 let current: TestGateway | undefined;
+let stopAll: (() => Promise<void>) | undefined;
+
+/**
+ * The store the readiness tests run on: SQLite (one instance) by default; with `LRG_READINESS_STORE=postgres` (the
+ * `readiness-postgres` project of vitest.config.ts), two instances on one PostgreSQL database, where the control plane
+ * (starting, reading, cancelling runs) talks to one and the unit's software (the registry interface) to the other.
+ */
+const onPostgres = process.env["LRG_READINESS_STORE"] === "postgres";
+
+/** Two instances seen as one: the control plane answered by `control`, the registry interface by `software`. */
+function splitGateway(control: TestGateway, software: TestGateway): TestGateway {
+  return {
+    ...software,
+    sandbox: control.sandbox,
+    control: control.control,
+    newBusinessUnit: control.newBusinessUnit,
+    stop: async () => {
+      await Promise.all([control.stop(), software.stop()]);
+    },
+  };
+}
+
 /** Starts the gateway of a test file before its tests (stopped after them); the helpers below talk to it. */
 export function useTestGateway(): () => TestGateway {
   beforeAll(async () => {
-    current = await startGateway();
+    if (!onPostgres) {
+      current = await startGateway();
+      stopAll = () => current!.stop();
+      return;
+    }
+    const server = await startPostgres();
+    const databaseUrl = await server.createDatabase();
+    const shared = mkdtempSync(join(tmpdir(), "lrg-readiness-"));
+    const [control, software] = await Promise.all([
+      startGateway({ databaseUrl, dataDir: shared }),
+      startGateway({ databaseUrl, dataDir: shared }),
+    ]);
+    current = splitGateway(control, software);
+    stopAll = async () => {
+      await current!.stop();
+      await server.stop();
+      rmSync(shared, { recursive: true, force: true });
+    };
   });
   afterAll(async () => {
-    await current?.stop();
+    await stopAll?.();
   });
   return gateway;
 }
