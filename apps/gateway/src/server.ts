@@ -111,8 +111,12 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   const authenticator = new BasicAuthenticator(storage, { now: () => clock.nowMs() });
   // What the unit software under a readiness run does on the registry interface is observed; the running runs are
   // cached (read again when another instance starts or ends one).
-  const readinessObserver = new ReadinessObserver(storage, clock, (error) =>
-    app.log.error({ err: error }, "recording a readiness observation failed"),
+  const readinessObserver = new ReadinessObserver(
+    storage,
+    clock,
+    (error) => app.log.error({ err: error }, "recording a readiness observation failed"),
+    // On SQLite this instance alone answers the units' software, and judges their runs.
+    { deferred: storage.describe().database === "sqlite" },
   );
   await readinessObserver.reload();
   const applications = new ApplicationService({
@@ -347,6 +351,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     clearInterval(retention);
     while (deciding) await sleep(10);
     await documents.settled();
+    await readinessObserver.settled();
     await Promise.all(tlsClosed);
     await storage.close();
   });

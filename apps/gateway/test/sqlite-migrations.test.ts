@@ -16,15 +16,21 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 /** The NEW notification of unit-a acknowledged after the migration, at 5,000. */
 const fresh = written.find((n) => n.status === "NEW" && n.unit === "unit-a")!;
 
-function writeVersion5File(): void {
-  const db = openSqlite(join(dataDir, "gateway.sqlite"));
+/** A database file in `dir` at schema `version`, as a gateway of that version left it; open, for the test's rows. */
+function fileAtVersion(dir: string, version: number): ReturnType<typeof openSqlite> {
+  const db = openSqlite(join(dir, "gateway.sqlite"));
   db.exec(
     "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_ms INTEGER NOT NULL)",
   );
-  for (const migration of migrations.filter((m) => m.version <= 5)) {
+  for (const migration of migrations.filter((m) => m.version <= version)) {
     db.exec(migration.sql);
     db.prepare("INSERT INTO schema_migrations VALUES (?, ?, 0)").run(migration.version, migration.name);
   }
+  return db;
+}
+
+function writeVersion5File(): void {
+  const db = fileAtVersion(dataDir, 5);
   for (const unit of ["unit-a", "unit-b"])
     db.prepare("INSERT INTO business_units (id, name, created_ms) VALUES (?, ?, 0)").run(unit, unit);
   const insert = db.prepare(
@@ -75,6 +81,81 @@ describe("SQLite migrations", () => {
       expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
     } finally {
       db.close();
+    }
+  });
+
+  it("opens a version-11 file with its readiness observations, a row each, as the same observations in order", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lrg-migrations-11-"));
+    try {
+      const db = fileAtVersion(dir, 11);
+      db.prepare("INSERT INTO business_units (id, name, created_ms) VALUES ('unit-a', 'a', 0)").run();
+      db.prepare(
+        `INSERT INTO readiness_runs (id, business_unit_id, checks, time_limit_seconds, started_ms, deadline_ms, status, stimulus, observation_count)
+         VALUES ('run-1', 'unit-a', '["paging"]', 60, 0, 60000, 'running', '{}', 2)`,
+      ).run();
+      const insert = db.prepare(
+        `INSERT INTO readiness_observations (run_id, sequence, business_unit_id, clock_ms, method, operation_id, query, status, credentials_sent, acknowledged_ids, acknowledged_count, idempotency_key, path_parameters)
+         VALUES ('run-1', ?, 'unit-a', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      insert.run(1, 1_000, "GET", "listNotificationsV1", '{"created_after":"x"}', 200, 1, null, null, null, "{}");
+      insert.run(
+        2,
+        2_000,
+        "POST",
+        "acknowledgeNotificationsV1",
+        "{}",
+        200,
+        0,
+        '["n-1","n-2"]',
+        2,
+        "key-1",
+        '{"id":"a"}',
+      );
+      db.close();
+
+      const storage = new SqliteStorage(dir);
+      try {
+        const common = { runId: "run-1", businessUnitId: "unit-a" };
+        expect(await storage.readinessObservations("run-1")).toEqual([
+          {
+            ...common,
+            sequence: 1,
+            clockMs: 1_000,
+            method: "GET",
+            operationId: "listNotificationsV1",
+            query: { created_after: "x" },
+            status: 200,
+            credentialsSent: true,
+            acknowledgedIds: null,
+            acknowledgedCount: null,
+            idempotencyKey: null,
+            pathParameters: {},
+          },
+          {
+            ...common,
+            sequence: 2,
+            clockMs: 2_000,
+            method: "POST",
+            operationId: "acknowledgeNotificationsV1",
+            query: {},
+            status: 200,
+            credentialsSent: false,
+            acknowledgedIds: ["n-1", "n-2"],
+            acknowledgedCount: 2,
+            idempotencyKey: "key-1",
+            pathParameters: { id: "a" },
+          },
+        ]);
+        // The next observation of the run is numbered after them.
+        const [listed] = await storage.readinessObservations("run-1");
+        const { sequence: _first, ...next } = { ...listed!, clockMs: 3_000 };
+        expect(await storage.appendReadinessObservations([next], 10)).toEqual([true]);
+        expect((await storage.readinessObservations("run-1")).map((o) => o.sequence)).toEqual([1, 2, 3]);
+      } finally {
+        await storage.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -867,10 +867,11 @@ describe.each(backends)("the storage contract on $name", (backend) => {
     expect((await storage.runningReadinessRuns()).filter((r) => r.businessUnitId === unit)).toEqual([first]);
     expect(await storage.findReadinessRun(first.id)).toEqual(first);
 
-    // Observations are numbered from 1, kept up to the bound, then counted as dropped.
-    expect(await storage.appendReadinessObservation(observation(first.id, 1), 2)).toBe(true);
-    expect(await storage.appendReadinessObservation(observation(first.id, null), 2)).toBe(true);
-    expect(await storage.appendReadinessObservation(observation(first.id, 1), 2)).toBe(false);
+    // Observations are numbered from 1 in the order of their batch, kept up to the bound, then counted as dropped.
+    expect(await storage.appendReadinessObservations([observation(first.id, 1)], 2)).toEqual([true]);
+    expect(
+      await storage.appendReadinessObservations([observation(first.id, null), observation(first.id, 1)], 2),
+    ).toEqual([true, false]);
     expect(await storage.readinessObservations(first.id)).toEqual([
       { ...observation(first.id, 1), sequence: 1 },
       { ...observation(first.id, null), sequence: 2 },
@@ -886,10 +887,10 @@ describe.each(backends)("the storage contract on $name", (backend) => {
       endedMs: NOW + 60_000,
       result: end.result,
     });
-    expect(await storage.appendReadinessObservation(observation(first.id, 1), 10)).toBe(false);
+    expect(await storage.appendReadinessObservations([observation(first.id, 1)], 10)).toEqual([false]);
     const second = run({ startedMs: NOW + 120_000, deadlineMs: NOW + 180_000 });
     expect(await storage.startReadinessRun(second, { applications: [], notifications: [] })).toBe(true);
-    expect(await storage.appendReadinessObservation(observation(second.id, 1), 10)).toBe(true);
+    expect(await storage.appendReadinessObservations([observation(second.id, 1)], 10)).toEqual([true]);
     expect((await storage.listReadinessRuns({ businessUnitId: unit, limit: 10 })).map((r) => r.id)).toEqual([
       second.id,
       first.id,

@@ -36,7 +36,7 @@ const PRIMING_CONCURRENCY = 4;
  */
 const MAX_ACK_RATE = 1500;
 
-const basic = (username: string, password: string) =>
+export const basic = (username: string, password: string) =>
   `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
 
 /** The stores compared side by side, in the order they are measured, and their contenders' names. */
@@ -53,7 +53,7 @@ const STORE_NAMES: Record<Store, string> = {
  * use, the store's acknowledged notifications (`restore` is given the batches handed out) are put back to NEW first
  * and the batches start again.
  */
-class AckSupply {
+export class AckSupply {
   #next = 0;
   /** How many times the store was put back. */
   restores = 0;
@@ -199,7 +199,7 @@ async function startPostgresSide(
 }
 
 /** Puts back to NEW what earlier benchmark runs acknowledged, so that every run starts from the seeded state. */
-function restoreSeededState(dataDir: string, manifest: SeedManifest): number {
+export function restoreSeededState(dataDir: string, manifest: SeedManifest): number {
   const db = openSqlite(join(dataDir, "gateway.sqlite"));
   db.pragma("journal_mode = WAL");
   // Between slices the gateways hold the file open (idle): wait for them rather than fail on a busy moment.
@@ -215,7 +215,7 @@ function restoreSeededState(dataDir: string, manifest: SeedManifest): number {
 }
 
 /** Every NEW id of the rotated units, in batches of 100 of one unit each, the units taking turns. */
-function acknowledgeBatches(dataDir: string, users: SeedManifest["users"]): AckBatch[] {
+export function acknowledgeBatches(dataDir: string, users: SeedManifest["users"]): AckBatch[] {
   const db = openSqlite(join(dataDir, "gateway.sqlite"), { readonly: true });
   const select = db
     .prepare(
@@ -239,7 +239,10 @@ function acknowledgeBatches(dataDir: string, users: SeedManifest["users"]): AckB
 }
 
 /** Acknowledge requests of the batches a source hands out; undefined once it runs dry. */
-function shotsOf(source: () => AckBatch | undefined, authorization: Map<string, string>): () => Shot | undefined {
+export function shotsOf(
+  source: () => AckBatch | undefined,
+  authorization: Map<string, string>,
+): () => Shot | undefined {
   return () => {
     const batch = source();
     return (
@@ -258,7 +261,7 @@ function recycled(batches: AckBatch[]): () => AckBatch {
 }
 
 /** Round-robin over the rotated units' credentials. */
-function listSupply(headers: string[]): () => Shot {
+export function listSupply(headers: string[]): () => Shot {
   let next = 0;
   return () => ({ headers: { authorization: headers[next++ % headers.length] as string } });
 }
@@ -278,7 +281,7 @@ async function capture(url: string, init: RequestInit): Promise<CannedAnswer> {
 }
 
 /** One request per credential, a few at a time, so that the gateway's scrypt runs before the measurements. */
-async function primeCredentials(url: string, headers: string[]): Promise<number> {
+export async function primeCredentials(url: string, headers: string[]): Promise<number> {
   const started = performance.now();
   let next = 0;
   await Promise.all(

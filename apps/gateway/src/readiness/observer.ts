@@ -33,11 +33,30 @@ export class ReadinessObserver {
   readonly #clock: Clock;
   readonly #log: (error: unknown) => void;
   #running = new Map<string, RunningRun>();
+  #pending: PendingObservation[] = [];
+  #writing: Promise<void> | undefined;
 
-  constructor(storage: Storage, clock: Clock, log: (error: unknown) => void) {
+  readonly #deferred: boolean;
+  #timer: NodeJS.Timeout | undefined;
+
+  /**
+   * `deferred`: this instance alone answers the units' requests (SQLite): observations are written in batches a
+   * moment after their answers, and the readiness service waits for them (`settled`) before it judges. Otherwise
+   * (PostgreSQL, where the run may be read on another instance), each is written before its answer goes out.
+   */
+  constructor(storage: Storage, clock: Clock, log: (error: unknown) => void, options: { deferred: boolean }) {
     this.#storage = storage;
     this.#clock = clock;
     this.#log = log;
+    this.#deferred = options.deferred;
+  }
+
+  /** Writes every observation made so far; answers once they are in the store (or failed, and were logged). */
+  async settled(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#pending.length > 0) this.#writing ??= this.#writeBatches();
+    while (this.#writing) await this.#writing;
   }
 
   /** Reads the running runs from the store again. */
@@ -87,9 +106,57 @@ export class ReadinessObserver {
     const clockMs = this.#clock.nowMs(businessUnitId);
     if (clockMs >= run.deadlineMs) return;
     const observation = observationOf(operation, request, reply.statusCode, { runId: run.id, businessUnitId, clockMs });
-    await this.#storage.appendReadinessObservation(observation, OBSERVATIONS_KEPT_PER_RUN).catch(this.#log);
+    if (this.#deferred) this.#defer(observation);
+    else await this.#record(observation);
+  }
+
+  /**
+   * Writes an observation before its answer goes out (a verdict read on any instance never misses a request the
+   * software was answered), in a group commit: one write is in flight at a time, and every observation made meanwhile
+   * goes into the next, so that a unit under load costs one transaction per batch rather than per request.
+   */
+  #record(observation: PendingObservation["observation"]): Promise<void> {
+    return new Promise((recorded) => {
+      this.#pending.push({ observation, recorded });
+      this.#writing ??= this.#writeBatches();
+    });
+  }
+
+  /**
+   * Keeps an observation for the next batch, written DEFER_MS later (or at MAX_BATCH): a unit under load costs the
+   * store one transaction a few times a second, not one per request, and its answers wait for no write.
+   */
+  #defer(observation: PendingObservation["observation"]): void {
+    this.#pending.push({ observation, recorded: () => {} });
+    if (this.#pending.length >= MAX_BATCH) void this.settled();
+    else this.#timer ??= setTimeout(() => void this.settled(), DEFER_MS).unref();
+  }
+
+  async #writeBatches(): Promise<void> {
+    while (this.#pending.length > 0) {
+      const batch = this.#pending.splice(0, MAX_BATCH);
+      await this.#storage
+        .appendReadinessObservations(
+          batch.map((pending) => pending.observation),
+          OBSERVATIONS_KEPT_PER_RUN,
+        )
+        .catch(this.#log);
+      for (const pending of batch) pending.recorded();
+    }
+    this.#writing = undefined;
   }
 }
+
+/** An observation waiting for its batch, and what to call once the batch is written (or failed, and was logged). */
+interface PendingObservation {
+  observation: Omit<ReadinessObservationRow, "sequence">;
+  recorded: () => void;
+}
+
+/** Most observations written in one transaction. */
+const MAX_BATCH = 500;
+/** How long a deferred observation waits for others to share its transaction. */
+const DEFER_MS = 200;
 
 function runningByUnit(runs: ReadinessRunRow[]): Map<string, RunningRun> {
   return new Map(

@@ -92,7 +92,13 @@ export class ReadinessService {
   async get(runId: string, reader: Reader): Promise<ReadinessRun> {
     const run = await this.#visible(runId, reader);
     if (run.status !== "running") return this.#answer(run, []);
-    return this.#answer(run, await this.#storage.readinessObservations(run.id), await this.#facts(run));
+    return this.#answer(run, await this.#observations(run.id), await this.#facts(run));
+  }
+
+  /** A run's observations, with those this instance made and has not written yet. */
+  async #observations(runId: string): Promise<ReadinessObservationRow[]> {
+    await this.#observer.settled();
+    return this.#storage.readinessObservations(runId);
   }
 
   /** What a running run's checks are judged from besides the observations. */
@@ -106,6 +112,7 @@ export class ReadinessService {
 
   /** The runs `reader` may see (of `businessUnitId` when given), newest first, without evidence. */
   async list(reader: Reader, businessUnitId: string | undefined): Promise<ReadinessRunSummary[]> {
+    await this.#observer.settled();
     await this.endDue();
     if (reader !== null && businessUnitId !== undefined && businessUnitId !== reader) return [];
     const unit = reader ?? businessUnitId;
@@ -116,7 +123,7 @@ export class ReadinessService {
     const summaries: ReadinessRunSummary[] = [];
     for (const run of runs) {
       const running = run.status === "running";
-      const observations = running ? await this.#storage.readinessObservations(run.id) : [];
+      const observations = running ? await this.#observations(run.id) : [];
       const {
         checks,
         observations: _counts,
@@ -146,6 +153,8 @@ export class ReadinessService {
   }
 
   async #visible(runId: string, reader: Reader): Promise<ReadinessRunRow> {
+    // The run's counts and evidence include what this instance observed a moment ago.
+    await this.#observer.settled();
     await this.endDue();
     const run = await this.#storage.findReadinessRun(runId);
     if (!run || (reader !== null && run.businessUnitId !== reader))
@@ -157,7 +166,7 @@ export class ReadinessService {
   async #end(run: ReadinessRunRow, status: "finished" | "cancelled"): Promise<void> {
     const endedMs =
       status === "finished" ? run.deadlineMs : Math.min(this.#clock.nowMs(run.businessUnitId), run.deadlineMs);
-    const observations = await this.#storage.readinessObservations(run.id);
+    const observations = await this.#observations(run.id);
     const leftBehind = status === "finished" ? await this.#leftBehind(run, endedMs) : undefined;
     const result = judge(run, observations, status, { ...(await this.#facts(run)), leftBehind });
     await this.#storage.endReadinessRun(run.id, { status, endedMs, result });

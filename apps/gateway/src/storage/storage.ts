@@ -138,13 +138,15 @@ export interface Storage {
   /** Ends a running run with its verdicts; false (and nothing written) when it had ended. Announced as a state change. */
   endReadinessRun(id: string, end: ReadinessRunEnd): Promise<boolean>;
   /**
-   * Keeps an observation of a running run, numbered after the run's last, unless the run holds `keepPerRun` already
-   * (then it is counted as dropped) or is no longer running (nothing is written); answers whether it was kept.
+   * Keeps observations of running runs, in one transaction and in their order, each numbered after its run's last,
+   * unless its run holds `keepPerRun` already (then it is counted as dropped) or is no longer running (nothing is
+   * written); answers, for each, whether it was kept. The observer hands over every observation made while the
+   * previous batch was being written (a group commit).
    */
-  appendReadinessObservation(
-    observation: Omit<ReadinessObservationRow, "sequence">,
+  appendReadinessObservations(
+    observations: readonly Omit<ReadinessObservationRow, "sequence">[],
     keepPerRun: number,
-  ): Promise<boolean>;
+  ): Promise<boolean[]>;
   /** A run's observations, oldest first. */
   readinessObservations(runId: string): Promise<ReadinessObservationRow[]>;
 

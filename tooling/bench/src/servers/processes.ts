@@ -132,11 +132,14 @@ export const SERVE_FLAGS = runtime.flags;
 export const SERVE_ENV = runtime.env;
 
 /**
- * Starts `apps/gateway/dist/main.js` as the gateway's `serve` script does (SERVE_ENV, SERVE_FLAGS) on 127.0.0.1, a
- * free port and `dataDir`, logs off; answers once it listens.
+ * Starts `apps/gateway/dist/main.js` (or `main`, another build's) as the gateway's `serve` script does (SERVE_ENV,
+ * SERVE_FLAGS) on 127.0.0.1, a free port and `dataDir`, logs off; answers once it listens.
  */
-export async function startGatewayMain(dataDir: string, env: Record<string, string> = {}): Promise<GatewayMainProcess> {
-  const main = join(dirname(createRequire(import.meta.url).resolve("@lrg/gateway")), "main.js");
+export async function startGatewayMain(
+  dataDir: string,
+  env: Record<string, string> = {},
+  main = join(dirname(createRequire(import.meta.url).resolve("@lrg/gateway")), "main.js"),
+): Promise<GatewayMainProcess> {
   const sandboxToken = randomBytes(18).toString("base64url");
   const child = spawn(process.execPath, [...SERVE_FLAGS, main], {
     env: {

@@ -967,35 +967,46 @@ export class PostgresStorage implements Storage {
     });
   }
 
-  async appendReadinessObservation(
+  async appendReadinessObservations(
+    observations: readonly Omit<ReadinessObservationRow, "sequence">[],
+    keepPerRun: number,
+  ): Promise<boolean[]> {
+    return this.#transaction(async (client) => {
+      const kept: boolean[] = [];
+      for (const observation of observations) kept.push(await this.#appendObservation(client, observation, keepPerRun));
+      return kept;
+    });
+  }
+
+  /** One observation of `appendReadinessObservations`, in its transaction. */
+  async #appendObservation(
+    client: pg.PoolClient,
     observation: Omit<ReadinessObservationRow, "sequence">,
     keepPerRun: number,
   ): Promise<boolean> {
-    return this.#transaction(async (client) => {
-      // The run's row lock orders the observations of instances observing the same unit at once.
-      const counted = await this.#query<{ observation_count: number }>(
-        `UPDATE readiness_runs SET observation_count = observation_count + 1
-         WHERE id = $1 AND status = 'running' AND observation_count < $2 RETURNING observation_count`,
-        [observation.runId, keepPerRun],
-        client,
-      );
-      const sequence = counted.rows[0]?.observation_count;
-      if (sequence === undefined) {
-        await this.#query(
-          "UPDATE readiness_runs SET observations_dropped = observations_dropped + 1 WHERE id = $1 AND status = 'running'",
-          [observation.runId],
-          client,
-        );
-        return false;
-      }
-      const values = readinessObservationValues(observation, Number(sequence));
+    // The run's row lock orders the observations of instances observing the same unit at once.
+    const counted = await this.#query<{ observation_count: number }>(
+      `UPDATE readiness_runs SET observation_count = observation_count + 1
+       WHERE id = $1 AND status = 'running' AND observation_count < $2 RETURNING observation_count`,
+      [observation.runId, keepPerRun],
+      client,
+    );
+    const sequence = counted.rows[0]?.observation_count;
+    if (sequence === undefined) {
       await this.#query(
-        `INSERT INTO readiness_observations (${READINESS_OBSERVATION_COLUMNS}) VALUES (${values.map((_, index) => `$${index + 1}`).join(", ")})`,
-        values,
+        "UPDATE readiness_runs SET observations_dropped = observations_dropped + 1 WHERE id = $1 AND status = 'running'",
+        [observation.runId],
         client,
       );
-      return true;
-    });
+      return false;
+    }
+    const values = readinessObservationValues(observation, Number(sequence));
+    await this.#query(
+      `INSERT INTO readiness_observations (${READINESS_OBSERVATION_COLUMNS}) VALUES (${values.map((_, index) => `$${index + 1}`).join(", ")})`,
+      values,
+      client,
+    );
+    return true;
   }
 
   async readinessObservations(runId: string): Promise<ReadinessObservationRow[]> {

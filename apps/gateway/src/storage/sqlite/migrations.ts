@@ -275,6 +275,33 @@ export const migrations: { version: number; name: string; sql: string; sqliteOnl
       ALTER TABLE readiness_observations ADD COLUMN path_parameters TEXT NOT NULL DEFAULT '{}';
     `,
   },
+  {
+    version: 15,
+    name: "readiness observations kept a batch a row (one JSON array per write), not a row each",
+    // PostgreSQL keeps a row each: its instances write the observations of one run at once.
+    sqliteOnly: true,
+    // A unit under a run wrote a row per request, with its indexes: on the benchmark that doubled the gateway's CPU
+    // per notification list request. A batch is one row; the run's observations are read whole anyway.
+    sql: `
+      CREATE TABLE readiness_observation_batches (
+        run_id TEXT NOT NULL REFERENCES readiness_runs(id) ON DELETE CASCADE,
+        first_sequence INTEGER NOT NULL,
+        business_unit_id TEXT NOT NULL,
+        observations TEXT NOT NULL,
+        PRIMARY KEY (run_id, first_sequence)
+      );
+      INSERT INTO readiness_observation_batches (run_id, first_sequence, business_unit_id, observations)
+        SELECT run_id, sequence, business_unit_id, json_array(json_object('clockMs', clock_ms,
+          'method', method, 'operationId', operation_id, 'query', json(query), 'status', status,
+          'credentialsSent', json(CASE credentials_sent WHEN 1 THEN 'true' ELSE 'false' END),
+          'acknowledgedIds', json(acknowledged_ids), 'acknowledgedCount', acknowledged_count,
+          'idempotencyKey', idempotency_key, 'pathParameters', json(path_parameters)))
+        FROM readiness_observations;
+      DROP TABLE readiness_observations;
+      ALTER TABLE readiness_observation_batches RENAME TO readiness_observations;
+      CREATE INDEX readiness_observations_by_unit ON readiness_observations(business_unit_id);
+    `,
+  },
 ];
 
 /**

@@ -48,7 +48,6 @@ import {
   toRegistryDocument,
   type Row,
   earlyCompleted,
-  toReadinessObservation,
   toReadinessRun,
 } from "../rows.js";
 
@@ -482,18 +481,32 @@ export class SqliteStorage implements Storage {
     return this.#writer.run("endReadinessRun", id, end);
   }
 
-  async appendReadinessObservation(
-    observation: Omit<ReadinessObservationRow, "sequence">,
+  async appendReadinessObservations(
+    observations: readonly Omit<ReadinessObservationRow, "sequence">[],
     keepPerRun: number,
-  ): Promise<boolean> {
-    return this.#writer.run("appendReadinessObservation", observation, keepPerRun);
+  ): Promise<boolean[]> {
+    const texts = observations.map(({ runId, businessUnitId, ...observation }) => ({
+      runId,
+      businessUnitId,
+      text: JSON.stringify(observation),
+    }));
+    return this.#writer.run("appendReadinessObservations", texts, keepPerRun);
   }
 
   async readinessObservations(runId: string): Promise<ReadinessObservationRow[]> {
-    const rows = this.#prepared("SELECT * FROM readiness_observations WHERE run_id = ? ORDER BY sequence").all(
-      runId,
-    ) as Row[];
-    return rows.map(toReadinessObservation);
+    const batches = this.#prepared(
+      "SELECT first_sequence, business_unit_id, observations FROM readiness_observations WHERE run_id = ? ORDER BY first_sequence",
+    ).all(runId) as { first_sequence: number; business_unit_id: string; observations: string }[];
+    return batches.flatMap((batch) =>
+      parse<Omit<ReadinessObservationRow, "sequence" | "runId" | "businessUnitId">[]>(batch.observations).map(
+        (observation, index) => ({
+          runId,
+          businessUnitId: batch.business_unit_id,
+          sequence: Number(batch.first_sequence) + index,
+          ...observation,
+        }),
+      ),
+    );
   }
 
   async reset(): Promise<void> {

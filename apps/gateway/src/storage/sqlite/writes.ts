@@ -8,7 +8,6 @@ import type {
   NotificationRow,
   OfficialSearchRow,
   PurgeScope,
-  ReadinessObservationRow,
   ReadinessRunEnd,
   ReadinessRunRow,
   RegistryDocumentRow,
@@ -22,13 +21,18 @@ import {
   applicationInsert,
   auditRetention,
   json,
-  READINESS_OBSERVATION_COLUMNS,
   READINESS_RUN_COLUMNS,
-  readinessObservationValues,
   readinessRunValues,
   UNIT_RECORD_TABLES,
   type Row,
 } from "../rows.js";
+
+/** An observation as the writer thread is given it: its run, its unit, and its JSON (no sequence yet). */
+export interface ObservationText {
+  runId: string;
+  businessUnitId: string;
+  text: string;
+}
 
 /** `?, ?, ...`: one placeholder per value. */
 const placeholders = (count: number): string => Array.from({ length: count }, () => "?").join(", ");
@@ -408,25 +412,56 @@ export class SqliteWrites {
     );
   }
 
-  appendReadinessObservation(observation: Omit<ReadinessObservationRow, "sequence">, keepPerRun: number): boolean {
+  /**
+   * Keeps observations (see `Storage.appendReadinessObservations`), each given as its run, its unit and its JSON
+   * without a sequence (made on the gateway's thread: a string crosses to this thread for less than an object does).
+   * One row a run a batch (migration 15): the kept observations of a run are numbered on from its count, in order, so
+   * that the row needs only its first number.
+   */
+  appendReadinessObservations(observations: readonly ObservationText[], keepPerRun: number): boolean[] {
     return this.#db.transaction(() => {
-      const sequence = this.#prepared(
-        `UPDATE readiness_runs SET observation_count = observation_count + 1
-         WHERE id = ? AND status = 'running' AND observation_count < ? RETURNING observation_count`,
-      )
-        .pluck()
-        .get(observation.runId, keepPerRun) as number | undefined;
-      if (sequence === undefined) {
-        this.#prepared(
-          "UPDATE readiness_runs SET observations_dropped = observations_dropped + 1 WHERE id = ? AND status = 'running'",
-        ).run(observation.runId);
-        return false;
+      const runs = new Map<
+        string,
+        { running: boolean; count: number; dropped: number; first: number; kept: string[] }
+      >();
+      const kept = observations.map(({ runId, text }) => {
+        let run = runs.get(runId);
+        if (!run) {
+          const counts = this.#observationCounts(runId);
+          runs.set(runId, (run = { ...counts, first: counts.count + 1, kept: [] }));
+        }
+        if (!run.running) return false;
+        if (run.count >= keepPerRun) {
+          run.dropped += 1;
+          return false;
+        }
+        run.count += 1;
+        run.kept.push(text);
+        return true;
+      });
+      for (const [id, run] of runs) {
+        if (!run.running) continue;
+        this.#prepared("UPDATE readiness_runs SET observation_count = ?, observations_dropped = ? WHERE id = ?").run(
+          run.count,
+          run.dropped,
+          id,
+        );
+        const unit = observations.find((observation) => observation.runId === id)?.businessUnitId;
+        if (run.kept.length > 0)
+          this.#prepared(
+            "INSERT INTO readiness_observations (run_id, first_sequence, business_unit_id, observations) VALUES (?, ?, ?, ?)",
+          ).run(id, run.first, unit ?? null, `[${run.kept.join(",")}]`);
       }
-      this.#prepared(
-        `INSERT INTO readiness_observations (${READINESS_OBSERVATION_COLUMNS}) VALUES (${placeholders(13)})`,
-      ).run(...readinessObservationValues(observation, sequence));
-      return true;
+      return kept;
     })();
+  }
+
+  /** A run's observation counts, and whether it is running (a run that ended or is gone keeps no more). */
+  #observationCounts(runId: string): { running: boolean; count: number; dropped: number } {
+    const row = this.#prepared(
+      "SELECT observation_count, observations_dropped FROM readiness_runs WHERE id = ? AND status = 'running'",
+    ).get(runId) as { observation_count: number; observations_dropped: number } | undefined;
+    return { running: row !== undefined, count: row?.observation_count ?? 0, dropped: row?.observations_dropped ?? 0 };
   }
 
   reset(): void {
