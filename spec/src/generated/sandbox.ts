@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 492b44b8cd06bd51fa8fe9bf4c2a05e402397daef5764544d46eb3d40a6482a4) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 219bcadbd8c0ac0d0fe9e0ae82fcc533b85fb94878a0550c24ed5b65f15cc8a8) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {

@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { RunFacts } from "../../src/readiness/check.js";
+import { lostAnswer } from "../../src/readiness/lost-answer.js";
+import type { ReadinessObservationRow } from "../../src/storage/storage.js";
 import { idempotencyKey } from "../support/gateway.js";
 import {
   advance,
@@ -101,5 +104,88 @@ describe("the lost-answer check", () => {
     expect(judged.verdict).toBe("not_exercised");
     expect(judged.evidence.found).toBe("No application of the unit was submitted for this check during the run.");
     expect(await submitWith(unit, idempotencyKey())).toMatchObject({ status: 202 });
+  });
+
+  it("takes one submission of four sent at once, as each check of the run takes one", async () => {
+    const unit = await newUnit();
+    const run = await start(unit, {
+      checks: ["validation-failed", "system-error", "lost-answer"],
+      time_limit_seconds: 60,
+    });
+    const answers = await Promise.all([1, 2, 3, 4].map(() => submitWith(unit, idempotencyKey())));
+    expect(answers.filter((answer) => answer === "lost")).toHaveLength(1);
+    const answered = answers.flatMap((answer) => (answer === "lost" ? [] : [answer.id!]));
+    const statuses = await Promise.all(answered.map(async (id) => (await information(unit, id)).status));
+    expect(statuses.filter((status) => status === "VALIDATION_FAILED")).toHaveLength(1);
+    expect(statuses.filter((status) => status === "SYSTEM_ERROR")).toHaveLength(1);
+    const stored = lostApplication(await read(unit, run.run_id));
+    expect(answered).not.toContain(stored);
+    expect(await applicationCount(unit)).toBe(4);
+  });
+});
+
+describe("the lost-answer check's verdict, from hand-made observations", () => {
+  const stored = { applicationId: "a-1", idempotencyKey: "k-1", takenMs: 1000 };
+  let sequence = 0;
+  const submission = (key: string, status: number, clockMs = 2000): ReadinessObservationRow => ({
+    runId: "run",
+    businessUnitId: "unit",
+    sequence: (sequence += 1),
+    clockMs,
+    method: "POST",
+    operationId: "submitApplication",
+    query: {},
+    status,
+    credentialsSent: true,
+    acknowledgedIds: null,
+    acknowledgedCount: null,
+    idempotencyKey: key,
+    pathParameters: {},
+  });
+  const facts = (observations: ReadinessObservationRow[], ended: boolean): RunFacts => ({
+    observations,
+    stimulus: {},
+    ended,
+    leftBehind: undefined,
+    submissions: { "lost-answer": stored },
+  });
+  it.each([
+    ["the same key, answered 202", () => [submission("k-1", 444), submission("k-1", 202)], false, "passed"],
+    [
+      "a same-key retry refused, then answered",
+      () => [submission("k-1", 444), submission("k-1", 503), submission("k-1", 202)],
+      true,
+      "passed",
+    ],
+    [
+      "a new key first",
+      () => [submission("k-1", 444), submission("k-2", 202), submission("k-1", 202)],
+      false,
+      "failed",
+    ],
+    [
+      "the retry, then another application",
+      () => [submission("k-1", 444), submission("k-1", 202), submission("k-2", 202)],
+      true,
+      "passed",
+    ],
+    [
+      "another key refused, then the same key",
+      () => [submission("k-1", 444), submission("k-2", 400), submission("k-1", 202)],
+      true,
+      "passed",
+    ],
+    ["the same key with another body (409)", () => [submission("k-1", 444), submission("k-1", 409)], true, "failed"],
+    ["no retry, while the run goes on", () => [submission("k-1", 444)], false, "running"],
+    ["no retry, at the end", () => [submission("k-1", 444)], true, "failed"],
+    ["its observation missing (over the bound), a retry later", () => [submission("k-1", 202, 3000)], true, "passed"],
+    [
+      "a submission before the one taken does not count",
+      () => [submission("k-1", 202, 500), submission("k-1", 444)],
+      true,
+      "failed",
+    ],
+  ] as const)("%s", (_name, observations, ended, verdict) => {
+    expect(lostAnswer.judge(facts([...observations()], ended)).verdict).toBe(verdict);
   });
 });

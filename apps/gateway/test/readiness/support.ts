@@ -223,3 +223,13 @@ export async function applicationCount(unit: Unit): Promise<number> {
   );
   return counts.reduce((sum, count) => sum + count, 0);
 }
+
+/** Reads an application's information until the registry decided it (it left VALIDATING); answers its status. */
+export async function untilDecided(unit: Unit, id: string): Promise<string> {
+  for (let read = 0; read < 100; read += 1) {
+    const { status } = await information(unit, id);
+    if (status !== "VALIDATING") return status;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`application ${id} was not decided in 5 seconds`);
+}
