@@ -1,5 +1,5 @@
 import { firstHundred, type ReadinessCheck } from "./check.js";
-import { isSubmission, observedAround, STORED_STATUSES, submissionPlace } from "./submissions.js";
+import { noSubmissionTaken, observedAround, STORED_STATUSES, submissionPlace } from "./submissions.js";
 
 /**
  * Lost answer: the network may lose the answer of a submission the registry stored. The run stores one of the unit's
@@ -23,11 +23,7 @@ export const lostAnswer: ReadinessCheck = {
     "before the deadline.",
   judge: ({ observations, submissions, ended }) => {
     const stored = submissions["lost-answer"];
-    if (!stored) {
-      const found = "No application of the unit was submitted for this check during the run.";
-      const requests = firstHundred(observations.filter(isSubmission));
-      return { verdict: ended ? "not_exercised" : "running", found, requests };
-    }
+    if (!stored) return noSubmissionTaken(observations, ended);
     const key = stored.idempotencyKey;
     const { own, later } = observedAround(observations, stored, 444);
     const requests = firstHundred([...(own ? [own] : []), ...later]);

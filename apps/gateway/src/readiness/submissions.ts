@@ -1,7 +1,7 @@
 import type { SubmissionFate } from "../applications/service.js";
 import type { RuleError } from "../applications/validation-rules.js";
 import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
-import type { CheckName } from "./check.js";
+import { firstHundred, type CheckName, type Judgement } from "./check.js";
 import type { RunningRun } from "./observer.js";
 
 /**
@@ -136,4 +136,13 @@ export function observedAround(
     own ? observation.sequence > own.sequence : observation.clockMs > taken.takenMs,
   );
   return { own, later };
+}
+
+/** The verdict of a check whose submission the run has not taken (yet): running, or not exercised once it ended. */
+export function noSubmissionTaken(observations: readonly ReadinessObservationRow[], ended: boolean): Judgement {
+  return {
+    verdict: ended ? "not_exercised" : "running",
+    found: "No application of the unit was submitted for this check during the run.",
+    requests: firstHundred(observations.filter(isSubmission)),
+  };
 }

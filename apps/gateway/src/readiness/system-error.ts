@@ -1,5 +1,5 @@
 import { firstHundred, type ReadinessCheck } from "./check.js";
-import { isSubmission, observedAround, STORED_STATUSES, submissionPlace } from "./submissions.js";
+import { noSubmissionTaken, observedAround, STORED_STATUSES, submissionPlace } from "./submissions.js";
 
 /**
  * SYSTEM_ERROR: an application that hits a system error is not on the day list and raises `application.error`
@@ -23,11 +23,7 @@ export const systemError: ReadinessCheck = {
     "answered 202) before the deadline.",
   judge: ({ observations, submissions, ended }) => {
     const failed = submissions["system-error"];
-    if (!failed) {
-      const found = "No application of the unit was submitted for this check during the run.";
-      const requests = firstHundred(observations.filter(isSubmission));
-      return { verdict: ended ? "not_exercised" : "running", found, requests };
-    }
+    if (!failed) return noSubmissionTaken(observations, ended);
     const { own, later } = observedAround(observations, failed, 202);
     const reads = observations.filter(
       (observation) =>

@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { RunFacts } from "../../src/readiness/check.js";
 import { lostAnswer } from "../../src/readiness/lost-answer.js";
-import type { ReadinessObservationRow } from "../../src/storage/storage.js";
 import { idempotencyKey } from "../support/gateway.js";
 import {
   advance,
   applicationCount,
   check,
+  handMadeSubmissions,
   information,
   newUnit,
   read,
@@ -126,29 +125,7 @@ describe("the lost-answer check", () => {
 
 describe("the lost-answer check's verdict, from hand-made observations", () => {
   const stored = { applicationId: "a-1", idempotencyKey: "k-1", takenMs: 1000 };
-  let sequence = 0;
-  const submission = (key: string, status: number, clockMs = 2000): ReadinessObservationRow => ({
-    runId: "run",
-    businessUnitId: "unit",
-    sequence: (sequence += 1),
-    clockMs,
-    method: "POST",
-    operationId: "submitApplication",
-    query: {},
-    status,
-    credentialsSent: true,
-    acknowledgedIds: null,
-    acknowledgedCount: null,
-    idempotencyKey: key,
-    pathParameters: {},
-  });
-  const facts = (observations: ReadinessObservationRow[], ended: boolean): RunFacts => ({
-    observations,
-    stimulus: {},
-    ended,
-    leftBehind: undefined,
-    submissions: { "lost-answer": stored },
-  });
+  const { submission, facts } = handMadeSubmissions("lost-answer", stored);
   it.each([
     ["the same key, answered 202", () => [submission("k-1", 444), submission("k-1", 202)], false, "passed"],
     [

@@ -3,6 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import { APPLICATION_STATUSES } from "@lrg/spec";
+import type { RunFacts } from "../../src/readiness/check.js";
+import type { SubmissionCheck, TakenSubmission } from "../../src/readiness/submissions.js";
+import type { ReadinessObservationRow } from "../../src/storage/storage.js";
 import { startPostgres } from "../../src/testing/postgres.js";
 import { uploadAddress, uploadHeaders } from "../support/documents.js";
 import type { components, SandboxComponents } from "../../src/operation-types.js";
@@ -232,4 +235,36 @@ export async function untilDecided(unit: Unit, id: string): Promise<string> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`application ${id} was not decided in 5 seconds`);
+}
+
+/**
+ * Hand-made observations of submissions, numbered in the order made, and the facts of a run in which `check` took the
+ * submission `taken` (for the verdicts of the checks that take one, judged without a gateway).
+ */
+export function handMadeSubmissions(check: SubmissionCheck, taken: TakenSubmission) {
+  let sequence = 0;
+  return {
+    submission: (key: string, status: number, clockMs = 2000): ReadinessObservationRow => ({
+      runId: "run",
+      businessUnitId: "unit",
+      sequence: (sequence += 1),
+      clockMs,
+      method: "POST",
+      operationId: "submitApplication",
+      query: {},
+      status,
+      credentialsSent: true,
+      acknowledgedIds: null,
+      acknowledgedCount: null,
+      idempotencyKey: key,
+      pathParameters: {},
+    }),
+    facts: (observations: ReadinessObservationRow[], ended: boolean): RunFacts => ({
+      observations,
+      stimulus: {},
+      ended,
+      leftBehind: undefined,
+      submissions: { [check]: taken },
+    }),
+  };
 }

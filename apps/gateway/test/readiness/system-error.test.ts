@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { RunFacts } from "../../src/readiness/check.js";
 import { systemError } from "../../src/readiness/system-error.js";
-import type { ReadinessObservationRow } from "../../src/storage/storage.js";
 import { idempotencyKey } from "../support/gateway.js";
 import {
   acknowledge,
   advance,
   applicationCount,
   check,
+  handMadeSubmissions,
   information,
   list,
   newUnit,
@@ -177,29 +176,7 @@ describe("the checks that take the unit's submissions, together", () => {
 
 describe("the system-error check's verdict, from hand-made observations", () => {
   const failed = { applicationId: "a-1", idempotencyKey: "k-1", takenMs: 1000 };
-  let sequence = 0;
-  const submission = (key: string, status: number, clockMs = 2000): ReadinessObservationRow => ({
-    runId: "run",
-    businessUnitId: "unit",
-    sequence: (sequence += 1),
-    clockMs,
-    method: "POST",
-    operationId: "submitApplication",
-    query: {},
-    status,
-    credentialsSent: true,
-    acknowledgedIds: null,
-    acknowledgedCount: null,
-    idempotencyKey: key,
-    pathParameters: {},
-  });
-  const facts = (observations: ReadinessObservationRow[], ended: boolean): RunFacts => ({
-    observations,
-    stimulus: {},
-    ended,
-    leftBehind: undefined,
-    submissions: { "system-error": failed },
-  });
+  const { submission, facts } = handMadeSubmissions("system-error", failed);
   it.each([
     ["again with the released key", () => [submission("k-1", 202), submission("k-1", 202)], false, "passed"],
     ["again with a new key", () => [submission("k-1", 202), submission("k-2", 202)], false, "passed"],
