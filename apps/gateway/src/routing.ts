@@ -189,6 +189,8 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
     const onSend = onAnswer
       ? async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
           await onAnswer(spec, request, reply, payload);
+          // Seen as any other answer first, so that its observation precedes whatever the client does next.
+          if (lostAnswers.has(request)) request.raw.socket.destroy();
           return payload;
         }
       : undefined;
@@ -225,6 +227,21 @@ const principals = new WeakMap<FastifyRequest, Principal>();
 /** Who a registry request authenticated as; undefined before its credentials were checked, or when they were refused. */
 export function principalOf(request: FastifyRequest): Principal | undefined {
   return principals.get(request);
+}
+
+/** Requests whose answer their handler lost on purpose (see loseAnswer). */
+const lostAnswers = new WeakSet<FastifyRequest>();
+
+/**
+ * Loses a request's answer on purpose, after its work was done (a readiness run's lost-answer check): the answer is
+ * seen by `onAnswer` with status 444 (nginx's "connection closed without response"; ReadinessObservation `status`),
+ * then its connection is destroyed before a byte of it is written. For operations registered with `onAnswer` (the
+ * registry interface). A handler answers `undefined` after it (it wrote the reply itself).
+ */
+export function loseAnswer(request: FastifyRequest, reply: FastifyReply): undefined {
+  lostAnswers.add(request);
+  void reply.code(444).send();
+  return undefined;
 }
 
 /** The business unit whose document a signed (credential-less) request named, once its handler found it. */

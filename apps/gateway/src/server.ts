@@ -24,7 +24,7 @@ import { ReadinessObserver } from "./readiness/observer.js";
 import { readinessReportHandlers } from "./readiness/report-routes.js";
 import { readinessHandlers } from "./readiness/routes.js";
 import { ReadinessService } from "./readiness/service.js";
-import { takeValidationFailure } from "./readiness/validation-failed.js";
+import { submissionChecksOf, takeSubmission } from "./readiness/submissions.js";
 import { ControlTokens } from "./sandbox/tokens.js";
 import { openBlobStore } from "./storage/blobs/open-blob-store.js";
 import { openStorage } from "./storage/open-storage.js";
@@ -126,11 +126,13 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     state,
     decisionDelayMs: config.decisionDelayMs,
     readiness: {
-      mayFailValidation: (businessUnitId, nowMs) =>
-        readinessObserver.runOf(businessUnitId, nowMs)?.checks.includes("validation-failed") ?? false,
-      takeValidationFailure: async (businessUnitId, applicationId, nowMs) => {
+      mayTakeSubmission: (businessUnitId, nowMs) => {
         const run = readinessObserver.runOf(businessUnitId, nowMs);
-        return run ? takeValidationFailure(storage, run, businessUnitId, applicationId, nowMs) : null;
+        return run !== undefined && submissionChecksOf(run.checks).length > 0;
+      },
+      takeSubmission: async (submission, nowMs) => {
+        const run = readinessObserver.runOf(submission.businessUnitId, nowMs);
+        return run ? takeSubmission(storage, run, submission, nowMs) : undefined;
       },
     },
   });

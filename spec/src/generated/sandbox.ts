@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 289542bf8bd4542c4c05469e9970144aac6ed68e2d31f0e40617bf4bf0c66e84) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 219bcadbd8c0ac0d0fe9e0ae82fcc533b85fb94878a0550c24ed5b65f15cc8a8) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -447,6 +447,21 @@ export interface paths {
          *     | `nothing-left-behind` | nothing of its own: every notification of the unit raised while the run lasts counts |
          *
          *     The applications are real (their information can be read); they await the day list like any accepted application.
+         *
+         *     **The unit's own submissions.** Three checks raise nothing at the start: each acts on one submission of the
+         *     software during the run (a new application the gateway stores from `POST /v0/applications`, answered 202; a
+         *     replay of an `Idempotency-Key` already used is not a new one). They take the run's submissions in this fixed
+         *     order, among those the run examines: `validation-failed` the first, `system-error` the next, `lost-answer` the
+         *     next. Each submission is taken once, atomically in the store, whichever gateway instance received it, and its
+         *     check's `instructions` say which one it is. The software's own resubmissions count like any other.
+         *
+         *     | check | what the gateway does with its submission |
+         *     |---|---|
+         *     | `validation-failed` | fails its validation (VALIDATION_FAILED, `application.validation-failed`) |
+         *     | `system-error` | ends it in SYSTEM_ERROR, as a scheduled system error does (`scheduleSystemErrors`): `application.error`, and its `Idempotency-Key` released |
+         *     | `lost-answer` | stores it, then closes the connection before the 202 is written; the observation records status 444 |
+         *
+         *     Submissions after those are processed as any other.
          *
          *     While the run lasts, the gateway observes each request of the unit's software to the registry interface (see
          *     `ReadinessObservation`; only requests made with the unit's credentials: what the signed addresses serve is not
@@ -1185,7 +1200,7 @@ export interface components {
          * @example paging
          * @enum {string}
          */
-        ReadinessCheckName: "duplicates" | "paging" | "nothing-left-behind" | "validation-failed" | "checksum-and-length";
+        ReadinessCheckName: "duplicates" | "paging" | "nothing-left-behind" | "validation-failed" | "checksum-and-length" | "system-error" | "lost-answer";
         /** @description A readiness run without its checks' evidence (as a list shows it). */
         ReadinessRunSummary: {
             run_id: components["schemas"]["Uuid"];
@@ -1249,7 +1264,11 @@ export interface components {
             query: {
                 [key: string]: string;
             };
-            /** @description The HTTP status answered. */
+            /**
+             * @description The HTTP status answered. 444 (after nginx's code for a connection closed without a response) is never sent: it
+             *     records an answer the sandbox dropped on purpose for the `lost-answer` check. The request's work was done (the
+             *     application stored), then the connection was closed before a byte of the answer was written.
+             */
             status: number;
             /** @description Whether the request carried an `Authorization` header. */
             credentials_sent: boolean;

@@ -1,16 +1,20 @@
-import type { RegistryHandlers } from "../routing.js";
+import { loseAnswer, type RegistryHandlers } from "../routing.js";
 import type { AttachmentService } from "./attachments.js";
 import type { ApplicationService } from "./service.js";
 
-/** Handlers of submit-an-application, application information, and Attach a document or a message. */
+/**
+ * Handlers of submit-an-application, application information, and Attach a document or a message. A submission a
+ * readiness run took to lose its answer (`readiness/submissions.ts`) is stored, then its connection closed unanswered.
+ */
 export function applicationHandlers(
   applications: ApplicationService,
   attachments: AttachmentService,
 ): RegistryHandlers<"submitApplication" | "getApplicationInformation" | "attachDocument" | "attachMessage"> {
   return {
-    submitApplication: async ({ principal, body, headers }) => {
+    submitApplication: async ({ principal, body, headers, request, reply }) => {
       const key = String(headers["idempotency-key"]);
-      const { applicationId } = await applications.submit(principal, body, key);
+      const { applicationId, answerLost } = await applications.submit(principal, body, key);
+      if (answerLost) return loseAnswer(request, reply);
       return {
         status: 202,
         headers: { location: `/v0/applications/${applicationId}/information` },

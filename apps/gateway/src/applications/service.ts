@@ -31,14 +31,25 @@ export interface ApplicationServiceDeps {
   state: SandboxState;
   decisionDelayMs: number;
   /**
-   * A readiness run's hold on the unit's next submission (`readiness/validation-failed.ts`): whether a run may fail it
-   * (in memory), and taking that failure for one new application (once per run, in the store).
+   * A readiness run's hold on the unit's submissions (`readiness/submissions.ts`): whether a run may take the next
+   * one (in memory), and taking one new application for the run's next check that acts on a submission (once per
+   * check, in the store), which answers what to do with it.
    */
   readiness?: {
-    mayFailValidation(businessUnitId: string, nowMs: number): boolean;
-    takeValidationFailure(businessUnitId: string, applicationId: string, nowMs: number): Promise<RuleError[] | null>;
+    mayTakeSubmission(businessUnitId: string, nowMs: number): boolean;
+    takeSubmission(
+      submission: { businessUnitId: string; applicationId: string; idempotencyKey: string },
+      nowMs: number,
+    ): Promise<SubmissionFate | undefined>;
   };
 }
+
+/**
+ * What a readiness run does with a new application it takes: fails its validation with these errors, ends it in
+ * SYSTEM_ERROR as a scheduled system error does, or stores it and loses its answer (the connection is closed).
+ */
+export type SubmissionFate =
+  { kind: "validation-failed"; errors: RuleError[] } | { kind: "system-error" } | { kind: "lost-answer" };
 
 type SandboxSchemas = SandboxComponents["schemas"];
 
@@ -78,27 +89,30 @@ export class ApplicationService {
     this.#deps = deps;
   }
 
+  /**
+   * Stores a new application, or answers the one its Idempotency-Key names (`replayed`). `answerLost` when a readiness
+   * run took it to lose its answer: the caller then closes the connection instead of answering.
+   */
   async submit(
     principal: Principal,
     submission: Submission,
     idempotencyKey: string,
-  ): Promise<{ applicationId: string; replayed: boolean }> {
+  ): Promise<{ applicationId: string; replayed: boolean; answerLost: boolean }> {
     const { storage, clock, state, decisionDelayMs } = this.#deps;
-    const now = clock.nowMs(principal.businessUnitId);
+    const businessUnitId = principal.businessUnitId;
+    const now = clock.nowMs(businessUnitId);
     const future = futureDates(submission, londonDate(now));
     if (future.length > 0) throw new Problem("400-02", "request does not match the schema", { errors: future });
-    // An application that may meet a scheduled system error is stored with no decision due, so that automatic
-    // processing cannot decide it before the error is applied (the move to SYSTEM_ERROR would then be refused).
-    const systemErrorPending = await state.systemErrorPending(principal.businessUnitId);
-    // Likewise one a readiness run may fail validation (decided once it is stored: only one submission a run fails).
-    const heldForReadiness =
-      !systemErrorPending && (this.#deps.readiness?.mayFailValidation(principal.businessUnitId, now) ?? false);
-    const decideAtMs =
-      state.settingsOf(principal.businessUnitId).processing === "automatic" ? now + decisionDelayMs : null;
+    // An application that may meet a scheduled system error, or that a readiness run may take, is stored with no
+    // decision due, so that automatic processing cannot decide it before its fate is applied (the move to SYSTEM_ERROR
+    // or VALIDATION_FAILED would then be refused).
+    const systemErrorPending = await state.systemErrorPending(businessUnitId);
+    const held = systemErrorPending || (this.#deps.readiness?.mayTakeSubmission(businessUnitId, now) ?? false);
+    const decideAtMs = state.settingsOf(businessUnitId).processing === "automatic" ? now + decisionDelayMs : null;
     const outcome = await storage.submitApplication(
       {
         id: randomUUID(),
-        businessUnitId: principal.businessUnitId,
+        businessUnitId,
         status: "VALIDATING",
         registryReference: null,
         priorityMs: null,
@@ -109,33 +123,51 @@ export class ApplicationService {
         earlyCompletion: false,
         createdMs: now,
         updatedMs: now,
-        decideAtMs: systemErrorPending || heldForReadiness ? null : decideAtMs,
+        decideAtMs: held ? null : decideAtMs,
       },
       { key: idempotencyKey, requestHash: createHash("sha256").update(canonical(submission)).digest("hex") },
     );
     if (outcome.kind === "conflict") {
       throw new Problem("409-01", `Idempotency-Key ${idempotencyKey} was used with a different request body`);
     }
-    if (outcome.kind === "created" && systemErrorPending) {
-      await this.#meetSystemError(outcome.applicationId, { decideAtMs, nowMs: now });
-    } else if (outcome.kind === "created" && heldForReadiness) {
-      await this.#meetReadinessRun(outcome.applicationId, { decideAtMs, nowMs: now });
-    }
-    return { applicationId: outcome.applicationId, replayed: outcome.kind === "replayed" };
+    const fate =
+      outcome.kind === "created" && held
+        ? await this.#meetHold(outcome.applicationId, idempotencyKey, systemErrorPending, { decideAtMs, nowMs: now })
+        : undefined;
+    return {
+      applicationId: outcome.applicationId,
+      replayed: outcome.kind === "replayed",
+      answerLost: fate?.kind === "lost-answer",
+    };
   }
 
   /**
-   * A new application stored with no decision due because a system error was pending for its unit: takes that error
-   * and fails it (the registry accepts the submission, then fails internally), or, when a concurrent submission used
-   * the last one meanwhile, schedules its decision as any other's (`decideAtMs`, null under manual processing).
+   * A new application stored with no decision due: takes a scheduled system error when one was pending and fails it
+   * (the registry accepts the submission, then fails internally); else lets the unit's readiness run take it for its
+   * next check that acts on a submission, and applies that check's fate. Otherwise (a concurrent submission used the
+   * last one meanwhile, or the run took every submission it needs) schedules its decision as any other's
+   * (`decideAtMs`, null under manual processing). Answers the readiness run's fate, if it took it.
    */
-  async #meetSystemError(applicationId: string, when: { decideAtMs: number | null; nowMs: number }): Promise<void> {
-    const { storage, state } = this.#deps;
+  async #meetHold(
+    applicationId: string,
+    idempotencyKey: string,
+    systemErrorPending: boolean,
+    when: { decideAtMs: number | null; nowMs: number },
+  ): Promise<SubmissionFate | undefined> {
+    const { storage, state, readiness } = this.#deps;
     const application = await storage.findApplication(applicationId);
-    if (!application) return;
-    if (await state.takeSystemError(application.businessUnitId)) {
+    if (!application) return undefined;
+    const { businessUnitId } = application;
+    if (systemErrorPending && (await state.takeSystemError(businessUnitId))) {
       await this.#apply(application, { to: "SYSTEM_ERROR" });
-    } else await this.#scheduleDecision(application, when);
+      return undefined;
+    }
+    const fate = await readiness?.takeSubmission({ businessUnitId, applicationId, idempotencyKey }, when.nowMs);
+    if (fate?.kind === "validation-failed")
+      await this.#apply(application, { to: "VALIDATION_FAILED", errors: fate.errors });
+    else if (fate?.kind === "system-error") await this.#apply(application, { to: "SYSTEM_ERROR" });
+    else await this.#scheduleDecision(application, when);
+    return fate;
   }
 
   /** Schedules the decision of an application stored with none due (none under manual processing: `decideAtMs` null). */
@@ -151,19 +183,6 @@ export class ApplicationService {
       updatedMs: when.nowMs,
       notifications: [],
     });
-  }
-
-  /**
-   * A new application stored with no decision due because the unit's readiness run may fail it: fails it with the
-   * run's errors when it is the first the run takes, else schedules its decision as any other's.
-   */
-  async #meetReadinessRun(applicationId: string, when: { decideAtMs: number | null; nowMs: number }): Promise<void> {
-    const { storage, readiness } = this.#deps;
-    const application = await storage.findApplication(applicationId);
-    if (!application) return;
-    const errors = await readiness?.takeValidationFailure(application.businessUnitId, applicationId, when.nowMs);
-    if (errors) await this.#apply(application, { to: "VALIDATION_FAILED", errors });
-    else await this.#scheduleDecision(application, when);
   }
 
   async information(principal: Principal, id: string): Promise<Record<string, unknown>> {

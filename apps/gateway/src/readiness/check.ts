@@ -1,6 +1,7 @@
 import { componentSchema } from "@lrg/spec";
 import type { SandboxComponents } from "../operation-types.js";
 import type { ApplicationRow, NotificationRow, ReadinessObservationRow } from "../storage/storage.js";
+import type { TakenSubmissions } from "./submissions.js";
 
 /** The name of a readiness check (`ReadinessCheckName` in spec/sandbox.yaml). */
 export type CheckName = SandboxComponents["schemas"]["ReadinessCheckName"];
@@ -27,8 +28,8 @@ export interface RunFacts {
    * still NEW (at most 100). Undefined while it runs.
    */
   leftBehind: { raised: boolean; newIds: string[] } | undefined;
-  /** The unit's submission the run failed validation (`validation-failed.ts`), once it failed one. */
-  failedSubmission: { applicationId: string; failedMs: number } | undefined;
+  /** The unit's submissions the run took for its checks that act on one (`submissions.ts`), by check. */
+  submissions: TakenSubmissions;
 }
 
 /** A check's verdict with its evidence. */
@@ -49,8 +50,11 @@ export interface ReadinessCheck {
   expected: string;
   /** Raises the check's stimulus for a business unit at `nowMs` (its clock); answers what to write and what to keep. */
   stimulus?: (businessUnitId: string, nowMs: number) => { raised: Raised; kept: { notificationIds: string[] } };
-  /** What the software must do while the run runs; `deadline` is the run's deadline as the answer shows it. */
-  instructions: (deadline: string) => string;
+  /**
+   * What the software must do while the run runs; `deadline` is the run's deadline as the answer shows it, `checks`
+   * the run's checks (a check acting on a submission says which of the run's submissions it takes).
+   */
+  instructions: (deadline: string, checks: readonly CheckName[]) => string;
   judge: (facts: RunFacts) => Judgement;
 }
 

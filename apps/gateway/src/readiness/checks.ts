@@ -1,8 +1,10 @@
 import type { CheckName, ReadinessCheck } from "./check.js";
 import { checksumAndLength } from "./checksum-and-length.js";
 import { duplicates } from "./duplicates.js";
+import { lostAnswer } from "./lost-answer.js";
 import { nothingLeftBehind } from "./nothing-left-behind.js";
 import { paging } from "./paging.js";
+import { systemError } from "./system-error.js";
 import { validationFailed } from "./validation-failed.js";
 
 /**
@@ -15,6 +17,8 @@ export const CHECKS: { readonly [Name in CheckName]: ReadinessCheck } = {
   "nothing-left-behind": nothingLeftBehind,
   "validation-failed": validationFailed,
   "checksum-and-length": checksumAndLength,
+  "system-error": systemError,
+  "lost-answer": lostAnswer,
 };
 
 /** The check names, in the order of CHECKS. */

@@ -6,7 +6,7 @@ import type { ReadinessObservationRow, ReadinessRunRow, Storage } from "../stora
 import { RULES, type CheckName, type Raised, type RunFacts, type Stimulus, type Verdict } from "./check.js";
 import { CHECK_NAMES, CHECKS } from "./checks.js";
 import type { ReadinessObserver } from "./observer.js";
-import { failedSubmissionOf } from "./validation-failed.js";
+import { submissionChecksOf, submissionsOf } from "./submissions.js";
 
 type ReadinessRun = SandboxComponents["schemas"]["ReadinessRun"];
 type ReadinessRunSummary = SandboxComponents["schemas"]["ReadinessRunSummary"];
@@ -102,11 +102,9 @@ export class ReadinessService {
   }
 
   /** What a running run's checks are judged from besides the observations. */
-  async #facts(run: ReadinessRunRow): Promise<Pick<RunFacts, "failedSubmission">> {
+  async #facts(run: ReadinessRunRow): Promise<Pick<RunFacts, "submissions">> {
     return {
-      failedSubmission: run.checks.includes("validation-failed")
-        ? await failedSubmissionOf(this.#storage, run)
-        : undefined,
+      submissions: submissionChecksOf(run.checks).length > 0 ? await submissionsOf(this.#storage, run) : {},
     };
   }
 
@@ -191,7 +189,7 @@ export class ReadinessService {
   #answer(
     run: ReadinessRunRow,
     observations: ReadinessObservationRow[],
-    facts: Partial<Pick<RunFacts, "failedSubmission">> = {},
+    facts: Partial<Pick<RunFacts, "submissions">> = {},
   ): ReadinessRun {
     const result = run.status === "running" ? judge(run, observations, "running", facts) : (run.result as Result);
     return {
@@ -221,14 +219,14 @@ export function judge(
   run: Pick<ReadinessRunRow, "checks" | "stimulus" | "deadlineMs">,
   observations: readonly ReadinessObservationRow[],
   phase: Phase,
-  found: Partial<Pick<RunFacts, "leftBehind" | "failedSubmission">> = {},
+  found: Partial<Pick<RunFacts, "leftBehind" | "submissions">> = {},
 ): Result {
   const facts: RunFacts = {
     observations,
     stimulus: run.stimulus as Stimulus,
     ended: phase === "finished",
     leftBehind: found.leftBehind,
-    failedSubmission: found.failedSubmission,
+    submissions: found.submissions ?? {},
   };
   const checks = (run.checks as CheckName[]).map((name): CheckResult => {
     const check = CHECKS[name];
@@ -239,7 +237,8 @@ export function judge(
       verdict,
       rule: RULES[name],
       how_to_pass: check.howToPass,
-      instructions: verdict === "running" ? check.instructions(isoMillis(run.deadlineMs)) : null,
+      instructions:
+        verdict === "running" ? check.instructions(isoMillis(run.deadlineMs), run.checks as CheckName[]) : null,
       evidence: { expected: check.expected, found: judgement.found, requests: judgement.requests.map(toObservation) },
     };
   });

@@ -157,7 +157,7 @@ export class SandboxState {
     await this.#storage.resetBusinessUnit(businessUnitId, [
       `rate_limit.%.${businessUnitId}`,
       `rate_limit.%.${businessUnitId}\n%`,
-      // What a readiness run kept for the unit (e.g. the submission it failed: readiness/validation-failed.ts).
+      // What a readiness run kept for the unit (e.g. the submissions it took: readiness/submissions.ts).
       `readiness.%.${businessUnitId}`,
     ]);
     await this.#storage.updateSetting<Record<string, number>, void>(KEYS.systemErrors, (stored = {}) => {

@@ -41,7 +41,7 @@ const facts = (
   stimulus: { duplicates: { notificationIds: ["d-1", "d-2"] }, paging: { notificationIds: burst } },
   ended,
   leftBehind: undefined,
-  failedSubmission: undefined,
+  submissions: {},
   ...overrides,
 });
 
@@ -109,7 +109,7 @@ describe("the readiness checks' verdicts, from hand-made observations", () => {
     expect(judged.verdict).toBe(verdict);
   });
 
-  const failedSubmission = { applicationId: "a-1", failedMs: 1000 };
+  const failedSubmission = { applicationId: "a-1", idempotencyKey: "k-1", takenMs: 1000 };
   const submitted = observed("submitApplication", { method: "POST", clockMs: 1000 });
   const information = (id: string, overrides: Partial<ReadinessObservationRow> = {}) =>
     observed("getApplicationInformation", { pathParameters: { id }, clockMs: 2000, ...overrides });
@@ -129,7 +129,8 @@ describe("the readiness checks' verdicts, from hand-made observations", () => {
     ["nothing submitted, while the run goes on", [], undefined, false, "running"],
     ["nothing submitted, at the end", [listing()], undefined, true, "not_exercised"],
   ] as const)("validation failed: %s", (_name, observations, failed, ended, verdict) => {
-    expect(validationFailed.judge(facts([...observations], ended, { failedSubmission: failed })).verdict).toBe(verdict);
+    const submissions = failed ? { "validation-failed": failed } : {};
+    expect(validationFailed.judge(facts([...observations], ended, { submissions })).verdict).toBe(verdict);
   });
 
   const put = (status: number) => observed("uploadDocument", { method: "PUT", status, credentialsSent: false });

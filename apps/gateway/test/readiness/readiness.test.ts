@@ -11,11 +11,14 @@ import {
   read,
   start,
   submit,
+  submitRetrying,
+  untilDecided,
   useTestGateway,
   type Run,
   type Unit,
 } from "./support.js";
 import { CHECK_NAMES } from "../../src/readiness/checks.js";
+import { idempotencyKey } from "../support/gateway.js";
 import { SAMPLES } from "../support/upload.js";
 
 const gateway = useTestGateway();
@@ -58,6 +61,11 @@ describe("readiness runs", () => {
     expect(started.checks.every((c) => typeof c.instructions === "string")).toBe(true);
 
     await submit(unit);
+    // The run's second submission ends in SYSTEM_ERROR: submitted again with its key, its answer is lost and retried
+    // with that key (system-error, lost-answer); the notifications are consumed once that one is decided.
+    const key = idempotencyKey();
+    await submitRetrying(unit, key);
+    await untilDecided(unit, await submitRetrying(unit, key));
     expect(await correctUpload(unit, SAMPLES.pdf)).toBe(200);
     await correctConsumer(unit);
     const during = await read(unit, started.run_id);

@@ -2,10 +2,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
+import { APPLICATION_STATUSES } from "@lrg/spec";
+import type { RunFacts } from "../../src/readiness/check.js";
+import type { SubmissionCheck, TakenSubmission } from "../../src/readiness/submissions.js";
+import type { ReadinessObservationRow } from "../../src/storage/storage.js";
 import { startPostgres } from "../../src/testing/postgres.js";
 import { uploadAddress, uploadHeaders } from "../support/documents.js";
 import type { components, SandboxComponents } from "../../src/operation-types.js";
-import { startGateway, type Credentials, type TestGateway } from "../support/gateway.js";
+import { basic, startGateway, submission, type Credentials, type TestGateway } from "../support/gateway.js";
 
 /** A business unit the sandbox created: its registry credentials and its own token of the control plane. */
 export interface Unit extends Credentials {
@@ -178,4 +182,89 @@ export async function correctUpload(unit: Unit, bytes: Buffer): Promise<number> 
   });
   await put.arrayBuffer();
   return put.status;
+}
+
+/** What one submission's request came to: the status and, for a 202, the application's id; or its answer lost. */
+export type Submitted = { status: number; id: string | undefined } | "lost";
+
+/**
+ * Sends one submission (`submission()` of the gateway's test support) with this Idempotency-Key, as a plain HTTP
+ * client: answers the status (and the application's id of a 202), or "lost" when the connection closed unanswered.
+ */
+export async function submitWith(unit: Unit, key: string): Promise<Submitted> {
+  let response: Response;
+  try {
+    response = await fetch(`${gateway().url}/v0/applications`, {
+      method: "POST",
+      headers: { authorization: basic(unit), "content-type": "application/json", "idempotency-key": key },
+      body: JSON.stringify(submission()),
+    });
+  } catch (error) {
+    if (error instanceof TypeError) return "lost"; // fetch's "fetch failed": the connection closed unanswered
+    throw error;
+  }
+  const body = (await response.json()) as { data?: { application_request_id?: string } };
+  return { status: response.status, id: body.data?.application_request_id };
+}
+
+/** A correct submitter: sends the submission, and while its answer is lost sends it again with the same key. */
+export async function submitRetrying(unit: Unit, key: string): Promise<string> {
+  for (let attempt = 1; attempt <= 3; attempt += 1) {
+    const answer = await submitWith(unit, key);
+    if (answer === "lost") continue;
+    expect(answer.status).toBe(202);
+    return answer.id!;
+  }
+  throw new Error(`the answer to the submission with key ${key} was lost three times`);
+}
+
+/** How many applications the unit has, whatever their status (read from the store). */
+export async function applicationCount(unit: Unit): Promise<number> {
+  const { storage } = gateway().gateway;
+  const counts = await Promise.all(
+    APPLICATION_STATUSES.map((status) => storage.countApplications(status, unit.business_unit_id)),
+  );
+  return counts.reduce((sum, count) => sum + count, 0);
+}
+
+/** Reads an application's information until the registry decided it (it left VALIDATING); answers its status. */
+export async function untilDecided(unit: Unit, id: string): Promise<string> {
+  for (let read = 0; read < 100; read += 1) {
+    const { status } = await information(unit, id);
+    if (status !== "VALIDATING") return status;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`application ${id} was not decided in 5 seconds`);
+}
+
+/**
+ * Hand-made observations of submissions, numbered in the order made, and the facts of a run in which `check` took the
+ * submission `taken` (for the verdicts of the checks that take one, judged without a gateway).
+ */
+export function handMadeSubmissions(check: SubmissionCheck, taken: TakenSubmission) {
+  let sequence = 0;
+  return {
+    submission: (key: string, status: number, clockMs = 2000): ReadinessObservationRow => ({
+      runId: "run",
+      businessUnitId: "unit",
+      sequence: (sequence += 1),
+      clockMs,
+      method: "POST",
+      operationId: "submitApplication",
+      query: {},
+      status,
+      credentialsSent: true,
+      acknowledgedIds: null,
+      acknowledgedCount: null,
+      idempotencyKey: key,
+      pathParameters: {},
+    }),
+    facts: (observations: ReadinessObservationRow[], ended: boolean): RunFacts => ({
+      observations,
+      stimulus: {},
+      ended,
+      leftBehind: undefined,
+      submissions: { [check]: taken },
+    }),
+  };
 }

@@ -1,0 +1,60 @@
+import { firstHundred, type ReadinessCheck } from "./check.js";
+import { noSubmissionTaken, observedAround, STORED_STATUSES, submissionPlace } from "./submissions.js";
+
+/**
+ * Lost answer: the network may lose the answer of a submission the registry stored. The run stores one of the unit's
+ * submissions and closes its connection before the answer is written (observed with status 444); the retry must carry
+ * the same Idempotency-Key, which the gateway answers with the stored application, so that exactly one exists. The
+ * software's first submission after the lost one is its retry: with another key it is a second application.
+ */
+export const lostAnswer: ReadinessCheck = {
+  howToPass:
+    "Generate an Idempotency-Key once per application and keep it with the application before sending. When a " +
+    "submission's answer does not arrive (connection closed or reset, timeout), send the same request again with " +
+    "the same key: the gateway answers 202 with the application it stored the first time. A new key for a retry " +
+    "submits the application twice.",
+  expected:
+    "The submission whose answer was lost retried with the same Idempotency-Key and answered 202, before any other " +
+    "submission.",
+  instructions: (deadline, checks) =>
+    `Submit one application from your software before ${deadline} (the run's deadline, on the unit's sandbox clock), ` +
+    `${submissionPlace("lost-answer", checks)}: the sandbox stores it, then closes the connection before its answer ` +
+    "is sent, and your software must retry it with the same Idempotency-Key, before it submits anything else and " +
+    "before the deadline.",
+  judge: ({ observations, submissions, ended }) => {
+    const stored = submissions["lost-answer"];
+    if (!stored) return noSubmissionTaken(observations, ended);
+    const key = stored.idempotencyKey;
+    const { own, later } = observedAround(observations, stored, 444);
+    const requests = firstHundred([...(own ? [own] : []), ...later]);
+    const lost = `Application ${stored.applicationId} was stored and its answer lost${own ? ` (observation ${own.sequence}, 444)` : ""}`;
+    const retry = later.find((observation) => observation.idempotencyKey === key && observation.status === 202);
+    const other = later.find(
+      (observation) => observation.idempotencyKey !== key && STORED_STATUSES.has(observation.status),
+    );
+    if (other && (!retry || other.sequence < retry.sequence))
+      return {
+        verdict: "failed",
+        found:
+          `${lost}; the software's next submission carried another Idempotency-Key (observation ${other.sequence}, ` +
+          "answered 202): a second application.",
+        requests,
+      };
+    if (retry)
+      return {
+        verdict: "passed",
+        found:
+          `${lost}; the software retried with the same Idempotency-Key (observation ${retry.sequence}), answered 202 ` +
+          "with the stored application: one application for the key.",
+        requests,
+      };
+    const tries = later.filter((observation) => observation.idempotencyKey === key);
+    const refused =
+      tries.length > 0 ? ` (its retries with that key were refused: ${tries.map((t) => t.status).join(", ")})` : "";
+    return {
+      verdict: ended ? "failed" : "running",
+      found: `${lost}; the software did not retry it with the same Idempotency-Key${refused}.`,
+      requests,
+    };
+  },
+};

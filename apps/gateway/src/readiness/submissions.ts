@@ -1,0 +1,148 @@
+import type { SubmissionFate } from "../applications/service.js";
+import type { RuleError } from "../applications/validation-rules.js";
+import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
+import { firstHundred, type CheckName, type Judgement } from "./check.js";
+import type { RunningRun } from "./observer.js";
+
+/**
+ * The checks that act on the unit's own submissions during a run, in the fixed order they take them (of those the run
+ * examines): validation-failed the first, system-error the next, lost-answer the next. This order lets one software's
+ * natural reactions feed the next check: its resubmission after the SYSTEM_ERROR is the submission whose answer is
+ * lost. `spec/paths/sandbox/readiness-runs.yaml` documents it.
+ */
+export const SUBMISSION_CHECKS = [
+  "validation-failed",
+  "system-error",
+  "lost-answer",
+] as const satisfies readonly CheckName[];
+
+/** A check that takes one of the unit's submissions. */
+export type SubmissionCheck = (typeof SUBMISSION_CHECKS)[number];
+
+/** A submission a run took for one of its checks: the application stored, the key it came with, when (unit's clock). */
+export interface TakenSubmission {
+  applicationId: string;
+  idempotencyKey: string;
+  takenMs: number;
+}
+
+/** The submissions a run took, by check. */
+export type TakenSubmissions = Partial<Record<SubmissionCheck, TakenSubmission>>;
+
+/** What the setting keeps: the run that took them, and each taken submission in order. */
+interface Stored {
+  runId: string;
+  taken: (TakenSubmission & { check: SubmissionCheck })[];
+}
+
+/** The setting that holds a unit's taken submissions (one a unit; a later run's replaces it; a unit's reset clears it). */
+export const submissionsSetting = (businessUnitId: string): string => `readiness.submissions.${businessUnitId}`;
+
+/** The errors the application validation-failed takes lists in its information. */
+const VALIDATION_ERRORS: RuleError[] = [
+  {
+    type: "readiness-validation-failed",
+    detail:
+      "the sandbox's readiness run failed this application's validation on purpose: read these errors, as your " +
+      "software would read the registry's",
+    pointer: null,
+  },
+];
+
+/** What the gateway does with the submission each check takes. */
+const FATES: { readonly [Check in SubmissionCheck]: SubmissionFate } = {
+  "validation-failed": { kind: "validation-failed", errors: VALIDATION_ERRORS },
+  "system-error": { kind: "system-error" },
+  "lost-answer": { kind: "lost-answer" },
+};
+
+/** The submission-taking checks of a run, in the order they take submissions. */
+export const submissionChecksOf = (checks: readonly string[]): SubmissionCheck[] =>
+  SUBMISSION_CHECKS.filter((name) => checks.includes(name));
+
+/**
+ * Takes a new application of the unit for the run's next check that has no submission yet, atomically in the store
+ * (two submissions on two instances never both take the same check, nor one check two). Answers what the gateway must
+ * do with it, or undefined when every such check of the run has one already.
+ */
+export async function takeSubmission(
+  storage: Storage,
+  run: Pick<RunningRun, "id" | "checks">,
+  submission: { businessUnitId: string; applicationId: string; idempotencyKey: string },
+  nowMs: number,
+): Promise<SubmissionFate | undefined> {
+  const order = submissionChecksOf(run.checks);
+  if (order.length === 0) return undefined;
+  const { businessUnitId, applicationId, idempotencyKey } = submission;
+  const check = await storage.updateSetting<Stored, SubmissionCheck | undefined>(
+    submissionsSetting(businessUnitId),
+    (current) => {
+      const taken = current?.runId === run.id ? current.taken : [];
+      const next = order[taken.length];
+      if (next === undefined) return { value: { runId: run.id, taken }, answer: undefined };
+      const took = { check: next, applicationId, idempotencyKey, takenMs: nowMs };
+      return { value: { runId: run.id, taken: [...taken, took] }, answer: next };
+    },
+  );
+  return check === undefined ? undefined : FATES[check];
+}
+
+/** The submissions a run took, by check. */
+export async function submissionsOf(
+  storage: Storage,
+  run: { id: string; businessUnitId: string },
+): Promise<TakenSubmissions> {
+  const stored = await storage.getSetting<Stored>(submissionsSetting(run.businessUnitId));
+  if (stored?.runId !== run.id) return {};
+  return Object.fromEntries(stored.taken.map(({ check, ...taken }) => [check, taken]));
+}
+
+const ORDINALS = ["first", "second", "third"] as const;
+
+/**
+ * Which of the run's submissions a check takes, as its instructions say it: "the run's first submission", or with
+ * others "the run's second submission (it takes 3, in this order: validation-failed, system-error, lost-answer)".
+ */
+export function submissionPlace(check: SubmissionCheck, checks: readonly string[]): string {
+  const order = submissionChecksOf(checks);
+  const place = `the run's ${ORDINALS[Math.max(0, order.indexOf(check))]} submission`;
+  return order.length < 2 ? place : `${place} (it takes ${order.length}, in this order: ${order.join(", ")})`;
+}
+
+/** Whether an observation is a submission (`POST /v0/applications`), whatever its answer. */
+export const isSubmission = (observation: ReadinessObservationRow): boolean =>
+  observation.operationId === "submitApplication";
+
+/** Statuses of a submission that stored a new application: 202, or 444 (stored, its answer lost on purpose). */
+export const STORED_STATUSES: ReadonlySet<number> = new Set([202, 444]);
+
+/**
+ * A taken submission's own observation (the first submission with its key answered `status` once it was taken), and
+ * the submissions the software made after it (after it was taken, when its observation is missing: over the bound).
+ */
+export function observedAround(
+  observations: readonly ReadinessObservationRow[],
+  taken: TakenSubmission,
+  status: number,
+): { own: ReadinessObservationRow | undefined; later: ReadinessObservationRow[] } {
+  const submissions = observations.filter(isSubmission);
+  const own = submissions.find(
+    (observation) =>
+      observation.idempotencyKey === taken.idempotencyKey &&
+      observation.status === status &&
+      observation.clockMs >= taken.takenMs,
+  );
+  const later = submissions.filter((observation) =>
+    own ? observation.sequence > own.sequence : observation.clockMs > taken.takenMs,
+  );
+  return { own, later };
+}
+
+/** The verdict of a check whose submission the run has not taken (yet): running, or not exercised once it ended. */
+export function noSubmissionTaken(observations: readonly ReadinessObservationRow[], ended: boolean): Judgement {
+  return {
+    verdict: ended ? "not_exercised" : "running",
+    found: "No application of the unit was submitted for this check during the run.",
+    requests: firstHundred(observations.filter(isSubmission)),
+  };
+}
