@@ -446,7 +446,9 @@ export const enums = {
     "paging",
     "nothing-left-behind",
     "validation-failed",
-    "checksum-and-length"
+    "checksum-and-length",
+    "downloads",
+    "expired-upload"
   ]
 } as const;
 

@@ -1,6 +1,8 @@
 import type { CheckName, ReadinessCheck } from "./check.js";
 import { checksumAndLength } from "./checksum-and-length.js";
+import { downloads } from "./downloads.js";
 import { duplicates } from "./duplicates.js";
+import { expiredUpload } from "./expired-upload.js";
 import { nothingLeftBehind } from "./nothing-left-behind.js";
 import { paging } from "./paging.js";
 import { validationFailed } from "./validation-failed.js";
@@ -15,6 +17,8 @@ export const CHECKS: { readonly [Name in CheckName]: ReadinessCheck } = {
   "nothing-left-behind": nothingLeftBehind,
   "validation-failed": validationFailed,
   "checksum-and-length": checksumAndLength,
+  downloads,
+  "expired-upload": expiredUpload,
 };
 
 /** The check names, in the order of CHECKS. */
