@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 31fc0c02e3893c7bcec559afb55e72bdc44efcbae2447e54c65f9b1cd45c090e) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 cba9da82e676a9335eb57e0837a2625e05b90fb251d821562fa061533e88cea1) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
