@@ -24,6 +24,7 @@ import { ReadinessObserver } from "./readiness/observer.js";
 import { readinessReportHandlers } from "./readiness/report-routes.js";
 import { readinessHandlers } from "./readiness/routes.js";
 import { ReadinessService } from "./readiness/service.js";
+import { takeExpiredAddress } from "./readiness/expired-upload.js";
 import { submissionChecksOf, takeSubmission } from "./readiness/submissions.js";
 import { ControlTokens } from "./sandbox/tokens.js";
 import { openBlobStore } from "./storage/blobs/open-blob-store.js";
@@ -148,6 +149,14 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     blobs,
     signer: new AddressSigner(config.signingSecret),
     log: (error, message) => app.log.error({ err: error }, message),
+    readiness: {
+      takeExpiredAddress: async (businessUnitId, document, nowMs) => {
+        const run = readinessObserver.runOf(businessUnitId, nowMs);
+        return run?.checks.includes("expired-upload") === true
+          ? takeExpiredAddress(storage, run, businessUnitId, document, nowMs)
+          : false;
+      },
+    },
   });
   const metrics = new Metrics();
   metrics.include(() => authenticator.metrics());
@@ -212,7 +221,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     void parseJson(request, body as string, done);
   });
 
-  const readiness = new ReadinessService(storage, clock, readinessObserver);
+  const readiness = new ReadinessService(storage, clock, readinessObserver, blobs);
 
   // Another instance on the same store changed the sandbox state or a password: read it again, forget what was derived.
   storage.onStateChanged(async () => {

@@ -813,7 +813,7 @@ describe.each(backends)("the storage contract on $name", (backend) => {
     expect(await sequences({})).toEqual([d, e]);
   });
 
-  it("keeps one running readiness run per unit with its stimulus, its bounded observations, its end, and loses them with the unit's reset", async () => {
+  it("keeps one running readiness run per unit with its stimulus (applications, notifications, correspondence, registry documents), its bounded observations, its end, and loses them with the unit's reset", async () => {
     const run = (overrides: Partial<ReadinessRunRow> = {}): ReadinessRunRow => ({
       id: randomUUID(),
       businessUnitId: unit,
@@ -846,10 +846,34 @@ describe.each(backends)("the storage contract on $name", (backend) => {
     const first = run();
     const stimulusApplication = application(unit, { status: "ACCEPTED_AWAITING_PRIORITY", decideAtMs: null });
     const raised = notification(unit, stimulusApplication.id);
+    const registryDocument = (applicationId: string) => ({
+      downloadId: randomUUID(),
+      businessUnitId: unit,
+      applicationId,
+      code: "LTR",
+      name: "Letter",
+      contentType: "application/pdf",
+      size: 9,
+      createdMs: NOW,
+    });
+    const letter = registryDocument(stimulusApplication.id);
+    const record = {
+      recordId: randomUUID(),
+      applicationId: stimulusApplication.id,
+      documents: [{ download_id: letter.downloadId }],
+      createdMs: NOW,
+    };
     expect(
-      await storage.startReadinessRun(first, { applications: [stimulusApplication], notifications: [raised] }),
+      await storage.startReadinessRun(first, {
+        applications: [stimulusApplication],
+        notifications: [raised],
+        correspondence: [record],
+        registryDocuments: [letter],
+      }),
     ).toBe(true);
     expect((await storage.findApplication(stimulusApplication.id))?.status).toBe("ACCEPTED_AWAITING_PRIORITY");
+    expect(await storage.correspondenceOf(stimulusApplication.id)).toEqual([record]);
+    expect(await storage.findRegistryDocument(letter.downloadId)).toEqual(letter);
     const listed = await storage.listNotifications({
       businessUnitId: unit,
       version: "v1",
@@ -860,10 +884,18 @@ describe.each(backends)("the storage contract on $name", (backend) => {
 
     // A second running run of the unit is refused whole: neither it nor its stimulus is written.
     const refusedApplication = application(unit);
-    expect(await storage.startReadinessRun(run(), { applications: [refusedApplication], notifications: [] })).toBe(
-      false,
-    );
+    const refusedDocument = registryDocument(refusedApplication.id);
+    expect(
+      await storage.startReadinessRun(run(), {
+        applications: [refusedApplication],
+        notifications: [],
+        correspondence: [{ ...record, recordId: randomUUID(), applicationId: refusedApplication.id }],
+        registryDocuments: [refusedDocument],
+      }),
+    ).toBe(false);
     expect(await storage.findApplication(refusedApplication.id)).toBeUndefined();
+    expect(await storage.correspondenceOf(refusedApplication.id)).toEqual([]);
+    expect(await storage.findRegistryDocument(refusedDocument.downloadId)).toBeUndefined();
     expect((await storage.runningReadinessRuns()).filter((r) => r.businessUnitId === unit)).toEqual([first]);
     expect(await storage.findReadinessRun(first.id)).toEqual(first);
 

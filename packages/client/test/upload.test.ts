@@ -29,6 +29,22 @@ afterEach(async () => {
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("base64");
 
+/** Answers 403 as an upload address does: `403-01` (signature, length or checksum differ) or `403-02` (expired). */
+function refuse(
+  response: Parameters<typeof json>[0],
+  url: string,
+  code: "403-01" | "403-02",
+  headers: Record<string, string> = {},
+): void {
+  const detail = code === "403-01" ? "signature verification failure" : "the upload address expired; ask for a new one";
+  json(
+    response,
+    403,
+    { type: "about:blank", title: "Forbidden", status: 403, detail, instance: url, code },
+    { "content-type": "application/problem+json", ...headers },
+  );
+}
+
 interface Signed {
   length: number;
   checksum: string;
@@ -74,21 +90,7 @@ async function startGateway(options: { refuseUrl?: boolean } = {}) {
         request.headers["x-provider-checksum-sha256"] === expected.checksum &&
         request.body.length === expected.length &&
         sha256(request.body) === expected.checksum;
-      if (!ok) {
-        return json(
-          response,
-          403,
-          {
-            type: "about:blank",
-            title: "Forbidden",
-            status: 403,
-            detail: "signature verification failure",
-            instance: request.url,
-            code: "403-01",
-          },
-          { "content-type": "application/problem+json" },
-        );
-      }
+      if (!ok) return refuse(response, request.url, "403-01");
       response.writeHead(200).end();
       return;
     }
@@ -253,19 +255,7 @@ describe("uploadDocument", () => {
             data: { upload_url: `${server.url}/v0/uploads/${DOCUMENT_ID}`, document_id: DOCUMENT_ID },
           });
         }
-        json(
-          response,
-          403,
-          {
-            type: "about:blank",
-            title: "Forbidden",
-            status: 403,
-            detail: "expired",
-            instance: request.url,
-            code: "403-02",
-          },
-          { connection: "close" },
-        );
+        refuse(response, request.url, "403-02", { connection: "close" });
       },
       { readBody: false },
     );
@@ -274,6 +264,49 @@ describe("uploadDocument", () => {
     const failure = await client.uploadDocument(bytes, { documentType: "TR1" }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(SignatureError);
     expect((failure as SignatureError).code).toBe("403-02");
+    // An expired address is renewed once; a second one expired too is the caller's to handle.
+    expect(server.requests.map((request) => request.method)).toEqual(["POST", "PUT", "POST", "PUT"]);
+  });
+
+  it("asks for a new address when the first expired before the upload (403-02), and sends the bytes there", async () => {
+    let addresses = 0;
+    const received: Buffer[] = [];
+    const server = await startServer((request, response) => {
+      if (request.method === "POST") {
+        addresses += 1;
+        const id = `${DOCUMENT_ID.slice(0, -1)}${addresses}`;
+        return json(response, 200, { data: { upload_url: `${server.url}/v0/uploads/${id}`, document_id: id } });
+      }
+      if (request.url.endsWith("1")) return refuse(response, request.url, "403-02");
+      received.push(request.body);
+      response.writeHead(200).end();
+    });
+    servers.push(server);
+    const client = clientWith({ baseUrl: server.url });
+    const uploaded = await client.uploadDocument(bytes, { documentType: "TR1" });
+    expect(uploaded.document_id).toBe(`${DOCUMENT_ID.slice(0, -1)}2`);
+    expect(received.map((body) => sha256(body))).toEqual([sha256(bytes)]);
+    expect(server.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+      "POST /v0/documents/url",
+      `PUT /v0/uploads/${DOCUMENT_ID.slice(0, -1)}1`,
+      "POST /v0/documents/url",
+      `PUT /v0/uploads/${DOCUMENT_ID.slice(0, -1)}2`,
+    ]);
+  });
+
+  it("does not renew an address refused for its signature (403-01): the bytes or headers are wrong, not the address's age", async () => {
+    const server = await startServer((request, response) => {
+      if (request.method === "POST")
+        return json(response, 200, {
+          data: { upload_url: `${server.url}/v0/uploads/${DOCUMENT_ID}`, document_id: DOCUMENT_ID },
+        });
+      refuse(response, request.url, "403-01");
+    });
+    servers.push(server);
+    const client = clientWith({ baseUrl: server.url });
+    const failure = await client.uploadDocument(bytes, { documentType: "TR1" }).catch((error: unknown) => error);
+    expect((failure as SignatureError).code).toBe("403-01");
+    expect(server.requests.map((request) => request.method)).toEqual(["POST", "PUT"]);
   });
 
   it("throws the problem of a refused upload address request, and uploads nothing", async () => {

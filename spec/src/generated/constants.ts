@@ -448,7 +448,9 @@ export const enums = {
     "validation-failed",
     "checksum-and-length",
     "system-error",
-    "lost-answer"
+    "lost-answer",
+    "downloads",
+    "expired-upload"
   ]
 } as const;
 

@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 219bcadbd8c0ac0d0fe9e0ae82fcc533b85fb94878a0550c24ed5b65f15cc8a8) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 12cc1d0ea41177dc7e6c6e2ee4d1cde2b592afdb900fc7cb629fc2c481a666ab) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -445,8 +445,15 @@ export interface paths {
          *     | `duplicates` | one event (`application.accepted-priority-pending`, version 0 `APPLICATION_ACCEPTED_QUEUED_FOR_DAY_LIST`) of an application the run submits for the unit, delivered twice: two notification ids, the same `event_datetime` and `notification_type` |
          *     | `paging` | 250 notifications at once, one for each of 250 applications the run submits for the unit (the same event) |
          *     | `nothing-left-behind` | nothing of its own: every notification of the unit raised while the run lasts counts |
+         *     | `downloads` | correspondence (two documents: a letter, `LTR`, and an official copy of the register, `OCR`) despatched on an application the run submits for the unit and protects on the day list: a record of its information's `correspondence`, and `application.correspondence-despatched` (version 0 `APPLICATION_CORRESPONDENCE_DESPATCHED`); the documents can be downloaded with the unit's credentials |
          *
-         *     The applications are real (their information can be read); they await the day list like any accepted application.
+         *     The applications are real (their information can be read); they await the day list like any accepted application
+         *     (the one that receives the correspondence has its priority protected).
+         *
+         *     While it lasts, a run also changes what the registry answers the unit where a check needs it: with
+         *     `expired-upload`, the unit's first upload address of the run (`POST /v0/documents/url`) is issued already expired,
+         *     as if the software had waited more than ten minutes before its PUT, which is then refused (403, code `403-02`);
+         *     every later address is valid as usual.
          *
          *     **The unit's own submissions.** Three checks raise nothing at the start: each acts on one submission of the
          *     software during the run (a new application the gateway stores from `POST /v0/applications`, answered 202; a
@@ -464,8 +471,8 @@ export interface paths {
          *     Submissions after those are processed as any other.
          *
          *     While the run lasts, the gateway observes each request of the unit's software to the registry interface (see
-         *     `ReadinessObservation`; only requests made with the unit's credentials: what the signed addresses serve is not
-         *     observed yet) and judges each check from those observations. Nothing is observed for a unit without a run.
+         *     `ReadinessObservation`; a request to a signed upload or download address, which carries no credentials, is the
+         *     unit's whose document it names) and judges each check from those observations. Nothing is observed for a unit without a run.
          *
          *     **How long.** `time_limit_seconds` of the unit's own sandbox clock (60 to 604800, default 3600). The run ends
          *     when that clock reaches the `deadline`: every check is then decided. Advancing the unit's clock past the
@@ -1200,7 +1207,7 @@ export interface components {
          * @example paging
          * @enum {string}
          */
-        ReadinessCheckName: "duplicates" | "paging" | "nothing-left-behind" | "validation-failed" | "checksum-and-length" | "system-error" | "lost-answer";
+        ReadinessCheckName: "duplicates" | "paging" | "nothing-left-behind" | "validation-failed" | "checksum-and-length" | "system-error" | "lost-answer" | "downloads" | "expired-upload";
         /** @description A readiness run without its checks' evidence (as a list shows it). */
         ReadinessRunSummary: {
             run_id: components["schemas"]["Uuid"];

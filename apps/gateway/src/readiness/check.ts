@@ -1,6 +1,7 @@
 import { componentSchema } from "@lrg/spec";
 import type { SandboxComponents } from "../operation-types.js";
-import type { ApplicationRow, NotificationRow, ReadinessObservationRow } from "../storage/storage.js";
+import type { ReadinessObservationRow, ReadinessStimulusRows } from "../storage/storage.js";
+import type { ExpiredAddress } from "./expired-upload.js";
 import type { TakenSubmissions } from "./submissions.js";
 
 /** The name of a readiness check (`ReadinessCheckName` in spec/sandbox.yaml). */
@@ -8,13 +9,21 @@ export type CheckName = SandboxComponents["schemas"]["ReadinessCheckName"];
 /** A check's verdict, or a run's (`ReadinessVerdict`). */
 export type Verdict = SandboxComponents["schemas"]["ReadinessVerdict"];
 
-/** What a run raised for its checks, kept with the run (plain JSON): the notification ids of each stimulus. */
-export type Stimulus = Partial<Record<CheckName, { notificationIds: string[] }>>;
+/** What a run keeps of one check's stimulus: the notification ids it raised, and the documents it despatched. */
+export interface Kept {
+  notificationIds: string[];
+  downloadIds?: string[];
+}
 
-/** What a check's stimulus writes, in the run's start transaction. */
-export interface Raised {
-  applications: ApplicationRow[];
-  notifications: NotificationRow[];
+/** What a run raised for its checks, kept with the run (plain JSON). */
+export type Stimulus = Partial<Record<CheckName, Kept>>;
+
+/**
+ * What a check's stimulus writes, in the run's start transaction; the bytes of the registry documents it despatches
+ * (`blobs`) are stored before it.
+ */
+export interface Raised extends ReadinessStimulusRows {
+  blobs?: Buffer[];
 }
 
 /** What a check is judged from: the run's observations, what it raised, and what the store says at its end. */
@@ -30,6 +39,8 @@ export interface RunFacts {
   leftBehind: { raised: boolean; newIds: string[] } | undefined;
   /** The unit's submissions the run took for its checks that act on one (`submissions.ts`), by check. */
   submissions: TakenSubmissions;
+  /** The upload address the run issued expired (`expired-upload.ts`), once it issued one. */
+  expiredAddress: ExpiredAddress | undefined;
 }
 
 /** A check's verdict with its evidence. */
@@ -49,7 +60,7 @@ export interface ReadinessCheck {
   howToPass: string;
   expected: string;
   /** Raises the check's stimulus for a business unit at `nowMs` (its clock); answers what to write and what to keep. */
-  stimulus?: (businessUnitId: string, nowMs: number) => { raised: Raised; kept: { notificationIds: string[] } };
+  stimulus?: (businessUnitId: string, nowMs: number) => { raised: Raised; kept: Kept };
   /**
    * What the software must do while the run runs; `deadline` is the run's deadline as the answer shows it, `checks`
    * the run's checks (a check acting on a submission says which of the run's submissions it takes).

@@ -1,7 +1,9 @@
 import type { CheckName, ReadinessCheck } from "./check.js";
 import { checksumAndLength } from "./checksum-and-length.js";
+import { downloads } from "./downloads.js";
 import { duplicates } from "./duplicates.js";
 import { lostAnswer } from "./lost-answer.js";
+import { expiredUpload } from "./expired-upload.js";
 import { nothingLeftBehind } from "./nothing-left-behind.js";
 import { paging } from "./paging.js";
 import { systemError } from "./system-error.js";
@@ -19,6 +21,8 @@ export const CHECKS: { readonly [Name in CheckName]: ReadinessCheck } = {
   "checksum-and-length": checksumAndLength,
   "system-error": systemError,
   "lost-answer": lostAnswer,
+  downloads,
+  "expired-upload": expiredUpload,
 };
 
 /** The check names, in the order of CHECKS. */

@@ -1,31 +1,39 @@
 import { firstHundred, type ReadinessCheck } from "./check.js";
+import { refusedForExpiry } from "./expired-upload.js";
 
 /**
  * Checksum and length: an upload PUT carries `Content-Length` equal to the `file_length` and
  * `X-Provider-Checksum-Sha256` equal to the `file_sha256` given for its address (the base64 of the 32-byte SHA-256
  * digest, 44 characters); either missing or different is 403. The software's first upload PUT of the run must be
- * answered 200: a client that sends the hex digest, or counts characters instead of bytes, is refused.
+ * answered 200: a client that sends the hex digest, or counts characters instead of bytes, is refused. A PUT refused
+ * because its address had expired says nothing of its headers (the expiry is checked first), so it is passed over:
+ * with the expired-upload check in the same run, the PUT judged is the first to a valid address.
  */
 export const checksumAndLength: ReadinessCheck = {
   howToPass:
     "Compute the SHA-256 of the exact bytes you upload and send its base64 (44 characters, not the 64-character hex) " +
     "both as file_sha256 when asking for the address and as X-Provider-Checksum-Sha256 on the PUT; send the byte " +
     "count (not a string's length) as file_length and as Content-Length, and PUT exactly those bytes.",
-  expected: "The first upload PUT of the run answered 200.",
+  expected: "The first upload PUT of the run not refused for an expired address answered 200.",
   instructions: (deadline) =>
     `Send one document from your software before ${deadline} (the run's deadline, on the unit's sandbox clock): ` +
     "POST /v0/documents/url, then PUT the bytes to the upload_url.",
   judge: ({ observations, ended }) => {
     const puts = observations.filter((observation) => observation.operationId === "uploadDocument");
-    const first = puts[0];
-    if (!first) {
-      const found = "The software made no upload PUT during the run.";
-      return { verdict: ended ? "not_exercised" : "running", found, requests: [] };
-    }
     const requests = firstHundred(puts);
-    if (first.status === 200) return { verdict: "passed", found: "The first upload PUT was answered 200.", requests };
+    const first = puts.find((put) => !refusedForExpiry(put));
+    if (!first) {
+      const found =
+        puts.length === 0
+          ? "The software made no upload PUT during the run."
+          : "Every upload PUT of the run was refused for an expired address.";
+      return { verdict: ended ? "not_exercised" : "running", found, requests };
+    }
+    const which =
+      first === puts[0] ? "The first upload PUT" : "The first upload PUT not refused for an expired address";
+    if (first.status === 200) return { verdict: "passed", found: `${which} was answered 200.`, requests };
     const cause =
       first.status === 403 ? "the checksum, the length or the address did not match what was signed" : "it was refused";
-    return { verdict: "failed", found: `The first upload PUT was answered ${first.status}: ${cause}.`, requests };
+    return { verdict: "failed", found: `${which} was answered ${first.status}: ${cause}.`, requests };
   },
 };

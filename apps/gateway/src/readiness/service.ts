@@ -2,9 +2,11 @@ import { randomUUID } from "node:crypto";
 import { isoMillis, type Clock } from "../clock.js";
 import type { SandboxComponents } from "../operation-types.js";
 import { Problem } from "../problems.js";
+import type { BlobStore } from "../storage/blobs/blob-store.js";
 import type { ReadinessObservationRow, ReadinessRunRow, Storage } from "../storage/storage.js";
 import { RULES, type CheckName, type Raised, type RunFacts, type Stimulus, type Verdict } from "./check.js";
 import { CHECK_NAMES, CHECKS } from "./checks.js";
+import { expiredAddressOf } from "./expired-upload.js";
 import type { ReadinessObserver } from "./observer.js";
 import { submissionChecksOf, submissionsOf } from "./submissions.js";
 
@@ -18,6 +20,9 @@ interface Result {
   verdict: Verdict;
   checks: CheckResult[];
 }
+
+/** What is judged from the store besides the observations, while a run runs and as it ends. */
+type Found = Pick<RunFacts, "submissions" | "expiredAddress">;
 
 /** Who asks: a business unit's token (its id), or the admin token (null). */
 export type Reader = string | null;
@@ -36,11 +41,13 @@ export class ReadinessService {
   readonly #storage: Storage;
   readonly #clock: Clock;
   readonly #observer: ReadinessObserver;
+  readonly #blobs: BlobStore;
 
-  constructor(storage: Storage, clock: Clock, observer: ReadinessObserver) {
+  constructor(storage: Storage, clock: Clock, observer: ReadinessObserver, blobs: BlobStore) {
     this.#storage = storage;
     this.#clock = clock;
     this.#observer = observer;
+    this.#blobs = blobs;
   }
 
   /** Starts a run on a business unit with the checks named (every check when none); 409-05 when one is running. */
@@ -53,14 +60,25 @@ export class ReadinessService {
     const nowMs = this.#clock.nowMs(businessUnitId);
     const timeLimitSeconds = request.time_limit_seconds ?? DEFAULT_TIME_LIMIT_SECONDS;
     const stimulus: Stimulus = {};
-    const raised: Raised = { applications: [], notifications: [] };
+    const raised: Required<Raised> = {
+      applications: [],
+      notifications: [],
+      correspondence: [],
+      registryDocuments: [],
+      blobs: [],
+    };
     for (const name of names) {
       const made = CHECKS[name].stimulus?.(businessUnitId, nowMs);
       if (!made) continue;
       stimulus[name] = made.kept;
       raised.applications.push(...made.raised.applications);
       raised.notifications.push(...made.raised.notifications);
+      raised.correspondence.push(...(made.raised.correspondence ?? []));
+      raised.registryDocuments.push(...(made.raised.registryDocuments ?? []));
+      raised.blobs.push(...(made.raised.blobs ?? []));
     }
+    // The documents' bytes before their records: a refused start leaves only bytes that no record names.
+    for (const bytes of raised.blobs) await this.#blobs.put(bytes);
     const run: ReadinessRunRow = {
       id: randomUUID(),
       businessUnitId,
@@ -92,7 +110,8 @@ export class ReadinessService {
   async get(runId: string, reader: Reader): Promise<ReadinessRun> {
     const run = await this.#visible(runId, reader);
     if (run.status !== "running") return this.#answer(run, []);
-    return this.#answer(run, await this.#observations(run.id), await this.#facts(run));
+    const observations = await this.#observations(run.id);
+    return this.#answer(run, observations, await this.#facts(run, observations));
   }
 
   /** A run's observations, with those this instance made and has not written yet. */
@@ -102,9 +121,12 @@ export class ReadinessService {
   }
 
   /** What a running run's checks are judged from besides the observations. */
-  async #facts(run: ReadinessRunRow): Promise<Pick<RunFacts, "submissions">> {
+  async #facts(run: ReadinessRunRow, observations: readonly ReadinessObservationRow[]): Promise<Found> {
     return {
       submissions: submissionChecksOf(run.checks).length > 0 ? await submissionsOf(this.#storage, run) : {},
+      expiredAddress: run.checks.includes("expired-upload")
+        ? await expiredAddressOf(this.#storage, run, observations)
+        : undefined,
     };
   }
 
@@ -126,7 +148,7 @@ export class ReadinessService {
         checks,
         observations: _counts,
         ...summary
-      } = this.#answer(run, observations, running ? await this.#facts(run) : {});
+      } = this.#answer(run, observations, running ? await this.#facts(run, observations) : {});
       summaries.push({ ...summary, checks: checks.map(({ name, verdict }) => ({ name, verdict })) });
     }
     return summaries;
@@ -166,7 +188,7 @@ export class ReadinessService {
       status === "finished" ? run.deadlineMs : Math.min(this.#clock.nowMs(run.businessUnitId), run.deadlineMs);
     const observations = await this.#observations(run.id);
     const leftBehind = status === "finished" ? await this.#leftBehind(run, endedMs) : undefined;
-    const result = judge(run, observations, status, { ...(await this.#facts(run)), leftBehind });
+    const result = judge(run, observations, status, { ...(await this.#facts(run, observations)), leftBehind });
     await this.#storage.endReadinessRun(run.id, { status, endedMs, result });
     this.#observer.ended(run);
   }
@@ -186,11 +208,7 @@ export class ReadinessService {
   }
 
   /** The run in the spec's shape: its kept verdicts once it ended, else judged now from its observations. */
-  #answer(
-    run: ReadinessRunRow,
-    observations: ReadinessObservationRow[],
-    facts: Partial<Pick<RunFacts, "submissions">> = {},
-  ): ReadinessRun {
+  #answer(run: ReadinessRunRow, observations: ReadinessObservationRow[], facts: Partial<Found> = {}): ReadinessRun {
     const result = run.status === "running" ? judge(run, observations, "running", facts) : (run.result as Result);
     return {
       run_id: run.id,
@@ -219,7 +237,7 @@ export function judge(
   run: Pick<ReadinessRunRow, "checks" | "stimulus" | "deadlineMs">,
   observations: readonly ReadinessObservationRow[],
   phase: Phase,
-  found: Partial<Pick<RunFacts, "leftBehind" | "submissions">> = {},
+  found: Partial<Found & Pick<RunFacts, "leftBehind">> = {},
 ): Result {
   const facts: RunFacts = {
     observations,
@@ -227,6 +245,7 @@ export function judge(
     ended: phase === "finished",
     leftBehind: found.leftBehind,
     submissions: found.submissions ?? {},
+    expiredAddress: found.expiredAddress,
   };
   const checks = (run.checks as CheckName[]).map((name): CheckResult => {
     const check = CHECKS[name];

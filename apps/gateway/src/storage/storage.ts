@@ -123,13 +123,11 @@ export interface Storage {
   listAuditEntries(query: AuditQuery): Promise<AuditEntryRow[]>;
 
   /**
-   * Starts a readiness run and raises its stimulus (applications and their notifications) in one transaction, unless
-   * the unit has a running run already: then nothing is written and the answer is false. Announced as a state change.
+   * Starts a readiness run and raises its stimulus (applications, their notifications, correspondence and registry
+   * documents) in one transaction, unless the unit has a running run already: then nothing is written and the answer
+   * is false. Announced as a state change.
    */
-  startReadinessRun(
-    run: ReadinessRunRow,
-    stimulus: { applications: ApplicationRow[]; notifications: NotificationRow[] },
-  ): Promise<boolean>;
+  startReadinessRun(run: ReadinessRunRow, stimulus: ReadinessStimulusRows): Promise<boolean>;
   findReadinessRun(id: string): Promise<ReadinessRunRow | undefined>;
   /** Readiness runs, newest first (of one business unit, when given). */
   listReadinessRuns(query: { businessUnitId?: string; limit: number }): Promise<ReadinessRunRow[]>;
@@ -275,6 +273,14 @@ export interface NotificationListing {
   createdMs: number;
   status: "NEW" | "ACKNOWLEDGED";
   additionalProviderFilter: string | null;
+}
+
+/** What a readiness run writes for its stimulus at its start (the registry documents' bytes are stored before). */
+export interface ReadinessStimulusRows {
+  applications: ApplicationRow[];
+  notifications: NotificationRow[];
+  correspondence?: CorrespondenceRow[];
+  registryDocuments?: RegistryDocumentRow[];
 }
 
 export interface CorrespondenceRow {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { RunFacts } from "../../src/readiness/check.js";
 import { checksumAndLength } from "../../src/readiness/checksum-and-length.js";
+import { downloads } from "../../src/readiness/downloads.js";
 import { duplicates } from "../../src/readiness/duplicates.js";
+import { expiredUpload } from "../../src/readiness/expired-upload.js";
 import { nothingLeftBehind } from "../../src/readiness/nothing-left-behind.js";
 import { paging } from "../../src/readiness/paging.js";
 import { validationFailed } from "../../src/readiness/validation-failed.js";
@@ -38,10 +40,15 @@ const facts = (
   overrides: Partial<RunFacts> = {},
 ): RunFacts => ({
   observations,
-  stimulus: { duplicates: { notificationIds: ["d-1", "d-2"] }, paging: { notificationIds: burst } },
+  stimulus: {
+    duplicates: { notificationIds: ["d-1", "d-2"] },
+    paging: { notificationIds: burst },
+    downloads: { notificationIds: ["c-1"], downloadIds: ["l-1", "o-1"] },
+  },
   ended,
   leftBehind: undefined,
   submissions: {},
+  expiredAddress: undefined,
   ...overrides,
 });
 
@@ -133,14 +140,71 @@ describe("the readiness checks' verdicts, from hand-made observations", () => {
     expect(validationFailed.judge(facts([...observations], ended, { submissions })).verdict).toBe(verdict);
   });
 
-  const put = (status: number) => observed("uploadDocument", { method: "PUT", status, credentialsSent: false });
+  const put = (status: number, documentId = "u-2") =>
+    observed("uploadDocument", {
+      method: "PUT",
+      status,
+      credentialsSent: false,
+      clockMs: 5000,
+      query: { expires: "600", signature: "[redacted]" },
+      pathParameters: { document_id: documentId },
+    });
+  // Its address expired at 1 s; it was answered at 5 s.
+  const expiredPut = () => ({ ...put(403, "u-1"), query: { expires: "1", signature: "[redacted]" } });
   it.each([
     ["the first PUT answered 200", [put(200)], false, "passed"],
     ["the first PUT answered 200, a later one refused", [put(200), put(409)], true, "passed"],
     ["the first PUT refused (403), the retry answered 200", [put(403), put(200)], false, "failed"],
+    ["the first PUT refused for an expired address, the next answered 200", [expiredPut(), put(200)], false, "passed"],
+    ["the first PUT refused for an expired address, the next 403", [expiredPut(), put(403)], false, "failed"],
+    ["every PUT refused for an expired address, at the end", [expiredPut(), expiredPut()], true, "not_exercised"],
     ["no PUT, while the run goes on", [listing()], false, "running"],
     ["no PUT, at the end", [listing()], true, "not_exercised"],
   ] as const)("checksum and length: %s", (_name, observations, ended, verdict) => {
     expect(checksumAndLength.judge(facts([...observations], ended)).verdict).toBe(verdict);
+  });
+
+  const ask = observed("createUploadUrl", { method: "POST" });
+  const expired = { documentId: "u-1", issuedMs: 1000 };
+  it.each([
+    ["a new address, the same bytes uploaded", [ask, expiredPut(), ask, put(200)], "u-2", false, "passed"],
+    ["its expiry seen before any PUT", [ask, ask, put(200)], "u-2", false, "passed"],
+    ["the same address retried, while the run goes on", [ask, expiredPut(), expiredPut()], undefined, false, "running"],
+    ["the same address retried, at the end", [ask, expiredPut(), expiredPut()], undefined, true, "failed"],
+    ["given up after the refusal, at the end", [ask, expiredPut()], undefined, true, "failed"],
+  ] as const)("expired upload: %s", (_name, observations, reuploadedAs, ended, verdict) => {
+    const expiredAddress = { ...expired, reuploadedAs };
+    expect(expiredUpload.judge(facts([...observations], ended, { expiredAddress })).verdict).toBe(verdict);
+  });
+  it("expired upload: not exercised when no address was asked for", () => {
+    expect(expiredUpload.judge(facts([listing()], false)).verdict).toBe("running");
+    expect(expiredUpload.judge(facts([listing()], true)).verdict).toBe("not_exercised");
+  });
+
+  const asked = (id: string, status = 302) =>
+    observed("downloadDocument", { pathParameters: { download_id: id }, status });
+  const fetched = (id: string, overrides: Partial<ReadinessObservationRow> = {}) =>
+    observed("fetchDocumentContent", { pathParameters: { download_id: id }, credentialsSent: false, ...overrides });
+  it.each([
+    [
+      "each document asked for and fetched",
+      [asked("l-1"), fetched("l-1"), asked("o-1"), fetched("o-1")],
+      false,
+      "passed",
+    ],
+    [
+      "credentials sent to a download address",
+      [asked("l-1"), fetched("l-1", { credentialsSent: true })],
+      false,
+      "failed",
+    ],
+    ["one document only, while the run goes on", [ack(["c-1"]), asked("l-1"), fetched("l-1")], false, "running"],
+    ["one document only, at the end", [ack(["c-1"]), asked("l-1"), fetched("l-1")], true, "failed"],
+    ["the 302s not followed, at the end", [asked("l-1"), asked("o-1")], true, "failed"],
+    ["the download address expired, at the end", [asked("l-1"), fetched("l-1", { status: 403 })], true, "failed"],
+    ["the notification acknowledged, nothing downloaded", [listing(), ack(["c-1"])], true, "failed"],
+    ["nothing done, at the end", [listing()], true, "not_exercised"],
+  ] as const)("downloads: %s", (_name, observations, ended, verdict) => {
+    expect(downloads.judge(facts([...observations], ended)).verdict).toBe(verdict);
   });
 });

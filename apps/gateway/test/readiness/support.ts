@@ -133,9 +133,39 @@ export async function information(unit: Unit, id: string): Promise<{ status: str
   return (answer.body as { data: { status: string; errors: { type: string }[] } }).data;
 }
 
+/** Asks for a document with the unit's credentials, not following the redirect: answers the 302's Location. */
+export async function askForDocument(unit: Unit, downloadId: string): Promise<string> {
+  const answer = await fetch(`${gateway().url}/v1/documents/${downloadId}`, {
+    headers: { authorization: basic(unit) },
+    redirect: "manual",
+  });
+  await answer.arrayBuffer();
+  expect(answer.status).toBe(302);
+  return answer.headers.get("location")!;
+}
+
+/** Requests a download address with `headers`; answers its status and the document's first five bytes. */
+export async function fetchDownloadAddress(
+  location: string,
+  headers: Record<string, string> = {},
+): Promise<[number, string]> {
+  const answer = await fetch(location, { headers });
+  return [
+    answer.status,
+    Buffer.from(await answer.arrayBuffer())
+      .subarray(0, 5)
+      .toString("latin1"),
+  ];
+}
+
+/** Downloads a document as a correct client does: the 302 followed by a fresh request, without the Authorization header. */
+export async function correctDownload(unit: Unit, downloadId: string): Promise<void> {
+  expect(await fetchDownloadAddress(await askForDocument(unit, downloadId))).toEqual([200, "%PDF-"]);
+}
+
 /**
  * A correct consumer: pages oldest first with created_after, reads the information of an application that failed
- * validation, acknowledges every id, at most 100 a call.
+ * validation, downloads each document of despatched correspondence, acknowledges every id, at most 100 a call.
  */
 export async function correctConsumer(unit: Unit): Promise<void> {
   let after: string | undefined;
@@ -144,6 +174,8 @@ export async function correctConsumer(unit: Unit): Promise<void> {
     for (const n of page)
       if (n.notification_type === "application.validation-failed")
         expect((await information(unit, n.subject)).errors.length).toBeGreaterThan(0);
+      else if (n.notification_type === "application.correspondence-despatched")
+        for (const document of n.payload.data.documents) await correctDownload(unit, document.download_id);
     for (let index = 0; index < page.length; index += 100)
       expect(
         await acknowledge(
@@ -173,15 +205,21 @@ export async function uploadAddressFor(unit: Unit, bytes: Buffer): Promise<strin
   return (await uploadAddress(gateway(), unit, bytes)).upload_url;
 }
 
-/** A correct uploader: asks for an address, then PUTs exactly those bytes with their length and base64 checksum. */
+/** PUTs exactly `bytes` to an upload address with their length and base64 checksum; answers the status and the code. */
+export async function putUpload(address: string, bytes: Buffer): Promise<[number, string | undefined]> {
+  const put = await fetch(address, { method: "PUT", headers: uploadHeaders(bytes), body: bytes });
+  const text = await put.text();
+  return [put.status, text ? (JSON.parse(text) as { code?: string }).code : undefined];
+}
+
+/**
+ * A correct uploader: asks for an address, then PUTs exactly those bytes with their length and base64 checksum; when
+ * the PUT is refused because the address expired (403-02), asks for a new address and PUTs again.
+ */
 export async function correctUpload(unit: Unit, bytes: Buffer): Promise<number> {
-  const put = await fetch(await uploadAddressFor(unit, bytes), {
-    method: "PUT",
-    headers: uploadHeaders(bytes),
-    body: bytes,
-  });
-  await put.arrayBuffer();
-  return put.status;
+  const [status, code] = await putUpload(await uploadAddressFor(unit, bytes), bytes);
+  if (status !== 403 || code !== "403-02") return status;
+  return (await putUpload(await uploadAddressFor(unit, bytes), bytes))[0];
 }
 
 /** What one submission's request came to: the status and, for a 202, the application's id; or its answer lost. */
@@ -265,6 +303,7 @@ export function handMadeSubmissions(check: SubmissionCheck, taken: TakenSubmissi
       ended,
       leftBehind: undefined,
       submissions: { [check]: taken },
+      expiredAddress: undefined,
     }),
   };
 }

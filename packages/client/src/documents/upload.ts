@@ -2,7 +2,13 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import type { WorkflowContext } from "../context.js";
-import { DocumentSizeError, GatewayError, errorFromFetchResponse, errorFromResponse } from "../errors.js";
+import {
+  DocumentSizeError,
+  GatewayError,
+  SignatureError,
+  errorFromFetchResponse,
+  errorFromResponse,
+} from "../errors.js";
 import { MAX_DOCUMENT_BYTES } from "@lrg/spec/constants";
 import type { components } from "@lrg/spec/types/openapi";
 import { networkErrorOf } from "../transport.js";
@@ -198,6 +204,9 @@ function uploadBody(
   });
 }
 
+/** The code of a PUT refused because its address expired before the upload started (ten minutes from generation). */
+const EXPIRED_ADDRESS = "403-02";
+
 /**
  * Sends a document in the registry's two calls. Reads the bytes once to learn their length and base64 SHA-256
  * (refusing an empty document or one over 41943040 bytes before any request), asks for a pre-signed upload
@@ -205,9 +214,13 @@ function uploadBody(
  * `X-Provider-Checksum-Sha256`, and without credentials: the address is authorised by its signature, and the
  * Authorization header never goes to the upload host.
  *
+ * An address is valid for ten minutes from its generation to the start of the upload. When the PUT is refused
+ * because the address expired (403, code `403-02`: the process was paused, a queue held the upload...), the same
+ * address can never succeed, so a new one is asked for and the bytes sent again, once (progress starts again from 0).
+ *
  * @throws {DocumentSizeError} the document is empty or too large; nothing was sent.
- * @throws {SignatureError} the upload address refused the bytes (403): signature, length or checksum differ,
- *   or the address expired. Ask for a new address.
+ * @throws {SignatureError} the upload address refused the bytes (403): signature, length or checksum differ
+ *   (`403-01`), or a second address expired too (`403-02`).
  * @throws {ProblemError} any other error answer (`HttpError` when the body is not a known envelope).
  * @throws {NetworkError} the connection failed or dropped, asking for the address or sending the bytes. The
  *   upload may or may not have landed: upload again (a new address, the same bytes).
@@ -218,6 +231,20 @@ export async function uploadDocument(
   options: UploadDocumentOptions,
 ): Promise<UploadedDocument> {
   const document = await prepareDocument(source, options);
+  try {
+    return await sendToNewAddress(context, document, options);
+  } catch (error) {
+    if (!(error instanceof SignatureError && error.code === EXPIRED_ADDRESS)) throw error;
+    return sendToNewAddress(context, document, options);
+  }
+}
+
+/** Asks for an upload address for the prepared document and PUTs its bytes there. */
+async function sendToNewAddress(
+  context: WorkflowContext,
+  document: PreparedDocument,
+  options: UploadDocumentOptions,
+): Promise<UploadedDocument> {
   const signal = options.signal;
   const { data, error, response } = await context.api.POST("/v0/documents/url", {
     body: {

@@ -31,6 +31,7 @@ import type {
   ReadinessObservationRow,
   ReadinessRunEnd,
   ReadinessRunRow,
+  ReadinessStimulusRows,
   AuditEntryRow,
   AuditQuery,
   AttachmentRow,
@@ -459,14 +460,7 @@ export class PostgresStorage implements Storage {
         client,
       );
       if (updated.rowCount !== 1) return false;
-      if (change.correspondence) {
-        const record = change.correspondence;
-        await this.#query(
-          "INSERT INTO correspondence (record_id, application_id, documents, created_ms) VALUES ($1, $2, $3, $4)",
-          [record.recordId, record.applicationId, json(record.documents), record.createdMs],
-          client,
-        );
-      }
+      if (change.correspondence) await this.#insertCorrespondence(client, change.correspondence);
       await this.#insertNotifications(client, change.notifications, changed);
       return true;
     });
@@ -715,6 +709,10 @@ export class PostgresStorage implements Storage {
   }
 
   async putRegistryDocument(document: RegistryDocumentRow): Promise<void> {
+    await this.#insertRegistryDocument(document);
+  }
+
+  async #insertRegistryDocument(document: RegistryDocumentRow, client?: pg.PoolClient): Promise<void> {
     await this.#query(
       `INSERT INTO registry_documents (download_id, business_unit_id, application_id, code, name, content_type, size, created_ms)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
@@ -728,6 +726,15 @@ export class PostgresStorage implements Storage {
         document.size,
         document.createdMs,
       ],
+      client,
+    );
+  }
+
+  async #insertCorrespondence(client: pg.PoolClient, record: CorrespondenceRow): Promise<void> {
+    await this.#query(
+      "INSERT INTO correspondence (record_id, application_id, documents, created_ms) VALUES ($1, $2, $3, $4)",
+      [record.recordId, record.applicationId, json(record.documents), record.createdMs],
+      client,
     );
   }
 
@@ -910,10 +917,7 @@ export class PostgresStorage implements Storage {
     return rows.map(toAuditEntry);
   }
 
-  async startReadinessRun(
-    run: ReadinessRunRow,
-    stimulus: { applications: ApplicationRow[]; notifications: NotificationRow[] },
-  ): Promise<boolean> {
+  async startReadinessRun(run: ReadinessRunRow, stimulus: ReadinessStimulusRows): Promise<boolean> {
     return this.#transaction(async (client, changed) => {
       // The partial unique index refuses a second running run of the unit, on any instance: nothing is written then.
       const values = readinessRunValues(run);
@@ -929,6 +933,8 @@ export class PostgresStorage implements Storage {
         const insert = applicationInsert(application, (index) => `$${index}`);
         await this.#query(insert.sql, insert.values, client);
       }
+      for (const document of stimulus.registryDocuments ?? []) await this.#insertRegistryDocument(document, client);
+      for (const record of stimulus.correspondence ?? []) await this.#insertCorrespondence(client, record);
       await this.#insertNotifications(client, stimulus.notifications, changed);
       return true;
     });

@@ -27,6 +27,7 @@ import type {
   ReadinessObservationRow,
   ReadinessRunEnd,
   ReadinessRunRow,
+  ReadinessStimulusRows,
 } from "../storage.js";
 import { openSqlite, statementsOf, type SqliteDatabase, type SqliteStatement } from "./driver.js";
 import { Checkpointer } from "./checkpointer.js";
@@ -450,10 +451,7 @@ export class SqliteStorage implements Storage {
     return rows.map(toAuditEntry);
   }
 
-  async startReadinessRun(
-    run: ReadinessRunRow,
-    stimulus: { applications: ApplicationRow[]; notifications: NotificationRow[] },
-  ): Promise<boolean> {
+  async startReadinessRun(run: ReadinessRunRow, stimulus: ReadinessStimulusRows): Promise<boolean> {
     return this.#writer.run("startReadinessRun", run, stimulus);
   }
 

@@ -4,12 +4,14 @@ import type {
   ApplicationChange,
   ApplicationRow,
   BusinessUnitRow,
+  CorrespondenceRow,
   DocumentRow,
   NotificationRow,
   OfficialSearchRow,
   PurgeScope,
   ReadinessRunEnd,
   ReadinessRunRow,
+  ReadinessStimulusRows,
   RegistryDocumentRow,
   SubmitOutcome,
   UnitSandboxState,
@@ -195,15 +197,16 @@ export class SqliteWrites {
     );
     return this.#db.transaction(() => {
       if (update.run(values).changes !== 1) return false;
-      if (change.correspondence) {
-        const record = change.correspondence;
-        this.#db
-          .prepare("INSERT INTO correspondence (record_id, application_id, documents, created_ms) VALUES (?, ?, ?, ?)")
-          .run(record.recordId, record.applicationId, json(record.documents), record.createdMs);
-      }
+      if (change.correspondence) this.#insertCorrespondence(change.correspondence);
       for (const notification of change.notifications) this.#insert(notification);
       return true;
     })();
+  }
+
+  #insertCorrespondence(record: CorrespondenceRow): void {
+    this.#prepared(
+      "INSERT INTO correspondence (record_id, application_id, documents, created_ms) VALUES (?, ?, ?, ?)",
+    ).run(record.recordId, record.applicationId, json(record.documents), record.createdMs);
   }
 
   #insert(notification: NotificationRow): void {
@@ -385,10 +388,7 @@ export class SqliteWrites {
     return Number(inserted.lastInsertRowid);
   }
 
-  startReadinessRun(
-    run: ReadinessRunRow,
-    stimulus: { applications: ApplicationRow[]; notifications: NotificationRow[] },
-  ): boolean {
+  startReadinessRun(run: ReadinessRunRow, stimulus: ReadinessStimulusRows): boolean {
     return this.#db.transaction(() => {
       // The partial unique index refuses a second running run of the unit: nothing of this one is written then.
       const inserted = this.#prepared(
@@ -399,6 +399,8 @@ export class SqliteWrites {
         const insert = applicationInsert(application, () => "?");
         this.#prepared(insert.sql).run(...insert.values);
       }
+      for (const document of stimulus.registryDocuments ?? []) this.putRegistryDocument(document);
+      for (const record of stimulus.correspondence ?? []) this.#insertCorrespondence(record);
       for (const notification of stimulus.notifications) this.#insert(notification);
       return true;
     })();

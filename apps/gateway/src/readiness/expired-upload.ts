@@ -1,0 +1,130 @@
+import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
+import { firstHundred, type ReadinessCheck } from "./check.js";
+import type { RunningRun } from "./observer.js";
+
+/** The upload address a run issued expired: which document, the bytes it was for, and when, by the unit's clock. */
+interface HeldAddress {
+  runId: string;
+  documentId: string;
+  fileLength: number;
+  fileSha256: string;
+  issuedMs: number;
+}
+
+/** What the expired-upload check is judged from besides the observations. */
+export interface ExpiredAddress {
+  documentId: string;
+  issuedMs: number;
+  /** The document the same bytes were then uploaded as (its PUT answered 200), if they were. */
+  reuploadedAs: string | undefined;
+}
+
+/** The setting that holds the address a unit's run issued expired (one a unit; a later run's replaces it). */
+export const expiredAddressSetting = (businessUnitId: string): string => `readiness.expired-upload.${businessUnitId}`;
+
+/** Most later uploads looked up for the same bytes when a run is judged. */
+const MOST_LOOKED_UP = 100;
+
+const isAsk = (observation: ReadinessObservationRow): boolean => observation.operationId === "createUploadUrl";
+const isPut = (observation: ReadinessObservationRow): boolean => observation.operationId === "uploadDocument";
+
+/**
+ * Whether an upload PUT was refused because its address had expired: a 403 answered after the `expires` of its
+ * address (the query keeps it; only the signature is redacted). The gateway checks the expiry right after the
+ * signature, so such a PUT says nothing of its checksum or length.
+ */
+export function refusedForExpiry(observation: ReadinessObservationRow): boolean {
+  const expires = observation.query["expires"] ?? "";
+  return observation.status === 403 && /^\d{1,12}$/.test(expires) && Number(expires) * 1000 < observation.clockMs;
+}
+
+/**
+ * Takes the run's one expired address for a new upload address of its unit: the first address the run issues takes
+ * it, atomically in the store (two requests on two instances never both do). Answers whether this address is to be
+ * issued expired.
+ */
+export async function takeExpiredAddress(
+  storage: Storage,
+  run: Pick<RunningRun, "id">,
+  businessUnitId: string,
+  document: { id: string; fileLength: number; fileSha256: string },
+  nowMs: number,
+): Promise<boolean> {
+  const held: HeldAddress = {
+    runId: run.id,
+    documentId: document.id,
+    fileLength: document.fileLength,
+    fileSha256: document.fileSha256,
+    issuedMs: nowMs,
+  };
+  return storage.updateSetting<HeldAddress, boolean>(expiredAddressSetting(businessUnitId), (current) =>
+    current?.runId === run.id ? { value: current, answer: false } : { value: held, answer: true },
+  );
+}
+
+/**
+ * The address the run issued expired, if it issued one, with the document its bytes were then uploaded as: the first
+ * upload answered 200 after it, to another address, of the same length and checksum.
+ */
+export async function expiredAddressOf(
+  storage: Storage,
+  run: { id: string; businessUnitId: string },
+  observations: readonly ReadinessObservationRow[],
+): Promise<ExpiredAddress | undefined> {
+  const held = await storage.getSetting<HeldAddress>(expiredAddressSetting(run.businessUnitId));
+  if (held?.runId !== run.id) return undefined;
+  const later = observations
+    .filter(
+      (observation) =>
+        isPut(observation) &&
+        observation.status === 200 &&
+        observation.clockMs >= held.issuedMs &&
+        observation.pathParameters["document_id"] !== held.documentId,
+    )
+    .slice(0, MOST_LOOKED_UP);
+  for (const put of later) {
+    const document = await storage.findDocument(put.pathParameters["document_id"] ?? "", run.businessUnitId);
+    if (document?.fileSha256 === held.fileSha256 && document.fileLength === held.fileLength)
+      return { documentId: held.documentId, issuedMs: held.issuedMs, reuploadedAs: document.id };
+  }
+  return { documentId: held.documentId, issuedMs: held.issuedMs, reuploadedAs: undefined };
+}
+
+/**
+ * Expired upload address: an upload address is valid for ten minutes from its generation to the start of the upload;
+ * a PUT after that is refused (403, code 403-02), and only a new address takes the bytes. The run issues the unit's
+ * first upload address of the run already expired (as if the software had waited too long before its PUT): the
+ * software must ask for a new address, and the same bytes' upload to it must be answered 200.
+ */
+export const expiredUpload: ReadinessCheck = {
+  howToPass:
+    "When an upload PUT is refused as expired (403, code 403-02), or the address's expiry has passed before you send, " +
+    "ask for a new address (POST /v0/documents/url with the same file_length and file_sha256) and PUT the bytes " +
+    "there. Retrying the same address cannot succeed: it stays expired.",
+  expected: "After the run's expired upload address, the same bytes uploaded to a new address, the PUT answered 200.",
+  instructions: (deadline) =>
+    `Send one document from your software before ${deadline} (the run's deadline, on the unit's sandbox clock): ` +
+    "the first upload address the sandbox issues in the run has already expired, and your software must ask for " +
+    "another.",
+  judge: ({ observations, expiredAddress, ended }) => {
+    const requests = firstHundred(observations.filter((observation) => isAsk(observation) || isPut(observation)));
+    if (!expiredAddress) {
+      const found = "The software asked for no upload address during the run.";
+      return { verdict: ended ? "not_exercised" : "running", found, requests };
+    }
+    const { documentId, reuploadedAs } = expiredAddress;
+    const refused = observations.filter(
+      (observation) => isPut(observation) && observation.pathParameters["document_id"] === documentId,
+    ).length;
+    const tried =
+      refused === 0 ? "the software sent nothing to it" : `the software's PUT to it was refused ${refused} time(s)`;
+    if (reuploadedAs !== undefined)
+      return {
+        verdict: "passed",
+        found: `The upload address of document ${documentId} was issued expired; ${tried}, then uploaded the same bytes to a new address (document ${reuploadedAs}, 200).`,
+        requests,
+      };
+    const found = `The upload address of document ${documentId} was issued expired; ${tried}, and no upload of the same bytes to a new address was answered 200.`;
+    return { verdict: ended ? "failed" : "running", found, requests };
+  },
+};
