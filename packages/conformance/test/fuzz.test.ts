@@ -1,17 +1,19 @@
 // The short fuzzing run of `npm test`: a few thousand requests, valid and invalid, across every operation of
-// openapi.json and sandbox.json, against one gateway in this process. `npm run fuzz` is the long one.
+// openapi.json and sandbox.json, against one gateway in this process. `npm run fuzz` is the long one. The seed is
+// fresh on every run and printed; `FUZZ_SEED=<seed>` draws the same requests again.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeFuzz, runFuzz, type FuzzSummary } from "../src/fuzz/runner.js";
 import { operations } from "@lrg/spec";
 import { startGateway, type StartedTarget } from "../src/targets.js";
 
 const REQUESTS = Number(process.env["FUZZ_TEST_REQUESTS"] ?? 3000);
-const SEED = Number(process.env["FUZZ_SEED"] ?? 20261121);
+const SEED = Number(process.env["FUZZ_SEED"] ?? Math.floor(Math.random() * 2 ** 31));
 
 let gateway: StartedTarget & { sandboxToken: string };
 let summary: FuzzSummary;
 
 beforeAll(async () => {
+  process.stderr.write(`fuzz.test.ts: seed ${SEED} (FUZZ_SEED=${SEED} draws the same requests again)\n`);
   gateway = await startGateway();
   summary = await runFuzz({
     url: gateway.url,
@@ -28,7 +30,7 @@ afterAll(async () => {
   await gateway?.stop();
 });
 
-describe(`fuzzing every operation (${REQUESTS} requests, seed ${SEED})`, () => {
+describe(`fuzzing every operation (${REQUESTS} requests, seed ${SEED}; FUZZ_SEED=${SEED} reproduces)`, () => {
   it("sends the requests it was asked for", () => {
     expect(summary.requests).toBeGreaterThanOrEqual(REQUESTS);
   });

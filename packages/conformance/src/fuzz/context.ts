@@ -8,6 +8,8 @@ export interface Credentials {
   username: string;
   password: string;
   businessUnitId: string;
+  /** The unit's token of the control plane (empty where there is no control plane). */
+  sandboxToken: string;
 }
 
 /** The kinds of identifiers the fuzzer collects. */
@@ -33,7 +35,7 @@ export class Ref {
 }
 
 /** The member names under which answers carry identifiers of each pool. */
-const HARVESTED: Record<string, PoolName> = {
+export const HARVESTED: Record<string, PoolName> = {
   application_request_id: "application",
   business_unit_id: "business_unit",
   document_id: "document",
@@ -50,6 +52,8 @@ const POOL_LIMIT = 400;
 export class FuzzContext {
   units: { a: Credentials; b: Credentials } | undefined;
   readonly #pools = new Map<string, string[]>();
+  /** The records each unit was answered itself (or made in the set-up), as `owner:pool:value`. */
+  readonly #owned = new Set<string>();
   readonly sandboxToken: string;
 
   constructor(sandboxToken: string, titles: string[]) {
@@ -64,8 +68,9 @@ export class FuzzContext {
     return `${owner}:${pool}`;
   }
 
-  /** Remembers an identifier (once). */
-  add(owner: "a" | "b", pool: PoolName, value: string): void {
+  /** Remembers an identifier (once); `owned` when the unit itself made it or was answered it. */
+  add(owner: "a" | "b", pool: PoolName, value: string, owned = true): void {
+    if (owned) this.#owned.add(`${this.#key(owner, pool)}:${value}`);
     const key = this.#key(owner, pool);
     const values = this.#pools.get(key) ?? [];
     if (values.includes(value)) return;
@@ -81,22 +86,26 @@ export class FuzzContext {
     return standIn(ref.pool, ref.pick);
   }
 
-  /** Whether the unit's pool holds this identifier. */
+  /** Whether the unit owns this record: it made it, or was answered it with its own credentials. */
   has(owner: "a" | "b", pool: PoolName, value: string): boolean {
-    return this.#pools.get(this.#key(owner, pool))?.includes(value) ?? false;
-  }
-
-  size(owner: "a" | "b", pool: PoolName): number {
-    return this.#pools.get(this.#key(owner, pool))?.length ?? 0;
+    return this.#owned.has(`${this.#key(owner, pool)}:${value}`);
   }
 
   /** Forgets every identifier except the register's titles (after a sandbox reset). */
   clear(): void {
     for (const key of [...this.#pools.keys()]) if (!key.endsWith(":title")) this.#pools.delete(key);
+    this.#owned.clear();
   }
 
-  /** Collects identifiers from an answer's JSON body, for the unit that asked (sandbox answers count for `a`). */
-  harvest(owner: "a" | "b", body: unknown): void {
+  /** Takes a unit's new control-plane token from an answer that gives one (a rotation), so the unit keeps asking. */
+  renewToken(body: unknown): void {
+    const { business_unit_id: id, sandbox_token: token } = (body ?? {}) as Record<string, unknown>;
+    if (typeof id !== "string" || typeof token !== "string" || this.units === undefined) return;
+    for (const unit of [this.units.a, this.units.b]) if (unit.businessUnitId === id) unit.sandboxToken = token;
+  }
+
+  /** Collects identifiers from an answer's JSON body, for the unit that asked; `owned` as in `add`. */
+  harvest(owner: "a" | "b", body: unknown, owned: boolean): void {
     const walk = (value: unknown, depth: number) => {
       if (depth > 12 || value === null || typeof value !== "object") return;
       if (Array.isArray(value)) {
@@ -106,7 +115,7 @@ export class FuzzContext {
       for (const [name, member] of Object.entries(value as Record<string, unknown>)) {
         const pool = HARVESTED[name];
         if (pool !== undefined && typeof member === "string" && member.length > 0 && member.length <= 2048)
-          this.add(owner, pool, member);
+          this.add(owner, pool, member, owned);
         else walk(member, depth + 1);
       }
     };

@@ -21,7 +21,18 @@ import {
 import { Ref, type PoolName } from "./context.js";
 
 /** Who the request claims to be. */
-export type Auth = "unit" | "other" | "none" | "wrong-password" | "malformed" | "bearer" | "bearer-wrong";
+export type Auth =
+  | "unit"
+  | "other"
+  | "none"
+  | "wrong-password"
+  | "malformed"
+  | "bearer"
+  | "bearer-wrong"
+  /** Unit a's token of the control plane. */
+  | "unit-token"
+  /** Unit b's token of the control plane (b asking about a's records must not find them). */
+  | "other-token";
 
 /** A request body. JSON values may hold `Ref`s, resolved when the request is sent. */
 export type BodyPlan =
@@ -99,7 +110,7 @@ export interface Plan {
 }
 
 /** Path parameters that name records the fuzzer collects. */
-const PATH_POOLS: Record<string, PoolName> = {
+export const PATH_POOLS: Record<string, PoolName> = {
   id: "application",
   business_unit_id: "business_unit",
   message_id: "message",
@@ -111,6 +122,9 @@ const PATH_POOLS: Record<string, PoolName> = {
 
 /** Operations that change the gateway for every caller: sent alone. */
 const EXCLUSIVE = new Set(["resetSandbox", "setClock", "advanceClock", "updateSettings", "setDayList"]);
+
+/** Whether the operation changes the gateway for every caller (it goes alone). */
+export const isExclusive = (operation: Operation): boolean => EXCLUSIVE.has(operation.operationId);
 
 /** How often each operation comes up, relative to 10 (a reset costs a rebuild of the fuzzer's records). */
 const WEIGHTS: Record<string, number> = {
@@ -204,7 +218,15 @@ function authFor(operation: Operation): fc.Arbitrary<Auth> {
       // A wrong password costs the gateway an scrypt run (tens of milliseconds): it is drawn in badAuth only.
       return fc.constantFrom<Auth>(...Array<Auth>(14).fill("unit"), "other", "other", "none", "malformed", "bearer");
     case "bearer":
-      return fc.constantFrom<Auth>(...Array<Auth>(14).fill("bearer"), "none", "bearer-wrong", "unit");
+      return fc.constantFrom<Auth>(
+        ...Array<Auth>(12).fill("bearer"),
+        "unit-token",
+        "unit-token",
+        "other-token",
+        "none",
+        "bearer-wrong",
+        "unit",
+      );
     default:
       return fc.constantFrom<Auth>(...Array<Auth>(8).fill("none"), "unit");
   }
@@ -245,7 +267,7 @@ function planOf(operation: Operation, variant: string, parts: Parts, extra: Part
     auth: parts.auth,
     ...(parts.body !== undefined ? { body: parts.body } : {}),
     ...(parts.realIds % 4 !== 0 ? { realIds: parts.realIds } : {}),
-    ...(EXCLUSIVE.has(operation.operationId) ? { exclusive: true } : {}),
+    ...(isExclusive(operation) ? { exclusive: true } : {}),
     ...extra,
   };
 }
@@ -475,6 +497,17 @@ function downloadFlow(operation: Operation): fc.Arbitrary<Plan> {
     );
 }
 
+/** Whether the operation acknowledges notifications: its body's `data` lists notification ids. */
+export const acknowledges = (operationId: string): boolean =>
+  operationId === "acknowledgeNotificationsV0" || operationId === "acknowledgeNotificationsV1";
+
+/** The flow through a signed address that reaches the operation, if it is one. */
+export function flowOf(operation: Operation): Flow["kind"] | undefined {
+  if (operation.operationId === "uploadDocument") return "upload";
+  if (operation.operationId === "fetchDocumentContent") return "download";
+  return undefined;
+}
+
 /** Every kind of request for one operation, valid ones the most frequent. */
 export function requestsFor(operation: Operation): fc.Arbitrary<Plan> {
   const valid = validParts(operation);
@@ -492,9 +525,9 @@ export function requestsFor(operation: Operation): fc.Arbitrary<Plan> {
   for (const [weight, arbitrary] of optional) if (arbitrary !== undefined) choices.push({ weight, arbitrary });
   if (operation.requestBody !== undefined || operation.method !== "GET")
     choices.push({ weight: 3, arbitrary: badBodies(operation, valid) });
-  if (operation.operationId === "uploadDocument") choices.push({ weight: 24, arbitrary: uploadFlow(operation) });
-  if (operation.operationId === "fetchDocumentContent")
-    choices.push({ weight: 24, arbitrary: downloadFlow(operation) });
+  const flow = flowOf(operation);
+  if (flow === "upload") choices.push({ weight: 24, arbitrary: uploadFlow(operation) });
+  if (flow === "download") choices.push({ weight: 24, arbitrary: downloadFlow(operation) });
   return fc.oneof(...choices);
 }
 
@@ -561,21 +594,26 @@ export function allRequests(scope: FuzzScope = "full"): fc.Arbitrary<Plan> {
     })),
     { weight: 6, arbitrary: unmatchedRoutes },
   );
-  if (scope === "full") return drawn;
+  return scope === "full" ? drawn : drawn.filter(allowedIn(scope));
+}
+
+/** Whether a run of this scope may send a plan. */
+export function allowedIn(scope: FuzzScope): (plan: Plan) => boolean {
   // Without a control plane there is no second business unit, and a wrong password would count against the user.
   const alone = (plan: Plan) =>
-    plan.flow === undefined && plan.exclusive !== true && plan.auth !== "other" && plan.auth !== "wrong-password";
-  if (scope === "observe") return drawn.filter((plan) => alone(plan) && plan.method === "GET");
+    plan.flow === undefined &&
+    plan.exclusive !== true &&
+    !["other", "other-token", "wrong-password"].includes(plan.auth);
+  if (scope === "full") return () => true;
+  if (scope === "observe") return (plan) => alone(plan) && plan.method === "GET";
   // Prism routes only the spec's paths (no /api alias, its own problem for an unknown route) and leaves malformed
   // JSON unanswered: the mock gets the requests it can answer at all.
-  return drawn.filter(
-    (plan) =>
-      alone(plan) &&
-      plan.prefix === "" &&
-      plan.operationId !== "(unmatched)" &&
-      plan.variant !== "malformed-json" &&
-      plan.variant !== "odd-path",
-  );
+  return (plan) =>
+    alone(plan) &&
+    plan.prefix === "" &&
+    plan.operationId !== "(unmatched)" &&
+    plan.variant !== "malformed-json" &&
+    plan.variant !== "odd-path";
 }
 
 /** What every epoch of a run starts from: the settings in force until the next one (faults now and then). */

@@ -2,9 +2,9 @@
 // answer checked against the spec (`@lrg/spec/check`), plus a few oracles of our own: no 5xx except the sandbox's
 // injected 503s, no answer about another business unit's records, a correct upload accepted and a mismatched one
 // refused. Epochs of a few hundred requests each start from known settings (faults injected in some).
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import fc from "fast-check";
-import { operationById, operationFor, operations } from "@lrg/spec";
+import { operationFor, operations } from "@lrg/spec";
 import { violationsOf, type Answer } from "@lrg/spec/check";
 import { errorOf } from "../driver.js";
 import type { TargetName } from "../session.js";
@@ -12,14 +12,17 @@ import { FuzzContext, Ref, type Credentials, type PoolName } from "./context.js"
 import { KNOWN_DEPARTURES, knownDepartureOf } from "./known-departures.js";
 import { WireClient, type WireAnswer, type WireRequest } from "./http.js";
 import {
+  acknowledges,
   allRequests,
   environments,
+  isExclusive,
   operationsIn,
   type BodyPlan,
   type Environment,
   type FuzzScope,
   type Plan,
 } from "./plans.js";
+import { namesUnitRecords, warmUpFilter, warmUpOrder, warmUpPlans } from "./warm-up.js";
 
 export type { FuzzScope } from "./plans.js";
 
@@ -48,8 +51,13 @@ export interface FuzzOptions {
   progressEvery?: number;
 }
 
+/** Which check found a violation. */
+export type Oracle = "spec" | "server-error" | "no-answer" | "isolation" | "upload" | "download";
+
 /** A departure from the spec or from an oracle, with what it takes to look into it. */
 export interface Violation {
+  /** The check that found it: the spec's answers, no 5xx, an answer at all, business-unit isolation, the flows. */
+  oracle: Oracle;
   /** Which request of the run (1-based, counting every HTTP request). */
   request: number;
   epoch: number;
@@ -98,9 +106,14 @@ export interface FuzzSummary {
   /** Operations of the spec that no request addressed, and those that never answered 2xx or 3xx. */
   unaddressed: string[];
   neverSucceeded: string[];
+  /** Operations whose isolation was checked: another business unit asked for one of unit a's records. */
+  isolationChecked: string[];
 }
 
 const MAX_KEPT_VIOLATIONS = 200;
+
+/** Settings in which every operation can succeed: no faults, no duplicates, no latency, decisions made by hand. */
+const QUIET: Environment = { processing: "manual", error_rate: 0, latency_ms: 0, duplicate_rate: 0 };
 const basic = (username: string, password: string) =>
   `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
@@ -188,7 +201,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     known: Object.fromEntries(KNOWN_DEPARTURES.map((k) => [k.id, { summary: k.summary, count: 0, examples: [] }])),
     unaddressed: [],
     neverSucceeded: [],
+    isolationChecked: [],
   };
+  const isolationChecked = new Set<string>();
   summary.operations["(unmatched)"] = { requests: 0, classes: {}, totalMs: 0 };
   let faultsPossible = false;
   let epoch = 0;
@@ -210,11 +225,13 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
   };
 
   const detail = (
+    oracle: Oracle,
     plan: Plan | undefined,
     wire: WireRequest,
     answer: WireAnswer | undefined,
     problems: string[],
   ): Violation => ({
+    oracle,
     request: summary.requests,
     epoch,
     plan: planIndex,
@@ -227,9 +244,16 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     answer: answer?.kind === "answer" ? answer.body.subarray(0, 400).toString("utf8") : (answer?.reason ?? ""),
     problems,
   });
-  const violation = (plan: Plan | undefined, wire: WireRequest, answer: WireAnswer | undefined, problems: string[]) => {
+  const violation = (
+    oracle: Oracle,
+    plan: Plan | undefined,
+    wire: WireRequest,
+    answer: WireAnswer | undefined,
+    problems: string[],
+  ) => {
     summary.violationCount += 1;
-    if (summary.violations.length < MAX_KEPT_VIOLATIONS) summary.violations.push(detail(plan, wire, answer, problems));
+    if (summary.violations.length < MAX_KEPT_VIOLATIONS)
+      summary.violations.push(detail(oracle, plan, wire, answer, problems));
   };
 
   /** Sends one request, checks its answer, counts it, and collects identifiers from it. */
@@ -250,7 +274,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     if (answer.kind === "no-answer") {
       summary.statuses["no answer"] = (summary.statuses["no answer"] ?? 0) + 1;
       tally.classes["no answer"] = (tally.classes["no answer"] ?? 0) + 1;
-      violation(plan, wire, answer, [`no answer: ${answer.reason}`]);
+      violation("no-answer", plan, wire, answer, [`no answer: ${answer.reason}`]);
     } else {
       const status = String(answer.status);
       summary.statuses[status] = (summary.statuses[status] ?? 0) + 1;
@@ -262,6 +286,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
         checked,
       );
       const json = jsonOf(answer.body);
+      let oracle: Oracle = "spec";
       if (answer.status >= 500) {
         // problem+json's code, or the code of a registry envelope's first item.
         const code = errorOf({ body: json }).code;
@@ -269,6 +294,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
         if (answer.status === 503 && (code === "503-01" || head) && faultsPossible) summary.injected503 += 1;
         else {
           summary.serverErrors += 1;
+          oracle = "server-error";
           problems.push(`server error ${answer.status}${code === undefined ? "" : ` (${String(code)})`}`);
         }
       }
@@ -286,13 +312,18 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
           faultsPossible,
         });
         const tallyKnown = known === undefined ? undefined : summary.known[known.id];
-        if (tallyKnown === undefined) violation(plan, wire, answer, problems);
+        if (tallyKnown === undefined) violation(oracle, plan, wire, answer, problems);
         else {
           tallyKnown.count += 1;
-          if (tallyKnown.examples.length < 3) tallyKnown.examples.push(detail(plan, wire, answer, problems));
+          if (tallyKnown.examples.length < 3) tallyKnown.examples.push(detail(oracle, plan, wire, answer, problems));
         }
       }
-      if (answer.status < 300 && json !== undefined) context.harvest(owner === "s" ? "a" : owner, json);
+      if (answer.status < 300 && json !== undefined) {
+        // What the admin token is answered belongs to no unit in particular: its records go to unit a's pools, for
+        // requests to name, but not as a's own (the isolation check counts only what a unit was answered itself).
+        context.harvest(owner === "s" ? "a" : owner, json, owner !== "s");
+        context.renewToken(json);
+      }
     }
     if (summary.requests - lastProgress >= progressEvery) {
       lastProgress = summary.requests;
@@ -321,6 +352,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
         ][pick % 6];
       case "bearer":
         return `Bearer ${context.sandboxToken}`;
+      case "unit-token":
+        return `Bearer ${a.sandboxToken}`;
+      case "other-token":
+        return `Bearer ${b.sandboxToken}`;
       case "bearer-wrong":
         return "Bearer not-the-token";
       default:
@@ -345,8 +380,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
         }),
       );
     };
-    const acknowledging =
-      plan.operationId === "acknowledgeNotificationsV0" || plan.operationId === "acknowledgeNotificationsV1";
+    const acknowledging = acknowledges(plan.operationId);
     const data = (value as { data?: unknown } | null)?.data;
     if (acknowledging && Array.isArray(data))
       return { ...(value as object), data: data.map(() => take("notification")) };
@@ -432,34 +466,40 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     };
   };
 
-  const ownerOf = (auth: Plan["auth"]): "a" | "b" | "s" => (auth === "other" ? "b" : auth === "bearer" ? "s" : "a");
+  /** Whose records an answer holds: a unit's own credentials are answered only its records. */
+  const ownerOf = (auth: Plan["auth"]): "a" | "b" | "s" =>
+    auth === "other" || auth === "other-token" ? "b" : auth === "unit" || auth === "unit-token" ? "a" : "s";
 
-  /** A request as another business unit for one of unit a's records must not find it. */
+  /**
+   * A request as another business unit (its user or its token) naming one of unit a's records must not find it.
+   * Title numbers name the register's titles, which every unit reads.
+   */
   const checkIsolation = (
     plan: Plan,
     wire: WireRequest,
     named: { pool: PoolName; value: string }[],
     answer: WireAnswer,
   ) => {
-    if (plan.auth !== "other" || answer.kind !== "answer") return;
-    const scoped = ["getApplicationInformation", "downloadDocument", "getPollRequest"];
+    if (ownerOf(plan.auth) !== "b" || answer.kind !== "answer") return;
     // Only records that unit a has and unit b does not (two units may both own, say, the message id of an example).
     const usesRecordOfA = named.some(
       ({ pool, value }) => pool !== "title" && context.has("a", pool, value) && !context.has("b", pool, value),
     );
-    if (scoped.includes(plan.operationId) && usesRecordOfA && answer.status < 400) {
-      violation(plan, wire, answer, [`another business unit's record answered ${answer.status}`]);
+    if (usesRecordOfA) isolationChecked.add(plan.operationId);
+    if (usesRecordOfA && answer.status < 400) {
+      violation("isolation", plan, wire, answer, [`another business unit's record answered ${answer.status}`]);
     }
-    if (
-      (plan.operationId === "acknowledgeNotificationsV0" || plan.operationId === "acknowledgeNotificationsV1") &&
-      plan.realIds !== undefined &&
-      answer.status === 200
-    ) {
+    if (acknowledges(plan.operationId) && plan.realIds !== undefined && answer.status === 200) {
+      const ofA = (id: unknown) =>
+        typeof id === "string" && context.has("a", "notification", id) && !context.has("b", "notification", id);
+      const sent = (jsonOf(wire.body ?? Buffer.alloc(0)) as { data?: unknown } | undefined)?.data;
+      if (Array.isArray(sent) && sent.some(ofA)) isolationChecked.add(plan.operationId);
       const acknowledged = ((jsonOf(answer.body) as { data?: { acknowledged?: unknown } } | undefined)?.data
         ?.acknowledged ?? []) as unknown[];
-      if (acknowledged.length > 0 && context.size("a", "notification") > 0) {
-        violation(plan, wire, answer, [
-          `another business unit acknowledged ${acknowledged.length} of unit a's notifications`,
+      const taken = acknowledged.filter(ofA);
+      if (taken.length > 0) {
+        violation("isolation", plan, wire, answer, [
+          `another business unit acknowledged ${taken.length} of unit a's notifications`,
         ]);
       }
     }
@@ -582,19 +622,26 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     ].includes(flow.mutation);
     const injected = answer.status === 503 && faultsPossible;
     if (flow.mutation === "none" && answer.status !== 200 && !injected)
-      violation(plan, wire, answer, [`a correct upload to a fresh address was refused with ${answer.status}`]);
+      violation("upload", plan, wire, answer, [
+        `a correct upload to a fresh address was refused with ${answer.status}`,
+      ]);
     if (mustFail && answer.status < 300)
-      violation(plan, wire, answer, [`an upload that departs from its signed address (${flow.mutation}) was accepted`]);
+      violation("upload", plan, wire, answer, [
+        `an upload that departs from its signed address (${flow.mutation}) was accepted`,
+      ]);
     if (flow.mutation === "replay" && answer.status === 200) {
       const again = await exchange({ ...wire }, plan);
       if (again.kind === "answer" && again.status < 300)
-        violation(plan, wire, again, ["an upload address accepted a second upload"]);
+        violation("upload", plan, wire, again, ["an upload address accepted a second upload"]);
     }
     return answer.status === 200 ? data.document_id : undefined;
   };
 
   /** Follows a download id to its signed address and fetches it, changed as the mutation says. */
-  const download = async (plan: Plan, flow: Extract<NonNullable<Plan["flow"]>, { kind: "download" }>) => {
+  const download = async (
+    plan: Plan,
+    flow: Extract<NonNullable<Plan["flow"]>, { kind: "download" }>,
+  ): Promise<boolean> => {
     const { a, b } = units();
     const who = flow.other ? b : a;
     const id = context.resolve(flow.id);
@@ -603,14 +650,16 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
       plan,
       flow.other ? "b" : "a",
     );
-    if (first.kind !== "answer") return;
-    if (flow.other && first.status < 400 && context.has("a", "download", id) && !context.has("b", "download", id)) {
-      violation(plan, { method: "GET", target: `/v1/documents/${id}`, headers: {} }, first, [
+    if (first.kind !== "answer") return false;
+    const recordOfA = context.has("a", "download", id) && !context.has("b", "download", id);
+    if (flow.other && recordOfA) isolationChecked.add(operationFor("GET", `/v1/documents/${id}`)?.operationId ?? "");
+    if (flow.other && recordOfA && first.status < 400) {
+      violation("isolation", plan, { method: "GET", target: `/v1/documents/${id}`, headers: {} }, first, [
         `another business unit's download id answered ${first.status}`,
       ]);
     }
     const location = first.headers["location"];
-    if (first.status !== 302 || typeof location !== "string") return;
+    if (first.status !== 302 || typeof location !== "string") return false;
     const address = new URL(location, options.url);
     let method = "GET";
     switch (flow.mutation) {
@@ -640,19 +689,21 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     }
     const wire: WireRequest = { method, target: `${address.pathname}${address.search}`, headers: {} };
     const answer = await exchange(wire, plan);
-    if (answer.kind !== "answer") return;
+    if (answer.kind !== "answer") return false;
     const injected = answer.status === 503 && faultsPossible;
     if (flow.mutation === "none" && answer.status !== 200 && !injected)
-      violation(plan, wire, answer, [`a fresh signed download address answered ${answer.status}`]);
+      violation("download", plan, wire, answer, [`a fresh signed download address answered ${answer.status}`]);
     if (["signature", "expires", "no-signature", "other-id"].includes(flow.mutation) && answer.status < 300) {
-      violation(plan, wire, answer, [
+      violation("download", plan, wire, answer, [
         `a download address that departs from the signed one (${flow.mutation}) answered ${answer.status}`,
       ]);
     }
+    return answer.status === 200;
   };
 
-  const bearer = () => ({ authorization: `Bearer ${context.sandboxToken}` });
-  const sandboxJson = (method: string, target: string, value: unknown) => {
+  /** A request of the control plane with the admin token, or with a unit's. */
+  const sandboxJson = (method: string, target: string, value: unknown, token = context.sandboxToken) => {
+    const bearer = () => ({ authorization: `Bearer ${token}` });
     if (value === undefined) return exchange({ method, target, headers: bearer() }, undefined, "s");
     const body = Buffer.from(JSON.stringify(value));
     return exchange(
@@ -690,100 +741,127 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     );
   };
 
-  /** Two business units and a few records of each: uploads, applications, correspondence, a search. */
+  /** Submits the spec's example application as a unit, naming its documents; answers the application's id. */
+  const submit = async (owner: "a" | "b", documents: string[], attempt: number): Promise<string | undefined> => {
+    const example = structuredClone(operationFor("POST", "/v0/applications")?.requestBody?.examples[0]) as {
+      documents: Record<string, { document_id: string }>;
+    };
+    Object.values(example.documents).forEach(
+      (document, index) => (document.document_id = documents[index] ?? document.document_id),
+    );
+    const answer = await asUnit(units()[owner], "POST", "/v0/applications", example, {
+      "idempotency-key": `fuzz-setup-${owner}-${attempt}-${randomUUID()}`,
+    });
+    if (answer.kind !== "answer") return undefined;
+    return (jsonOf(answer.body) as { data?: { application_request_id?: string } } | undefined)?.data
+      ?.application_request_id;
+  };
+
+  /** A unit's records: two uploads, two applications, and for unit a correspondence on the first; a search. */
+  const recordsOf = async (owner: "a" | "b") => {
+    const documents: string[] = [];
+    for (const fill of [1, 2]) {
+      const id = await upload(
+        undefined,
+        { kind: "upload", size: 2048 + fill, fill, documentType: "TR1", filter: undefined, mutation: "none" },
+        owner,
+      );
+      if (id !== undefined) {
+        documents.push(id);
+        context.add(owner, "document", id);
+      }
+    }
+    const applications: string[] = [];
+    for (const attempt of [0, 1]) {
+      const id = await submit(owner, documents, attempt);
+      if (id !== undefined) applications.push(id);
+    }
+    const [first] = applications;
+    if (owner === "a" && first !== undefined) {
+      // On the day list, so that it has a registry reference and can receive correspondence; its documents' download
+      // ids come with the application's information.
+      await sandboxJson("POST", `/sandbox/v1/applications/${first}/transitions`, { to: "ACCEPTED_PRIORITY_PROTECTED" });
+      await sandboxJson("POST", `/sandbox/v1/applications/${first}/correspondence`, { documents: ["LTR", "OCR"] });
+      await asUnit(units().a, "GET", `/v0/applications/${first}/information`);
+    }
+    const search = structuredClone(
+      operationFor("POST", "/api/v1/official-searches-of-whole")?.requestBody?.examples[0],
+    ) as {
+      message_id: string;
+    };
+    search.message_id = `fuzz-setup-${owner}-${randomUUID()}`;
+    const searched = await asUnit(units()[owner], "POST", "/api/v1/official-searches-of-whole", search);
+    if (searched.kind === "answer" && searched.status < 300) context.add(owner, "message", search.message_id);
+    await asUnit(units()[owner], "GET", "/v1/notifications?limit=100");
+  };
+
+  /** Two business units and a few records of each, in quiet settings. */
   const prepare = async () => {
     context.clear();
     if (scope !== "full") {
-      const user = { ...(options.credentials as { username: string; password: string }), businessUnitId: "" };
+      const user = {
+        ...(options.credentials as { username: string; password: string }),
+        businessUnitId: "",
+        sandboxToken: "",
+      };
       context.units = { a: user, b: user };
       return;
     }
     const created: Credentials[] = [];
-    for (const name of ["Fuzz unit A", "Fuzz unit B"]) {
+    for (const [owner, name] of [
+      ["a", "Fuzz unit A"],
+      ["b", "Fuzz unit B"],
+    ] as const) {
       const answer = await sandboxJson("POST", "/sandbox/v1/business-units", { name });
       const body =
         answer.kind === "answer" && answer.status === 201
-          ? (jsonOf(answer.body) as { username: string; password: string; business_unit_id: string })
+          ? (jsonOf(answer.body) as {
+              username: string;
+              password: string;
+              business_unit_id: string;
+              sandbox_token: string;
+            })
           : undefined;
       if (body === undefined)
         throw new Error(
           `the fuzzer could not create a business unit: ${answer.kind === "answer" ? `${answer.status} ${answer.body.toString("utf8")}` : answer.reason}`,
         );
-      created.push({ username: body.username, password: body.password, businessUnitId: body.business_unit_id });
-      context.add("a", "business_unit", body.business_unit_id);
+      created.push({
+        username: body.username,
+        password: body.password,
+        businessUnitId: body.business_unit_id,
+        sandboxToken: body.sandbox_token,
+      });
+      context.add(owner, "business_unit", body.business_unit_id);
     }
     context.units = { a: created[0] as Credentials, b: created[1] as Credentials };
-    await sandboxJson("PUT", "/sandbox/v1/settings", {
-      processing: "manual",
-      error_rate: 0,
-      latency_ms: 0,
-      duplicate_rate: 0,
-    });
-    faultsPossible = false;
-    const example = operationById("submitApplication").requestBody?.examples[0] as {
-      documents: Record<string, { document_id: string }>;
-    };
-    for (const owner of ["a", "b"] as const) {
-      const who = context.units[owner];
-      const documents: string[] = [];
-      for (const fill of [1, 2]) {
-        const id = await upload(
-          undefined,
-          { kind: "upload", size: 2048 + fill, fill, documentType: "TR1", filter: undefined, mutation: "none" },
-          owner,
-        );
-        if (id !== undefined) {
-          documents.push(id);
-          context.add(owner, "document", id);
-        }
-      }
-      const submission = structuredClone(example);
-      Object.values(submission.documents).forEach(
-        (document, index) => (document.document_id = documents[index] ?? document.document_id),
-      );
-      const applications: string[] = [];
-      for (let i = 0; i < 2; i += 1) {
-        const answer = await asUnit(who, "POST", "/v0/applications", submission, {
-          "idempotency-key": `fuzz-setup-${owner}-${i}-${Date.now()}`,
-        });
-        const id =
-          answer.kind === "answer"
-            ? (jsonOf(answer.body) as { application_request_id?: string } | undefined)?.application_request_id
-            : undefined;
-        if (id !== undefined) applications.push(id);
-      }
-      if (owner === "a" && applications[0] !== undefined) {
-        await sandboxJson("POST", `/sandbox/v1/applications/${applications[0]}/transitions`, {
-          to: "ACCEPTED_PRIORITY_PROTECTED",
-        });
-        await sandboxJson("POST", `/sandbox/v1/applications/${applications[0]}/correspondence`, {
-          documents: ["LTR", "OCR"],
-        });
-        await asUnit(who, "GET", `/v0/applications/${applications[0]}/information`);
-      }
-      const search = structuredClone(operationById("officialSearchOfWhole").requestBody?.examples[0]) as {
-        message_id: string;
-      };
-      search.message_id = `fuzz-setup-${owner}-${Date.now()}`;
-      const searched = await asUnit(who, "POST", "/api/v1/official-searches-of-whole", search);
-      if (searched.kind === "answer" && searched.status < 300) context.add(owner, "message", search.message_id);
-      await asUnit(who, "GET", "/v1/notifications?limit=100");
-    }
+    await startEpoch(QUIET);
+    for (const owner of ["a", "b"] as const) await recordsOf(owner);
   };
 
-  /** Puts the gateway in an epoch's settings, the clock back to now and the day list open. */
+  /**
+   * Puts the gateway in an epoch's settings, the clock back to now and the day list open: the global ones, and each
+   * unit's own (a request with a unit's token may have set them).
+   */
   const startEpoch = async (environment: Environment) => {
     if (scope !== "full") return;
-    await sandboxJson("PUT", "/sandbox/v1/clock", { now: new Date().toISOString() });
     await sandboxJson("PUT", "/sandbox/v1/day-list", { open: true });
-    const answer = await sandboxJson("PUT", "/sandbox/v1/settings", environment);
-    faultsPossible = environment.error_rate > 0 || answer.kind !== "answer" || answer.status !== 200;
-    // Title enquiries over the fuzzer's plain HTTP and at any hour, so that they get past the 403 (mutual TLS and
-    // the service hours have tests of their own).
-    await sandboxJson("PUT", "/sandbox/v1/settings", {
-      require_client_certificate: false,
-      service_hours: "always-open",
-    });
+    faultsPossible = environment.error_rate > 0;
+    const tokens = [context.sandboxToken, ...[context.units?.a, context.units?.b].map((unit) => unit?.sandboxToken)];
+    for (const token of tokens) {
+      if (token === undefined) continue;
+      await sandboxJson("PUT", "/sandbox/v1/clock", { now: new Date().toISOString() }, token);
+      const answer = await sandboxJson("PUT", "/sandbox/v1/settings", environment, token);
+      faultsPossible ||= answer.kind !== "answer" || answer.status !== 200;
+      // Title enquiries over the fuzzer's plain HTTP and at any hour, so that they get past the 403 (mutual TLS and
+      // the service hours have tests of their own).
+      await sandboxJson(
+        "PUT",
+        "/sandbox/v1/settings",
+        { require_client_certificate: false, service_hours: "always-open" },
+        token,
+      );
+    }
     if (context.units !== undefined) {
       await asUnit(context.units.a, "GET", "/v1/notifications?limit=100");
       await asUnit(context.units.a, "GET", "/v0/notifications?limit=100&status=ACKNOWLEDGED");
@@ -791,35 +869,62 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
   };
 
   /** One plan: its request(s), their checks, and what follows (a reset makes the fuzzer's records anew). */
-  const execute = async (plan: Plan) => {
+  const execute = async (plan: Plan): Promise<boolean> => {
     summary.plans += 1;
     summary.variants[plan.variant] = (summary.variants[plan.variant] ?? 0) + 1;
-    if (plan.flow?.kind === "upload") {
-      await upload(plan, plan.flow);
-      return;
-    }
-    if (plan.flow?.kind === "download") {
-      await download(plan, plan.flow);
-      return;
-    }
+    if (plan.flow?.kind === "upload") return (await upload(plan, plan.flow)) !== undefined;
+    if (plan.flow?.kind === "download") return download(plan, plan.flow);
     const { wire, named } = wireOf(plan);
     const answer = await exchange(wire, plan, ownerOf(plan.auth), { pathMayMiss: plan.pathMayMiss ?? false });
     checkIsolation(plan, wire, named, answer);
-    if (answer.kind !== "answer" || answer.status >= 300) return;
+    if (answer.kind !== "answer" || answer.status >= 400) return false;
     if (plan.operationId === "officialSearchOfWhole") {
       const messageId = (jsonOf(wire.body ?? Buffer.alloc(0)) as { message_id?: unknown } | undefined)?.message_id;
-      if (typeof messageId === "string") context.add(ownerOf(plan.auth) === "b" ? "b" : "a", "message", messageId);
+      const owner = ownerOf(plan.auth);
+      if (typeof messageId === "string") context.add(owner === "b" ? "b" : "a", "message", messageId, owner !== "s");
     }
     if (plan.operationId === "updateSettings") {
       const settings = jsonOf(answer.body) as { error_rate?: number } | undefined;
       faultsPossible = faultsPossible || (settings?.error_rate ?? 0) > 0;
     }
     if (plan.operationId === "resetSandbox") await prepare();
+    return true;
+  };
+
+  /** The same request as the other business unit, naming unit a's records: they must not be found. */
+  const asOther = (plan: Plan): Plan | undefined => {
+    if (plan.flow?.kind === "download") return { ...plan, flow: { ...plan.flow, other: true } };
+    if (plan.flow !== undefined) return undefined;
+    if (plan.auth === "unit") return { ...plan, auth: "other" };
+    if (plan.auth === "unit-token" || plan.auth === "bearer") return { ...plan, auth: "other-token" };
+    return undefined;
+  };
+
+  /**
+   * Every operation in scope, before anything is drawn from the seed: its candidates in turn until one succeeds,
+   * then that request again as the other business unit. Settings are put back after each change for everyone.
+   */
+  const warmUp = async () => {
+    const allowed = warmUpFilter(scope);
+    for (const operation of warmUpOrder(inScope, isExclusive)) {
+      for (const [index, plan] of warmUpPlans(operation).filter(allowed).entries()) {
+        planIndex = index;
+        if (!(await execute(plan))) continue;
+        const other = asOther(plan);
+        if (other !== undefined && allowed(other) && namesUnitRecords(operation)) await execute(other);
+        break;
+      }
+      if (isExclusive(operation)) await startEpoch(QUIET);
+    }
   };
 
   // A gateway given by address is left as it was found: its settings, its clock at real time, its day list open.
   const settingsBefore = scope === "full" ? await sandboxJson("GET", "/sandbox/v1/settings", undefined) : undefined;
+  // From a reset sandbox: what an earlier run left (system errors scheduled for every unit's next submissions, a
+  // closed day list) must not keep an operation from succeeding.
+  if (scope === "full") await sandboxJson("POST", "/sandbox/v1/reset", undefined);
   await prepare();
+  await warmUp();
   const generator = allRequests(scope);
   while (summary.requests < options.requests) {
     epoch += 1;
@@ -837,7 +942,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
         continue;
       }
       while (inFlight.size >= concurrency) await Promise.race(inFlight);
-      const running: Promise<void> = execute(plan).finally(() => inFlight.delete(running));
+      const running: Promise<void> = execute(plan)
+        .then(() => undefined)
+        .finally(() => inFlight.delete(running));
       inFlight.add(running);
     }
     await Promise.all(inFlight);
@@ -852,6 +959,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
   summary.unaddressed = inScope
     .filter((o) => (summary.operations[o.operationId]?.requests ?? 0) === 0)
     .map((o) => o.operationId);
+  summary.isolationChecked = inScope.map((o) => o.operationId).filter((id) => isolationChecked.has(id));
   summary.neverSucceeded = inScope
     .filter((o) => {
       const classes = summary.operations[o.operationId]?.classes ?? {};
