@@ -25,6 +25,10 @@ import { readinessReportHandlers } from "./readiness/report-routes.js";
 import { readinessHandlers } from "./readiness/routes.js";
 import { ReadinessService } from "./readiness/service.js";
 import { takeValidationFailure } from "./readiness/validation-failed.js";
+import { takeDeferral } from "./readiness/deferred-official-search.js";
+import { ListFaults } from "./readiness/faults-and-cadence.js";
+import { takeRateLimit } from "./readiness/rate-limits.js";
+import type { CheckName } from "./readiness/check.js";
 import { ControlTokens } from "./sandbox/tokens.js";
 import { openBlobStore } from "./storage/blobs/open-blob-store.js";
 import { openStorage } from "./storage/open-storage.js";
@@ -130,6 +134,12 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
       },
     },
   });
+  /** The unit's running run when it examines `check` (one in-memory look-up for a unit without a run). */
+  const runExamining = (businessUnitId: string, check: CheckName, nowMs = clock.nowMs(businessUnitId)) => {
+    const run = readinessObserver.runOf(businessUnitId, nowMs);
+    return run?.checks.includes(check) ? run : undefined;
+  };
+  const listFaults = new ListFaults(storage);
   const attachments = new AttachmentService({ storage, clock, state });
   const notifications = new NotificationService(
     storage,
@@ -261,11 +271,24 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     blobs,
     settings: (businessUnitId) => state.settingsOf(businessUnitId),
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+    readiness: {
+      takeRateLimit: async (businessUnitId, nowMs) => {
+        const run = runExamining(businessUnitId, "rate-limits", nowMs);
+        return run ? takeRateLimit(storage, run, businessUnitId) : null;
+      },
+      takeDeferral: async (businessUnitId, search, nowMs) => {
+        const run = runExamining(businessUnitId, "deferred-official-search", nowMs);
+        return run ? takeDeferral(storage, run, businessUnitId, search, nowMs) : false;
+      },
+    },
   });
   const schemaBase = (request: FastifyRequest) => config.publicUrl ?? `${request.protocol}://${request.host}`;
   const registryHandlers: RegistryHandlers = {
     ...applicationHandlers(applications, attachments),
-    ...notificationHandlers(notifications, schemaBase),
+    ...notificationHandlers(notifications, schemaBase, async (businessUnitId) => {
+      const run = runExamining(businessUnitId, "faults-and-cadence");
+      if (run) await listFaults.meet(run, businessUnitId);
+    }),
     ...documentHandlers(documents, schemaBase),
     ...titles.handlers,
   };

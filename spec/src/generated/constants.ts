@@ -446,7 +446,10 @@ export const enums = {
     "paging",
     "nothing-left-behind",
     "validation-failed",
-    "checksum-and-length"
+    "checksum-and-length",
+    "rate-limits",
+    "faults-and-cadence",
+    "deferred-official-search"
   ]
 } as const;
 

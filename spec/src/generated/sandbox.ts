@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 289542bf8bd4542c4c05469e9970144aac6ed68e2d31f0e40617bf4bf0c66e84) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 2c2054068ac11e883a7c712f546ec95429e61c871246b5a1344f4ed0a8e1e619) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -1185,7 +1185,7 @@ export interface components {
          * @example paging
          * @enum {string}
          */
-        ReadinessCheckName: "duplicates" | "paging" | "nothing-left-behind" | "validation-failed" | "checksum-and-length";
+        ReadinessCheckName: "duplicates" | "paging" | "nothing-left-behind" | "validation-failed" | "checksum-and-length" | "rate-limits" | "faults-and-cadence" | "deferred-official-search";
         /** @description A readiness run without its checks' evidence (as a list shows it). */
         ReadinessRunSummary: {
             run_id: components["schemas"]["Uuid"];
@@ -1266,6 +1266,11 @@ export interface components {
             path_parameters: {
                 [key: string]: string;
             };
+            /**
+             * @description The answer's `Retry-After`, in seconds (a 429, a 503, the 202 of a deferred official search), or null when it
+             *     had none. A check of pacing compares it with when the software's next attempt came.
+             */
+            retry_after: number | null;
         };
         /** @description One check of a readiness run: its verdict, the rule it checks, what to do to pass it, and the evidence. */
         ReadinessCheckResult: {

@@ -1,6 +1,7 @@
 import { componentSchema } from "@lrg/spec";
 import type { SandboxComponents } from "../operation-types.js";
 import type { ApplicationRow, NotificationRow, ReadinessObservationRow } from "../storage/storage.js";
+import type { DeferredSearch } from "./deferred-official-search.js";
 
 /** The name of a readiness check (`ReadinessCheckName` in spec/sandbox.yaml). */
 export type CheckName = SandboxComponents["schemas"]["ReadinessCheckName"];
@@ -29,6 +30,8 @@ export interface RunFacts {
   leftBehind: { raised: boolean; newIds: string[] } | undefined;
   /** The unit's submission the run failed validation (`validation-failed.ts`), once it failed one. */
   failedSubmission: { applicationId: string; failedMs: number } | undefined;
+  /** The official search the run deferred (`deferred-official-search.ts`), once it deferred one. */
+  deferredSearch: DeferredSearch | undefined;
 }
 
 /** A check's verdict with its evidence. */

@@ -1,8 +1,11 @@
 import type { CheckName, ReadinessCheck } from "./check.js";
 import { checksumAndLength } from "./checksum-and-length.js";
+import { deferredOfficialSearch } from "./deferred-official-search.js";
 import { duplicates } from "./duplicates.js";
+import { faultsAndCadence } from "./faults-and-cadence.js";
 import { nothingLeftBehind } from "./nothing-left-behind.js";
 import { paging } from "./paging.js";
+import { rateLimits } from "./rate-limits.js";
 import { validationFailed } from "./validation-failed.js";
 
 /**
@@ -15,6 +18,9 @@ export const CHECKS: { readonly [Name in CheckName]: ReadinessCheck } = {
   "nothing-left-behind": nothingLeftBehind,
   "validation-failed": validationFailed,
   "checksum-and-length": checksumAndLength,
+  "rate-limits": rateLimits,
+  "faults-and-cadence": faultsAndCadence,
+  "deferred-official-search": deferredOfficialSearch,
 };
 
 /** The check names, in the order of CHECKS. */

@@ -6,6 +6,7 @@ import type { ReadinessObservationRow, ReadinessRunRow, Storage } from "../stora
 import { RULES, type CheckName, type Raised, type RunFacts, type Stimulus, type Verdict } from "./check.js";
 import { CHECK_NAMES, CHECKS } from "./checks.js";
 import type { ReadinessObserver } from "./observer.js";
+import { deferredSearchOf } from "./deferred-official-search.js";
 import { failedSubmissionOf } from "./validation-failed.js";
 
 type ReadinessRun = SandboxComponents["schemas"]["ReadinessRun"];
@@ -18,6 +19,9 @@ interface Result {
   verdict: Verdict;
   checks: CheckResult[];
 }
+
+/** What a run's checks are judged from besides the observations, read from the store while it runs and at its end. */
+type StoredFacts = Pick<RunFacts, "failedSubmission" | "deferredSearch">;
 
 /** Who asks: a business unit's token (its id), or the admin token (null). */
 export type Reader = string | null;
@@ -96,10 +100,13 @@ export class ReadinessService {
   }
 
   /** What a running run's checks are judged from besides the observations. */
-  async #facts(run: ReadinessRunRow): Promise<Pick<RunFacts, "failedSubmission">> {
+  async #facts(run: ReadinessRunRow): Promise<StoredFacts> {
     return {
       failedSubmission: run.checks.includes("validation-failed")
         ? await failedSubmissionOf(this.#storage, run)
+        : undefined,
+      deferredSearch: run.checks.includes("deferred-official-search")
+        ? await deferredSearchOf(this.#storage, run)
         : undefined,
     };
   }
@@ -182,7 +189,7 @@ export class ReadinessService {
   #answer(
     run: ReadinessRunRow,
     observations: ReadinessObservationRow[],
-    facts: Partial<Pick<RunFacts, "failedSubmission">> = {},
+    facts: Partial<StoredFacts> = {},
   ): ReadinessRun {
     const result = run.status === "running" ? judge(run, observations, "running", facts) : (run.result as Result);
     return {
@@ -212,7 +219,7 @@ export function judge(
   run: Pick<ReadinessRunRow, "checks" | "stimulus" | "deadlineMs">,
   observations: readonly ReadinessObservationRow[],
   phase: Phase,
-  found: Partial<Pick<RunFacts, "leftBehind" | "failedSubmission">> = {},
+  found: Partial<StoredFacts & Pick<RunFacts, "leftBehind">> = {},
 ): Result {
   const facts: RunFacts = {
     observations,
@@ -220,6 +227,7 @@ export function judge(
     ended: phase === "finished",
     leftBehind: found.leftBehind,
     failedSubmission: found.failedSubmission,
+    deferredSearch: found.deferredSearch,
   };
   const checks = (run.checks as CheckName[]).map((name): CheckResult => {
     const check = CHECKS[name];
@@ -259,5 +267,6 @@ function toObservation(row: ReadinessObservationRow): Observation {
     acknowledged_count: row.acknowledgedCount,
     idempotency_key: row.idempotencyKey,
     path_parameters: row.pathParameters,
+    retry_after: row.retryAfterSeconds,
   };
 }

@@ -68,7 +68,8 @@ export function useTestGateway(): () => TestGateway {
   });
   return gateway;
 }
-const gateway = (): TestGateway => {
+/** The gateway of the test file (started by useTestGateway). */
+export const gateway = (): TestGateway => {
   if (!current) throw new Error("no gateway: call useTestGateway() in the test file");
   return current;
 };
@@ -130,13 +131,27 @@ export async function information(unit: Unit, id: string): Promise<{ status: str
 }
 
 /**
- * A correct consumer: pages oldest first with created_after, reads the information of an application that failed
- * validation, acknowledges every id, at most 100 a call.
+ * Lists as correct software does: after a 503 or a 429, waits its Retry-After, moving the unit's clock on rather than
+ * sleeping (the run judges waits on that clock), then lists again.
+ */
+export async function listPatiently(unit: Unit, query = ""): Promise<Notification[]> {
+  for (let attempt = 1; ; attempt += 1) {
+    const answer = await gateway().call("GET", `/v1/notifications${query}`, { as: unit });
+    if (answer.status === 200) return (answer.body as { data: Notification[] }).data;
+    expect([429, 503]).toContain(answer.status);
+    expect(attempt).toBeLessThan(5);
+    await advance(unit, Number(answer.headers.get("retry-after")));
+  }
+}
+
+/**
+ * A correct consumer: pages oldest first with created_after, waits each Retry-After, reads the information of an
+ * application that failed validation, acknowledges every id, at most 100 a call.
  */
 export async function correctConsumer(unit: Unit): Promise<void> {
   let after: string | undefined;
   for (;;) {
-    const page = await list(unit, after === undefined ? "" : `?created_after=${encodeURIComponent(after)}`);
+    const page = await listPatiently(unit, after === undefined ? "" : `?created_after=${encodeURIComponent(after)}`);
     for (const n of page)
       if (n.notification_type === "application.validation-failed")
         expect((await information(unit, n.subject)).errors.length).toBeGreaterThan(0);

@@ -275,6 +275,13 @@ export const migrations: { version: number; name: string; sql: string; sqliteOnl
       ALTER TABLE readiness_observations ADD COLUMN path_parameters TEXT NOT NULL DEFAULT '{}';
     `,
   },
+  {
+    version: 14,
+    name: "a readiness observation keeps its answer's Retry-After (whether the software waited that long)",
+    sql: `
+      ALTER TABLE readiness_observations ADD COLUMN retry_after_seconds INTEGER;
+    `,
+  },
 ];
 
 /**

@@ -423,7 +423,7 @@ export class SqliteWrites {
         return false;
       }
       this.#prepared(
-        `INSERT INTO readiness_observations (${READINESS_OBSERVATION_COLUMNS}) VALUES (${placeholders(13)})`,
+        `INSERT INTO readiness_observations (${READINESS_OBSERVATION_COLUMNS}) VALUES (${placeholders(14)})`,
       ).run(...readinessObservationValues(observation, sequence));
       return true;
     })();
