@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 2c2054068ac11e883a7c712f546ec95429e61c871246b5a1344f4ed0a8e1e619) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 0a0cd7023ef224704c97a273a8c42998f9624b45d663cc8d9094800fd695e456) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
