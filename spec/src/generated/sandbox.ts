@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 0a0cd7023ef224704c97a273a8c42998f9624b45d663cc8d9094800fd695e456) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 5c867c21f54d0e46f7671b111cab2a2466aedecd3e1b6fe54b682f599f5b0fb2) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {

@@ -1,5 +1,4 @@
-import { rateLimits as specRateLimits } from "@lrg/spec";
-import type { Storage } from "../storage/storage.js";
+import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
 import { firstHundred, type ReadinessCheck } from "./check.js";
 import type { RunningRun } from "./observer.js";
 import { takeOncePerRun } from "./run-settings.js";
@@ -10,9 +9,6 @@ import { describeWait, waitEvidence, waitsAfter, type Wait } from "./waits.js";
  * its own short schedule, short enough that a client waiting in real time is not held up (design).
  */
 export const RUN_RETRY_AFTER_SECONDS = 2;
-
-/** The look-ups the registry rate-limits (`x-lrg-rate-limit` in the spec): the run answers the first of them 429. */
-export const RATE_LIMITED_OPERATIONS: ReadonlySet<string> = new Set(Object.keys(specRateLimits));
 
 /** The setting that holds the run that answered a unit's 429 (one a unit; a unit's reset clears it). */
 const rateLimitedSetting = (businessUnitId: string): string => `readiness.rate-limits.${businessUnitId}`;
@@ -48,9 +44,12 @@ export const rateLimits: ReadinessCheck = {
     "of its official copies (GET /s1/v1/titles/{title_number}/official-copies/availability). The run answers the " +
     `first look-up 429 with Retry-After: ${RUN_RETRY_AFTER_SECONDS}: wait that long, then look it up again.`,
   judge: ({ observations, ended }) => {
-    const byOperation = new Map<string, typeof observations>();
-    for (const observation of observations)
-      byOperation.set(observation.operationId, [...(byOperation.get(observation.operationId) ?? []), observation]);
+    const byOperation = new Map<string, ReadinessObservationRow[]>();
+    for (const observation of observations) {
+      const sequence = byOperation.get(observation.operationId);
+      if (sequence) sequence.push(observation);
+      else byOperation.set(observation.operationId, [observation]);
+    }
     const waits: Wait[] = [...byOperation.values()]
       .flatMap((sequence) => waitsAfter(sequence, 429))
       .sort((a, b) => a.answer.sequence - b.answer.sequence);

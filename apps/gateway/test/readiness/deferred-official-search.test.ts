@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { RULES } from "../../src/readiness/check.js";
 import { deferredOfficialSearch } from "../../src/readiness/deferred-official-search.js";
+import { MANUAL_PROCESSING_MS } from "../../src/title-enquiries/official-search.js";
 import { factsOf, observed } from "./observations.js";
 import { allowTitleEnquiries, poll, retryAfter, search, waitRetryAfter } from "./pacing-support.js";
 import { advance, check, newUnit, read, start, useTestGateway, type Unit } from "./support.js";
@@ -119,5 +121,11 @@ describe("the deferred-official-search verdicts", () => {
     ["no search deferred", [], true, undefined, "not_exercised"],
   ] as const)("%s", (_name, observations, ended, deferredSearch, verdict) => {
     expect(deferredOfficialSearch.judge(factsOf([...observations], ended, { deferredSearch })).verdict).toBe(verdict);
+  });
+
+  it("are the rule the spec states: the deferral of manual processing", () => {
+    expect(RULES["deferred-official-search"]).toContain(
+      `expected_response_at ${MANUAL_PROCESSING_MS / 60_000} minutes after it`,
+    );
   });
 });

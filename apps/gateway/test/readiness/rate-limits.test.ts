@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { RULES } from "../../src/readiness/check.js";
 import { rateLimits, RUN_RETRY_AFTER_SECONDS } from "../../src/readiness/rate-limits.js";
+import { WAIT_GRACE_MS } from "../../src/readiness/waits.js";
 import { factsOf, observed } from "./observations.js";
 import { allowTitleEnquiries, lookUp, retryAfter, waitRetryAfter } from "./pacing-support.js";
 import { advance, check, newUnit, read, start, useTestGateway } from "./support.js";
@@ -45,7 +47,7 @@ describe("the rate-limits check", () => {
     const judged = check(await read(unit, run.run_id), "rate-limits");
     expect(judged.verdict).toBe("failed");
     expect(judged.evidence.found).toMatch(
-      /^Retried too soon: getRegisteredProprietorNames answered 429 at \S+ with Retry-After 2; the next attempt came 0\.\d{3} s later/,
+      /^Retried too soon: getRegisteredProprietorNames answered 429 at \S+ with Retry-After 2; the next attempt came \d+\.\d{3} s later/,
     );
     expect(judged.evidence.requests.map((r) => r.status)).toEqual([429, 200]);
   });
@@ -115,5 +117,10 @@ describe("the rate-limits verdicts, on the unit's clock", () => {
     ["no 429, at the end", [names(1000)], true, "not_exercised"],
   ] as const)("%s", (_name, observations, ended, verdict) => {
     expect(rateLimits.judge(factsOf([...observations], ended)).verdict).toBe(verdict);
+  });
+
+  it("are the rule the spec states: the run's Retry-After and the grace", () => {
+    expect(RULES["rate-limits"]).toContain(`429 with Retry-After: ${RUN_RETRY_AFTER_SECONDS} (x-lrg-source: design)`);
+    expect(RULES["rate-limits"]).toContain(`${WAIT_GRACE_MS} ms are forgiven`);
   });
 });
