@@ -26,6 +26,10 @@ import { readinessHandlers } from "./readiness/routes.js";
 import { ReadinessService } from "./readiness/service.js";
 import { takeExpiredAddress } from "./readiness/expired-upload.js";
 import { submissionChecksOf, takeSubmission } from "./readiness/submissions.js";
+import { takeDeferral } from "./readiness/deferred-official-search.js";
+import { ListFaults } from "./readiness/faults-and-cadence.js";
+import { takeRateLimit } from "./readiness/rate-limits.js";
+import type { CheckName } from "./readiness/check.js";
 import { ControlTokens } from "./sandbox/tokens.js";
 import { openBlobStore } from "./storage/blobs/open-blob-store.js";
 import { openStorage } from "./storage/open-storage.js";
@@ -137,6 +141,12 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
       },
     },
   });
+  /** The unit's running run when it examines `check` (one in-memory look-up for a unit without a run). */
+  const runExamining = (businessUnitId: string, check: CheckName, nowMs = clock.nowMs(businessUnitId)) => {
+    const run = readinessObserver.runOf(businessUnitId, nowMs);
+    return run?.checks.includes(check) ? run : undefined;
+  };
+  const listFaults = new ListFaults(storage);
   const attachments = new AttachmentService({ storage, clock, state });
   const notifications = new NotificationService(
     storage,
@@ -151,10 +161,8 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     log: (error, message) => app.log.error({ err: error }, message),
     readiness: {
       takeExpiredAddress: async (businessUnitId, document, nowMs) => {
-        const run = readinessObserver.runOf(businessUnitId, nowMs);
-        return run?.checks.includes("expired-upload") === true
-          ? takeExpiredAddress(storage, run, businessUnitId, document, nowMs)
-          : false;
+        const run = runExamining(businessUnitId, "expired-upload", nowMs);
+        return run ? takeExpiredAddress(storage, run, businessUnitId, document, nowMs) : false;
       },
     },
   });
@@ -276,11 +284,24 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     blobs,
     settings: (businessUnitId) => state.settingsOf(businessUnitId),
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+    readiness: {
+      takeRateLimit: async (businessUnitId, nowMs) => {
+        const run = runExamining(businessUnitId, "rate-limits", nowMs);
+        return run ? takeRateLimit(storage, run, businessUnitId) : null;
+      },
+      takeDeferral: async (businessUnitId, search, nowMs) => {
+        const run = runExamining(businessUnitId, "deferred-official-search", nowMs);
+        return run ? takeDeferral(storage, run, businessUnitId, search, nowMs) : false;
+      },
+    },
   });
   const schemaBase = (request: FastifyRequest) => config.publicUrl ?? `${request.protocol}://${request.host}`;
   const registryHandlers: RegistryHandlers = {
     ...applicationHandlers(applications, attachments),
-    ...notificationHandlers(notifications, schemaBase),
+    ...notificationHandlers(notifications, schemaBase, async (businessUnitId) => {
+      const run = runExamining(businessUnitId, "faults-and-cadence");
+      if (run) await listFaults.meet(run, businessUnitId);
+    }),
     ...documentHandlers(documents, schemaBase),
     ...titles.handlers,
   };

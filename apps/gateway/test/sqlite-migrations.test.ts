@@ -130,6 +130,7 @@ describe("SQLite migrations", () => {
             acknowledgedCount: null,
             idempotencyKey: null,
             pathParameters: {},
+            retryAfterSeconds: null,
           },
           {
             ...common,
@@ -144,6 +145,7 @@ describe("SQLite migrations", () => {
             acknowledgedCount: 2,
             idempotencyKey: "key-1",
             pathParameters: { id: "a" },
+            retryAfterSeconds: null,
           },
         ]);
         // The next observation of the run is numbered after them.

@@ -842,6 +842,7 @@ describe.each(backends)("the storage contract on $name", (backend) => {
       acknowledgedCount: count,
       idempotencyKey: null,
       pathParameters: count === null ? { id: "a-1" } : {},
+      retryAfterSeconds: count === null ? 2 : null,
     });
     const first = run();
     const stimulusApplication = application(unit, { status: "ACCEPTED_AWAITING_PRIORITY", decideAtMs: null });

@@ -450,7 +450,10 @@ export const enums = {
     "system-error",
     "lost-answer",
     "downloads",
-    "expired-upload"
+    "expired-upload",
+    "rate-limits",
+    "faults-and-cadence",
+    "deferred-official-search"
   ]
 } as const;
 
@@ -573,7 +576,7 @@ export const problemCatalogue = {
   "429-01": {
     "status": 429,
     "title": "Too Many Requests",
-    "when": "The caller exceeded its rate limit. Retry after the number of seconds in Retry-After. On the title look-ups the registry's code BG40006 is given in `rule`."
+    "when": "The caller exceeded its rate limit (or a readiness run's rate-limits check answered its first rate-limited look-up so). Retry after the number of seconds in Retry-After. On the title look-ups the registry's code BG40006 is given in `rule`."
   },
   "500-01": {
     "status": 500,
@@ -583,7 +586,7 @@ export const problemCatalogue = {
   "503-01": {
     "status": 503,
     "title": "Service Unavailable",
-    "when": "The gateway is shutting down, or the sandbox's fault injection answered for it. Retry later."
+    "when": "The gateway is shutting down, or the sandbox's fault injection answered for it (the `error_rate` setting, or a readiness run's faults-and-cadence check on the notification list). Retry after the number of seconds in Retry-After."
   },
   "503-02": {
     "status": 503,

@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 de7eb5ef3c87cbb3c88f9794af4f3f10265aa95f169cdc27792dc6d5e9289b1c) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 064a4b94f5ea69b3787d398d9fea2cea668875b5e87fbcc7204a475ef6015c1b) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -59,7 +59,9 @@ export interface paths {
          *     **Scenario titles of the simulated register** (the gateway's register; fictional numbers, `x-lrg-source:
          *     design`). Every other title number that matches the pattern and is not seeded is answered like
          *     ZZ100010. Out of hours, any search that passes the rules is answered `202` `BG20002`, with
-         *     `expected_response_at` at the next 06:30 London time.
+         *     `expected_response_at` at the next 06:30 London time. While a readiness run with the check
+         *     `deferred-official-search` runs on the caller's business unit, its first search that passes the rules is
+         *     deferred as if processed by hand (`202` `BG20001`, the result 15 minutes later).
          *
          *     | Title | Register | Official search answers |
          *     |---|---|---|

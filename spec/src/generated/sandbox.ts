@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 12cc1d0ea41177dc7e6c6e2ee4d1cde2b592afdb900fc7cb629fc2c481a666ab) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 7189378dd797289a81d30d4d0cf1fc27ebaaa74fae0797024d9fb5fbec199995) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -1207,7 +1207,7 @@ export interface components {
          * @example paging
          * @enum {string}
          */
-        ReadinessCheckName: "duplicates" | "paging" | "nothing-left-behind" | "validation-failed" | "checksum-and-length" | "system-error" | "lost-answer" | "downloads" | "expired-upload";
+        ReadinessCheckName: "duplicates" | "paging" | "nothing-left-behind" | "validation-failed" | "checksum-and-length" | "system-error" | "lost-answer" | "downloads" | "expired-upload" | "rate-limits" | "faults-and-cadence" | "deferred-official-search";
         /** @description A readiness run without its checks' evidence (as a list shows it). */
         ReadinessRunSummary: {
             run_id: components["schemas"]["Uuid"];
@@ -1292,6 +1292,11 @@ export interface components {
             path_parameters: {
                 [key: string]: string;
             };
+            /**
+             * @description The answer's `Retry-After`, in seconds (a 429, a 503, the 202 of a deferred official search), or null when it
+             *     had none. A check of pacing compares it with when the software's next attempt came.
+             */
+            retry_after: number | null;
         };
         /** @description One check of a readiness run: its verdict, the rule it checks, what to do to pass it, and the evidence. */
         ReadinessCheckResult: {

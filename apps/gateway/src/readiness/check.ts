@@ -1,6 +1,7 @@
 import { componentSchema } from "@lrg/spec";
 import type { SandboxComponents } from "../operation-types.js";
 import type { ReadinessObservationRow, ReadinessStimulusRows } from "../storage/storage.js";
+import type { DeferredSearch } from "./deferred-official-search.js";
 import type { ExpiredAddress } from "./expired-upload.js";
 import type { TakenSubmissions } from "./submissions.js";
 
@@ -41,6 +42,8 @@ export interface RunFacts {
   submissions: TakenSubmissions;
   /** The upload address the run issued expired (`expired-upload.ts`), once it issued one. */
   expiredAddress: ExpiredAddress | undefined;
+  /** The official search the run deferred (`deferred-official-search.ts`), once it deferred one. */
+  deferredSearch: DeferredSearch | undefined;
 }
 
 /** A check's verdict with its evidence. */

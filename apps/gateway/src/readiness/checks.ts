@@ -1,11 +1,14 @@
 import type { CheckName, ReadinessCheck } from "./check.js";
 import { checksumAndLength } from "./checksum-and-length.js";
+import { deferredOfficialSearch } from "./deferred-official-search.js";
 import { downloads } from "./downloads.js";
 import { duplicates } from "./duplicates.js";
-import { lostAnswer } from "./lost-answer.js";
 import { expiredUpload } from "./expired-upload.js";
+import { faultsAndCadence } from "./faults-and-cadence.js";
+import { lostAnswer } from "./lost-answer.js";
 import { nothingLeftBehind } from "./nothing-left-behind.js";
 import { paging } from "./paging.js";
+import { rateLimits } from "./rate-limits.js";
 import { systemError } from "./system-error.js";
 import { validationFailed } from "./validation-failed.js";
 
@@ -23,6 +26,9 @@ export const CHECKS: { readonly [Name in CheckName]: ReadinessCheck } = {
   "lost-answer": lostAnswer,
   downloads,
   "expired-upload": expiredUpload,
+  "rate-limits": rateLimits,
+  "faults-and-cadence": faultsAndCadence,
+  "deferred-official-search": deferredOfficialSearch,
 };
 
 /** The check names, in the order of CHECKS. */

@@ -105,7 +105,7 @@ export class ReadinessObserver {
     if (!run) return;
     const clockMs = this.#clock.nowMs(businessUnitId);
     if (clockMs >= run.deadlineMs) return;
-    const observation = observationOf(operation, request, reply.statusCode, { runId: run.id, businessUnitId, clockMs });
+    const observation = observationOf(operation, request, reply, { runId: run.id, businessUnitId, clockMs });
     if (this.#deferred) this.#defer(observation);
     else await this.#record(observation);
   }
@@ -164,11 +164,14 @@ function runningByUnit(runs: ReadinessRunRow[]): Map<string, RunningRun> {
   );
 }
 
-/** What an observation keeps of a request: never its body (but an acknowledge call's ids) nor its credentials. */
+/**
+ * What an observation keeps of a request and its answer: never the request's body (but an acknowledge call's ids)
+ * nor its credentials; of the answer, its status and its `Retry-After`.
+ */
 export function observationOf(
   operation: Pick<Operation, "operationId" | "method">,
   request: Pick<FastifyRequest, "query" | "params" | "headers" | "body">,
-  status: number,
+  reply: Pick<FastifyReply, "statusCode" | "getHeader">,
   context: { runId: string; businessUnitId: string; clockMs: number },
 ): Omit<ReadinessObservationRow, "sequence"> {
   const ids = operation.operationId.startsWith("acknowledgeNotifications") ? acknowledgeIdsOf(request.body) : null;
@@ -178,13 +181,20 @@ export function observationOf(
     method: operation.method.toUpperCase(),
     operationId: operation.operationId,
     query: redacted(request.query),
-    status,
+    status: reply.statusCode,
     credentialsSent: request.headers.authorization !== undefined,
     acknowledgedIds: ids === null ? null : ids.slice(0, MAX_IDS).map((id) => cut(id)),
     acknowledgedCount: ids === null ? null : ids.length,
     idempotencyKey: typeof key === "string" ? cut(key, 255) : null,
     pathParameters: redacted(request.params),
+    retryAfterSeconds: wholeSeconds(reply.getHeader("retry-after")),
   };
+}
+
+/** A `Retry-After` in whole seconds, the form the gateway answers; null when absent (or a date, which it never sends). */
+function wholeSeconds(header: unknown): number | null {
+  const value = String(header ?? "").trim();
+  return /^\d{1,9}$/.test(value) ? Number(value) : null;
 }
 
 const cut = (text: string, most = MAX_VALUE): string => (text.length > most ? `${text.slice(0, most - 1)}…` : text);

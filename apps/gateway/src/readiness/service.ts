@@ -8,6 +8,7 @@ import { RULES, type CheckName, type Raised, type RunFacts, type Stimulus, type 
 import { CHECK_NAMES, CHECKS } from "./checks.js";
 import { expiredAddressOf } from "./expired-upload.js";
 import type { ReadinessObserver } from "./observer.js";
+import { deferredSearchOf } from "./deferred-official-search.js";
 import { submissionChecksOf, submissionsOf } from "./submissions.js";
 
 type ReadinessRun = SandboxComponents["schemas"]["ReadinessRun"];
@@ -22,7 +23,7 @@ interface Result {
 }
 
 /** What is judged from the store besides the observations, while a run runs and as it ends. */
-type Found = Pick<RunFacts, "submissions" | "expiredAddress">;
+type Found = Pick<RunFacts, "submissions" | "expiredAddress" | "deferredSearch">;
 
 /** Who asks: a business unit's token (its id), or the admin token (null). */
 export type Reader = string | null;
@@ -126,6 +127,9 @@ export class ReadinessService {
       submissions: submissionChecksOf(run.checks).length > 0 ? await submissionsOf(this.#storage, run) : {},
       expiredAddress: run.checks.includes("expired-upload")
         ? await expiredAddressOf(this.#storage, run, observations)
+        : undefined,
+      deferredSearch: run.checks.includes("deferred-official-search")
+        ? await deferredSearchOf(this.#storage, run)
         : undefined,
     };
   }
@@ -246,6 +250,7 @@ export function judge(
     leftBehind: found.leftBehind,
     submissions: found.submissions ?? {},
     expiredAddress: found.expiredAddress,
+    deferredSearch: found.deferredSearch,
   };
   const checks = (run.checks as CheckName[]).map((name): CheckResult => {
     const check = CHECKS[name];
@@ -286,5 +291,6 @@ function toObservation(row: ReadinessObservationRow): Observation {
     acknowledged_count: row.acknowledgedCount,
     idempotency_key: row.idempotencyKey,
     path_parameters: row.pathParameters,
+    retry_after: row.retryAfterSeconds,
   };
 }

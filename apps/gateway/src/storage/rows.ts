@@ -279,7 +279,7 @@ export function toReadinessRun(row: Row): ReadinessRunRow {
 
 /** The columns of an observation, in the order `readinessObservationValues` gives them. */
 export const READINESS_OBSERVATION_COLUMNS =
-  "run_id, sequence, business_unit_id, clock_ms, method, operation_id, query, status, credentials_sent, acknowledged_ids, acknowledged_count, idempotency_key, path_parameters";
+  "run_id, sequence, business_unit_id, clock_ms, method, operation_id, query, status, credentials_sent, acknowledged_ids, acknowledged_count, idempotency_key, path_parameters, retry_after_seconds";
 
 /** An observation's values for READINESS_OBSERVATION_COLUMNS, numbered `sequence`. */
 export function readinessObservationValues(
@@ -300,6 +300,7 @@ export function readinessObservationValues(
     observation.acknowledgedCount,
     observation.idempotencyKey,
     json(observation.pathParameters),
+    observation.retryAfterSeconds,
   ];
 }
 
@@ -319,5 +320,9 @@ export function toReadinessObservation(row: Row): ReadinessObservationRow {
     acknowledgedCount: count === null || count === undefined ? null : Number(count),
     idempotencyKey: (row["idempotency_key"] as string | null) ?? null,
     pathParameters: parse(row["path_parameters"] ?? "{}"),
+    retryAfterSeconds:
+      row["retry_after_seconds"] === null || row["retry_after_seconds"] === undefined
+        ? null
+        : Number(row["retry_after_seconds"]),
   };
 }

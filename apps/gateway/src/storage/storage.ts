@@ -449,6 +449,8 @@ export interface ReadinessObservationRow {
   idempotencyKey: string | null;
   /** The path parameters (which application, document or download), redacted and cut as the query. */
   pathParameters: Record<string, string>;
+  /** The answer's `Retry-After` in whole seconds (a 429, a 503, a deferred search's 202), else null. */
+  retryAfterSeconds: number | null;
 }
 
 /** Which audit entries to list; every filter given must hold. */

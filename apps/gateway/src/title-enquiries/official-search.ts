@@ -45,6 +45,20 @@ interface Timing {
   acknowledgement: string;
 }
 
+/** A search the registry processes by hand: priority from its receipt, the result 15 minutes later. */
+function manualProcessing(receivedMs: number): Timing {
+  return {
+    receivedMs,
+    readyMs: receivedMs + MANUAL_PROCESSING_MS,
+    certificateMs: receivedMs,
+    deferral: {
+      code: "BG20001",
+      message: "The search needs manual processing by the registry. Poll for the result.",
+    },
+    acknowledgement: "Official search of whole with priority made after manual processing.",
+  };
+}
+
 /** Out of hours waits for the next opening; a manual-processing title takes 15 minutes; anything else is answered at once. */
 function timingOf(title: RegisterTitle, receivedMs: number): Timing {
   if (!withinServiceHours(receivedMs)) {
@@ -61,18 +75,7 @@ function timingOf(title: RegisterTitle, receivedMs: number): Timing {
       acknowledgement: "Official search of whole with priority made when the service hours resumed.",
     };
   }
-  if (title.search.manual_processing) {
-    return {
-      receivedMs,
-      readyMs: receivedMs + MANUAL_PROCESSING_MS,
-      certificateMs: receivedMs,
-      deferral: {
-        code: "BG20001",
-        message: "The search needs manual processing by the registry. Poll for the result.",
-      },
-      acknowledgement: "Official search of whole with priority made after manual processing.",
-    };
-  }
+  if (title.search.manual_processing) return manualProcessing(receivedMs);
   return {
     receivedMs,
     readyMs: receivedMs,
@@ -127,7 +130,7 @@ export class OfficialSearchService {
       const outcome = applyBusinessRules(title, titleNumber, request, londonDate(nowMs));
       if (isRefusal(outcome)) throw new Problem("422-01", outcome.detail, { rule: outcome.rule });
       if (!title) throw new Error("unreachable: the rules refuse a title that is not on the register");
-      const timing = timingOf(title, nowMs);
+      const timing = await this.#timing(principal.businessUnitId, request.message_id, title, nowMs);
       const id = randomUUID();
       const result = await this.#result(principal, request, title, outcome, timing, id, baseUrl);
       const deferred: SearchDeferred | null = timing.deferral
@@ -168,6 +171,19 @@ export class OfficialSearchService {
     } finally {
       this.#inFlight.delete(key);
     }
+  }
+
+  /**
+   * When a search is answered: by its title and the hour, unless the unit's readiness run takes it as the search it
+   * defers (`readiness/deferred-official-search.ts`); one answered at once is then processed by hand.
+   */
+  async #timing(businessUnitId: string, messageId: string, title: RegisterTitle, nowMs: number): Promise<Timing> {
+    const timing = timingOf(title, nowMs);
+    const readiness = this.#deps.readiness;
+    if (!readiness) return timing;
+    const deferred = timing.deferral ? timing : manualProcessing(nowMs);
+    const taken = await readiness.takeDeferral(businessUnitId, { messageId, readyMs: deferred.readyMs }, nowMs);
+    return taken ? deferred : timing;
   }
 
   /** The Poll Request Service: 200 with the result once ready, 202 while pending, 404 for another user's or an unknown `message_id`. */

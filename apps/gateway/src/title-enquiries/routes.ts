@@ -48,15 +48,22 @@ export function titleEnquiries(deps: TitleEnquiryDeps): TitleEnquiries {
   const baseUrl = ({ request }: HandlerContext<RegistryOperations["officialSearchOfWhole"]>) =>
     deps.publicUrl ?? `${request.protocol}://${request.host}`;
 
-  /** Takes a request's tokens from the caller's bucket: 429 (the registry's BG40006) when it is short of them. */
+  const tooManyRequests = (retryAfterSeconds: number) =>
+    new Problem("429-01", `rate limit exceeded; retry after ${retryAfterSeconds} seconds`, {
+      rule: "BG40006",
+      headers: { "retry-after": String(retryAfterSeconds) },
+    });
+
+  /**
+   * Takes a request's tokens from the caller's bucket: 429 (the registry's BG40006) when it is short of them, or when
+   * the unit's readiness run answers its first look-up so (the same 429: the software cannot tell them apart).
+   */
   const throttle = async (buckets: TokenBuckets, caller: string, businessUnitId: string) => {
-    const decision = await buckets.take(caller, deps.clock.nowMs(businessUnitId));
-    if (!decision.allowed) {
-      throw new Problem("429-01", `rate limit exceeded; retry after ${decision.retryAfterSeconds} seconds`, {
-        rule: "BG40006",
-        headers: { "retry-after": String(decision.retryAfterSeconds) },
-      });
-    }
+    const nowMs = deps.clock.nowMs(businessUnitId);
+    const held = (await deps.readiness?.takeRateLimit(businessUnitId, nowMs)) ?? null;
+    if (held !== null) throw tooManyRequests(held);
+    const decision = await buckets.take(caller, nowMs);
+    if (!decision.allowed) throw tooManyRequests(decision.retryAfterSeconds);
     return decision;
   };
 

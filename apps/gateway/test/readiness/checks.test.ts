@@ -8,27 +8,8 @@ import { nothingLeftBehind } from "../../src/readiness/nothing-left-behind.js";
 import { paging } from "../../src/readiness/paging.js";
 import { validationFailed } from "../../src/readiness/validation-failed.js";
 import type { ReadinessObservationRow } from "../../src/storage/storage.js";
+import { observed } from "./observations.js";
 
-/** A hand-made observation of a unit's request. */
-function observed(operationId: string, overrides: Partial<ReadinessObservationRow> = {}): ReadinessObservationRow {
-  const acknowledging = operationId.startsWith("acknowledge");
-  return {
-    runId: "run",
-    businessUnitId: "unit",
-    sequence: 1,
-    clockMs: 0,
-    method: acknowledging ? "POST" : "GET",
-    operationId,
-    query: {},
-    status: 200,
-    credentialsSent: true,
-    acknowledgedIds: acknowledging ? [] : null,
-    acknowledgedCount: acknowledging ? 0 : null,
-    idempotencyKey: null,
-    pathParameters: {},
-    ...overrides,
-  };
-}
 const ack = (ids: string[], status = 200) =>
   observed("acknowledgeNotificationsV1", { acknowledgedIds: ids.slice(0, 100), acknowledgedCount: ids.length, status });
 const listing = (query: Record<string, string> = {}) => observed("listNotificationsV1", { query });
@@ -49,6 +30,7 @@ const facts = (
   leftBehind: undefined,
   submissions: {},
   expiredAddress: undefined,
+  deferredSearch: undefined,
   ...overrides,
 });
 

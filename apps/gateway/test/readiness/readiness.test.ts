@@ -19,6 +19,7 @@ import {
 } from "./support.js";
 import { CHECK_NAMES } from "../../src/readiness/checks.js";
 import { idempotencyKey } from "../support/gateway.js";
+import { allowTitleEnquiries, correctTitleEnquiries } from "./pacing-support.js";
 import { SAMPLES } from "../support/upload.js";
 
 const gateway = useTestGateway();
@@ -55,11 +56,14 @@ async function oneCallConsumer(unit: Unit): Promise<void> {
 describe("readiness runs", () => {
   it("passes every check with a correct consumer, with evidence, and finishes at the deadline on the unit's clock", async () => {
     const unit = await newUnit();
-    const started = await start(unit, { time_limit_seconds: 60 });
+    await allowTitleEnquiries(unit);
+    // Long enough for a deferred official search's 15 minutes.
+    const started = await start(unit, { time_limit_seconds: 1200 });
     expect(started).toMatchObject({ status: "running", verdict: "running", business_unit_id: unit.business_unit_id });
     expect(started.checks.map((c) => [c.name, c.verdict])).toEqual(CHECK_NAMES.map((name) => [name, "running"]));
     expect(started.checks.every((c) => typeof c.instructions === "string")).toBe(true);
 
+    await correctTitleEnquiries(unit);
     await submit(unit);
     // The run's second submission ends in SYSTEM_ERROR: submitted again with its key, its answer is lost and retried
     // with that key (system-error, lost-answer); the notifications are consumed once that one is decided.
@@ -76,7 +80,7 @@ describe("readiness runs", () => {
       "acknowledgeNotificationsV1",
     );
 
-    await advance(unit, 61);
+    await advance(unit, 1200);
     const finished = await read(unit, started.run_id);
     expect(finished).toMatchObject({ status: "finished", verdict: "passed" });
     expect(finished.checks.map((c) => [c.name, c.verdict])).toEqual(CHECK_NAMES.map((name) => [name, "passed"]));

@@ -7,6 +7,7 @@ import type { RunFacts } from "../../src/readiness/check.js";
 import type { SubmissionCheck, TakenSubmission } from "../../src/readiness/submissions.js";
 import type { ReadinessObservationRow } from "../../src/storage/storage.js";
 import { startPostgres } from "../../src/testing/postgres.js";
+import { factsOf, observed } from "./observations.js";
 import { uploadAddress, uploadHeaders } from "../support/documents.js";
 import type { components, SandboxComponents } from "../../src/operation-types.js";
 import { basic, startGateway, submission, type Credentials, type TestGateway } from "../support/gateway.js";
@@ -72,7 +73,8 @@ export function useTestGateway(): () => TestGateway {
   });
   return gateway;
 }
-const gateway = (): TestGateway => {
+/** The gateway of the test file (started by useTestGateway). */
+export const gateway = (): TestGateway => {
   if (!current) throw new Error("no gateway: call useTestGateway() in the test file");
   return current;
 };
@@ -164,13 +166,28 @@ export async function correctDownload(unit: Unit, downloadId: string): Promise<v
 }
 
 /**
- * A correct consumer: pages oldest first with created_after, reads the information of an application that failed
- * validation, downloads each document of despatched correspondence, acknowledges every id, at most 100 a call.
+ * Lists as correct software does: after a 503 or a 429, waits its Retry-After, moving the unit's clock on rather than
+ * sleeping (the run judges waits on that clock), then lists again.
+ */
+export async function listPatiently(unit: Unit, query = ""): Promise<Notification[]> {
+  for (let attempt = 1; ; attempt += 1) {
+    const answer = await gateway().call("GET", `/v1/notifications${query}`, { as: unit });
+    if (answer.status === 200) return (answer.body as { data: Notification[] }).data;
+    expect([429, 503]).toContain(answer.status);
+    expect(attempt).toBeLessThan(5);
+    await advance(unit, Number(answer.headers.get("retry-after")));
+  }
+}
+
+/**
+ * A correct consumer: pages oldest first with created_after, waits each Retry-After, reads the information of an
+ * application that failed validation, downloads each document of despatched correspondence, acknowledges every id,
+ * at most 100 a call.
  */
 export async function correctConsumer(unit: Unit): Promise<void> {
   let after: string | undefined;
   for (;;) {
-    const page = await list(unit, after === undefined ? "" : `?created_after=${encodeURIComponent(after)}`);
+    const page = await listPatiently(unit, after === undefined ? "" : `?created_after=${encodeURIComponent(after)}`);
     for (const n of page)
       if (n.notification_type === "application.validation-failed")
         expect((await information(unit, n.subject)).errors.length).toBeGreaterThan(0);
@@ -282,28 +299,15 @@ export async function untilDecided(unit: Unit, id: string): Promise<string> {
 export function handMadeSubmissions(check: SubmissionCheck, taken: TakenSubmission) {
   let sequence = 0;
   return {
-    submission: (key: string, status: number, clockMs = 2000): ReadinessObservationRow => ({
-      runId: "run",
-      businessUnitId: "unit",
-      sequence: (sequence += 1),
-      clockMs,
-      method: "POST",
-      operationId: "submitApplication",
-      query: {},
-      status,
-      credentialsSent: true,
-      acknowledgedIds: null,
-      acknowledgedCount: null,
-      idempotencyKey: key,
-      pathParameters: {},
-    }),
-    facts: (observations: ReadinessObservationRow[], ended: boolean): RunFacts => ({
-      observations,
-      stimulus: {},
-      ended,
-      leftBehind: undefined,
-      submissions: { [check]: taken },
-      expiredAddress: undefined,
-    }),
+    submission: (key: string, status: number, clockMs = 2000): ReadinessObservationRow =>
+      observed("submitApplication", {
+        sequence: (sequence += 1),
+        clockMs,
+        method: "POST",
+        status,
+        idempotencyKey: key,
+      }),
+    facts: (observations: ReadinessObservationRow[], ended: boolean): RunFacts =>
+      factsOf(observations, ended, { submissions: { [check]: taken } }),
   };
 }

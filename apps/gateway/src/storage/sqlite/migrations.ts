@@ -276,6 +276,13 @@ export const migrations: { version: number; name: string; sql: string; sqliteOnl
     `,
   },
   {
+    version: 14,
+    name: "a readiness observation keeps its answer's Retry-After (whether the software waited that long)",
+    sql: `
+      ALTER TABLE readiness_observations ADD COLUMN retry_after_seconds INTEGER;
+    `,
+  },
+  {
     version: 15,
     name: "readiness observations kept a batch a row (one JSON array per write), not a row each",
     // PostgreSQL keeps a row each: its instances write the observations of one run at once.
@@ -295,7 +302,8 @@ export const migrations: { version: number; name: string; sql: string; sqliteOnl
           'method', method, 'operationId', operation_id, 'query', json(query), 'status', status,
           'credentialsSent', json(CASE credentials_sent WHEN 1 THEN 'true' ELSE 'false' END),
           'acknowledgedIds', json(acknowledged_ids), 'acknowledgedCount', acknowledged_count,
-          'idempotencyKey', idempotency_key, 'pathParameters', json(path_parameters)))
+          'idempotencyKey', idempotency_key, 'pathParameters', json(path_parameters),
+          'retryAfterSeconds', retry_after_seconds))
         FROM readiness_observations;
       DROP TABLE readiness_observations;
       ALTER TABLE readiness_observation_batches RENAME TO readiness_observations;

@@ -1,0 +1,102 @@
+import { isoMillis } from "../clock.js";
+import type { Storage } from "../storage/storage.js";
+import { firstHundred, type ReadinessCheck } from "./check.js";
+import type { RunningRun } from "./observer.js";
+import { keptByRun, takeOncePerRun, type KeptByRun } from "./run-settings.js";
+
+/** The official search a run deferred: its `message_id`, when it was made and when its result is due. */
+export interface DeferredSearch extends KeptByRun {
+  messageId: string;
+  deferredMs: number;
+  /** `expected_response_at`, by the unit's clock. */
+  readyMs: number;
+  /** The run's deadline: a result due at or after it cannot be read during the run. */
+  deadlineMs: number;
+}
+
+/** The setting that holds the search a unit's run deferred (one a unit; a later run's replaces it; a unit's reset clears it). */
+const deferredSetting = (businessUnitId: string): string => `readiness.deferred-official-search.${businessUnitId}`;
+
+/**
+ * Takes the run's one deferral for an accepted official search of its unit: the first search of the run takes it (once,
+ * across instances). Answers whether this search is the run's (then the caller defers it, due at `readyMs`).
+ */
+export function takeDeferral(
+  storage: Storage,
+  run: Pick<RunningRun, "id" | "deadlineMs">,
+  businessUnitId: string,
+  search: { messageId: string; readyMs: number },
+  nowMs: number,
+): Promise<boolean> {
+  const deferred: DeferredSearch = { runId: run.id, ...search, deferredMs: nowMs, deadlineMs: run.deadlineMs };
+  return takeOncePerRun(storage, deferredSetting(businessUnitId), deferred);
+}
+
+/** The search a run deferred, if it deferred one. */
+export const deferredSearchOf = (
+  storage: Storage,
+  run: { id: string; businessUnitId: string },
+): Promise<DeferredSearch | undefined> => keptByRun(storage, deferredSetting(run.businessUnitId), run.id);
+
+/**
+ * Deferred official search: the registry may accept an official search without its result (202 with `message_id` and
+ * `expected_response_at`: manual processing, or out of the service hours); the result is then fetched with the
+ * `message_id` later. The run defers the unit's first accepted search: the software must fetch its result from
+ * `expected_response_at` on, never before (a poll answered 202 came too soon), and read it (200).
+ */
+export const deferredOfficialSearch: ReadinessCheck = {
+  howToPass:
+    "On a 202, keep its message_id and wait the seconds of its Retry-After (the time to expected_response_at; the " +
+    "registry's clock may differ from yours, so count from the answer rather than compare expected_response_at with " +
+    "your clock). Then GET /api/v1/poll-requests/{message_id}; while it answers 202, again after its Retry-After; " +
+    "read the 200. With @lrg/client, officialSearchOfWhole polls so by itself when the wait fits its timeoutMs; " +
+    "otherwise it throws DeferredResultTimeoutError: call pollOfficialSearch(error.messageId) once expected_response_at " +
+    "has passed.",
+  expected:
+    "The deferred search's result read (poll answered 200), with no poll before its expected_response_at (none " +
+    "answered 202).",
+  instructions: (deadline) =>
+    "Make one official search of whole with priority (POST /api/v1/official-searches-of-whole) from your software at " +
+    `least 15 minutes before ${deadline} (the run's deadline, on the unit's sandbox clock). The run defers it (202, ` +
+    "BG20001) with expected_response_at 15 minutes later: fetch its result (GET /api/v1/poll-requests/{message_id}) " +
+    "from then on, not before. Move the unit's clock on rather than wait: POST /sandbox/v1/clock/advance.",
+  judge: ({ observations, deferredSearch, ended }) => {
+    const searches = observations.filter((observation) => observation.operationId === "officialSearchOfWhole");
+    if (!deferredSearch) {
+      const found = "The software made no official search that the registry accepted during the run.";
+      return { verdict: ended ? "not_exercised" : "running", found, requests: firstHundred(searches) };
+    }
+    const { messageId, readyMs, deadlineMs } = deferredSearch;
+    const polls = observations.filter(
+      (observation) =>
+        observation.operationId === "getPollRequest" && observation.pathParameters["message_id"] === messageId,
+    );
+    const requests = firstHundred([...searches, ...polls].sort((a, b) => a.sequence - b.sequence));
+    const deferred = `Search ${messageId} was deferred until ${isoMillis(readyMs)}`;
+    // The Poll Request Service answers 202 exactly while the result is not due: such a poll came before it.
+    const early = polls.filter((poll) => poll.status === 202);
+    if (early.length > 0)
+      return {
+        verdict: "failed",
+        found:
+          `${deferred}; it was polled ${early.length} time${early.length === 1 ? "" : "s"} before then ` +
+          `(first at ${isoMillis(early[0]!.clockMs)}, answered 202).`,
+        requests,
+      };
+    const read = polls.find((poll) => poll.status === 200);
+    if (read)
+      return {
+        verdict: "passed",
+        found: `${deferred}; its result was read at ${isoMillis(read.clockMs)} (observation ${read.sequence}).`,
+        requests,
+      };
+    if (!ended) return { verdict: "running", found: `${deferred}; its result has not been read yet.`, requests };
+    if (readyMs >= deadlineMs)
+      return {
+        verdict: "not_exercised",
+        found: `${deferred}, at or after the run's deadline: it could not be read during the run.`,
+        requests,
+      };
+    return { verdict: "failed", found: `${deferred}; its result was never read.`, requests };
+  },
+};

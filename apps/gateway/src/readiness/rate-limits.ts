@@ -1,0 +1,68 @@
+import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
+import { firstHundred, type ReadinessCheck } from "./check.js";
+import type { RunningRun } from "./observer.js";
+import { takeOncePerRun } from "./run-settings.js";
+import { describeWait, waitEvidence, waitsAfter, type Wait } from "./waits.js";
+
+/**
+ * The `Retry-After` of the 429 a run answers: long enough to tell software that waits from software that retries on
+ * its own short schedule, short enough that a client waiting in real time is not held up (design).
+ */
+export const RUN_RETRY_AFTER_SECONDS = 2;
+
+/** The setting that holds the run that answered a unit's 429 (one a unit; a unit's reset clears it). */
+const rateLimitedSetting = (businessUnitId: string): string => `readiness.rate-limits.${businessUnitId}`;
+
+/**
+ * Takes the run's one 429 for a rate-limited look-up of its unit: the first such request of the run takes it (once,
+ * across instances). Answers the `Retry-After` to answer it with, or null when the run answered one already.
+ */
+export async function takeRateLimit(
+  storage: Storage,
+  run: Pick<RunningRun, "id">,
+  businessUnitId: string,
+): Promise<number | null> {
+  const taken = await takeOncePerRun(storage, rateLimitedSetting(businessUnitId), { runId: run.id });
+  return taken ? RUN_RETRY_AFTER_SECONDS : null;
+}
+
+/**
+ * Rate limits: the registry's title look-ups are rate-limited (429 `BG40006` with `Retry-After`), and so is a login
+ * that failed too often (429 with `Retry-After`); the registry's guide says to honour `Retry-After`. The run answers
+ * the unit's first rate-limited look-up 429: after every 429 met during the run, the software's next attempt of the
+ * same operation must come no sooner than its `Retry-After`, by the unit's clock, and after one 429 it must try again.
+ */
+export const rateLimits: ReadinessCheck = {
+  howToPass:
+    "On a 429, wait the seconds of its Retry-After (counted from when the answer arrived) before sending the same " +
+    "request again, then send it again; never retry at once or on a schedule of your own. With @lrg/client a GET is " +
+    "retried so by itself; a Retry-After longer than its maxRetryAfterMs is handed back to you to schedule.",
+  expected: `After each 429, the next attempt of the same operation no sooner than its Retry-After (the run's own: ${RUN_RETRY_AFTER_SECONDS} seconds), and an attempt after it.`,
+  instructions: (deadline) =>
+    `Look up a title from your software before ${deadline} (the run's deadline, on the unit's sandbox clock): its ` +
+    "registered proprietor names (GET /s2/v1/titles/{title_number}/registered-proprietor-names) or the availability " +
+    "of its official copies (GET /s1/v1/titles/{title_number}/official-copies/availability). The run answers the " +
+    `first look-up 429 with Retry-After: ${RUN_RETRY_AFTER_SECONDS}: wait that long, then look it up again.`,
+  judge: ({ observations, ended }) => {
+    const byOperation = new Map<string, ReadinessObservationRow[]>();
+    for (const observation of observations) {
+      const sequence = byOperation.get(observation.operationId);
+      if (sequence) sequence.push(observation);
+      else byOperation.set(observation.operationId, [observation]);
+    }
+    const waits: Wait[] = [...byOperation.values()]
+      .flatMap((sequence) => waitsAfter(sequence, 429))
+      .sort((a, b) => a.answer.sequence - b.answer.sequence);
+    const requests = firstHundred(waitEvidence(waits));
+    const early = waits.find((wait) => wait.early);
+    if (early) return { verdict: "failed", found: `Retried too soon: ${describeWait(early)}.`, requests };
+    const honoured = waits.find((wait) => wait.next !== undefined);
+    if (honoured) return { verdict: "passed", found: `Waited: ${describeWait(honoured)}.`, requests };
+    const first = waits[0];
+    if (!first) {
+      const found = "The software met no 429 during the run.";
+      return { verdict: ended ? "not_exercised" : "running", found, requests };
+    }
+    return { verdict: ended ? "failed" : "running", found: `${describeWait(first)}.`, requests };
+  },
+};
