@@ -8,31 +8,23 @@ import { nothingLeftBehind } from "../../src/readiness/nothing-left-behind.js";
 import { paging } from "../../src/readiness/paging.js";
 import { validationFailed } from "../../src/readiness/validation-failed.js";
 import type { ReadinessObservationRow } from "../../src/storage/storage.js";
-import { observed } from "./observations.js";
+import { factsOf, observed } from "./observations.js";
 
 const ack = (ids: string[], status = 200) =>
   observed("acknowledgeNotificationsV1", { acknowledgedIds: ids.slice(0, 100), acknowledgedCount: ids.length, status });
 const listing = (query: Record<string, string> = {}) => observed("listNotificationsV1", { query });
 
 const burst = Array.from({ length: 250 }, (_, index) => `p-${index}`);
-const facts = (
-  observations: ReadinessObservationRow[],
-  ended: boolean,
-  overrides: Partial<RunFacts> = {},
-): RunFacts => ({
-  observations,
-  stimulus: {
-    duplicates: { notificationIds: ["d-1", "d-2"] },
-    paging: { notificationIds: burst },
-    downloads: { notificationIds: ["c-1"], downloadIds: ["l-1", "o-1"] },
-  },
-  ended,
-  leftBehind: undefined,
-  submissions: {},
-  expiredAddress: undefined,
-  deferredSearch: undefined,
-  ...overrides,
-});
+/** The facts of a run that raised the duplicates, paging and downloads stimuli. */
+const facts = (observations: ReadinessObservationRow[], ended: boolean, overrides: Partial<RunFacts> = {}): RunFacts =>
+  factsOf(observations, ended, {
+    stimulus: {
+      duplicates: { notificationIds: ["d-1", "d-2"] },
+      paging: { notificationIds: burst },
+      downloads: { notificationIds: ["c-1"], downloadIds: ["l-1", "o-1"] },
+    },
+    ...overrides,
+  });
 
 describe("the readiness checks' verdicts, from hand-made observations", () => {
   it.each([
