@@ -105,14 +105,15 @@ export interface RegistrarOptions {
   /**
    * Sees every answer of the document's operations, refusals included, before it is sent (the audit trail of the
    * control plane; the readiness observer on the registry interface): a hook on each route, so that no handler has to
-   * remember it. `payload` is the body as it will be sent.
+   * remember it. `payload` is the body as it will be sent. Answers nothing when it has nothing to wait for (the
+   * observer, for a unit without a running run), so that the answer goes out without a turn of the event loop.
    */
   onAnswer?: (
     operation: OperationSpec,
     request: FastifyRequest,
     reply: FastifyReply,
     payload: unknown,
-  ) => Promise<void>;
+  ) => Promise<void> | undefined;
 }
 
 /**
@@ -187,11 +188,20 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
     };
     const onAnswer = options.onAnswer;
     const onSend = onAnswer
-      ? async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-          await onAnswer(spec, request, reply, payload);
-          // Seen as any other answer first, so that its observation precedes whatever the client does next.
-          if (lostAnswers.has(request)) request.raw.socket.destroy();
-          return payload;
+      ? (
+          request: FastifyRequest,
+          reply: FastifyReply,
+          payload: unknown,
+          done: (error: Error | null, payload?: unknown) => void,
+        ): void => {
+          const answered = () => {
+            // Seen as any other answer first, so that its observation precedes whatever the client does next.
+            if (lostAnswers.has(request)) request.raw.socket.destroy();
+            done(null, payload);
+          };
+          const seen = onAnswer(spec, request, reply, payload);
+          if (seen === undefined) answered();
+          else seen.then(answered, (error: unknown) => done(error instanceof Error ? error : new Error(String(error))));
         }
       : undefined;
     // The spec's aliases: the notification services also answer under /api.

@@ -94,20 +94,21 @@ export class ReadinessObserver {
    * download address the unit of the document it names; undefined when neither is known: not observed), if the unit has a running run whose deadline its clock has not passed. A failure to record is logged;
    * the answer goes out all the same.
    */
-  async observe(
+  observe(
     operation: Operation,
     businessUnitId: string | undefined,
     request: FastifyRequest,
     reply: FastifyReply,
-  ): Promise<void> {
-    if (businessUnitId === undefined) return;
+  ): Promise<void> | undefined {
+    if (businessUnitId === undefined) return undefined;
     const run = this.#running.get(businessUnitId);
-    if (!run) return;
+    if (!run) return undefined;
     const clockMs = this.#clock.nowMs(businessUnitId);
-    if (clockMs >= run.deadlineMs) return;
+    if (clockMs >= run.deadlineMs) return undefined;
     const observation = observationOf(operation, request, reply, { runId: run.id, businessUnitId, clockMs });
-    if (this.#deferred) this.#defer(observation);
-    else await this.#record(observation);
+    if (!this.#deferred) return this.#record(observation);
+    this.#defer(observation);
+    return undefined;
   }
 
   /**
