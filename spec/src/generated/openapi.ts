@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 de7eb5ef3c87cbb3c88f9794af4f3f10265aa95f169cdc27792dc6d5e9289b1c) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 d179585bdd1e5ad6b26497ebdad117e826fe9c31c86ebcfb6e1f65259c069902) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -761,6 +761,8 @@ export interface components {
         /**
          * @description A date-time as the registry emits it on notifications: ISO 8601 in UTC with optional fractional seconds and
          *     an optional trailing `Z`. The gateway emits milliseconds and `Z` (`2025-02-20T09:06:29.040Z`).
+         *     A real calendar date and time only: month 01-12, a day that exists in its month (29 February in leap years
+         *     only: a year divisible by 4, but not by 100 unless by 400), hour 00-23, minute and second 00-59 (no leap second).
          * @example 2025-02-20T09:06:29.040Z
          */
         RegistryDateTime: string;
@@ -1045,7 +1047,7 @@ export interface components {
                 /** @description The HTTP status, as a string. */
                 http_status: string | number;
                 /** @description When the error happened (UTC, written without a zone). */
-                timestamp: string;
+                timestamp: components["schemas"]["RegistryDateTime"];
                 /** @description Identifies the request in the registry's logs (the gateway gives its X-Request-Id). */
                 trace_id?: string;
             }[];
@@ -1346,6 +1348,8 @@ export interface components {
         ApplicationStatus: "VALIDATING" | "VALIDATION_FAILED" | "ACCEPTED_AWAITING_PRIORITY" | "ACCEPTED_PRIORITY_PROTECTED" | "SYSTEM_ERROR" | "COMPLETED" | "CANCELLED";
         /**
          * @description A date-time in UTC with exactly three fractional digits and a trailing `Z`.
+         *     A real calendar date and time only: month 01-12, a day that exists in its month (29 February in leap years
+         *     only: a year divisible by 4, but not by 100 unless by 400), hour 00-23, minute and second 00-59 (no leap second).
          * @example 2025-02-20T09:06:29.040Z
          */
         MillisecondDateTime: string;
@@ -1489,11 +1493,15 @@ export interface components {
             };
         };
         /**
-         * @description A date-time filter. The requirement shows only a value without a zone; the gateway accepts that (read as UTC)
-         *     and also a trailing `Z` or a `±hh:mm` offset, with seconds and fractional seconds optional. The registry
-         *     publishes no zone rule, so the shape that is safe against it is the example's: zone-less UTC with seconds
-         *     (`2020-01-01T00:00:00`, fractional seconds allowed). The typed client sends that shape, and the sandbox
-         *     setting `strict_date_times` refuses every other one.
+         * @description A date-time filter. The requirement shows only a value without a zone; the gateway accepts that (read as
+         *     UTC) and also a trailing `Z` (or `z`) or an offset (`±hh:mm` or `±hhmm`, hour 00-23, minute 00-59), `T` or `t`
+         *     between date and time, seconds optional, and fractional seconds (one to nine digits after `.` or `,`)
+         *     optional. A real calendar date and time only: month 01-12, a day that exists in its month (29 February in
+         *     leap years only: a year divisible by 4, but not by 100 unless by 400), hour 00-23, minute and second 00-59
+         *     (no leap second). The pattern admits exactly what the gateway reads: nothing it admits is refused for its
+         *     shape. The registry publishes no zone rule, so the shape that is safe against it is the example's: zone-less
+         *     UTC with seconds (`2020-01-01T00:00:00`, fractional seconds allowed). The typed client sends that shape, and
+         *     the sandbox setting `strict_date_times` refuses every other one.
          * @example 2025-02-20T09:06:29
          */
         QueryDateTime: string;
@@ -1748,6 +1756,8 @@ export interface components {
         };
         /**
          * @description A date-time without a zone, with fractional seconds (UTC), as in the version 1 priority of an accepted application.
+         *     A real calendar date and time only: month 01-12, a day that exists in its month (29 February in leap years
+         *     only: a year divisible by 4, but not by 100 unless by 400), hour 00-23, minute and second 00-59 (no leap second).
          * @example 2025-02-20T09:06:29.040
          */
         ZonelessDateTime: string;
