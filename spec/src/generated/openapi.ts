@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 d179585bdd1e5ad6b26497ebdad117e826fe9c31c86ebcfb6e1f65259c069902) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 e8aa7cf16290be0c7c2b515e5c77bc9dde205feaff8b393255b761a37b1ce247) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -422,7 +422,9 @@ export interface paths {
          *       failure, code 403-01). A chunked body without Content-Length is refused the same way.
          *     - The address is valid for ten minutes from its generation to the start of the upload (403, code 403-02
          *       after that). A slow upload that started in time is not cut off.
-         *     - Any change to the address (its document id, `expires` or `signature`) fails the signature (403-01).
+         *     - Any change to the address (its document id, `expires` or `signature`) fails the signature (403-01). An
+         *       address without `expires` or without `signature` is malformed: 400 (code 400-02, the missing member
+         *       named in `errors`), as for any missing required parameter.
          *     - One upload per address (409, code 409-04 on a second PUT). A refused attempt does not use the address up.
          *     - The headers are checked before the size: a `Content-Length` that differs from the signed `file_length` is
          *       403-01 whatever its size, so a body over 41943040 bytes (which no signed `file_length` allows) is 403 and
@@ -478,7 +480,9 @@ export interface paths {
         /**
          * Fetch a document's bytes from its signed download address
          * @description Where the 302 of downloadDocument points. Authorised by its signature, not by credentials; valid for a few
-         *     minutes. Answers the bytes with their content type (PDF for everything the registry generates).
+         *     minutes. Answers the bytes with their content type (PDF for everything the registry generates). An address
+         *     without `expires` or without `signature` is malformed (400, code 400-02, the missing member named in
+         *     `errors`); an altered or expired one is 403 (403-04).
          */
         get: operations["fetchDocumentContent"];
         put?: never;
@@ -2855,11 +2859,11 @@ export interface operations {
     };
     uploadDocument: {
         parameters: {
-            query?: {
-                /** @description Part of the signed address (expiry, Unix seconds). Altering it fails the signature (403). */
-                expires?: string;
-                /** @description Part of the signed address (HMAC-SHA256, hex). Missing or altered → 403. */
-                signature?: string;
+            query: {
+                /** @description Part of the signed address (expiry, Unix seconds). Missing → 400 (400-02); altered → 403. */
+                expires: string;
+                /** @description Part of the signed address (HMAC-SHA256, hex). Missing → 400 (400-02); altered → 403. */
+                signature: string;
             };
             header: {
                 /**
@@ -2892,7 +2896,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The body ended before Content-Length bytes arrived (400-05). Nothing was kept. */
+            /** @description The address lacks `expires` or `signature` (400-02), or the body ended before Content-Length bytes arrived (400-05). Nothing was kept. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2981,11 +2985,11 @@ export interface operations {
     };
     fetchDocumentContent: {
         parameters: {
-            query?: {
-                /** @description Part of the signed address (expiry, Unix seconds). */
-                expires?: string;
-                /** @description Part of the signed address (HMAC-SHA256, hex). */
-                signature?: string;
+            query: {
+                /** @description Part of the signed address (expiry, Unix seconds). Missing → 400 (400-02); altered → 403. */
+                expires: string;
+                /** @description Part of the signed address (HMAC-SHA256, hex). Missing → 400 (400-02); altered → 403. */
+                signature: string;
             };
             header?: never;
             path: {

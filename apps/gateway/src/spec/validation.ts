@@ -101,3 +101,23 @@ export function compileRequestValidator(
     return { params, query, body };
   };
 }
+
+/**
+ * Compiles the check of a signed address (an operation without credentials): the query members the spec requires
+ * must be there, else 400-02 names each missing one, as on any operation. Their values, like the rest of the
+ * address, are the signature's to judge: a changed address is the handler's 403, not a schema error.
+ */
+export function compileSignedAddressValidator(
+  spec: OperationSpec,
+): (request: { params: unknown; query: unknown; body: unknown }) => ValidatedRequest {
+  const required = spec.parameters.filter((p) => p.in === "query" && p.required).map((p) => p.name);
+  const validatePresence = parameterAjv.compile({ type: "object", required });
+  return (request) => {
+    const query = request.query as Record<string, unknown>;
+    if (!validatePresence(query))
+      throw new Problem("400-02", "request does not match the schema", {
+        errors: issuesOf(validatePresence.errors, "query"),
+      });
+    return { params: request.params as Record<string, unknown>, query, body: request.body };
+  };
+}
