@@ -27,13 +27,11 @@ export interface Storage {
   resetBusinessUnit(businessUnitId: string, settingKeysLike: string[]): Promise<void>;
 
   /**
-   * Inserts an application and its idempotency key together; answers the existing id when the key was seen, unless
-   * the application it names ended in SYSTEM_ERROR (the key is then released and names the new application).
+   * Inserts an application and its idempotency key together, in one transaction; answers the existing id when the key
+   * was seen (or a conflict, for another request), unless the application it names has one of the claim's
+   * `releasedBy` statuses: the key then names the new application.
    */
-  submitApplication(
-    application: ApplicationRow,
-    idempotency: { key: string; requestHash: string },
-  ): Promise<SubmitOutcome>;
+  submitApplication(application: ApplicationRow, claim: IdempotencyClaim): Promise<SubmitOutcome>;
   findApplication(id: string, businessUnitId?: string): Promise<ApplicationRow | undefined>;
   /**
    * Applications still VALIDATING whose automatic decision is due by their business unit's clock (its own offset,
@@ -241,6 +239,15 @@ export interface ApplicationRow {
   createdMs: number;
   updatedMs: number;
   decideAtMs: number | null;
+}
+
+/** A submission's Idempotency-Key, as the applications service claims it for a new application. */
+export interface IdempotencyClaim {
+  key: string;
+  /** The digest of the request: the same key with another request is a conflict. */
+  requestHash: string;
+  /** The statuses that release the key from the application it names (the service's rule, not the store's). */
+  releasedBy: readonly string[];
 }
 
 export type SubmitOutcome =
