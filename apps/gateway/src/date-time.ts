@@ -1,3 +1,5 @@
+import { schemaMismatch } from "./problems.js";
+
 /**
  * Reads a date-time filter as the spec's QueryDateTime admits it: seconds and fractions optional, `T` or `t`,
  * and a zone that is `Z`/`z`, `±hh:mm`, `±hhmm` or absent (absent means UTC). Answers milliseconds since the epoch
@@ -22,6 +24,17 @@ export function parseDateTimeFilter(value: string): number | undefined {
   if (date.getUTCDate() !== d) return undefined; // 31 April, 29 February of a common year and the like
   const offsetMinutes = (sign === "-" ? -1 : 1) * (oh * 60 + om);
   return date.getTime() + ((h * 60 + mi - offsetMinutes) * 60 + s) * 1000 + Number(`0.${fraction}`) * 1000;
+}
+
+/**
+ * A date-time member of a request read as an instant (see parseDateTimeFilter), or the request's 400-02 naming the
+ * member at `pointer` (`/query/created_after`, `/body/now`) when it is not a real instant.
+ */
+export function requestInstant(value: string, pointer: string): number {
+  const ms = parseDateTimeFilter(value);
+  if (ms !== undefined) return ms;
+  const name = pointer.slice(pointer.lastIndexOf("/") + 1);
+  throw schemaMismatch([{ type: "format", detail: `${name} is not a valid date-time`, pointer }]);
 }
 
 /** The first instant at which a notification created at `ms` is past its retention of one calendar month. */

@@ -3,7 +3,7 @@ import type { Principal } from "../auth/basic-auth.js";
 import type { SandboxComponents } from "../operation-types.js";
 import { isoMillis, type Clock } from "../clock.js";
 import { notificationsFor, type ApplicationEvent } from "../notifications/events.js";
-import { Problem } from "../problems.js";
+import { Problem, schemaMismatch } from "../problems.js";
 import { generateDocuments, type CorrespondenceDocument } from "../registry/correspondence.js";
 import { decide } from "./decisions.js";
 import type { SandboxState } from "../registry/sandbox-state.js";
@@ -109,7 +109,7 @@ export class ApplicationService {
     const businessUnitId = principal.businessUnitId;
     const now = clock.nowMs(businessUnitId);
     const future = futureDates(submission, londonDate(now));
-    if (future.length > 0) throw new Problem("400-02", "request does not match the schema", { errors: future });
+    if (future.length > 0) throw schemaMismatch(future);
     // An application that may meet a scheduled system error, or that a readiness run may take, is stored with no
     // decision due, so that automatic processing cannot decide it before its fate is applied (the move to SYSTEM_ERROR
     // or VALIDATION_FAILED would then be refused).

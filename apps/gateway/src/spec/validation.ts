@@ -1,6 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { Problem, type ValidationIssue } from "../problems.js";
+import { Problem, schemaMismatch, type ValidationIssue } from "../problems.js";
 import type { Operation as OperationSpec, Parameter, SpecNode } from "@lrg/spec";
 
 /** What a route receives once its request has passed the spec's schemas (query coerced to declared types). */
@@ -97,7 +97,7 @@ export function compileRequestValidator(
         if (!validateBody(body)) issues.push(...issuesOf(validateBody.errors, "body"));
       }
     }
-    if (issues.length > 0) throw new Problem("400-02", "request does not match the schema", { errors: issues });
+    if (issues.length > 0) throw schemaMismatch(issues);
     return { params, query, body };
   };
 }
@@ -114,10 +114,7 @@ export function compileSignedAddressValidator(
   const validatePresence = parameterAjv.compile({ type: "object", required });
   return (request) => {
     const query = request.query as Record<string, unknown>;
-    if (!validatePresence(query))
-      throw new Problem("400-02", "request does not match the schema", {
-        errors: issuesOf(validatePresence.errors, "query"),
-      });
+    if (!validatePresence(query)) throw schemaMismatch(issuesOf(validatePresence.errors, "query"));
     return { params: request.params as Record<string, unknown>, query, body: request.body };
   };
 }

@@ -1,3 +1,5 @@
+import type { RegistryOperations } from "../operation-types.js";
+
 /**
  * The gateway's storage, as narrow as the domain needs. Every method is asynchronous so that a PostgreSQL
  * implementation can follow the embedded SQLite one; every multi-row change is one transaction.
@@ -311,19 +313,25 @@ export interface ApplicationChange {
   correspondence?: CorrespondenceRow;
 }
 
+/** The filters of the notification lists, as both versions' operations type them (the spec's parameters). */
+type ListFilters = NonNullable<
+  RegistryOperations["listNotificationsV0" | "listNotificationsV1"]["parameters"]["query"]
+>;
+
+/** A list of one unit's notifications: the filters of the list operations, date-times read as instants. */
 export interface NotificationQuery {
   businessUnitId: string;
   version: "v0" | "v1";
   /** Only notifications with this status; every status when absent. */
-  status?: "NEW" | "ACKNOWLEDGED";
+  status?: NonNullable<ListFilters["status"]>;
   createdAfterMs?: number;
   createdBeforeMs?: number;
   occurredAfterMs?: number;
   occurredBeforeMs?: number;
-  notificationType?: string;
-  subject?: string;
+  notificationType?: NonNullable<ListFilters["notification_type"]>;
+  subject?: NonNullable<ListFilters["subject"]>;
   /** null: only notifications of applications submitted without a label. */
-  additionalProviderFilter: string | null;
+  additionalProviderFilter: NonNullable<ListFilters["additional_provider_filter"]> | null;
   limit: number;
 }
 
