@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { openapi, type JsonObject } from "../src/index.js";
+import { openapi, sandbox, type JsonObject } from "../src/index.js";
 
 const spec = openapi as JsonObject;
 const components = spec["components"] as JsonObject;
@@ -48,7 +48,7 @@ describe("limits of the requirement", () => {
     [
       "priority_timestamp has milliseconds and Z",
       () => member(schema("ApplicationInformation"), "data", "priority_timestamp")["pattern"],
-      "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$",
+      schema("MillisecondDateTime")["pattern"],
     ],
     [
       "v1 subject_type is APPLICATION only",
@@ -168,6 +168,56 @@ describe("limits of the requirement", () => {
       expect(codes).toContain("400-01");
     }
   });
+});
+
+describe("date-time patterns", () => {
+  // Every component schema whose example is a date and a time, of both documents (found, not listed).
+  const dateTimes = [openapi, sandbox].flatMap((document) =>
+    Object.entries((document["components"] as { schemas: Record<string, JsonObject> }).schemas).filter(
+      ([, candidate]) => typeof candidate["example"] === "string" && /^\d{4}-\d{2}-\d{2}T/.test(candidate["example"]),
+    ),
+  );
+  const byName = [...new Map(dateTimes).entries()];
+  /** The schema's own example moved to another date (and time, when given). */
+  const moved = (example: string, date: string, time?: string) =>
+    example.replace(/^\d{4}-\d{2}-\d{2}/, date).replace(/T\d{2}:\d{2}:\d{2}/, (found) => (time ? `T${time}` : found));
+
+  it("finds the date-time schemas", () => {
+    expect(byName.map(([name]) => name)).toEqual(
+      expect.arrayContaining([
+        "QueryDateTime",
+        "RegistryDateTime",
+        "MillisecondDateTime",
+        "ZonelessDateTime",
+        "SandboxDateTime",
+      ]),
+    );
+  });
+
+  const cases: [string, { date: string; time?: string; admitted: boolean }][] = [
+    ["29 February of a leap year", { date: "2024-02-29", admitted: true }],
+    ["29 February of a year divisible by 400", { date: "2000-02-29", admitted: true }],
+    ["31 December, a second before midnight", { date: "2025-12-31", time: "23:59:59", admitted: true }],
+    ["30 April", { date: "2025-04-30", admitted: true }],
+    ["month 13", { date: "2025-13-01", admitted: false }],
+    ["month 00", { date: "2025-00-01", admitted: false }],
+    ["day 00", { date: "2025-01-00", admitted: false }],
+    ["30 February", { date: "2025-02-30", admitted: false }],
+    ["29 February of a common year", { date: "2023-02-29", admitted: false }],
+    ["29 February of a century not divisible by 400", { date: "1900-02-29", admitted: false }],
+    ["31 April", { date: "2025-04-31", admitted: false }],
+    ["32 January", { date: "2025-01-32", admitted: false }],
+    ["hour 24", { date: "2025-01-01", time: "24:00:00", admitted: false }],
+    ["minute 60", { date: "2025-01-01", time: "12:60:00", admitted: false }],
+    ["a leap second", { date: "2016-12-31", time: "23:59:60", admitted: false }],
+  ];
+  it.each(byName.flatMap(([name, dateTime]) => cases.map(([what, c]) => [name, what, dateTime, c] as const)))(
+    "%s: %s",
+    (_name, _what, dateTime, { date, time, admitted }) => {
+      const value = moved(String(dateTime["example"]), date, time);
+      expect(new RegExp(String(dateTime["pattern"]), "u").test(value), value).toBe(admitted);
+    },
+  );
 });
 
 describe("file_sha256 pattern", () => {

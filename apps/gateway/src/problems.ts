@@ -55,6 +55,11 @@ export class Problem extends Error {
   }
 }
 
+/** The problem of a request that does not match its operation's schema (400-02), naming each failing member. */
+export function schemaMismatch(errors: ValidationIssue[]): Problem {
+  return new Problem("400-02", "request does not match the schema", { errors });
+}
+
 /** Seconds a caller should wait after a store failure: a restart or failover takes seconds, making room longer. */
 const RETRY_AFTER_UNREACHABLE_S = 2;
 const RETRY_AFTER_CANNOT_WRITE_S = 10;

@@ -8,7 +8,7 @@ import { bodyDeadline } from "./http/limits.js";
 import type { PolicyHook } from "./policies.js";
 import { Problem, storageProblemOf } from "./problems.js";
 import { operationsOf, type DocumentName, type Operation as OperationSpec, type SpecNode } from "@lrg/spec";
-import { compileRequestValidator, type ValidatedRequest } from "./spec/validation.js";
+import { compileRequestValidator, compileSignedAddressValidator, type ValidatedRequest } from "./spec/validation.js";
 
 /** The statuses an operation documents (the keys of its generated `responses`). */
 export type StatusOf<Op> = Op extends { responses: infer Responses } ? Extract<keyof Responses, number> : number;
@@ -139,12 +139,14 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
       missing.push(spec.operationId);
       continue;
     }
-    const validate = compileRequestValidator(spec);
     const policies = policiesOf(spec, options.policies);
     // Every error of this operation, whatever raised it (validation, credentials, body parsing), is rendered in
     // the registry's envelope when the spec names one (see errorAnswer).
     const config: RouteErrorConfig = { errorEnvelope: errorEnvelopeOf(spec.operation) };
     const security = spec.security;
+    // An operation without credentials is authorised by its signed address: its required members must be there,
+    // but any change to the address, its query included, is the handler's signature failure to answer.
+    const validate = security === "none" ? compileSignedAddressValidator(spec) : compileRequestValidator(spec);
     const url = spec.path.replace(/\{(\w+)\}/g, ":$1");
     const content = ((spec.operation["requestBody"] as SpecNode | undefined)?.["content"] ?? {}) as Record<
       string,
@@ -152,9 +154,6 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
     >;
     // A body that is not JSON (an upload) reaches the handler as the raw request stream, never buffered.
     const rawBody = Object.keys(content).length > 0 && content["application/json"] === undefined;
-    // An operation without credentials is authorised by its signed address: any change to the address, its
-    // query included, is the handler's signature failure to answer, not a schema error.
-    const signedAddress = security === "none";
     // Credentials are checked as the headers arrive, before any body is read: a refused caller's body is never
     // parsed, and the connection of a body still arriving is closed with the answer (see server.ts).
     const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -173,13 +172,7 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
       const principal = principals.get(request) ?? anonymous;
       // After authentication: a policy reads the settings of the caller's business unit.
       for (const policy of policies) await policy(request, security === "basic" ? principal : undefined);
-      const validated = signedAddress
-        ? {
-            params: request.params as Record<string, unknown>,
-            query: request.query as Record<string, unknown>,
-            body: rawBody ? request.raw : request.body,
-          }
-        : { ...validate(request), ...(rawBody ? { body: request.raw } : {}) };
+      const validated = { ...validate(request), ...(rawBody ? { body: request.raw } : {}) };
       const answer = await handler({ ...validated, principal, request, reply, headers: request.headers });
       if (!answer) return reply; // the handler wrote the reply itself (streams, redirects)
       reply.code(answer.status);

@@ -132,7 +132,9 @@ describe("an upload address", () => {
           { "content-length": String(body.length), "x-provider-checksum-sha256": header },
           body,
         );
-        expect(answer.status).toBe(403);
+        // A change to a member's name leaves the address without that member: malformed (400), not forged.
+        const query = new URLSearchParams(address.split("?")[1] ?? "");
+        expect(answer.status).toBe(query.has("expires") && query.has("signature") ? 403 : 400);
       }),
       { numRuns: 60 },
     );
@@ -203,6 +205,23 @@ describe("an upload address", () => {
     await expect.poll(() => incomingFiles()).toEqual([]);
     expect((await rawPut(url, headersFor(bytes), bytes)).status).toBe(200);
   });
+
+  it.each(["expires", "signature"])(
+    "answers 400-02 naming %s for an address without it, and stays usable",
+    async (member) => {
+      const bytes = SAMPLES.gif;
+      const { upload_url: url } = await uploadUrl(bytes);
+      const address = new URL(url);
+      address.searchParams.delete(member);
+      const answer = await rawPut(address.href, headersFor(bytes), bytes);
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body)).toMatchObject({
+        code: "400-02",
+        errors: [{ type: "required", pointer: `/query/${member}` }],
+      });
+      expect((await rawPut(url, headersFor(bytes), bytes)).status).toBe(200);
+    },
+  );
 
   it("answers 403 for an address that was never issued", async () => {
     const answer = await rawPut(
@@ -313,6 +332,21 @@ describe("downloads", () => {
     for (const id of [downloadId.toUpperCase(), downloadId.slice(1), `${downloadId}0`, "zz".repeat(32)]) {
       expect((await gw.call("GET", `/v1/documents/${id}`, { as: unit })).status, id).toBe(400);
     }
+  });
+
+  it("refuse an address without its expiry or signature (400-02, the member named)", async () => {
+    const downloadId = await protectedApplicationWithLetter();
+    const location = String(
+      (await gw.call("GET", `/v1/documents/${downloadId}`, { as: unit })).headers.get("location"),
+    );
+    for (const member of ["expires", "signature"]) {
+      const address = new URL(location);
+      address.searchParams.delete(member);
+      const answer = await gw.call("GET", `${address.pathname}${address.search}`, { as: null });
+      expect(answer.status, member).toBe(400);
+      expect(answer.body).toMatchObject({ code: "400-02", errors: [{ pointer: `/query/${member}` }] });
+    }
+    expect((await gw.call("GET", location.slice(gw.url.length), { as: null })).status).toBe(200);
   });
 
   it("refuse an expired or altered download address (403-04)", async () => {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderNotificationPage } from "../src/notifications/service.js";
+import { renderNotificationPage, type ListQuery } from "../src/notifications/service.js";
 import { idempotencyKey, startGateway, submission, type Credentials, type TestGateway } from "./support/gateway.js";
 
 let gw: TestGateway;
@@ -16,7 +16,7 @@ type Step =
   | { kind: "event"; duplicate: boolean }
   | { kind: "acknowledge"; take: number }
   | { kind: "advance"; days: number }
-  | { kind: "list"; query: string };
+  | { kind: "list"; query: ListQuery<"v1"> };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant("event" as const), duplicate: fc.boolean() }),
@@ -24,11 +24,11 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant("advance" as const), days: fc.integer({ min: 1, max: 20 }) }),
   fc.record({
     kind: fc.constant("list" as const),
-    query: fc.constantFrom(
-      "",
-      "?limit=2",
-      "?status=ACKNOWLEDGED",
-      "?notification_type=application.accepted-priority-protected",
+    query: fc.constantFrom<ListQuery<"v1">[]>(
+      {},
+      { limit: 2 },
+      { status: "ACKNOWLEDGED" },
+      { notification_type: "application.accepted-priority-protected" },
     ),
   }),
 );
@@ -40,7 +40,7 @@ describe("cached notification pages", () => {
         await gw.sandbox("PUT", "/sandbox/v1/clock", { now: new Date().toISOString() });
         const unit: Credentials = await gw.newBusinessUnit();
         const principal = { username: unit.username, businessUnitId: String(unit.business_unit_id) };
-        for (const s of [...steps, { kind: "list", query: "" } as Step]) {
+        for (const s of [...steps, { kind: "list", query: {} } as Step]) {
           if (s.kind === "event") {
             await gw.sandbox("PUT", "/sandbox/v1/settings", { duplicate_rate: s.duplicate ? 1 : 0 });
             const answer = await gw.call("POST", "/v0/applications", {
@@ -64,17 +64,19 @@ describe("cached notification pages", () => {
           } else {
             // Twice: the second answer comes from the cache when nothing changed.
             for (let i = 0; i < 2; i += 1) {
-              const response = await fetch(`${gw.url}/v1/notifications${s.query}`, {
+              const search = new URLSearchParams(
+                Object.entries(s.query).map(([name, value]): [string, string] => [name, String(value)]),
+              );
+              const response = await fetch(`${gw.url}/v1/notifications?${search}`, {
                 headers: {
                   authorization: `Basic ${Buffer.from(`${unit.username}:${unit.password}`).toString("base64")}`,
                 },
               });
               const served = await response.text();
-              const query = Object.fromEntries(new URLSearchParams(s.query));
               const rows = await gw.gateway.notifications.list("v1", principal, {
                 status: "NEW",
                 limit: 100,
-                ...query,
+                ...s.query,
               });
               expect(served).toBe(renderNotificationPage(rows, "v1", gw.url));
             }

@@ -11,6 +11,7 @@ import type {
   ApplicationRow,
   AuditEntryRow,
   AuditQuery,
+  IdempotencyClaim,
   NotificationRow,
   ReadinessObservationRow,
   ReadinessRunRow,
@@ -81,6 +82,9 @@ function application(businessUnitId: string, overrides: Partial<ApplicationRow> 
   };
 }
 
+/** A fresh Idempotency-Key for an application a test only needs stored. */
+const newKey = (): IdempotencyClaim => ({ key: randomUUID(), requestHash: "h", releasedBy: [] });
+
 function notification(
   businessUnitId: string,
   applicationId: string,
@@ -140,7 +144,7 @@ describe.each(backends)("the storage contract on $name", (backend) => {
     businessUnitId = unit,
   ): Promise<string> {
     const row = application(businessUnitId, overrides);
-    await storage.submitApplication(row, { key: randomUUID(), requestHash: "h" });
+    await storage.submitApplication(row, newKey());
     expect(
       await storage.changeApplication({
         applicationId: row.id,
@@ -167,19 +171,19 @@ describe.each(backends)("the storage contract on $name", (backend) => {
     expect(await storage.findBusinessUnit(randomUUID())).toBeUndefined();
   });
 
-  it("answers an idempotency key once: replayed with the same request, conflict with another, released after SYSTEM_ERROR", async () => {
-    const first = application(unit);
-    expect(await storage.submitApplication(first, { key: "k", requestHash: "a" })).toEqual({
-      kind: "created",
-      applicationId: first.id,
+  it("answers an idempotency key once: replayed with the same request, conflict with another, released only by a status the claim names", async () => {
+    const claim = (requestHash: string, releasedBy: string[] = []): IdempotencyClaim => ({
+      key: "k",
+      requestHash,
+      releasedBy,
     });
-    expect(await storage.submitApplication(application(unit), { key: "k", requestHash: "a" })).toEqual({
+    const first = application(unit);
+    expect(await storage.submitApplication(first, claim("a"))).toEqual({ kind: "created", applicationId: first.id });
+    expect(await storage.submitApplication(application(unit), claim("a"))).toEqual({
       kind: "replayed",
       applicationId: first.id,
     });
-    expect(await storage.submitApplication(application(unit), { key: "k", requestHash: "b" })).toEqual({
-      kind: "conflict",
-    });
+    expect(await storage.submitApplication(application(unit), claim("b"))).toEqual({ kind: "conflict" });
     expect(await storage.findApplication(first.id)).toEqual(first);
     expect(await storage.findApplication(first.id, randomUUID())).toBeUndefined();
 
@@ -190,16 +194,24 @@ describe.each(backends)("the storage contract on $name", (backend) => {
       updatedMs: NOW,
       notifications: [],
     });
+    expect(await storage.submitApplication(application(unit), claim("a", ["CANCELLED"]))).toEqual({
+      kind: "replayed",
+      applicationId: first.id,
+    });
     const retry = application(unit);
-    expect(await storage.submitApplication(retry, { key: "k", requestHash: "b" })).toEqual({
+    expect(await storage.submitApplication(retry, claim("b", ["SYSTEM_ERROR"]))).toEqual({
       kind: "created",
+      applicationId: retry.id,
+    });
+    expect(await storage.submitApplication(application(unit), claim("b", ["SYSTEM_ERROR"]))).toEqual({
+      kind: "replayed",
       applicationId: retry.id,
     });
   });
 
   it("changes an application only from the status named, with its notifications and correspondence", async () => {
     const row = application(unit, { earlyCompletion: true });
-    await storage.submitApplication(row, { key: randomUUID(), requestHash: "h" });
+    await storage.submitApplication(row, newKey());
     expect(
       await storage.applicationsDue({ realMs: NOW + 1000, globalOffsetMs: 0, processing: "automatic" }, 10),
     ).toContainEqual(row);
@@ -258,7 +270,7 @@ describe.each(backends)("the storage contract on $name", (backend) => {
       application(unit, { ...completedEarly, status: "CANCELLED" }),
       application(other, completedEarly),
     ];
-    for (const row of rows) await storage.submitApplication(row, { key: randomUUID(), requestHash: "h" });
+    for (const row of rows) await storage.submitApplication(row, newKey());
     expect((await storage.earlyCompletedApplications(unit)).map((a) => a.id)).toEqual([sooner.id, later.id]);
     expect(await storage.earlyCompletedApplications(other)).toEqual([rows[4]]);
   });
@@ -266,7 +278,7 @@ describe.each(backends)("the storage contract on $name", (backend) => {
   it("refuses a registry reference held by another application with a constraint violation, changing nothing", async () => {
     const reference = `R-${randomUUID()}`;
     const [first, second] = [application(unit), application(unit)];
-    for (const row of [first, second]) await storage.submitApplication(row, { key: randomUUID(), requestHash: "h" });
+    for (const row of [first, second]) await storage.submitApplication(row, newKey());
     await storage.changeApplication({
       applicationId: first.id,
       fromStatus: "VALIDATING",
@@ -374,7 +386,7 @@ describe.each(backends)("the storage contract on $name", (backend) => {
     const months = 180 * 24 * 3600 * 1000;
     await decided((id) => [notification(unit, id, { createdMs: NOW + 10 })]);
     const theirs = application(ahead);
-    await storage.submitApplication(theirs, { key: randomUUID(), requestHash: "h" });
+    await storage.submitApplication(theirs, newKey());
     await storage.changeApplication({
       applicationId: theirs.id,
       fromStatus: "VALIDATING",
@@ -457,8 +469,8 @@ describe.each(backends)("the storage contract on $name", (backend) => {
     });
     const mine = application(unit, { decideAtMs: NOW + 30_000 });
     const theirs = application(ahead, { decideAtMs: NOW + 30_000 });
-    await storage.submitApplication(mine, { key: randomUUID(), requestHash: "h" });
-    await storage.submitApplication(theirs, { key: randomUUID(), requestHash: "h" });
+    await storage.submitApplication(mine, newKey());
+    await storage.submitApplication(theirs, newKey());
     const due = async (processing: string) =>
       (await storage.applicationsDue({ realMs: NOW, globalOffsetMs: 0, processing }, 100)).map((a) => a.id);
     // By real time neither is due; the ahead unit's clock is a minute on, but its processing is manual.
@@ -658,7 +670,7 @@ describe.each(backends)("the storage contract on $name", (backend) => {
 
   it("numbers attachments and decides each once, with its notification", async () => {
     const row = application(unit);
-    await storage.submitApplication(row, { key: randomUUID(), requestHash: "h" });
+    await storage.submitApplication(row, newKey());
     const base = {
       applicationId: row.id,
       businessUnitId: unit,

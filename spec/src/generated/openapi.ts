@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 064a4b94f5ea69b3787d398d9fea2cea668875b5e87fbcc7204a475ef6015c1b) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 1bda9ca1998d896929488d2748ead24e0b32f8053c771fa47a141b8353941b9b) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -424,7 +424,9 @@ export interface paths {
          *       failure, code 403-01). A chunked body without Content-Length is refused the same way.
          *     - The address is valid for ten minutes from its generation to the start of the upload (403, code 403-02
          *       after that). A slow upload that started in time is not cut off.
-         *     - Any change to the address (its document id, `expires` or `signature`) fails the signature (403-01).
+         *     - Any change to the address (its document id, `expires` or `signature`) fails the signature (403-01). An
+         *       address without `expires` or without `signature` is malformed: 400 (code 400-02, the missing member
+         *       named in `errors`), as for any missing required parameter.
          *     - One upload per address (409, code 409-04 on a second PUT). A refused attempt does not use the address up.
          *     - The headers are checked before the size: a `Content-Length` that differs from the signed `file_length` is
          *       403-01 whatever its size, so a body over 41943040 bytes (which no signed `file_length` allows) is 403 and
@@ -480,7 +482,9 @@ export interface paths {
         /**
          * Fetch a document's bytes from its signed download address
          * @description Where the 302 of downloadDocument points. Authorised by its signature, not by credentials; valid for a few
-         *     minutes. Answers the bytes with their content type (PDF for everything the registry generates).
+         *     minutes. Answers the bytes with their content type (PDF for everything the registry generates). An address
+         *     without `expires` or without `signature` is malformed (400, code 400-02, the missing member named in
+         *     `errors`); an altered or expired one is 403 (403-04).
          */
         get: operations["fetchDocumentContent"];
         put?: never;
@@ -763,6 +767,8 @@ export interface components {
         /**
          * @description A date-time as the registry emits it on notifications: ISO 8601 in UTC with optional fractional seconds and
          *     an optional trailing `Z`. The gateway emits milliseconds and `Z` (`2025-02-20T09:06:29.040Z`).
+         *     A real calendar date and time only: month 01-12, a day that exists in its month (29 February in leap years
+         *     only: a year divisible by 4, but not by 100 unless by 400), hour 00-23, minute and second 00-59 (no leap second).
          * @example 2025-02-20T09:06:29.040Z
          */
         RegistryDateTime: string;
@@ -1047,7 +1053,7 @@ export interface components {
                 /** @description The HTTP status, as a string. */
                 http_status: string | number;
                 /** @description When the error happened (UTC, written without a zone). */
-                timestamp: string;
+                timestamp: components["schemas"]["RegistryDateTime"];
                 /** @description Identifies the request in the registry's logs (the gateway gives its X-Request-Id). */
                 trace_id?: string;
             }[];
@@ -1348,6 +1354,8 @@ export interface components {
         ApplicationStatus: "VALIDATING" | "VALIDATION_FAILED" | "ACCEPTED_AWAITING_PRIORITY" | "ACCEPTED_PRIORITY_PROTECTED" | "SYSTEM_ERROR" | "COMPLETED" | "CANCELLED";
         /**
          * @description A date-time in UTC with exactly three fractional digits and a trailing `Z`.
+         *     A real calendar date and time only: month 01-12, a day that exists in its month (29 February in leap years
+         *     only: a year divisible by 4, but not by 100 unless by 400), hour 00-23, minute and second 00-59 (no leap second).
          * @example 2025-02-20T09:06:29.040Z
          */
         MillisecondDateTime: string;
@@ -1491,11 +1499,15 @@ export interface components {
             };
         };
         /**
-         * @description A date-time filter. The requirement shows only a value without a zone; the gateway accepts that (read as UTC)
-         *     and also a trailing `Z` or a `±hh:mm` offset, with seconds and fractional seconds optional. The registry
-         *     publishes no zone rule, so the shape that is safe against it is the example's: zone-less UTC with seconds
-         *     (`2020-01-01T00:00:00`, fractional seconds allowed). The typed client sends that shape, and the sandbox
-         *     setting `strict_date_times` refuses every other one.
+         * @description A date-time filter. The requirement shows only a value without a zone; the gateway accepts that (read as
+         *     UTC) and also a trailing `Z` (or `z`) or an offset (`±hh:mm` or `±hhmm`, hour 00-23, minute 00-59), `T` or `t`
+         *     between date and time, seconds optional, and fractional seconds (one to nine digits after `.` or `,`)
+         *     optional. A real calendar date and time only: month 01-12, a day that exists in its month (29 February in
+         *     leap years only: a year divisible by 4, but not by 100 unless by 400), hour 00-23, minute and second 00-59
+         *     (no leap second). The pattern admits exactly what the gateway reads: nothing it admits is refused for its
+         *     shape. The registry publishes no zone rule, so the shape that is safe against it is the example's: zone-less
+         *     UTC with seconds (`2020-01-01T00:00:00`, fractional seconds allowed). The typed client sends that shape, and
+         *     the sandbox setting `strict_date_times` refuses every other one.
          * @example 2025-02-20T09:06:29
          */
         QueryDateTime: string;
@@ -1750,6 +1762,8 @@ export interface components {
         };
         /**
          * @description A date-time without a zone, with fractional seconds (UTC), as in the version 1 priority of an accepted application.
+         *     A real calendar date and time only: month 01-12, a day that exists in its month (29 February in leap years
+         *     only: a year divisible by 4, but not by 100 unless by 400), hour 00-23, minute and second 00-59 (no leap second).
          * @example 2025-02-20T09:06:29.040
          */
         ZonelessDateTime: string;
@@ -2847,11 +2861,11 @@ export interface operations {
     };
     uploadDocument: {
         parameters: {
-            query?: {
-                /** @description Part of the signed address (expiry, Unix seconds). Altering it fails the signature (403). */
-                expires?: string;
-                /** @description Part of the signed address (HMAC-SHA256, hex). Missing or altered → 403. */
-                signature?: string;
+            query: {
+                /** @description Part of the signed address (expiry, Unix seconds). Missing → 400 (400-02); altered → 403. */
+                expires: string;
+                /** @description Part of the signed address (HMAC-SHA256, hex). Missing → 400 (400-02); altered → 403. */
+                signature: string;
             };
             header: {
                 /**
@@ -2884,7 +2898,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The body ended before Content-Length bytes arrived (400-05). Nothing was kept. */
+            /** @description The address lacks `expires` or `signature` (400-02), or the body ended before Content-Length bytes arrived (400-05). Nothing was kept. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2973,11 +2987,11 @@ export interface operations {
     };
     fetchDocumentContent: {
         parameters: {
-            query?: {
-                /** @description Part of the signed address (expiry, Unix seconds). */
-                expires?: string;
-                /** @description Part of the signed address (HMAC-SHA256, hex). */
-                signature?: string;
+            query: {
+                /** @description Part of the signed address (expiry, Unix seconds). Missing → 400 (400-02); altered → 403. */
+                expires: string;
+                /** @description Part of the signed address (HMAC-SHA256, hex). Missing → 400 (400-02); altered → 403. */
+                signature: string;
             };
             header?: never;
             path: {

@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 7189378dd797289a81d30d4d0cf1fc27ebaaa74fae0797024d9fb5fbec199995) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 897b47cb75ed28925bbef85265290e53c891c73e39bc6c36a15c74ad300a4317) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -712,6 +712,8 @@ export interface components {
         };
         /**
          * @description A date-time in UTC with exactly three fractional digits and a trailing `Z`.
+         *     A real calendar date and time only: month 01-12, a day that exists in its month (29 February in leap years
+         *     only: a year divisible by 4, but not by 100 unless by 400), hour 00-23, minute and second 00-59 (no leap second).
          * @example 2025-02-20T09:06:29.040Z
          */
         MillisecondDateTime: string;
@@ -722,8 +724,11 @@ export interface components {
         /**
          * Format: date-time
          * @description A date-time given to the sandbox: date, `T`, time with seconds, optional fractional seconds (up to nine
-         *     digits, kept to the millisecond), and a zone, `Z` or `±hh:mm`. A value without a zone is refused, so a test
-         *     never depends on the gateway's local time.
+         *     digits, kept to the millisecond), and a zone, `Z` or `±hh:mm` (hour 00-23, minute 00-59). A value without a
+         *     zone is refused, so a test never depends on the gateway's local time.
+         *     A real calendar date and time only: month 01-12, a day that exists in its month (29 February in leap years
+         *     only: a year divisible by 4, but not by 100 unless by 400), hour 00-23, minute and second 00-59 (no leap
+         *     second). The pattern says as much as `format: date-time`, for tools that read a format as an annotation only.
          * @example 2025-03-03T09:00:00Z
          */
         SandboxDateTime: string;
@@ -901,6 +906,8 @@ export interface components {
         /**
          * @description A date-time as the registry emits it on notifications: ISO 8601 in UTC with optional fractional seconds and
          *     an optional trailing `Z`. The gateway emits milliseconds and `Z` (`2025-02-20T09:06:29.040Z`).
+         *     A real calendar date and time only: month 01-12, a day that exists in its month (29 February in leap years
+         *     only: a year divisible by 4, but not by 100 unless by 400), hour 00-23, minute and second 00-59 (no leap second).
          * @example 2025-02-20T09:06:29.040Z
          */
         RegistryDateTime: string;

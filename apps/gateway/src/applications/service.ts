@@ -3,7 +3,7 @@ import type { Principal } from "../auth/basic-auth.js";
 import type { SandboxComponents } from "../operation-types.js";
 import { isoMillis, type Clock } from "../clock.js";
 import { notificationsFor, type ApplicationEvent } from "../notifications/events.js";
-import { Problem } from "../problems.js";
+import { Problem, schemaMismatch } from "../problems.js";
 import { generateDocuments, type CorrespondenceDocument } from "../registry/correspondence.js";
 import { decide } from "./decisions.js";
 import type { SandboxState } from "../registry/sandbox-state.js";
@@ -11,6 +11,7 @@ import type { BlobStore } from "../storage/blobs/blob-store.js";
 import { isConstraintViolation } from "../storage/errors.js";
 import type { ApplicationRow, NotificationRow, Storage } from "../storage/storage.js";
 import { transitionBetween } from "./state-machine.js";
+import type { ApplicationStatus } from "@lrg/spec";
 import { londonDate } from "../registry/london-time.js";
 import { futureDates, validateSubmission, type RuleError, type Submission } from "./validation-rules.js";
 
@@ -57,6 +58,12 @@ const DEFAULT_DOCUMENTS: Record<string, string[]> = { COMPLETED: ["CMT", "REG"],
 /** The documents an early completion application receives later: Early Completion Letter and Register. */
 const EARLY_COMPLETION_DOCUMENTS = ["ECM", "ECR"];
 const REFERENCE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+/**
+ * The statuses that release an application's Idempotency-Key. After SYSTEM_ERROR the requirement asks the client to
+ * submit again, and a client retries with the key it used (as it does after a lost answer): that retry must create a
+ * new application, which the key then names, rather than replay the failed one.
+ */
+const KEY_RELEASED_BY: readonly ApplicationStatus[] = ["SYSTEM_ERROR"];
 
 /** A new registry reference: 7 characters from A-Z and 0-9. */
 function newRegistryReference(): string {
@@ -102,7 +109,7 @@ export class ApplicationService {
     const businessUnitId = principal.businessUnitId;
     const now = clock.nowMs(businessUnitId);
     const future = futureDates(submission, londonDate(now));
-    if (future.length > 0) throw new Problem("400-02", "request does not match the schema", { errors: future });
+    if (future.length > 0) throw schemaMismatch(future);
     // An application that may meet a scheduled system error, or that a readiness run may take, is stored with no
     // decision due, so that automatic processing cannot decide it before its fate is applied (the move to SYSTEM_ERROR
     // or VALIDATION_FAILED would then be refused).
@@ -125,7 +132,11 @@ export class ApplicationService {
         updatedMs: now,
         decideAtMs: held ? null : decideAtMs,
       },
-      { key: idempotencyKey, requestHash: createHash("sha256").update(canonical(submission)).digest("hex") },
+      {
+        key: idempotencyKey,
+        requestHash: createHash("sha256").update(canonical(submission)).digest("hex"),
+        releasedBy: KEY_RELEASED_BY,
+      },
     );
     if (outcome.kind === "conflict") {
       throw new Problem("409-01", `Idempotency-Key ${idempotencyKey} was used with a different request body`);

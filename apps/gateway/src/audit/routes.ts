@@ -1,7 +1,6 @@
 import { AUDIT_PAGE_SIZE } from "@lrg/spec";
-import { parseDateTimeFilter } from "../date-time.js";
+import { requestInstant } from "../date-time.js";
 import type { SandboxOperations } from "../operation-types.js";
-import { Problem } from "../problems.js";
 import type { HandlersOf } from "../routing.js";
 import { controlActorOf } from "../auth/control-actor.js";
 import type { AuditTrail } from "./trail.js";
@@ -13,16 +12,8 @@ export function auditHandlers(trail: AuditTrail): HandlersOf<SandboxOperations, 
       // The registrar sets the actor once the token is checked, before any handler runs.
       const reader = controlActorOf(request);
       if (!reader) throw new Error("listAuditEntries ran before its bearer token was checked");
-      let recordedAfterMs: number | undefined;
-      if (query.recorded_after !== undefined) {
-        recordedAfterMs = parseDateTimeFilter(query.recorded_after);
-        if (recordedAfterMs === undefined)
-          throw new Problem("400-02", "request does not match the schema", {
-            errors: [
-              { type: "format", detail: "recorded_after is not a valid date-time", pointer: "/query/recorded_after" },
-            ],
-          });
-      }
+      const recordedAfterMs =
+        query.recorded_after === undefined ? undefined : requestInstant(query.recorded_after, "/query/recorded_after");
       const entries = await trail.list(reader, {
         limit: query.limit ?? AUDIT_PAGE_SIZE,
         ...(query.after !== undefined ? { after: query.after } : {}),

@@ -1,14 +1,36 @@
 import type { Principal } from "../auth/basic-auth.js";
 import { isoMillis, type Clock } from "../clock.js";
-import { oneMonthAfter, oneMonthBefore, parseDateTimeFilter } from "../date-time.js";
-import { Problem } from "../problems.js";
+import { oneMonthAfter, oneMonthBefore, requestInstant } from "../date-time.js";
+import type { RegistryOperations } from "../operation-types.js";
+import { Problem, schemaMismatch } from "../problems.js";
 import { NOTIFICATION_PAGE_SIZE } from "@lrg/spec";
 import type { NotificationListing, NotificationQuery, Storage } from "../storage/storage.js";
 
 export type Version = "v0" | "v1";
 
-/** The list query after validation against the spec (names as the version spells them). */
-export type ListQuery = Record<string, unknown>;
+/** Each version's list query as its operation types it, once validated against the spec (defaults filled in). */
+interface ListQueries {
+  v0: NonNullable<RegistryOperations["listNotificationsV0"]["parameters"]["query"]>;
+  v1: NonNullable<RegistryOperations["listNotificationsV1"]["parameters"]["query"]>;
+}
+
+/** The list query of a version (of either, by default), names as the version spells them. */
+export type ListQuery<V extends Version = Version> = ListQueries[V];
+
+/** A date-time filter of the query: its name as the version spells it, and its value when given. */
+type TimeFilter = [name: string, value: string | undefined];
+
+/** The event-time filters of each version's query, after and before (version 0 spells them `occured_*`). */
+const EVENT_TIME_FILTERS: { [V in Version]: (query: ListQueries[V]) => [TimeFilter, TimeFilter] } = {
+  v0: (query) => [
+    ["occured_after", query.occured_after],
+    ["occured_before", query.occured_before],
+  ],
+  v1: (query) => [
+    ["occurred_after", query.occurred_after],
+    ["occurred_before", query.occurred_before],
+  ],
+};
 
 /** The most notifications one list answer holds: the spec's bound on the list (100). */
 const MAX_PAGE = NOTIFICATION_PAGE_SIZE;
@@ -66,7 +88,12 @@ export class NotificationService {
   }
 
   /** One page of the unit's notifications as the version shows it, rendered as JSON text (cached). */
-  async page(version: Version, principal: Principal, query: ListQuery, schemaBase: string): Promise<string> {
+  async page<V extends Version>(
+    version: V,
+    principal: Principal,
+    query: ListQuery<V>,
+    schemaBase: string,
+  ): Promise<string> {
     const unit = principal.businessUnitId;
     // The date-time rule is part of the key: a page cached while it was off must not answer a query it refuses.
     const key = `${version} ${schemaBase} ${this.#strictDateTimes(unit) ? "strict" : "lenient"} ${JSON.stringify(Object.entries(query).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
@@ -91,54 +118,41 @@ export class NotificationService {
     return body;
   }
 
-  async list(version: Version, principal: Principal, query: ListQuery): Promise<NotificationListing[]> {
-    const instant = (name: string): number | undefined => {
-      const value = query[name];
+  /** The unit's notifications that the query selects, oldest first, as the store lists them. */
+  async list<V extends Version>(version: V, principal: Principal, query: ListQuery<V>): Promise<NotificationListing[]> {
+    const strict = this.#strictDateTimes(principal.businessUnitId);
+    const instant = ([name, value]: TimeFilter): number | undefined => {
       if (value === undefined) return undefined;
-      if (this.#strictDateTimes(principal.businessUnitId) && !ZONELESS_UTC.test(String(value))) {
-        throw new Problem("400-02", "request does not match the schema", {
-          errors: [
-            {
-              type: "format",
-              detail: `${name} must be a UTC date-time without a zone, as the requirement's example 2020-01-01T00:00:00 (the sandbox setting strict_date_times is on)`,
-              pointer: `/query/${name}`,
-            },
-          ],
-        });
+      const pointer = `/query/${name}`;
+      if (strict && !ZONELESS_UTC.test(value)) {
+        const detail = `${name} must be a UTC date-time without a zone, as the requirement's example 2020-01-01T00:00:00 (the sandbox setting strict_date_times is on)`;
+        throw schemaMismatch([{ type: "format", detail, pointer }]);
       }
-      const ms = parseDateTimeFilter(String(value));
-      if (ms === undefined) {
-        throw new Problem("400-02", "request does not match the schema", {
-          errors: [{ type: "format", detail: `${name} is not a valid date-time`, pointer: `/query/${name}` }],
-        });
-      }
-      return ms;
+      return requestInstant(value, pointer);
     };
-    const occurred = version === "v0" ? "occured" : "occurred";
-    const createdAfter = instant("created_after");
-    const createdBefore = instant("created_before");
+    const createdAfter = instant(["created_after", query.created_after]);
+    const createdBefore = instant(["created_before", query.created_before]);
     if (createdAfter !== undefined && createdBefore !== undefined && createdAfter > createdBefore) {
       throw new Problem("400-01", "created_after cannot be after created_before");
     }
+    const [occurredAfter, occurredBefore] = EVENT_TIME_FILTERS[version](query).map(instant);
+    // Version 1 defaults to NEW (the requirement); version 0 names no default, and the registry's stub lists
+    // acknowledged notifications too when no status is given.
+    const status = query.status ?? (version === "v1" ? "NEW" : undefined);
     const retainedFrom = oneMonthBefore(this.#clock.nowMs(principal.businessUnitId));
     const filter: NotificationQuery = {
       businessUnitId: principal.businessUnitId,
       version,
-      // Version 1 defaults to NEW (the requirement); version 0 names no default, and the registry's stub lists
-      // acknowledged notifications too when no status is given.
-      ...optional(
-        "status",
-        (query["status"] as "NEW" | "ACKNOWLEDGED" | undefined) ?? (version === "v1" ? "NEW" : undefined),
-      ),
+      ...optional("status", status),
       // Expired notifications are never answered, even before the purge has removed them.
       createdAfterMs: Math.max(createdAfter ?? -Infinity, retainedFrom - 1),
-      ...(createdBefore !== undefined ? { createdBeforeMs: createdBefore } : {}),
-      ...optional("occurredAfterMs", instant(`${occurred}_after`)),
-      ...optional("occurredBeforeMs", instant(`${occurred}_before`)),
-      ...optional("notificationType", query["notification_type"] as string | undefined),
-      ...optional("subject", query["subject"] as string | undefined),
-      additionalProviderFilter: (query["additional_provider_filter"] as string | undefined) ?? null,
-      limit: Math.min(Number(query["limit"] ?? MAX_PAGE), MAX_PAGE),
+      ...optional("createdBeforeMs", createdBefore),
+      ...optional("occurredAfterMs", occurredAfter),
+      ...optional("occurredBeforeMs", occurredBefore),
+      ...optional("notificationType", query.notification_type),
+      ...optional("subject", query.subject),
+      additionalProviderFilter: query.additional_provider_filter ?? null,
+      limit: Math.min(query.limit ?? MAX_PAGE, MAX_PAGE),
     };
     return this.#storage.listNotifications(filter);
   }

@@ -4,7 +4,7 @@ import type { ApplicationService } from "../applications/service.js";
 import type { BasicAuthenticator } from "../auth/basic-auth.js";
 import { hashPassword } from "../auth/passwords.js";
 import { isoMillis, type Clock } from "../clock.js";
-import { parseDateTimeFilter } from "../date-time.js";
+import { requestInstant } from "../date-time.js";
 import { Problem } from "../problems.js";
 import type { SandboxState, Scope } from "../registry/sandbox-state.js";
 import type { SandboxHandlers } from "../routing.js";
@@ -81,12 +81,7 @@ export function sandboxHandlers(deps: SandboxDeps): SandboxHandlers {
     },
     getClock: async ({ request }) => clockAnswer(scopeOf(request)),
     setClock: async ({ body, request }) => {
-      const target = parseDateTimeFilter(body.now);
-      if (target === undefined) {
-        throw new Problem("400-02", "request does not match the schema", {
-          errors: [{ type: "format", detail: "now is not a valid date-time", pointer: "/body/now" }],
-        });
-      }
+      const target = requestInstant(body.now, "/body/now");
       const scope = scopeOf(request);
       clock.set(target, scope);
       await state.saveClock(scope);

@@ -1,6 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { Problem, type ValidationIssue } from "../problems.js";
+import { Problem, schemaMismatch, type ValidationIssue } from "../problems.js";
 import type { Operation as OperationSpec, Parameter, SpecNode } from "@lrg/spec";
 
 /** What a route receives once its request has passed the spec's schemas (query coerced to declared types). */
@@ -97,7 +97,24 @@ export function compileRequestValidator(
         if (!validateBody(body)) issues.push(...issuesOf(validateBody.errors, "body"));
       }
     }
-    if (issues.length > 0) throw new Problem("400-02", "request does not match the schema", { errors: issues });
+    if (issues.length > 0) throw schemaMismatch(issues);
     return { params, query, body };
+  };
+}
+
+/**
+ * Compiles the check of a signed address (an operation without credentials): the query members the spec requires
+ * must be there, else 400-02 names each missing one, as on any operation. Their values, like the rest of the
+ * address, are the signature's to judge: a changed address is the handler's 403, not a schema error.
+ */
+export function compileSignedAddressValidator(
+  spec: OperationSpec,
+): (request: { params: unknown; query: unknown; body: unknown }) => ValidatedRequest {
+  const required = spec.parameters.filter((p) => p.in === "query" && p.required).map((p) => p.name);
+  const validatePresence = parameterAjv.compile({ type: "object", required });
+  return (request) => {
+    const query = request.query as Record<string, unknown>;
+    if (!validatePresence(query)) throw schemaMismatch(issuesOf(validatePresence.errors, "query"));
+    return { params: request.params as Record<string, unknown>, query, body: request.body };
   };
 }

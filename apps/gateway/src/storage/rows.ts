@@ -4,6 +4,8 @@ import type {
   ApplicationChange,
   ApplicationRow,
   BusinessUnitRow,
+  IdempotencyClaim,
+  SubmitOutcome,
   UnitSandboxState,
   AttachmentRow,
   CorrespondenceRow,
@@ -324,5 +326,28 @@ export function toReadinessObservation(row: Row): ReadinessObservationRow {
       row["retry_after_seconds"] === null || row["retry_after_seconds"] === undefined
         ? null
         : Number(row["retry_after_seconds"]),
+  };
+}
+
+/** The query of an idempotency key's row with the status of the application it names (`placeholder` by position). */
+export const idempotencyKeySelect = (placeholder: (index: number) => string): string =>
+  `SELECT k.request_hash, k.application_id, a.status FROM idempotency_keys k JOIN applications a ON a.id = k.application_id
+   WHERE k.business_unit_id = ${placeholder(1)} AND k.key = ${placeholder(2)}`;
+
+/**
+ * What a store does with a claim, given the key's row as `idempotencyKeySelect` finds it: answer at once (the
+ * application the key names, or a conflict), or insert the new application with the key, `replacing` a released one.
+ */
+export function claimStep(
+  seen: Row | undefined,
+  claim: IdempotencyClaim,
+): { answer: SubmitOutcome } | { insert: true; replacing: boolean } {
+  if (seen === undefined) return { insert: true, replacing: false };
+  if (claim.releasedBy.includes(String(seen["status"]))) return { insert: true, replacing: true };
+  return {
+    answer:
+      seen["request_hash"] === claim.requestHash
+        ? { kind: "replayed", applicationId: String(seen["application_id"]) }
+        : { kind: "conflict" },
   };
 }

@@ -1,3 +1,5 @@
+import type { RegistryOperations } from "../operation-types.js";
+
 /**
  * The gateway's storage, as narrow as the domain needs. Every method is asynchronous so that a PostgreSQL
  * implementation can follow the embedded SQLite one; every multi-row change is one transaction.
@@ -27,13 +29,11 @@ export interface Storage {
   resetBusinessUnit(businessUnitId: string, settingKeysLike: string[]): Promise<void>;
 
   /**
-   * Inserts an application and its idempotency key together; answers the existing id when the key was seen, unless
-   * the application it names ended in SYSTEM_ERROR (the key is then released and names the new application).
+   * Inserts an application and its idempotency key together, in one transaction; answers the existing id when the key
+   * was seen (or a conflict, for another request), unless the application it names has one of the claim's
+   * `releasedBy` statuses: the key then names the new application.
    */
-  submitApplication(
-    application: ApplicationRow,
-    idempotency: { key: string; requestHash: string },
-  ): Promise<SubmitOutcome>;
+  submitApplication(application: ApplicationRow, claim: IdempotencyClaim): Promise<SubmitOutcome>;
   findApplication(id: string, businessUnitId?: string): Promise<ApplicationRow | undefined>;
   /**
    * Applications still VALIDATING whose automatic decision is due by their business unit's clock (its own offset,
@@ -243,6 +243,15 @@ export interface ApplicationRow {
   decideAtMs: number | null;
 }
 
+/** A submission's Idempotency-Key, as the applications service claims it for a new application. */
+export interface IdempotencyClaim {
+  key: string;
+  /** The digest of the request: the same key with another request is a conflict. */
+  requestHash: string;
+  /** The statuses that release the key from the application it names (the service's rule, not the store's). */
+  releasedBy: readonly string[];
+}
+
 export type SubmitOutcome =
   { kind: "created"; applicationId: string } | { kind: "replayed"; applicationId: string } | { kind: "conflict" };
 
@@ -304,19 +313,25 @@ export interface ApplicationChange {
   correspondence?: CorrespondenceRow;
 }
 
+/** The filters of the notification lists, as both versions' operations type them (the spec's parameters). */
+type ListFilters = NonNullable<
+  RegistryOperations["listNotificationsV0" | "listNotificationsV1"]["parameters"]["query"]
+>;
+
+/** A list of one unit's notifications: the filters of the list operations, date-times read as instants. */
 export interface NotificationQuery {
   businessUnitId: string;
   version: "v0" | "v1";
   /** Only notifications with this status; every status when absent. */
-  status?: "NEW" | "ACKNOWLEDGED";
+  status?: NonNullable<ListFilters["status"]>;
   createdAfterMs?: number;
   createdBeforeMs?: number;
   occurredAfterMs?: number;
   occurredBeforeMs?: number;
-  notificationType?: string;
-  subject?: string;
+  notificationType?: NonNullable<ListFilters["notification_type"]>;
+  subject?: NonNullable<ListFilters["subject"]>;
   /** null: only notifications of applications submitted without a label. */
-  additionalProviderFilter: string | null;
+  additionalProviderFilter: NonNullable<ListFilters["additional_provider_filter"]> | null;
   limit: number;
 }
 

@@ -50,9 +50,9 @@ export function basic(credentials: Credentials): string {
   return `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString("base64")}`;
 }
 
-/** Starts a gateway; `dataDir` reuses a directory (restart tests). */
+/** Starts a gateway; `dataDir` reuses a directory (restart tests), `settings` are the sandbox's at start. */
 export async function startGateway(
-  options: Pick<TestGatewayOptions, "dataDir" | "decisionDelayMs" | "databaseUrl" | "blobUrl" | "s3"> = {},
+  options: Pick<TestGatewayOptions, "dataDir" | "decisionDelayMs" | "databaseUrl" | "blobUrl" | "s3" | "settings"> = {},
 ): Promise<TestGateway> {
   const started = await startTestGateway({
     ...options,

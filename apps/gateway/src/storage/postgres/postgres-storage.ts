@@ -26,6 +26,8 @@ import {
   readinessRunValues,
   toReadinessObservation,
   toReadinessRun,
+  claimStep,
+  idempotencyKeySelect,
 } from "../rows.js";
 import type {
   ReadinessObservationRow,
@@ -40,6 +42,7 @@ import type {
   BusinessUnitRow,
   CorrespondenceRow,
   DocumentRow,
+  IdempotencyClaim,
   NotificationListing,
   NotificationQuery,
   NotificationRow,
@@ -358,43 +361,34 @@ export class PostgresStorage implements Storage {
     });
   }
 
-  async submitApplication(
-    application: ApplicationRow,
-    idempotency: { key: string; requestHash: string },
-  ): Promise<SubmitOutcome> {
+  async submitApplication(application: ApplicationRow, claim: IdempotencyClaim): Promise<SubmitOutcome> {
     return this.#transaction(async (client): Promise<SubmitOutcome> => {
       // Two instances given the same key at once: the second waits on the first's key row lock, then sees it.
       await this.#query(
         "SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))",
-        [application.businessUnitId, idempotency.key],
+        [application.businessUnitId, claim.key],
         client,
       );
       const seen = (
         await this.#query(
-          `SELECT k.request_hash, k.application_id, a.status FROM idempotency_keys k JOIN applications a ON a.id = k.application_id
-           WHERE k.business_unit_id = $1 AND k.key = $2`,
-          [application.businessUnitId, idempotency.key],
+          idempotencyKeySelect((index) => `$${index}`),
+          [application.businessUnitId, claim.key],
           client,
         )
       ).rows[0];
-      // As in SQLite: the key of an application that ended in SYSTEM_ERROR is released and names the new one.
-      const released = seen?.["status"] === "SYSTEM_ERROR";
-      if (seen && !released) {
-        return seen["request_hash"] === idempotency.requestHash
-          ? { kind: "replayed", applicationId: String(seen["application_id"]) }
-          : { kind: "conflict" };
-      }
-      if (released)
+      const step = claimStep(seen, claim);
+      if ("answer" in step) return step.answer;
+      if (step.replacing)
         await this.#query(
           "DELETE FROM idempotency_keys WHERE business_unit_id = $1 AND key = $2",
-          [application.businessUnitId, idempotency.key],
+          [application.businessUnitId, claim.key],
           client,
         );
       const insert = applicationInsert(application, (index) => `$${index}`);
       await this.#query(insert.sql, insert.values, client);
       await this.#query(
         "INSERT INTO idempotency_keys (business_unit_id, key, request_hash, application_id) VALUES ($1, $2, $3, $4)",
-        [application.businessUnitId, idempotency.key, idempotency.requestHash, application.id],
+        [application.businessUnitId, claim.key, claim.requestHash, application.id],
         client,
       );
       return { kind: "created", applicationId: application.id };

@@ -11,6 +11,7 @@ import type {
   BusinessUnitRow,
   CorrespondenceRow,
   DocumentRow,
+  IdempotencyClaim,
   NotificationListing,
   NotificationQuery,
   NotificationRow,
@@ -195,11 +196,8 @@ export class SqliteStorage implements Storage {
     return this.#writer.run("setPasswordHash", username, passwordHash);
   }
 
-  async submitApplication(
-    application: ApplicationRow,
-    idempotency: { key: string; requestHash: string },
-  ): Promise<SubmitOutcome> {
-    return this.#writer.run("submitApplication", application, idempotency);
+  async submitApplication(application: ApplicationRow, claim: IdempotencyClaim): Promise<SubmitOutcome> {
+    return this.#writer.run("submitApplication", application, claim);
   }
 
   async findApplication(id: string, businessUnitId?: string): Promise<ApplicationRow | undefined> {

@@ -6,6 +6,7 @@ import type {
   BusinessUnitRow,
   CorrespondenceRow,
   DocumentRow,
+  IdempotencyClaim,
   NotificationRow,
   OfficialSearchRow,
   PurgeScope,
@@ -22,6 +23,8 @@ import {
   APPLICATION_COLUMNS,
   applicationInsert,
   auditRetention,
+  claimStep,
+  idempotencyKeySelect,
   json,
   READINESS_RUN_COLUMNS,
   readinessRunValues,
@@ -149,33 +152,23 @@ export class SqliteWrites {
     this.#db.prepare("UPDATE users SET password_hash = ? WHERE username = ?").run(passwordHash, username);
   }
 
-  submitApplication(application: ApplicationRow, idempotency: { key: string; requestHash: string }): SubmitOutcome {
+  submitApplication(application: ApplicationRow, claim: IdempotencyClaim): SubmitOutcome {
     return this.#db.transaction((): SubmitOutcome => {
-      const seen = this.#db
-        .prepare(
-          `SELECT k.request_hash, k.application_id, a.status FROM idempotency_keys k JOIN applications a ON a.id = k.application_id
-           WHERE k.business_unit_id = ? AND k.key = ?`,
-        )
-        .get(application.businessUnitId, idempotency.key) as Row | undefined;
-      // The key of an application that ended in SYSTEM_ERROR is released, so that the retry the requirement asks
-      // for creates a new application; it then names the new one.
-      const released = seen?.["status"] === "SYSTEM_ERROR";
-      if (seen && !released) {
-        return seen["request_hash"] === idempotency.requestHash
-          ? { kind: "replayed", applicationId: String(seen["application_id"]) }
-          : { kind: "conflict" };
-      }
-      if (released)
+      const seen = this.#db.prepare(idempotencyKeySelect(() => "?")).get(application.businessUnitId, claim.key) as
+        Row | undefined;
+      const step = claimStep(seen, claim);
+      if ("answer" in step) return step.answer;
+      if (step.replacing)
         this.#db
           .prepare("DELETE FROM idempotency_keys WHERE business_unit_id = ? AND key = ?")
-          .run(application.businessUnitId, idempotency.key);
+          .run(application.businessUnitId, claim.key);
       const insert = applicationInsert(application, () => "?");
       this.#db.prepare(insert.sql).run(...insert.values);
       this.#db
         .prepare(
           "INSERT INTO idempotency_keys (business_unit_id, key, request_hash, application_id) VALUES (?, ?, ?, ?)",
         )
-        .run(application.businessUnitId, idempotency.key, idempotency.requestHash, application.id);
+        .run(application.businessUnitId, claim.key, claim.requestHash, application.id);
       return { kind: "created", applicationId: application.id };
     })();
   }
