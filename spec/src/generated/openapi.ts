@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 de7eb5ef3c87cbb3c88f9794af4f3f10265aa95f169cdc27792dc6d5e9289b1c) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 caf6e06d9a599bec2b5834a6789d18c899a22ac09fd7460e62115a520942f96d) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {

@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 289542bf8bd4542c4c05469e9970144aac6ed68e2d31f0e40617bf4bf0c66e84) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 749e1ba84bdc1d9aeb9f7798d18aa433d6e034e5c24e50ba4bb618fb0d7f4f14) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {

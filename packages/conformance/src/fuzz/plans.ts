@@ -5,7 +5,8 @@
 // flows that need a prior call (upload to a freshly signed address, download through the signed redirect) and
 // routes no operation answers.
 import fc from "fast-check";
-import { operations, type Operation, type Parameter } from "@lrg/spec";
+import { changesRegistry, fuzzWeightOf, operations, type Operation, type Parameter } from "@lrg/spec";
+import { signedFlowOf } from "../operation-facts.js";
 import {
   badBody,
   badParameterText,
@@ -120,24 +121,8 @@ export const PATH_POOLS: Record<string, PoolName> = {
   run_id: "readiness_run",
 };
 
-/** Operations that change the gateway for every caller: sent alone. */
-const EXCLUSIVE = new Set(["resetSandbox", "setClock", "advanceClock", "updateSettings", "setDayList"]);
-
 /** Whether the operation changes the gateway for every caller (it goes alone). */
-export const isExclusive = (operation: Operation): boolean => EXCLUSIVE.has(operation.operationId);
-
-/** How often each operation comes up, relative to 10 (a reset costs a rebuild of the fuzzer's records). */
-const WEIGHTS: Record<string, number> = {
-  resetSandbox: 1,
-  setClock: 3,
-  advanceClock: 3,
-  updateSettings: 5,
-  setDayList: 5,
-  createBusinessUnit: 2,
-  uploadDocument: 14,
-  fetchDocumentContent: 12,
-  submitApplication: 14,
-};
+export const isExclusive = (operation: Operation): boolean => changesRegistry(operation);
 
 // Settings stay usable for the rest of a run: a latency of a millisecond or two, never a minute.
 setValueOverrides({ latency_ms: fc.integer({ min: 0, max: 2 }) });
@@ -497,16 +482,8 @@ function downloadFlow(operation: Operation): fc.Arbitrary<Plan> {
     );
 }
 
-/** Whether the operation acknowledges notifications: its body's `data` lists notification ids. */
-export const acknowledges = (operationId: string): boolean =>
-  operationId === "acknowledgeNotificationsV0" || operationId === "acknowledgeNotificationsV1";
-
 /** The flow through a signed address that reaches the operation, if it is one. */
-export function flowOf(operation: Operation): Flow["kind"] | undefined {
-  if (operation.operationId === "uploadDocument") return "upload";
-  if (operation.operationId === "fetchDocumentContent") return "download";
-  return undefined;
-}
+export const flowOf = (operation: Operation): Flow["kind"] | undefined => signedFlowOf(operation);
 
 /** Every kind of request for one operation, valid ones the most frequent. */
 export function requestsFor(operation: Operation): fc.Arbitrary<Plan> {
@@ -589,7 +566,7 @@ export function operationsIn(scope: FuzzScope): typeof operations {
 export function allRequests(scope: FuzzScope = "full"): fc.Arbitrary<Plan> {
   const drawn = fc.oneof(
     ...operationsIn(scope).map((operation) => ({
-      weight: WEIGHTS[operation.operationId] ?? 10,
+      weight: fuzzWeightOf(operation),
       arbitrary: requestsFor(operation),
     })),
     { weight: 6, arbitrary: unmatchedRoutes },

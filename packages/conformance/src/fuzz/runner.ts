@@ -4,15 +4,15 @@
 // refused. Epochs of a few hundred requests each start from known settings (faults injected in some).
 import { createHash, randomUUID } from "node:crypto";
 import fc from "fast-check";
-import { operationFor, operations } from "@lrg/spec";
+import { erasesRecords, operationFor, operations, signedAddressOf, type Operation } from "@lrg/spec";
 import { violationsOf, type Answer } from "@lrg/spec/check";
 import { errorOf } from "../driver.js";
 import type { TargetName } from "../session.js";
-import { FuzzContext, Ref, type Credentials, type PoolName } from "./context.js";
+import { acknowledges, isolationApplies, operationOfFlow, valueAt } from "../operation-facts.js";
+import { FuzzContext, Ref, recordsIn, stringsIn, type Credentials, type Named, type PoolName } from "./context.js";
 import { KNOWN_DEPARTURES, knownDepartureOf } from "./known-departures.js";
 import { WireClient, type WireAnswer, type WireRequest } from "./http.js";
 import {
-  acknowledges,
   allRequests,
   environments,
   isExclusive,
@@ -22,7 +22,7 @@ import {
   type FuzzScope,
   type Plan,
 } from "./plans.js";
-import { namesUnitRecords, warmUpFilter, warmUpOrder, warmUpPlans } from "./warm-up.js";
+import { warmUpFilter, warmUpOrder, warmUpPlans } from "./warm-up.js";
 
 export type { FuzzScope } from "./plans.js";
 
@@ -111,6 +111,7 @@ export interface FuzzSummary {
 }
 
 const MAX_KEPT_VIOLATIONS = 200;
+const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
 
 /** Settings in which every operation can succeed: no faults, no duplicates, no latency, decisions made by hand. */
 const QUIET: Environment = { processing: "manual", error_rate: 0, latency_ms: 0, duplicate_rate: 0 };
@@ -144,9 +145,7 @@ function exampleTitles(): string[] {
       else walk(member, depth + 1);
     }
   };
-  for (const operation of operations.filter(
-    (o) => o.path.includes("/titles") || o.operationId === "officialSearchOfWhole",
-  )) {
+  for (const operation of operations) {
     walk(operation.requestBody?.examples, 0);
     for (const parameter of operation.parameters)
       if (parameter.name === "title_number" && typeof parameter.example === "string") titles.add(parameter.example);
@@ -261,12 +260,13 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     wire: WireRequest,
     plan: Plan | undefined,
     owner: "a" | "b" | "s" = "a",
-    extra: { pathMayMiss?: boolean } = {},
+    extra: { pathMayMiss?: boolean; named?: Named[] } = {},
   ): Promise<WireAnswer> => {
     const answer = await client.send(wire);
     summary.requests += 1;
     const pathname = wire.target.split("?")[0] ?? wire.target;
-    const operationId = operationFor(wire.method, pathname)?.operationId ?? "(unmatched)";
+    const addressed = operationFor(wire.method, pathname);
+    const operationId = addressed?.operationId ?? "(unmatched)";
     const tally = summary.operations[operationId] ?? { requests: 0, classes: {}, totalMs: 0 };
     summary.operations[operationId] = tally;
     tally.requests += 1;
@@ -302,7 +302,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
         const contentType = String(answer.headers["content-type"] ?? "");
         const known = knownDepartureOf({
           target: options.target ?? "gateway",
-          operation: operationFor(wire.method, pathname),
+          operation: addressed,
           method: wire.method,
           pathname,
           status: answer.status,
@@ -318,6 +318,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
           if (tallyKnown.examples.length < 3) tallyKnown.examples.push(detail(oracle, plan, wire, answer, problems));
         }
       }
+      if (owner === "b" && addressed !== undefined && isolationApplies(addressed))
+        checkIsolation(addressed, plan, wire, extra.named ?? [], answer, json);
       if (answer.status < 300 && json !== undefined) {
         // What the admin token is answered belongs to no unit in particular: its records go to unit a's pools, for
         // requests to name, but not as a's own (the isolation check counts only what a unit was answered itself).
@@ -380,7 +382,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
         }),
       );
     };
-    const acknowledging = acknowledges(plan.operationId);
+    const operation = byId.get(plan.operationId);
+    const acknowledging = operation !== undefined && acknowledges(operation);
     const data = (value as { data?: unknown } | null)?.data;
     if (acknowledging && Array.isArray(data))
       return { ...(value as object), data: data.map(() => take("notification")) };
@@ -396,16 +399,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
   };
 
   /** A latency the settings accept stays a millisecond or two (the spec's example asks for 250 ms on every request). */
-  const shortLatency = (plan: Plan, value: unknown): unknown => {
+  const shortLatency = (value: unknown): unknown => {
     const latency = (value as { latency_ms?: unknown } | null)?.latency_ms;
-    if (
-      plan.operationId !== "updateSettings" ||
-      typeof latency !== "number" ||
-      !Number.isInteger(latency) ||
-      latency <= 2 ||
-      latency > 60_000
-    )
-      return value;
+    if (typeof latency !== "number" || !Number.isInteger(latency) || latency <= 2 || latency > 60_000) return value;
     return { ...(value as object), latency_ms: latency % 3 };
   };
 
@@ -413,7 +409,6 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     switch (body.kind) {
       case "json": {
         const value = shortLatency(
-          plan,
           plan.realIds !== undefined ? withRealIds(plan, resolveRefs(body.value)) : resolveRefs(body.value),
         );
         return { bytes: Buffer.from(JSON.stringify(value) ?? "null", "utf8"), contentType: body.contentType };
@@ -471,37 +466,42 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     auth === "other" || auth === "other-token" ? "b" : auth === "unit" || auth === "unit-token" ? "a" : "s";
 
   /**
-   * A request as another business unit (its user or its token) naming one of unit a's records must not find it.
-   * Title numbers name the register's titles, which every unit reads.
+   * Another business unit (its user or its token) asking about unit a's records must not find them: a record of a
+   * named in the path is not found, none of a's notifications is acknowledged, and no answer carries a record of a
+   * that the request did not name itself. Title numbers name the register's titles, which every unit reads.
    */
   const checkIsolation = (
-    plan: Plan,
+    operation: Operation,
+    plan: Plan | undefined,
     wire: WireRequest,
-    named: { pool: PoolName; value: string }[],
-    answer: WireAnswer,
+    named: Named[],
+    answer: Extract<WireAnswer, { kind: "answer" }>,
+    json: unknown,
   ) => {
-    if (ownerOf(plan.auth) !== "b" || answer.kind !== "answer") return;
-    // Only records that unit a has and unit b does not (two units may both own, say, the message id of an example).
-    const usesRecordOfA = named.some(
-      ({ pool, value }) => pool !== "title" && context.has("a", pool, value) && !context.has("b", pool, value),
-    );
-    if (usesRecordOfA) isolationChecked.add(plan.operationId);
-    if (usesRecordOfA && answer.status < 400) {
-      violation("isolation", plan, wire, answer, [`another business unit's record answered ${answer.status}`]);
+    const ofA = ({ pool, value }: Named) =>
+      pool !== "title" && context.has("a", pool, value) && !context.has("b", pool, value);
+    const breach = (problem: string) => violation("isolation", plan, wire, answer, [problem]);
+    const sent = new Set([...named.map((record) => record.value), ...stringsIn(jsonOf(wire.body ?? Buffer.alloc(0)))]);
+    if (named.some(ofA)) {
+      isolationChecked.add(operation.operationId);
+      if (answer.status < 400) breach(`another business unit's record answered ${answer.status}`);
     }
-    if (acknowledges(plan.operationId) && plan.realIds !== undefined && answer.status === 200) {
-      const ofA = (id: unknown) =>
-        typeof id === "string" && context.has("a", "notification", id) && !context.has("b", "notification", id);
-      const sent = (jsonOf(wire.body ?? Buffer.alloc(0)) as { data?: unknown } | undefined)?.data;
-      if (Array.isArray(sent) && sent.some(ofA)) isolationChecked.add(plan.operationId);
-      const acknowledged = ((jsonOf(answer.body) as { data?: { acknowledged?: unknown } } | undefined)?.data
-        ?.acknowledged ?? []) as unknown[];
-      const taken = acknowledged.filter(ofA);
-      if (taken.length > 0) {
-        violation("isolation", plan, wire, answer, [
-          `another business unit acknowledged ${taken.length} of unit a's notifications`,
-        ]);
-      }
+    if (acknowledges(operation) && answer.status === 200) {
+      const ids = [...sent].map((value): Named => ({ pool: "notification", value }));
+      if (ids.some(ofA)) isolationChecked.add(operation.operationId);
+      const acknowledged = (json as { data?: { acknowledged?: unknown } } | undefined)?.data?.acknowledged;
+      const taken = (Array.isArray(acknowledged) ? acknowledged : []).filter(
+        (id) => typeof id === "string" && ofA({ pool: "notification", value: id }),
+      );
+      if (taken.length > 0) breach(`another business unit acknowledged ${taken.length} of unit a's notifications`);
+    }
+    if (answer.status < 300 && json !== undefined) {
+      isolationChecked.add(operation.operationId);
+      const leaked = recordsIn(json).filter((record) => ofA(record) && !sent.has(record.value));
+      if (leaked.length > 0)
+        breach(
+          `an answer to another business unit carries unit a's ${leaked.map((r) => `${r.pool} ${r.value}`).join(", ")}`,
+        );
     }
   };
 
@@ -524,10 +524,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
         },
       }),
     );
+    const issuer = signedAddressOf(operationOfFlow("upload"));
+    if (issuer === undefined) return undefined;
     const asked = await exchange(
       {
-        method: "POST",
-        target: "/v0/documents/url",
+        method: issuer.issuedBy.method,
+        target: issuer.issuedBy.path,
         headers: {
           authorization: basic(a.username, a.password),
           "content-type": "application/json",
@@ -539,9 +541,11 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
       owner,
     );
     if (asked.kind !== "answer" || asked.status !== 200) return undefined;
-    const data = (jsonOf(asked.body) as { data?: { upload_url?: string; document_id?: string } } | undefined)?.data;
-    if (data?.upload_url === undefined) return undefined;
-    const address = new URL(data.upload_url, options.url);
+    const json = jsonOf(asked.body);
+    const given = valueAt(issuer.address, { headers: asked.headers, json });
+    if (given === undefined) return undefined;
+    const documentId = (json as { data?: { document_id?: string } } | undefined)?.data?.document_id;
+    const address = new URL(given, options.url);
     let target = `${address.pathname}${address.search}`;
     let body: Buffer = bytes;
     const headers: Record<string, string> = {
@@ -634,7 +638,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
       if (again.kind === "answer" && again.status < 300)
         violation("upload", plan, wire, again, ["an upload address accepted a second upload"]);
     }
-    return answer.status === 200 ? data.document_id : undefined;
+    return answer.status === 200 ? documentId : undefined;
   };
 
   /** Follows a download id to its signed address and fetches it, changed as the mutation says. */
@@ -642,24 +646,24 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     plan: Plan,
     flow: Extract<NonNullable<Plan["flow"]>, { kind: "download" }>,
   ): Promise<boolean> => {
+    const issuer = signedAddressOf(operationOfFlow("download"));
+    if (issuer === undefined) return false;
     const { a, b } = units();
     const who = flow.other ? b : a;
     const id = context.resolve(flow.id);
     const first = await exchange(
-      { method: "GET", target: `/v1/documents/${id}`, headers: { authorization: basic(who.username, who.password) } },
+      {
+        method: issuer.issuedBy.method,
+        target: issuer.issuedBy.path.replace(/\{\w+\}/, id),
+        headers: { authorization: basic(who.username, who.password) },
+      },
       plan,
       flow.other ? "b" : "a",
+      { named: [{ pool: flow.id.pool, value: id }] },
     );
     if (first.kind !== "answer") return false;
-    const recordOfA = context.has("a", "download", id) && !context.has("b", "download", id);
-    if (flow.other && recordOfA) isolationChecked.add(operationFor("GET", `/v1/documents/${id}`)?.operationId ?? "");
-    if (flow.other && recordOfA && first.status < 400) {
-      violation("isolation", plan, { method: "GET", target: `/v1/documents/${id}`, headers: {} }, first, [
-        `another business unit's download id answered ${first.status}`,
-      ]);
-    }
-    const location = first.headers["location"];
-    if (first.status !== 302 || typeof location !== "string") return false;
+    const location = valueAt(issuer.address, { headers: first.headers, json: undefined });
+    if (first.status !== 302 || location === undefined) return false;
     const address = new URL(location, options.url);
     let method = "GET";
     switch (flow.mutation) {
@@ -875,19 +879,16 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     if (plan.flow?.kind === "upload") return (await upload(plan, plan.flow)) !== undefined;
     if (plan.flow?.kind === "download") return download(plan, plan.flow);
     const { wire, named } = wireOf(plan);
-    const answer = await exchange(wire, plan, ownerOf(plan.auth), { pathMayMiss: plan.pathMayMiss ?? false });
-    checkIsolation(plan, wire, named, answer);
+    const owner = ownerOf(plan.auth);
+    const answer = await exchange(wire, plan, owner, { pathMayMiss: plan.pathMayMiss ?? false, named });
     if (answer.kind !== "answer" || answer.status >= 400) return false;
-    if (plan.operationId === "officialSearchOfWhole") {
-      const messageId = (jsonOf(wire.body ?? Buffer.alloc(0)) as { message_id?: unknown } | undefined)?.message_id;
-      const owner = ownerOf(plan.auth);
-      if (typeof messageId === "string") context.add(owner === "b" ? "b" : "a", "message", messageId, owner !== "s");
-    }
-    if (plan.operationId === "updateSettings") {
-      const settings = jsonOf(answer.body) as { error_rate?: number } | undefined;
-      faultsPossible = faultsPossible || (settings?.error_rate ?? 0) > 0;
-    }
-    if (plan.operationId === "resetSandbox") await prepare();
+    // Identifiers the client makes up (a title enquiry's message_id) are the caller's once a request with them succeeds.
+    context.harvestChosen(owner === "b" ? "b" : "a", jsonOf(wire.body ?? Buffer.alloc(0)), owner !== "s");
+    // Settings whose answer injects faults (the global ones, or a unit's own): a 503-01 may follow.
+    const errorRate = (jsonOf(answer.body) as { error_rate?: unknown } | undefined)?.error_rate;
+    if (typeof errorRate === "number" && errorRate > 0) faultsPossible = true;
+    const operation = byId.get(plan.operationId);
+    if (operation !== undefined && erasesRecords(operation)) await prepare();
     return true;
   };
 
@@ -911,7 +912,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzSummary> {
         planIndex = index;
         if (!(await execute(plan))) continue;
         const other = asOther(plan);
-        if (other !== undefined && allowed(other) && namesUnitRecords(operation)) await execute(other);
+        if (other !== undefined && allowed(other) && isolationApplies(operation)) await execute(other);
         break;
       }
       if (isExclusive(operation)) await startEpoch(QUIET);

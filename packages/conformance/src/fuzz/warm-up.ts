@@ -8,7 +8,6 @@ import type { Operation, Parameter, SpecNode } from "@lrg/spec";
 import { parameterText, validValue } from "../bad-input/index.js";
 import { HARVESTED, Ref, type PoolName } from "./context.js";
 import {
-  acknowledges,
   allowedIn,
   flowOf,
   PATH_POOLS,
@@ -31,21 +30,6 @@ export function poolsNamedBy(operation: Operation): Set<PoolName> {
   }
   for (const schema of operation.requestBody?.content.values() ?? []) memberPools(schema, pools);
   return pools;
-}
-
-/**
- * Whether the operation names a record that belongs to one business unit in its path (a title belongs to the
- * register), or acknowledges notifications: asked by another unit, such a record must not be found.
- */
-export function namesUnitRecords(operation: Operation): boolean {
-  if (acknowledges(operation.operationId)) return true;
-  // An operation without credentials is authorised by its signed address: it has no caller to keep apart.
-  return (
-    operation.security !== "none" &&
-    operation.parameters.some(
-      (p) => p.in === "path" && PATH_POOLS[p.name] !== undefined && PATH_POOLS[p.name] !== "title",
-    )
-  );
 }
 
 /** The pools of records an operation's successful answers carry (members named like a pool's identifiers). */
