@@ -97,6 +97,12 @@ export class FuzzContext {
     this.#owned.clear();
   }
 
+  /** The two units (throws before the set-up made them: a bug of the caller). */
+  unitsOrThrow(): { a: Credentials; b: Credentials } {
+    if (this.units === undefined) throw new Error("the fuzzer has no business units");
+    return this.units;
+  }
+
   /** Takes a unit's new control-plane token from an answer that gives one (a rotation), so the unit keeps asking. */
   renewToken(body: unknown): void {
     const { business_unit_id: id, sandbox_token: token } = (body ?? {}) as Record<string, unknown>;

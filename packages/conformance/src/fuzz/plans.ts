@@ -15,9 +15,9 @@ import {
   malformedJson,
   notJsonContentTypes,
   parameterText as valueText,
-  setValueOverrides,
   unknownQueryNames,
   validValue,
+  type ValueOverrides,
 } from "../bad-input/index.js";
 import { Ref, type PoolName } from "./context.js";
 
@@ -39,38 +39,38 @@ export type Auth =
 export type BodyPlan =
   | { kind: "json"; value: unknown; contentType: string }
   | { kind: "text"; text: string; contentType: string | undefined }
-  /** A JSON document padded to about `bytes` bytes (the limit is 1 MiB). */
+  /** A JSON document padded to `bytes` bytes (the limit is 1 MiB). */
   | { kind: "padded-json"; bytes: number };
 
-/** How an upload to a freshly signed address departs from what was signed. */
-export const UPLOAD_MUTATIONS = [
-  "none",
+/** Changes to an upload that break what was signed: the upload must be refused. */
+export const REFUSED_UPLOAD_MUTATIONS = [
   "checksum",
   "no-checksum",
   "bytes",
   "length",
   "signature",
   "expires",
+  "declared-too-large",
+  "empty",
+] as const;
+
+/** How an upload to a freshly signed address departs from what was signed (`none`: it does not). */
+export const UPLOAD_MUTATIONS = [
+  "none",
+  ...REFUSED_UPLOAD_MUTATIONS,
   "junk-query",
   "chunked",
   "content-type",
   "replay",
-  "declared-too-large",
-  "empty",
   "with-credentials",
 ] as const;
 export type UploadMutation = (typeof UPLOAD_MUTATIONS)[number];
 
-/** How a request for a signed download address departs from the address given. */
-export const DOWNLOAD_MUTATIONS = [
-  "none",
-  "signature",
-  "expires",
-  "no-signature",
-  "junk-query",
-  "head",
-  "other-id",
-] as const;
+/** Changes to a signed download address that break its signature: the download must be refused. */
+export const REFUSED_DOWNLOAD_MUTATIONS = ["signature", "expires", "no-signature", "other-id"] as const;
+
+/** How a request for a signed download address departs from the address given (`none`: it does not). */
+export const DOWNLOAD_MUTATIONS = ["none", ...REFUSED_DOWNLOAD_MUTATIONS, "junk-query", "head"] as const;
 export type DownloadMutation = (typeof DOWNLOAD_MUTATIONS)[number];
 
 export type Flow =
@@ -83,6 +83,11 @@ export type Flow =
       mutation: UploadMutation;
     }
   | { kind: "download"; id: Ref; mutation: DownloadMutation; other: boolean };
+
+/** A correct upload of a small PDF (its size and filler by `fill`), as the set-up and the warm-up send. */
+export function correctUpload(fill: number): Extract<Flow, { kind: "upload" }> {
+  return { kind: "upload", size: 2048 + fill, fill, documentType: "TR1", filter: undefined, mutation: "none" };
+}
 
 /** One request of the run, before its references are resolved. */
 export interface Plan {
@@ -124,12 +129,12 @@ export const PATH_POOLS: Record<string, PoolName> = {
 /** Whether the operation changes the gateway for every caller (it goes alone). */
 export const isExclusive = (operation: Operation): boolean => changesRegistry(operation);
 
-// Settings stay usable for the rest of a run: a latency of a millisecond or two, never a minute.
-setValueOverrides({ latency_ms: fc.integer({ min: 0, max: 2 }) });
+/** The fuzzer's own generators: settings stay usable for the rest of a run (a latency of a millisecond or two). */
+export const FUZZ_VALUES: ValueOverrides = { latency_ms: fc.integer({ min: 0, max: 2 }) };
 
 function parameterValue(parameter: Parameter): fc.Arbitrary<string | Ref> {
   const pool = parameter.in === "path" ? PATH_POOLS[parameter.name] : undefined;
-  const fromSchema = validValue(parameter.schema).map(valueText);
+  const fromSchema = validValue(parameter.schema, FUZZ_VALUES).map(valueText);
   const example = parameter.example !== undefined ? fc.constant(valueText(parameter.example)) : fromSchema;
   if (pool === undefined) return fc.oneof({ weight: 4, arbitrary: fromSchema }, { weight: 1, arbitrary: example });
   return fc.oneof(
@@ -174,7 +179,7 @@ function validHeaders(operation: Operation): fc.Arbitrary<Record<string, string>
                 { weight: 6, arbitrary: fc.uuid().map((id) => `fuzz-${id}`) },
                 { weight: 1, arbitrary: fc.constantFrom("fuzz-fixed-key-1", "fuzz-fixed-key-2") },
               )
-            : validValue(p.schema).map(valueText);
+            : validValue(p.schema, FUZZ_VALUES).map(valueText);
         return [p.name.toLowerCase(), value];
       }),
     ),
@@ -189,8 +194,11 @@ function validBody(operation: Operation): fc.Arbitrary<BodyPlan | undefined> {
   const examples = requestBody.examples;
   const values =
     examples.length > 0
-      ? fc.oneof({ weight: 2, arbitrary: validValue(schema) }, { weight: 1, arbitrary: fc.constantFrom(...examples) })
-      : validValue(schema);
+      ? fc.oneof(
+          { weight: 2, arbitrary: validValue(schema, FUZZ_VALUES) },
+          { weight: 1, arbitrary: fc.constantFrom(...examples) },
+        )
+      : validValue(schema, FUZZ_VALUES);
   const body = values.map((value): BodyPlan => ({ kind: "json", value, contentType: "application/json" }));
   // A body the spec calls optional may be left out.
   return requestBody.required ? body : fc.option(body, { freq: 3, nil: undefined });
