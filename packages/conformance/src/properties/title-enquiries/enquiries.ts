@@ -2,10 +2,10 @@
 // search's message_id (unique per user, then the key of the Poll Request Service), and deferred results.
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
-import { advanceClock, errorOf, expectStatus, expectThat, fail, readClock } from "../driver.js";
-import type { Property } from "../property.js";
+import { advanceClock, errorOf, expectStatus, expectThat, fail, readClock } from "../../driver.js";
+import type { Property } from "../../property.js";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Answer, Credentials, Session } from "../session.js";
+import type { Answer, Credentials, Session } from "../../session.js";
 import { componentSchema, errorCodeFor, operationFor, type Operation, type SpecNode } from "@lrg/spec";
 
 /** The title numbers the lookups take in their path (upper case only). */

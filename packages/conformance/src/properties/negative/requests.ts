@@ -19,10 +19,10 @@ import {
   malformedJson,
   notJsonContentTypes,
   unknownQueryNames,
-} from "../bad-input/index.js";
-import { errorOf, expectThat } from "../driver.js";
-import type { Property } from "../property.js";
-import type { Answer, Session } from "../session.js";
+} from "../../bad-input/index.js";
+import { errorOf, expectThat } from "../../driver.js";
+import type { Property } from "../../property.js";
+import type { Answer, Session } from "../../session.js";
 
 /** A valid request of an operation, from the spec's examples. */
 interface BaseRequest {
@@ -276,4 +276,4 @@ function negativeProperty(document: Operation["document"]): Property {
 }
 
 /** Negative data properties. */
-export const negativeProperties: Property[] = [negativeProperty("registry"), negativeProperty("sandbox")];
+export const negativeRequestProperties: Property[] = [negativeProperty("registry"), negativeProperty("sandbox")];

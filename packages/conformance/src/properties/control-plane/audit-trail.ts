@@ -2,9 +2,9 @@
 // made it, what it asked and how it was answered, a refused one too; a read of the trail with a bad query is refused.
 import fc from "fast-check";
 import { operationFor, type Operation } from "@lrg/spec";
-import { errorOf, expectStatus, expectThat, sameJson } from "../driver.js";
-import type { Property } from "../property.js";
-import type { Answer, Session } from "../session.js";
+import { errorOf, expectStatus, expectThat, sameJson } from "../../driver.js";
+import type { Property } from "../../property.js";
+import type { Answer, Session } from "../../session.js";
 
 interface AuditEntry {
   sequence: number;

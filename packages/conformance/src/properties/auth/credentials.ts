@@ -3,9 +3,9 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import fc from "fast-check";
-import { acknowledge, errorOf, expectStatus, expectThat, list, submission, submit, transition } from "../driver.js";
-import type { Property } from "../property.js";
-import { basic, type Session } from "../session.js";
+import { acknowledge, errorOf, expectStatus, expectThat, list, submission, submit, transition } from "../../driver.js";
+import type { Property } from "../../property.js";
+import { basic, type Session } from "../../session.js";
 import { erasesRecords, errorCodeFor, operations, type Operation as OperationInfo, type SpecNode } from "@lrg/spec";
 
 /** A request of an operation built from the spec's examples (path parameters and the first body example). */
@@ -240,4 +240,4 @@ const isolation: Property = {
 };
 
 /** Authentication and isolation properties. */
-export const authProperties: Property[] = [missingCredentials, wrongPassword, sandboxToken, isolation];
+export const credentialProperties: Property[] = [missingCredentials, wrongPassword, sandboxToken, isolation];
