@@ -215,5 +215,52 @@ export function problemCodesFor(operation: Operation, code: string): ProblemCode
   return catalogued(code) ? [code, ...mapped] : mapped;
 }
 
+/** Whose state an operation reads or changes (`x-lrg-scope`): one business unit's records, or what every unit shares. */
+export type OperationScope = "business-unit" | "registry";
+
+/** An operation's scope (`x-lrg-scope`); throws when the spec gives none (a test requires it on every operation). */
+export function scopeOf(operation: Operation): OperationScope {
+  const scope = operation.operation["x-lrg-scope"];
+  if (scope === "business-unit" || scope === "registry") return scope;
+  throw new Error(`the spec gives ${operation.operationId} no x-lrg-scope (business-unit or registry)`);
+}
+
+/** Whether a success changes the gateway for every caller: an operation of registry scope that is not a read. */
+export function changesRegistry(operation: Operation): boolean {
+  return scopeOf(operation) === "registry" && operation.method !== "GET";
+}
+
+/** Whether a success deletes records (`x-lrg-erases`): every unit's with the admin token, a unit's with its token. */
+export function erasesRecords(operation: Operation): boolean {
+  return operation.operation["x-lrg-erases"] === true;
+}
+
+/**
+ * Whether a success may turn on the sandbox's own faults for the business unit (`x-lrg-injects-faults`): 503-01 with
+ * Retry-After, upload addresses issued expired (403-02), deferrals and 429s.
+ */
+export function injectsFaults(operation: Operation): boolean {
+  return operation.operation["x-lrg-injects-faults"] === true;
+}
+
+/** Where an operation's signed address comes from (`x-lrg-signed-address`): the issuing operation, and a runtime
+ * expression (`$response.body#/pointer` or `$response.header.Name`) for the place in its answer. */
+export interface SignedAddress {
+  issuedBy: Operation;
+  address: string;
+}
+
+/** The signed address an operation is reached through, if it is (`x-lrg-signed-address`). */
+export function signedAddressOf(operation: Operation): SignedAddress | undefined {
+  const signed = operation.operation["x-lrg-signed-address"] as { "issued-by": string; address: string } | undefined;
+  return signed && { issuedBy: operationById(signed["issued-by"]), address: signed.address };
+}
+
+/** How often a fuzzer draws the operation, relative to 10 (`x-lrg-fuzz-weight`, 10 when absent). */
+export function fuzzWeightOf(operation: Operation): number {
+  const weight = operation.operation["x-lrg-fuzz-weight"];
+  return typeof weight === "number" && weight > 0 ? weight : 10;
+}
+
 /** The version of the registry interface (`info.version`). */
 export const specVersion = String((openapi["info"] as SpecNode)["version"]);

@@ -3,13 +3,18 @@
 import { describe, expect, it } from "vitest";
 import { violationsOf } from "../src/check.js";
 import {
+  changesRegistry,
   componentSchema,
+  erasesRecords,
+  fuzzWeightOf,
   MAX_DOCUMENT_BYTES,
   MAX_MESSAGE_LENGTH,
   operationById,
   operationFor,
   operations,
   problemCatalogue,
+  scopeOf,
+  signedAddressOf,
   transitions,
 } from "../src/index.js";
 
@@ -29,6 +34,27 @@ describe("the reader", () => {
     expect(operationFor("get", "/api/v1/notifications?limit=1")?.operationId).toBe("listNotificationsV1");
     expect(operationFor("HEAD", "/v1/notifications")?.operationId).toBe("listNotificationsV1");
     expect(operationFor("GET", "/api/v0/applications")).toBeUndefined();
+  });
+
+  it("reads each operation's scope, and whether it changes the gateway for everyone or erases records", () => {
+    expect(scopeOf(operationById("getApplicationInformation"))).toBe("business-unit");
+    expect(scopeOf(operationById("getDayList"))).toBe("registry");
+    expect(changesRegistry(operationById("setDayList"))).toBe(true);
+    expect(changesRegistry(operationById("getDayList"))).toBe(false);
+    expect(changesRegistry(operationById("transitionApplication"))).toBe(false);
+    expect(operations.filter(erasesRecords).map((o) => o.operationId)).toEqual(["resetSandbox"]);
+    expect(() => scopeOf({ ...operationById("getDayList"), operation: {} })).toThrow(/x-lrg-scope/);
+  });
+
+  it("follows a signed address to the operation that issues it, and reads fuzz weights (10 when absent)", () => {
+    expect(signedAddressOf(operationById("uploadDocument"))).toEqual({
+      issuedBy: operationById("createUploadUrl"),
+      address: "$response.body#/data/upload_url",
+    });
+    expect(signedAddressOf(operationById("fetchDocumentContent"))?.issuedBy.operationId).toBe("downloadDocument");
+    expect(signedAddressOf(operationById("downloadDocument"))).toBeUndefined();
+    expect(fuzzWeightOf(operationById("resetSandbox"))).toBe(1);
+    expect(fuzzWeightOf(operationById("getDayList"))).toBe(10);
   });
 
   it("generates the limits from the schemas' bounds", () => {

@@ -137,6 +137,24 @@ describe("component schemas", () => {
 });
 
 describe("extensions", () => {
+  it("every operation carries x-lrg-scope", () => {
+    const missing = operations
+      .filter((o) => !["business-unit", "registry"].includes(String(o.operation["x-lrg-scope"])))
+      .map((o) => `${o.method} ${o.path}`);
+    expect(missing).toEqual([]);
+  });
+
+  it("every signed address names an operation that issues it, with a runtime expression", () => {
+    const ids = new Set(specOperations.map((o) => o.operationId));
+    for (const { operation } of operations) {
+      const signed = operation["x-lrg-signed-address"] as JsonObject | undefined;
+      if (signed === undefined) continue;
+      expect(ids.has(String(signed["issued-by"]))).toBe(true);
+      expect(String(signed["address"])).toMatch(/^\$response\.(body#\/|header\.)/);
+      expect(operation["security"]).toEqual([]);
+    }
+  });
+
   const documented = readFileSync(join(import.meta.dirname, "..", "extensions.md"), "utf8");
   it("every x- extension used in either document is documented in extensions.md", () => {
     const used = new Set<string>();

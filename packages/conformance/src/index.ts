@@ -11,8 +11,16 @@ export {
   type FuzzSummary,
   type Violation,
 } from "./fuzz/runner.js";
-export { WireClient, type WireAnswer, type WireRequest } from "./fuzz/http.js";
-export { HttpClient, type TlsFiles } from "./http.js";
+export {
+  HttpClient,
+  WireClient,
+  type HttpRequest,
+  type HttpResponse,
+  type TlsFiles,
+  type WireAnswer,
+  type WireOptions,
+  type WireRequest,
+} from "./http.js";
 export { allProperties } from "./properties/index.js";
 export { propertyName, PropertyContext, PropertyFailure, type Property, type RunOptions } from "./property.js";
 export { junitXml, summaryTable } from "./report.js";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operations } from "@lrg/spec";
 import { schemaViolations } from "@lrg/spec/check";
 import { badBody, badParameterText, isValidParameter, malformedJson } from "../src/bad-input/index.js";
-import { expectRefused, negativeRequests } from "../src/properties/negative.js";
+import { expectRefused, negativeRequests } from "../src/properties/negative/index.js";
 import type { Session } from "../src/session.js";
 import { openGateway } from "../src/targets.js";
 

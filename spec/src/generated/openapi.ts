@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 1bda9ca1998d896929488d2748ead24e0b32f8053c771fa47a141b8353941b9b) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 84f8677c0fd6600433cb12f97af4794c890d2ec88447e83351f67675775d86f1) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {

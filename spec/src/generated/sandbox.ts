@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 897b47cb75ed28925bbef85265290e53c891c73e39bc6c36a15c74ad300a4317) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 41b75a376be5df28088bb933c2c951c56888f51d1c3329bfc8d0fef74ad10c4b) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {

@@ -13,17 +13,19 @@ const MAX_GENERATED_STRING = 40;
 /** Longer maximum lengths are not drawn at their bound. */
 const MAX_PROBED_LENGTH = 4096;
 
-const validCache = new WeakMap<Schema, Arb>();
 const brokenCache = new WeakMap<Schema, Arb>();
 
-/** Overrides of generated values for named members (e.g. keep `latency_ms` small so that a run stays fast). */
-export type ValueOverrides = Record<string, Arb>;
-let overrides: ValueOverrides = {};
+/**
+ * Generators of named members that replace what their schemas would give, wherever the name appears (the fuzzer keeps
+ * `latency_ms` small so that a run stays fast). Passed to `validValue` by the caller that wants them.
+ */
+export type ValueOverrides = Readonly<Record<string, Arb>>;
 
-/** Sets the overrides used by later calls (per property name, wherever it appears). */
-export function setValueOverrides(next: ValueOverrides): void {
-  overrides = next;
-}
+/** No overrides: every value from its schema. */
+const FROM_SCHEMAS: ValueOverrides = {};
+
+/** The arbitraries built so far for each set of overrides, by schema (they are immutable, so shared). */
+const built = new WeakMap<ValueOverrides, WeakMap<Schema, Arb>>();
 
 function typesOf(schema: Schema): string[] {
   const type = schema["type"];
@@ -150,7 +152,7 @@ function numberValue(schema: Schema, integer: boolean): Arb {
   return fc.double({ min: minimum ?? -1e9, max: maximum ?? 1e9, noNaN: true, noDefaultInfinity: true });
 }
 
-function objectValue(schema: Schema, depth: number): Arb {
+function objectValue(schema: Schema, depth: number, overrides: ValueOverrides): Arb {
   const properties = (schema["properties"] ?? {}) as Record<string, Schema>;
   const required = new Set((schema["required"] as string[] | undefined) ?? []);
   const additional = schema["additionalProperties"];
@@ -165,13 +167,17 @@ function objectValue(schema: Schema, depth: number): Arb {
       (schema["maxProperties"] as number | undefined) ?? MAX_GENERATED_ITEMS,
       Math.max(minKeys, MAX_GENERATED_ITEMS),
     );
-    return fc.dictionary(stringValue(names) as fc.Arbitrary<string>, valueAt(additional as Schema, depth + 1), {
-      minKeys,
-      maxKeys,
-    });
+    return fc.dictionary(
+      stringValue(names) as fc.Arbitrary<string>,
+      valueAt(additional as Schema, depth + 1, overrides),
+      {
+        minKeys,
+        maxKeys,
+      },
+    );
   }
   const model = Object.fromEntries(
-    names.map((name) => [name, overrides[name] ?? valueAt(properties[name] as Schema, depth + 1)]),
+    names.map((name) => [name, overrides[name] ?? valueAt(properties[name] as Schema, depth + 1, overrides)]),
   );
   return fc.record(model, { requiredKeys: names.filter((name) => required.has(name)) }).map((value) => {
     const minProperties = (schema["minProperties"] as number | undefined) ?? 0;
@@ -183,19 +189,21 @@ function objectValue(schema: Schema, depth: number): Arb {
   });
 }
 
-function arrayValue(schema: Schema, depth: number): Arb {
+function arrayValue(schema: Schema, depth: number, overrides: ValueOverrides): Arb {
   const items = (schema["items"] ?? {}) as Schema;
   const minLength = (schema["minItems"] as number | undefined) ?? 0;
   const maxItems = (schema["maxItems"] as number | undefined) ?? MAX_GENERATED_ITEMS;
   const maxLength = Math.max(minLength, Math.min(maxItems, MAX_GENERATED_ITEMS));
-  const item = valueAt(items, depth + 1);
+  const item = valueAt(items, depth + 1, overrides);
   return schema["uniqueItems"] === true
     ? fc.uniqueArray(item, { minLength, maxLength, selector: (value) => JSON.stringify(value) })
     : fc.array(item, { minLength, maxLength });
 }
 
-function valueAt(raw: Schema, depth: number): Arb {
-  const cached = validCache.get(raw);
+function valueAt(raw: Schema, depth: number, overrides: ValueOverrides = FROM_SCHEMAS): Arb {
+  const cache = built.get(overrides) ?? new WeakMap<Schema, Arb>();
+  built.set(overrides, cache);
+  const cached = cache.get(raw);
   if (cached !== undefined) return cached;
   const schema = merged(raw);
   let arb: Arb;
@@ -203,7 +211,7 @@ function valueAt(raw: Schema, depth: number): Arb {
   if (depth > MAX_DEPTH) arb = fc.constant(schema["example"] ?? null);
   else if (schema["const"] !== undefined) arb = fc.constant(schema["const"]);
   else if (Array.isArray(schema["enum"])) arb = fc.constantFrom(...(schema["enum"] as unknown[]));
-  else if (branches !== undefined) arb = fc.oneof(...branches.map((branch) => valueAt(branch, depth + 1)));
+  else if (branches !== undefined) arb = fc.oneof(...branches.map((branch) => valueAt(branch, depth + 1, overrides)));
   else {
     const kinds = typesOf(schema).map((type): Arb => {
       switch (type) {
@@ -218,9 +226,9 @@ function valueAt(raw: Schema, depth: number): Arb {
         case "null":
           return fc.constant(null);
         case "array":
-          return arrayValue(schema, depth);
+          return arrayValue(schema, depth, overrides);
         case "object":
-          return objectValue(schema, depth);
+          return objectValue(schema, depth, overrides);
         default:
           return fc.jsonValue({ maxDepth: 2 });
       }
@@ -228,13 +236,16 @@ function valueAt(raw: Schema, depth: number): Arb {
     arb =
       kinds.length === 0 ? fc.jsonValue({ maxDepth: 2 }) : kinds.length === 1 ? (kinds[0] as Arb) : fc.oneof(...kinds);
   }
-  validCache.set(raw, arb);
+  cache.set(raw, arb);
   return arb;
 }
 
-/** Values that should validate against `schema` (built from its keywords, with its examples mixed in). */
-export function validValue(schema: Schema): Arb {
-  return valueAt(schema, 0);
+/**
+ * Values that should validate against `schema` (built from its keywords, with its examples mixed in); members named
+ * in `overrides` take the values of their generators instead.
+ */
+export function validValue(schema: Schema, overrides: ValueOverrides = FROM_SCHEMAS): Arb {
+  return valueAt(schema, 0, overrides);
 }
 
 /** Strings that no reasonable pattern admits: control characters, path tricks, injection, very long, non-ASCII. */

@@ -97,6 +97,12 @@ export class FuzzContext {
     this.#owned.clear();
   }
 
+  /** The two units (throws before the set-up made them: a bug of the caller). */
+  unitsOrThrow(): { a: Credentials; b: Credentials } {
+    if (this.units === undefined) throw new Error("the fuzzer has no business units");
+    return this.units;
+  }
+
   /** Takes a unit's new control-plane token from an answer that gives one (a rotation), so the unit keeps asking. */
   renewToken(body: unknown): void {
     const { business_unit_id: id, sandbox_token: token } = (body ?? {}) as Record<string, unknown>;
@@ -106,21 +112,41 @@ export class FuzzContext {
 
   /** Collects identifiers from an answer's JSON body, for the unit that asked; `owned` as in `add`. */
   harvest(owner: "a" | "b", body: unknown, owned: boolean): void {
-    const walk = (value: unknown, depth: number) => {
-      if (depth > 12 || value === null || typeof value !== "object") return;
-      if (Array.isArray(value)) {
-        for (const item of value) walk(item, depth + 1);
-        return;
-      }
-      for (const [name, member] of Object.entries(value as Record<string, unknown>)) {
-        const pool = HARVESTED[name];
-        if (pool !== undefined && typeof member === "string" && member.length > 0 && member.length <= 2048)
-          this.add(owner, pool, member, owned);
-        else walk(member, depth + 1);
-      }
-    };
-    walk(body, 0);
+    for (const { pool, value } of recordsIn(body)) this.add(owner, pool, value, owned);
   }
+
+  /** Collects the identifiers a client makes up from a successful request's JSON body; `owned` as in `add`. */
+  harvestChosen(owner: "a" | "b", body: unknown, owned: boolean): void {
+    for (const { pool, value } of recordsIn(body)) if (CHOSEN.includes(pool)) this.add(owner, pool, value, owned);
+  }
+}
+
+/** A record named by its pool and identifier. */
+export interface Named {
+  pool: PoolName;
+  value: string;
+}
+
+/** Identifiers the client makes up rather than the gateway: a title enquiry's `message_id`. */
+const CHOSEN: PoolName[] = ["message"];
+
+/** The records a JSON value names: its members named like a pool's identifiers (at any depth). */
+export function recordsIn(value: unknown, depth = 0): Named[] {
+  if (depth > 12 || value === null || typeof value !== "object") return [];
+  if (Array.isArray(value)) return value.flatMap((item) => recordsIn(item, depth + 1));
+  return Object.entries(value as Record<string, unknown>).flatMap(([name, member]): Named[] => {
+    const pool = HARVESTED[name];
+    if (pool !== undefined && typeof member === "string" && member.length > 0 && member.length <= 2048)
+      return [{ pool, value: member }];
+    return recordsIn(member, depth + 1);
+  });
+}
+
+/** Every string a JSON value holds (at any depth). */
+export function stringsIn(value: unknown, depth = 0): string[] {
+  if (typeof value === "string") return [value];
+  if (depth > 12 || value === null || typeof value !== "object") return [];
+  return Object.values(value as Record<string, unknown>).flatMap((member) => stringsIn(member, depth + 1));
 }
 
 /** A value of the pool's shape that the gateway has never seen (deterministic from `pick`). */

@@ -5,7 +5,8 @@
 // flows that need a prior call (upload to a freshly signed address, download through the signed redirect) and
 // routes no operation answers.
 import fc from "fast-check";
-import { operations, type Operation, type Parameter } from "@lrg/spec";
+import { changesRegistry, fuzzWeightOf, operations, type Operation, type Parameter } from "@lrg/spec";
+import { signedFlowOf } from "../operation-facts.js";
 import {
   badBody,
   badParameterText,
@@ -14,9 +15,9 @@ import {
   malformedJson,
   notJsonContentTypes,
   parameterText as valueText,
-  setValueOverrides,
   unknownQueryNames,
   validValue,
+  type ValueOverrides,
 } from "../bad-input/index.js";
 import { Ref, type PoolName } from "./context.js";
 
@@ -38,38 +39,38 @@ export type Auth =
 export type BodyPlan =
   | { kind: "json"; value: unknown; contentType: string }
   | { kind: "text"; text: string; contentType: string | undefined }
-  /** A JSON document padded to about `bytes` bytes (the limit is 1 MiB). */
+  /** A JSON document padded to `bytes` bytes (the limit is 1 MiB). */
   | { kind: "padded-json"; bytes: number };
 
-/** How an upload to a freshly signed address departs from what was signed. */
-export const UPLOAD_MUTATIONS = [
-  "none",
+/** Changes to an upload that break what was signed: the upload must be refused. */
+export const REFUSED_UPLOAD_MUTATIONS = [
   "checksum",
   "no-checksum",
   "bytes",
   "length",
   "signature",
   "expires",
+  "declared-too-large",
+  "empty",
+] as const;
+
+/** How an upload to a freshly signed address departs from what was signed (`none`: it does not). */
+export const UPLOAD_MUTATIONS = [
+  "none",
+  ...REFUSED_UPLOAD_MUTATIONS,
   "junk-query",
   "chunked",
   "content-type",
   "replay",
-  "declared-too-large",
-  "empty",
   "with-credentials",
 ] as const;
 export type UploadMutation = (typeof UPLOAD_MUTATIONS)[number];
 
-/** How a request for a signed download address departs from the address given. */
-export const DOWNLOAD_MUTATIONS = [
-  "none",
-  "signature",
-  "expires",
-  "no-signature",
-  "junk-query",
-  "head",
-  "other-id",
-] as const;
+/** Changes to a signed download address that break its signature: the download must be refused. */
+export const REFUSED_DOWNLOAD_MUTATIONS = ["signature", "expires", "no-signature", "other-id"] as const;
+
+/** How a request for a signed download address departs from the address given (`none`: it does not). */
+export const DOWNLOAD_MUTATIONS = ["none", ...REFUSED_DOWNLOAD_MUTATIONS, "junk-query", "head"] as const;
 export type DownloadMutation = (typeof DOWNLOAD_MUTATIONS)[number];
 
 export type Flow =
@@ -82,6 +83,11 @@ export type Flow =
       mutation: UploadMutation;
     }
   | { kind: "download"; id: Ref; mutation: DownloadMutation; other: boolean };
+
+/** A correct upload of a small PDF (its size and filler by `fill`), as the set-up and the warm-up send. */
+export function correctUpload(fill: number): Extract<Flow, { kind: "upload" }> {
+  return { kind: "upload", size: 2048 + fill, fill, documentType: "TR1", filter: undefined, mutation: "none" };
+}
 
 /** One request of the run, before its references are resolved. */
 export interface Plan {
@@ -120,31 +126,15 @@ export const PATH_POOLS: Record<string, PoolName> = {
   run_id: "readiness_run",
 };
 
-/** Operations that change the gateway for every caller: sent alone. */
-const EXCLUSIVE = new Set(["resetSandbox", "setClock", "advanceClock", "updateSettings", "setDayList"]);
-
 /** Whether the operation changes the gateway for every caller (it goes alone). */
-export const isExclusive = (operation: Operation): boolean => EXCLUSIVE.has(operation.operationId);
+export const isExclusive = (operation: Operation): boolean => changesRegistry(operation);
 
-/** How often each operation comes up, relative to 10 (a reset costs a rebuild of the fuzzer's records). */
-const WEIGHTS: Record<string, number> = {
-  resetSandbox: 1,
-  setClock: 3,
-  advanceClock: 3,
-  updateSettings: 5,
-  setDayList: 5,
-  createBusinessUnit: 2,
-  uploadDocument: 14,
-  fetchDocumentContent: 12,
-  submitApplication: 14,
-};
-
-// Settings stay usable for the rest of a run: a latency of a millisecond or two, never a minute.
-setValueOverrides({ latency_ms: fc.integer({ min: 0, max: 2 }) });
+/** The fuzzer's own generators: settings stay usable for the rest of a run (a latency of a millisecond or two). */
+export const FUZZ_VALUES: ValueOverrides = { latency_ms: fc.integer({ min: 0, max: 2 }) };
 
 function parameterValue(parameter: Parameter): fc.Arbitrary<string | Ref> {
   const pool = parameter.in === "path" ? PATH_POOLS[parameter.name] : undefined;
-  const fromSchema = validValue(parameter.schema).map(valueText);
+  const fromSchema = validValue(parameter.schema, FUZZ_VALUES).map(valueText);
   const example = parameter.example !== undefined ? fc.constant(valueText(parameter.example)) : fromSchema;
   if (pool === undefined) return fc.oneof({ weight: 4, arbitrary: fromSchema }, { weight: 1, arbitrary: example });
   return fc.oneof(
@@ -189,7 +179,7 @@ function validHeaders(operation: Operation): fc.Arbitrary<Record<string, string>
                 { weight: 6, arbitrary: fc.uuid().map((id) => `fuzz-${id}`) },
                 { weight: 1, arbitrary: fc.constantFrom("fuzz-fixed-key-1", "fuzz-fixed-key-2") },
               )
-            : validValue(p.schema).map(valueText);
+            : validValue(p.schema, FUZZ_VALUES).map(valueText);
         return [p.name.toLowerCase(), value];
       }),
     ),
@@ -204,8 +194,11 @@ function validBody(operation: Operation): fc.Arbitrary<BodyPlan | undefined> {
   const examples = requestBody.examples;
   const values =
     examples.length > 0
-      ? fc.oneof({ weight: 2, arbitrary: validValue(schema) }, { weight: 1, arbitrary: fc.constantFrom(...examples) })
-      : validValue(schema);
+      ? fc.oneof(
+          { weight: 2, arbitrary: validValue(schema, FUZZ_VALUES) },
+          { weight: 1, arbitrary: fc.constantFrom(...examples) },
+        )
+      : validValue(schema, FUZZ_VALUES);
   const body = values.map((value): BodyPlan => ({ kind: "json", value, contentType: "application/json" }));
   // A body the spec calls optional may be left out.
   return requestBody.required ? body : fc.option(body, { freq: 3, nil: undefined });
@@ -497,16 +490,8 @@ function downloadFlow(operation: Operation): fc.Arbitrary<Plan> {
     );
 }
 
-/** Whether the operation acknowledges notifications: its body's `data` lists notification ids. */
-export const acknowledges = (operationId: string): boolean =>
-  operationId === "acknowledgeNotificationsV0" || operationId === "acknowledgeNotificationsV1";
-
 /** The flow through a signed address that reaches the operation, if it is one. */
-export function flowOf(operation: Operation): Flow["kind"] | undefined {
-  if (operation.operationId === "uploadDocument") return "upload";
-  if (operation.operationId === "fetchDocumentContent") return "download";
-  return undefined;
-}
+export const flowOf = (operation: Operation): Flow["kind"] | undefined => signedFlowOf(operation);
 
 /** Every kind of request for one operation, valid ones the most frequent. */
 export function requestsFor(operation: Operation): fc.Arbitrary<Plan> {
@@ -589,7 +574,7 @@ export function operationsIn(scope: FuzzScope): typeof operations {
 export function allRequests(scope: FuzzScope = "full"): fc.Arbitrary<Plan> {
   const drawn = fc.oneof(
     ...operationsIn(scope).map((operation) => ({
-      weight: WEIGHTS[operation.operationId] ?? 10,
+      weight: fuzzWeightOf(operation),
       arbitrary: requestsFor(operation),
     })),
     { weight: 6, arbitrary: unmatchedRoutes },

@@ -8,8 +8,9 @@ import type { Operation, Parameter, SpecNode } from "@lrg/spec";
 import { parameterText, validValue } from "../bad-input/index.js";
 import { HARVESTED, Ref, type PoolName } from "./context.js";
 import {
-  acknowledges,
   allowedIn,
+  correctUpload,
+  FUZZ_VALUES,
   flowOf,
   PATH_POOLS,
   type Auth,
@@ -31,21 +32,6 @@ export function poolsNamedBy(operation: Operation): Set<PoolName> {
   }
   for (const schema of operation.requestBody?.content.values() ?? []) memberPools(schema, pools);
   return pools;
-}
-
-/**
- * Whether the operation names a record that belongs to one business unit in its path (a title belongs to the
- * register), or acknowledges notifications: asked by another unit, such a record must not be found.
- */
-export function namesUnitRecords(operation: Operation): boolean {
-  if (acknowledges(operation.operationId)) return true;
-  // An operation without credentials is authorised by its signed address: it has no caller to keep apart.
-  return (
-    operation.security !== "none" &&
-    operation.parameters.some(
-      (p) => p.in === "path" && PATH_POOLS[p.name] !== undefined && PATH_POOLS[p.name] !== "title",
-    )
-  );
 }
 
 /** The pools of records an operation's successful answers carry (members named like a pool's identifiers). */
@@ -103,14 +89,14 @@ const first = <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed:
 
 /** A parameter's example, else a value its schema admits. */
 const exampleText = (parameter: Parameter): string =>
-  parameterText(parameter.example ?? parameter.schema["example"] ?? first(validValue(parameter.schema)));
+  parameterText(parameter.example ?? parameter.schema["example"] ?? first(validValue(parameter.schema, FUZZ_VALUES)));
 
 /** The request bodies to try: each example, else one value of the schema; none when the body is optional. */
 function candidateBodies(operation: Operation): (BodyPlan | undefined)[] {
   const requestBody = operation.requestBody;
   const schema = requestBody?.content.get("application/json");
   if (requestBody === undefined || schema === undefined) return [undefined];
-  const values = requestBody.examples.length > 0 ? requestBody.examples : [first(validValue(schema))];
+  const values = requestBody.examples.length > 0 ? requestBody.examples : [first(validValue(schema, FUZZ_VALUES))];
   const bodies: (BodyPlan | undefined)[] = values.map((value) => ({
     kind: "json",
     value,
@@ -146,10 +132,7 @@ export function warmUpPlans(operation: Operation): Plan[] {
     path: operation.path,
   };
   const flowPlan = (flow: Flow): Plan => ({ ...base, pathParams: {}, query: [], headers: {}, auth: "unit", flow });
-  if (flowKind === "upload")
-    return [
-      flowPlan({ kind: "upload", size: 2048, fill: 1, documentType: "TR1", filter: undefined, mutation: "none" }),
-    ];
+  if (flowKind === "upload") return [flowPlan(correctUpload(0))];
   if (flowKind === "download")
     return [flowPlan({ kind: "download", id: new Ref("download", 0), mutation: "none", other: false })];
   const pathParams: Record<string, string | Ref> = {};

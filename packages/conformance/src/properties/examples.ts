@@ -3,7 +3,8 @@
 import { randomUUID } from "node:crypto";
 import { expectThat } from "../driver.js";
 import type { Property } from "../property.js";
-import { operations, type Operation as OperationInfo, type SpecNode } from "@lrg/spec";
+import { operations, signedAddressOf, type Operation as OperationInfo, type SpecNode } from "@lrg/spec";
+import { answersDocument } from "../operation-facts.js";
 
 interface ExampleRequest {
   name: string;
@@ -40,9 +41,6 @@ function exampleRequests(operation: OperationInfo): ExampleRequest[] {
   }));
 }
 
-/** Operations authorised by a signed address need an address the target signed: the upload properties send those. */
-const SIGNED = new Set(["uploadDocument", "fetchDocumentContent"]);
-
 const exampleRequestsAnswered: Property = {
   id: "conformance.example-requests",
   rows: ["R014", "R019", "R037", "R038", "R055", "R145", "R146", "R147", "R148", "R149"],
@@ -53,19 +51,23 @@ const exampleRequestsAnswered: Property = {
   async check(context) {
     const { session } = context;
     // Observing a remote target: only what reads. A mock answers a download with a placeholder that is no PDF.
+    // Operations authorised by a signed address need an address the target signed: the upload properties send those.
     const requests = operations
       .filter(
-        (o) => o.document === "registry" && !SIGNED.has(o.operationId) && (session.has("writes") || o.method === "GET"),
+        (o) =>
+          o.document === "registry" &&
+          signedAddressOf(o) === undefined &&
+          (session.has("writes") || o.method === "GET"),
       )
-      .filter((o) => session.has("semantics") || o.operationId !== "downloadDocument")
+      .filter((o) => session.has("semantics") || !answersDocument(o))
       .flatMap(exampleRequests);
     await context.once(async () => {
       for (const request of requests) {
         const headers = Object.fromEntries(request.headers.map((name) => [name, `conformance-${randomUUID()}`]));
-        // An official search's message_id may be used once.
-        const body = request.name.startsWith("officialSearchOfWhole/")
-          ? { ...(request.body as object), message_id: `e-${randomUUID()}` }
-          : request.body;
+        // A title enquiry's message_id may be used once by a user.
+        const chosen = (request.body as { message_id?: unknown } | undefined)?.message_id;
+        const body =
+          typeof chosen === "string" ? { ...(request.body as object), message_id: `e-${randomUUID()}` } : request.body;
         const answer = await session.call(request.method, request.path, {
           headers,
           ...(body !== undefined ? { json: body } : {}),

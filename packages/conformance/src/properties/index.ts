@@ -1,36 +1,22 @@
-// Every property of the suite, in the order the runner checks them.
+// Every property of the suite, grouped by what it checks (one folder a domain), in the order the runner checks them.
 import type { Property } from "../property.js";
-import { applicationProperties } from "./application-model.js";
-import { attachmentProperties } from "./attachments.js";
-import { auditTrailProperties } from "./audit-trail.js";
-import { authProperties } from "./auth.js";
-import { controlPlaneProperties } from "./control-plane.js";
-import { documentProperties } from "./documents.js";
-import { failedLoginProperties } from "./failed-logins.js";
+import { applicationProperties } from "./applications/index.js";
+import { authProperties } from "./auth/index.js";
+import { controlPlaneProperties } from "./control-plane/index.js";
+import { documentProperties } from "./documents/index.js";
 import { exampleProperties } from "./examples.js";
-import { negativeProperties } from "./negative.js";
-import { notificationModel } from "./notification-model.js";
-import { notificationProperties } from "./notifications.js";
-import { registryBehaviourProperties } from "./registry-behaviour.js";
-import { registryProcessingProperties } from "./registry-processing.js";
-import { registryRuleProperties } from "./registry-rules.js";
-import { titleEnquiryProperties } from "./title-enquiries.js";
+import { negativeProperties } from "./negative/index.js";
+import { notificationProperties } from "./notifications/index.js";
+import { titleEnquiryProperties } from "./title-enquiries/index.js";
 
 /** The whole suite. */
 export const allProperties: readonly Property[] = [
   ...exampleProperties,
   ...notificationProperties,
-  notificationModel,
   ...applicationProperties,
   ...documentProperties,
-  ...registryProcessingProperties,
-  ...registryRuleProperties,
-  ...registryBehaviourProperties,
   ...titleEnquiryProperties,
-  ...attachmentProperties,
   ...authProperties,
-  ...failedLoginProperties,
   ...negativeProperties,
   ...controlPlaneProperties,
-  ...auditTrailProperties,
 ];

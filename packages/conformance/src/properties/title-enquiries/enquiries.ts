@@ -2,21 +2,24 @@
 // search's message_id (unique per user, then the key of the Poll Request Service), and deferred results.
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
-import { advanceClock, errorOf, expectStatus, expectThat, fail, readClock } from "../driver.js";
-import type { Property } from "../property.js";
+import { advanceClock, errorOf, expectStatus, expectThat, fail, readClock } from "../../driver.js";
+import type { Property } from "../../property.js";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Answer, Credentials, Session } from "../session.js";
-import { componentSchema, errorCodeFor, operationById, type SpecNode } from "@lrg/spec";
+import type { Answer, Credentials, Session } from "../../session.js";
+import { componentSchema, errorCodeFor, operationFor, type Operation, type SpecNode } from "@lrg/spec";
 
 /** The title numbers the lookups take in their path (upper case only). */
 const TITLE_PATTERN = new RegExp(String(componentSchema("TitleNumberUpperCase")["pattern"]));
 const titleNumbers = fc.oneof(fc.constantFrom("ZZ100001", "ZZ100011", "ZZ100006"), fc.stringMatching(TITLE_PATTERN));
 
+/** The official search of whole, as the spec holds it at the registry's address. */
+const search = operationFor("POST", "/api/v1/official-searches-of-whole") as Operation;
+
 /** The request examples of the official search in the spec. */
 const searchExamples = Object.values(
-  (
-    (operationById("officialSearchOfWhole").operation["requestBody"] as SpecNode)["content"] as Record<string, SpecNode>
-  )["application/json"]?.["examples"] as Record<string, { value: Record<string, unknown> }>,
+  ((search.operation["requestBody"] as SpecNode)["content"] as Record<string, SpecNode>)["application/json"]?.[
+    "examples"
+  ] as Record<string, { value: Record<string, unknown> }>,
 ).map((example) => example.value);
 const registeredTitle = searchExamples[0] as Record<string, unknown>;
 
@@ -110,10 +113,7 @@ const messageIds: Property = {
             json: { ...example, message_id: messageId },
           });
           expectStatus(again, 409, "a second search with the same message_id");
-          expectThat(
-            errorOf(again).code === errorCodeFor(operationById("officialSearchOfWhole"), "409-02"),
-            `problem ${again.text}`,
-          );
+          expectThat(errorOf(again).code === errorCodeFor(search, "409-02"), `problem ${again.text}`);
           const poll = await session.call("GET", `/api/v1/poll-requests/${messageId}`, { as });
           expectThat(
             poll.status === (first.status === 201 ? 200 : 202),

@@ -2,9 +2,18 @@
 // properties check the parts of it the rest of the suite builds on.
 import fc from "fast-check";
 import { componentSchema, type SpecNode } from "@lrg/spec";
-import { advanceClock, errorOf, expectStatus, expectThat, readClock, sameJson, submission, submit } from "../driver.js";
-import type { Property } from "../property.js";
-import type { Answer, ControlScope, Session } from "../session.js";
+import {
+  advanceClock,
+  errorOf,
+  expectStatus,
+  expectThat,
+  readClock,
+  sameJson,
+  submission,
+  submit,
+} from "../../driver.js";
+import type { Property } from "../../property.js";
+import type { Answer, ControlScope, Session } from "../../session.js";
 
 /** The most seconds one clock advance may move (the spec's maximum of SandboxClockAdvanceRequest.seconds). */
 const MAX_ADVANCE_SECONDS = Number(
@@ -219,4 +228,4 @@ const unitScope: Property = {
 };
 
 /** Properties of the control plane. */
-export const controlPlaneProperties: Property[] = [settingsPartialUpdate, clock, unitScope];
+export const sandboxProperties: Property[] = [settingsPartialUpdate, clock, unitScope];

@@ -2,10 +2,10 @@
 // (@lrg/spec/registry-data): codes every list admits, and the rules a submission breaks, before the 202 (400) or
 // after it (VALIDATION_FAILED with the rule's name and a pointer).
 import fc from "fast-check";
-import { decide, expectStatus, expectThat, readClock, submission, upload, type Decision } from "../driver.js";
-import type { Property } from "../property.js";
-import type { Session } from "../session.js";
-import { specJson } from "../spec-files.js";
+import { decide, expectStatus, expectThat, readClock, submission, upload, type Decision } from "../../driver.js";
+import type { Property } from "../../property.js";
+import type { Session } from "../../session.js";
+import { specJson } from "../../spec-files.js";
 
 interface RequiredDocuments {
   compulsory: string[];
@@ -438,7 +438,7 @@ const oneTransfer: Property = {
 };
 
 /** Properties of the registry's code lists and submission rules. */
-export const registryRuleProperties: Property[] = [
+export const submissionRuleProperties: Property[] = [
   codeLists,
   mandatoryDocuments,
   documentTypeValid,

@@ -1,9 +1,10 @@
 // The control plane's audit trail (spec/paths/sandbox/audit.yaml): every attempt at a change is recorded with who
 // made it, what it asked and how it was answered, a refused one too; a read of the trail with a bad query is refused.
 import fc from "fast-check";
-import { errorOf, expectStatus, expectThat, sameJson } from "../driver.js";
-import type { Property } from "../property.js";
-import type { Answer, Session } from "../session.js";
+import { operationFor, type Operation } from "@lrg/spec";
+import { errorOf, expectStatus, expectThat, sameJson } from "../../driver.js";
+import type { Property } from "../../property.js";
+import type { Answer, Session } from "../../session.js";
 
 interface AuditEntry {
   sequence: number;
@@ -14,6 +15,9 @@ interface AuditEntry {
   request_id: string;
   request_body: unknown;
 }
+
+/** Advancing the clock, as the spec holds it at its address: the change this property makes. */
+const advancing = operationFor("POST", "/sandbox/v1/clock/advance") as Operation;
 
 /**
  * The entry of an answered request, found by its X-Request-Id among the operation's entries of the last ten minutes
@@ -51,7 +55,7 @@ const auditTrail: Property = {
         const answer = await session.sandbox("POST", "/sandbox/v1/clock/advance", { seconds: value });
         const valid = value === 0;
         expectStatus(answer, valid ? 200 : 400, `advancing the clock ${value} s`);
-        const entry = await entryOf(session, "advanceClock", answer);
+        const entry = await entryOf(session, advancing.operationId, answer);
         expectThat(entry !== undefined, `no audit entry for request ${String(answer.headers["x-request-id"])}`);
         expectThat(
           entry.status === answer.status && entry.problem_code === (valid ? null : (errorOf(answer).code ?? null)),

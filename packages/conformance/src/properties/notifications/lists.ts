@@ -16,10 +16,10 @@ import {
   truncatedTo,
   type Notification,
   type Version,
-} from "../driver.js";
-import { busyUnit } from "../fixtures.js";
-import type { Property } from "../property.js";
-import type { Credentials, Session } from "../session.js";
+} from "../../driver.js";
+import { busyUnit } from "../../fixtures.js";
+import type { Property } from "../../property.js";
+import type { Credentials, Session } from "../../session.js";
 import { transitions } from "@lrg/spec";
 
 const versions = fc.constantFrom<Version>("v0", "v1");
@@ -411,8 +411,8 @@ const retention: Property = {
   },
 };
 
-/** The notification properties. */
-export const notificationProperties: Property[] = [
+/** Properties of the notification lists and acknowledgement. */
+export const listProperties: Property[] = [
   createdAfterLaterThanBefore,
   acknowledgeLimit,
   listBounds,

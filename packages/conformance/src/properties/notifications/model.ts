@@ -17,9 +17,9 @@ import {
   transition,
   type Notification,
   type Version,
-} from "../driver.js";
-import type { Property } from "../property.js";
-import type { Credentials, Session } from "../session.js";
+} from "../../driver.js";
+import type { Property } from "../../property.js";
+import type { Credentials, Session } from "../../session.js";
 import { enums, transitions } from "@lrg/spec";
 
 interface ModelNotification {

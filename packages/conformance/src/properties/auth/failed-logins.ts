@@ -2,11 +2,11 @@
 // to the budget of the client address, then 429 (429-02) with Retry-After, while a credential the gateway verified
 // already is still answered.
 import fc from "fast-check";
-import { errorOf, expectStatus, expectThat } from "../driver.js";
-import type { Property } from "../property.js";
-import { basic } from "../session.js";
+import { errorOf, expectStatus, expectThat } from "../../driver.js";
+import type { Property } from "../../property.js";
+import { basic } from "../../session.js";
 import { errorCodeFor, failedLoginLimit, operations, type Operation } from "@lrg/spec";
-import { exampleRequest } from "./auth.js";
+import { exampleRequest } from "./credentials.js";
 
 const basicOperations = operations.filter((o) => o.security === "basic");
 

@@ -12,9 +12,9 @@ import {
   submission,
   submit,
   type TransitionResult,
-} from "../driver.js";
-import type { Property } from "../property.js";
-import type { Credentials, Session } from "../session.js";
+} from "../../driver.js";
+import type { Property } from "../../property.js";
+import type { Credentials, Session } from "../../session.js";
 import { enums, transitions } from "@lrg/spec";
 
 interface ApplicationError {
@@ -525,5 +525,5 @@ export const dayListModel: Property = {
   },
 };
 
-/** The application properties. */
-export const applicationProperties: Property[] = [applicationModel, dayListModel, registryReferences];
+/** Properties of the application model and the day list. */
+export const applicationModelProperties: Property[] = [applicationModel, dayListModel, registryReferences];

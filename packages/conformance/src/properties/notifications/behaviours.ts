@@ -1,8 +1,7 @@
-// Behaviours the registry shows where the requirement is silent, and the sandbox's ways to produce the events an
-// integrator must handle: the version 0 list without a default status, acknowledge that never fails for an id,
-// the upload's header checks before its size, JSON operations refusing other media types, the retry after
-// SYSTEM_ERROR, reproducible duplicates, early completion documents and the strict date-time shape.
-import { createHash, randomUUID } from "node:crypto";
+// Notifications where the requirement is silent, as the registry behaves, and the sandbox's ways to produce the
+// notifications an integrator must handle: the version 0 list without a default status, acknowledge that never fails
+// for an id, reproducible duplicates, early completion documents and the strict date-time shape.
+import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import {
   acknowledge,
@@ -18,19 +17,13 @@ import {
   transition,
   type Notification,
   type Version,
-} from "../driver.js";
-import type { Property } from "../property.js";
-import type { Answer, Credentials, Session } from "../session.js";
-import { MAX_DOCUMENT_BYTES, operations, type Operation as OperationInfo } from "@lrg/spec";
+} from "../../driver.js";
+import type { Property } from "../../property.js";
+import type { Answer, Session } from "../../session.js";
 
 const versions = fc.constantFrom<Version>("v0", "v1");
 /** The problem code, or the code of a registry envelope's first item (title enquiries, attach). */
 const codeOf = (answer: Answer) => errorOf(answer).code;
-const statusOf = async (session: Session, as: Credentials, id: string) => {
-  const answer = await session.call("GET", `/v0/applications/${id}/information`, { as });
-  expectStatus(answer, 200, "application information");
-  return (answer.body as { data: { status: string } }).data.status;
-};
 
 const v0WithoutDefaultStatus: Property = {
   id: "notifications.v0-no-default-status",
@@ -156,225 +149,6 @@ const acknowledgeAnyId: Property = {
           expectThat((await list(session, "v1", credentials)).length === 0, "a known id was not acknowledged");
         },
       ),
-    );
-  },
-};
-
-const contentLengthBeforeSize: Property = {
-  id: "documents.content-length-before-size",
-  rows: ["R131", "R140", "R057", "R058", "R132"],
-  title:
-    "an upload whose Content-Length differs from the signed file_length is refused with 403 (403-01) whatever its size, over 41943040 bytes included, and the address stays usable; the signed length is answered 200",
-  requires: ["writes", "semantics"],
-  runs: 20,
-  async check(context) {
-    const { session } = context;
-    const lengths = fc.oneof(
-      fc.integer({ min: 0, max: 4096 }),
-      fc.integer({ min: MAX_DOCUMENT_BYTES + 1, max: 2 ** 40 }),
-      fc.constantFrom(MAX_DOCUMENT_BYTES, MAX_DOCUMENT_BYTES + 1, MAX_DOCUMENT_BYTES * 10 + 1),
-    );
-    await context.assert(
-      fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 1024 }), lengths, async (raw, declared) => {
-        const bytes = Buffer.from(raw);
-        const checksum = createHash("sha256").update(bytes).digest("base64");
-        const created = await session.call("POST", "/v0/documents/url", {
-          json: { data: { document_type: "TR1", file_length: bytes.length, file_sha256: checksum } },
-        });
-        expectStatus(created, 200, "upload address");
-        const url = (created.body as { data: { upload_url: string } }).data.upload_url;
-        const headers = { "content-type": "application/octet-stream", "x-provider-checksum-sha256": checksum };
-        if (declared !== bytes.length) {
-          // A shorter declared length sends that many bytes; a longer one sends all there are (the rest never comes).
-          const body = declared < bytes.length ? bytes.subarray(0, declared) : bytes;
-          const refused = await session.call("PUT", url, {
-            as: null,
-            body,
-            headers: { ...headers, "content-length": String(declared) },
-          });
-          expectStatus(refused, 403, `Content-Length ${declared} for a signed file_length of ${bytes.length}`);
-          expectThat(codeOf(refused) === "403-01", `problem code ${refused.text}`);
-        }
-        expectStatus(
-          await session.call("PUT", url, { as: null, body: bytes, headers }),
-          200,
-          "the upload with the signed length",
-        );
-      }),
-    );
-  },
-};
-
-/** The operations that take a JSON body. */
-const jsonOperations = operations.filter(
-  (o) =>
-    ((o.operation["requestBody"] as { content?: Record<string, unknown> } | undefined)?.content ?? {})[
-      "application/json"
-    ] !== undefined,
-);
-
-/** A path of the operation with its parameters' examples (or a fresh UUID) filled in. */
-function pathOf(operation: OperationInfo): string {
-  return operation.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const parameter = operation.parameters.find((p) => p["in"] === "path" && p["name"] === name);
-    return encodeURIComponent(
-      String(
-        parameter?.["example"] ?? (parameter?.["schema"] as { example?: unknown } | undefined)?.example ?? randomUUID(),
-      ),
-    );
-  });
-}
-
-const jsonMediaType: Property = {
-  id: "negative.json-media-type",
-  rows: [],
-  title:
-    "every JSON operation (the control plane's included) answers a body sent as text/plain, XML or a form with 415 (415-01) and changes nothing; the registry's operations take the same body as application/json (never 415)",
-  requires: ["semantics", "writes"],
-  runs: 60,
-  async check(context) {
-    const { session } = context;
-    const candidates = jsonOperations.filter((o) => o.document === "registry" || session.has("control-plane"));
-    await context.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...candidates),
-        fc.constantFrom(
-          "text/plain",
-          "text/plain; charset=utf-8",
-          "application/xml",
-          "application/x-www-form-urlencoded",
-          "application/json",
-        ),
-        async (operation, type) => {
-          const media = ((
-            operation.operation["requestBody"] as {
-              content: Record<string, { examples?: Record<string, { value: unknown }> }>;
-            }
-          ).content["application/json"]?.examples ?? {}) as Record<string, { value: unknown }>;
-          const example = Object.values(media)[0]?.value ?? {};
-          // The control plane's example bodies change the sandbox: only the refusals are sent there.
-          if (operation.document === "sandbox" && type === "application/json") return;
-          const call =
-            operation.document === "sandbox" ? session.sandboxCall.bind(session) : session.call.bind(session);
-          const required = Object.fromEntries(
-            operation.parameters
-              .filter((p) => p["in"] === "header" && p["required"] === true)
-              .map((p) => [String(p["name"]).toLowerCase(), `conformance-${randomUUID()}`]),
-          );
-          const answer = await call(operation.method.toUpperCase(), pathOf(operation), {
-            body: JSON.stringify(example),
-            headers: { ...required, "content-type": type },
-          });
-          if (type === "application/json") {
-            expectThat(answer.status !== 415, `${operation.operationId} refused application/json with 415`);
-            return;
-          }
-          expectStatus(answer, 415, `${operation.operationId} with ${type}`);
-          expectThat(codeOf(answer) === "415-01", `problem code ${answer.text}`);
-        },
-      ),
-    );
-  },
-};
-
-const retryAfterSystemError: Property = {
-  id: "applications.retry-after-system-error",
-  rows: ["R134", "R045", "R114"],
-  title:
-    "an application that ended in SYSTEM_ERROR releases its Idempotency-Key: the same key (same body or another) creates a new application; in any other status the key replays (same body) or is refused with 409 (another body)",
-  requires: ["control-plane"],
-  runs: 12,
-  async check(context) {
-    const { session } = context;
-    // Scheduled through the unit's own token: naming the unit, naming none (its own, for a unit token), or naming
-    // another unit (not found: nothing scheduled, the submission stays VALIDATING).
-    const outcomes = fc.constantFrom(
-      "scheduled",
-      "scheduled-unnamed",
-      "scheduled-other-unit",
-      "transition",
-      "VALIDATING",
-      "VALIDATION_FAILED",
-      "ACCEPTED_PRIORITY_PROTECTED",
-    );
-    await context.assert(
-      fc.asyncProperty(outcomes, fc.boolean(), async (outcome, changed) => {
-        const credentials = await session.newBusinessUnit();
-        const key = `conformance-${randomUUID()}`;
-        const body = submission();
-        if (outcome.startsWith("scheduled")) {
-          const named =
-            outcome === "scheduled"
-              ? credentials.business_unit_id
-              : outcome === "scheduled-other-unit"
-                ? session.credentials.business_unit_id
-                : undefined;
-          const answer = await session.sandbox(
-            "POST",
-            "/sandbox/v1/system-errors",
-            named === undefined ? {} : { business_unit_id: named },
-            credentials,
-          );
-          if (outcome === "scheduled-other-unit") {
-            expectStatus(answer, 404, "system errors for another business unit with a unit token");
-            expectThat(codeOf(answer) === "404-01", `problem code ${answer.text}`);
-          } else {
-            expectStatus(answer, 200, `system errors (${outcome})`);
-            const scheduled = answer.body as { business_unit_id: string | null; pending: number };
-            expectThat(scheduled.pending >= 1, `${scheduled.pending} system errors pending after scheduling one`);
-            expectThat(
-              scheduled.business_unit_id === credentials.business_unit_id,
-              `a unit token scheduled system errors for ${String(scheduled.business_unit_id)}, not its own unit`,
-            );
-          }
-        }
-        const first = await submit(session, credentials, body, key);
-        if (outcome === "transition") await transition(session, first, { to: "SYSTEM_ERROR" }, credentials);
-        else if (outcome === "VALIDATION_FAILED" || outcome === "ACCEPTED_PRIORITY_PROTECTED")
-          await transition(session, first, { to: outcome }, credentials);
-        const failed = outcome === "scheduled" || outcome === "scheduled-unnamed" || outcome === "transition";
-        const expected = failed ? "SYSTEM_ERROR" : outcome === "scheduled-other-unit" ? "VALIDATING" : outcome;
-        expectThat(
-          (await statusOf(session, credentials, first)) === expected,
-          `the first application is not ${expected}`,
-        );
-        if (failed)
-          expectThat(
-            (await list(session, "v1", credentials, { subject: first, notification_type: "application.error" }))
-              .length === 1,
-            "no application.error notification",
-          );
-
-        const again = await session.call("POST", "/v0/applications", {
-          as: credentials,
-          json: changed ? { ...body, customer_reference: "CONFORMANCE-2" } : body,
-          headers: { "idempotency-key": key },
-        });
-        if (!failed && changed) {
-          expectStatus(again, 409, `the same key with another body while ${outcome}`);
-          expectThat(codeOf(again) === "409-01", `problem code ${again.text}`);
-          return;
-        }
-        expectStatus(again, 202, `the same key again after ${outcome}`);
-        const id = (again.body as { data: { application_request_id: string } }).data.application_request_id;
-        if (!failed) {
-          expectThat(id === first, `the same key and body while ${outcome} answered another application`);
-          return;
-        }
-        expectThat(id !== first, "the retry after SYSTEM_ERROR replayed the failed application");
-        expectThat(
-          (await statusOf(session, credentials, id)) === "VALIDATING",
-          "the retry is not a new application in VALIDATING",
-        );
-        expectThat((await statusOf(session, credentials, first)) === "SYSTEM_ERROR", "the failed application changed");
-        const replay = await submit(
-          session,
-          credentials,
-          changed ? { ...body, customer_reference: "CONFORMANCE-2" } : body,
-          key,
-        );
-        expectThat(replay === id, "the released key does not name the new application");
-      }),
     );
   },
 };
@@ -535,13 +309,10 @@ const strictDateTimes: Property = {
   },
 };
 
-/** The properties of the registry's behaviours where the requirement is silent, and of the sandbox's events. */
-export const registryBehaviourProperties: Property[] = [
+/** The notifications' behaviours where the requirement is silent, and the sandbox's notification events. */
+export const notificationBehaviourProperties: Property[] = [
   v0WithoutDefaultStatus,
   acknowledgeAnyId,
-  contentLengthBeforeSize,
-  jsonMediaType,
-  retryAfterSystemError,
   seededDuplicates,
   earlyCompletionDocuments,
   strictDateTimes,

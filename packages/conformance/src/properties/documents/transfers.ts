@@ -10,9 +10,9 @@ import {
   submission,
   submit,
   transition,
-} from "../driver.js";
-import type { Property } from "../property.js";
-import type { Answer, Session } from "../session.js";
+} from "../../driver.js";
+import type { Property } from "../../property.js";
+import type { Answer, Session } from "../../session.js";
 import { componentSchema, enums, MAX_DOCUMENT_BYTES } from "@lrg/spec";
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes);
@@ -378,8 +378,8 @@ const downloadIds: Property = {
   },
 };
 
-/** The document properties. */
-export const documentProperties: Property[] = [
+/** Properties of uploads and downloads through signed addresses. */
+export const transferProperties: Property[] = [
   checksumLength,
   documentSize,
   uploadSignature,

@@ -1,0 +1,2 @@
+// Properties of the title enquiries.
+export { titleEnquiryProperties } from "./enquiries.js";
