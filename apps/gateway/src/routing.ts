@@ -50,6 +50,8 @@ type AnswerIn<S, Response> = Response extends { content: infer Content }
 /**
  * What the handler of operation `Op` answers: a status it documents (of `Status`, when given) with the body the spec
  * gives that status. The registrar writes it; errors thrown as `Problem`s are answered by the error registry instead.
+ * A member the schema does not name is not refused here (TypeScript checks no excess members of a function's returned
+ * literal): the tests' conformance checks see it.
  */
 export type Answer<Op, Status extends StatusOf<Op> = StatusOf<Op>> = {
   [S in Status]: AnswerIn<S, ResponsesOf<Op>[S]>;
