@@ -10,15 +10,58 @@ import { Problem, storageProblemOf } from "./problems.js";
 import { operationsOf, type DocumentName, type Operation as OperationSpec, type SpecNode } from "@lrg/spec";
 import { compileRequestValidator, compileSignedAddressValidator, type ValidatedRequest } from "./spec/validation.js";
 
-/** The statuses an operation documents (the keys of its generated `responses`). */
-export type StatusOf<Op> = Op extends { responses: infer Responses } ? Extract<keyof Responses, number> : number;
+/** The responses an operation documents, by status (its generated `responses`). */
+type ResponsesOf<Op> = Op extends { responses: infer Responses } ? Responses : never;
 
-/** What a handler answers (an operation's handler: in a status it documents); the registrar writes it. */
-export interface Answer<Status extends number = number> {
-  status: Status;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+/** The statuses an operation documents (the keys of its generated `responses`). */
+export type StatusOf<Op> = Extract<keyof ResponsesOf<Op>, number>;
+
+/** Bytes as the registrar sends them: in one buffer, or streamed as they are read (a stored document). */
+export type Bytes = Buffer | Readable;
+
+declare const encodes: unique symbol;
+
+/**
+ * JSON text already serialised from a `T`, sent as it is (a cached page of notifications). Only a claim: whoever
+ * renders the text types it so.
+ */
+export type JsonText<T> = string & { readonly [encodes]: T };
+
+/**
+ * The body of one media type of a response: JSON (`application/json`, `application/problem+json`) as its schema types
+ * it, or as that JSON's text; anything else (a PDF, an XML or HTML report) as bytes, or as text where its schema is a
+ * string.
+ */
+type MediaBody<Media, Schema> = Media extends "application/json" | `${string}+json`
+  ? Schema | JsonText<Schema>
+  : unknown extends Schema
+    ? Bytes
+    : Schema | Bytes;
+
+/** The answer in status `S` of a response: its body as the response's content types it, none where it has no content. */
+type AnswerIn<S, Response> = Response extends { content: infer Content }
+  ? {
+      status: S;
+      body: { [Media in keyof Content]: MediaBody<Media, Content[Media]> }[keyof Content];
+      headers?: Record<string, string>;
+    }
+  : { status: S; body?: never; headers?: Record<string, string> };
+
+/**
+ * What the handler of operation `Op` answers: a status it documents (of `Status`, when given) with the body the spec
+ * gives that status. The registrar writes it; errors thrown as `Problem`s are answered by the error registry instead.
+ * A member the schema does not name is not refused here (TypeScript checks no excess members of a function's returned
+ * literal): the tests' conformance checks see it.
+ */
+export type Answer<Op, Status extends StatusOf<Op> = StatusOf<Op>> = {
+  [S in Status]: AnswerIn<S, ResponsesOf<Op>[S]>;
+}[Status];
+
+/**
+ * What a handler answers when it wrote the reply itself (see `loseAnswer`): the registrar sends nothing more. The one
+ * way out of the typed answer, so that it is seen where it is taken.
+ */
+export const replyWritten: unique symbol = Symbol("reply written");
 
 /** The shape every operation of the generated `operations` types has. */
 interface OperationShape {
@@ -54,10 +97,10 @@ export interface HandlerContext<Op extends OperationShape> {
   headers: Record<string, string | string[] | undefined>;
 }
 
-/** The handler of one operation. Answers undefined when it wrote the reply itself (streams). */
+/** The handler of one operation: answers a documented status with its body, or `replyWritten` (see `loseAnswer`). */
 export type Handler<Op extends OperationShape> = (
   context: HandlerContext<Op>,
-) => Promise<Answer<StatusOf<Op>> | undefined>;
+) => Promise<Answer<Op> | typeof replyWritten>;
 
 /** One handler for each operation `K` of a document's generated `operations`: a missing or misspelt one is a type error. */
 export type HandlersOf<Ops extends Record<keyof Ops, OperationShape>, K extends keyof Ops = keyof Ops> = {
@@ -66,6 +109,13 @@ export type HandlersOf<Ops extends Record<keyof Ops, OperationShape>, K extends 
 
 /** The context as the registrar builds it, before it is handed to the operation's handler as that operation's. */
 type RegistrarContext = Omit<HandlerContext<OperationShape>, "params" | "query" | "body"> & ValidatedRequest;
+
+/** Any operation's answer, as the registrar writes it. */
+interface RegistrarAnswer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
 
 /** Handlers of the registry document (`spec/openapi.yaml`); with `K`, of those operations only. */
 export type RegistryHandlers<K extends keyof RegistryOperations = keyof RegistryOperations> = HandlersOf<
@@ -131,9 +181,12 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
   const anonymous = { username: "", businessUnitId: "" };
   for (const spec of operationsOf(document)) {
     // The one typed adaptation: the request validated against this operation's schemas is what its generated type
-    // says, so the context is handed over as that operation's.
+    // says, so the context is handed over as that operation's (and its answer, typed by the operation's responses,
+    // is written as any answer).
     const handler = (
-      handlers as unknown as Partial<Record<string, (context: RegistrarContext) => Promise<Answer | undefined>>>
+      handlers as unknown as Partial<
+        Record<string, (context: RegistrarContext) => Promise<RegistrarAnswer | typeof replyWritten>>
+      >
     )[spec.operationId];
     if (!handler) {
       missing.push(spec.operationId);
@@ -174,7 +227,7 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
       for (const policy of policies) await policy(request, security === "basic" ? principal : undefined);
       const validated = { ...validate(request), ...(rawBody ? { body: request.raw } : {}) };
       const answer = await handler({ ...validated, principal, request, reply, headers: request.headers });
-      if (!answer) return reply; // the handler wrote the reply itself (streams, redirects)
+      if (answer === replyWritten) return reply;
       reply.code(answer.status);
       for (const [name, value] of Object.entries(answer.headers ?? {})) reply.header(name, value);
       return answer.body === undefined ? reply.send() : reply.send(answer.body);
@@ -239,12 +292,12 @@ const lostAnswers = new WeakSet<FastifyRequest>();
  * Loses a request's answer on purpose, after its work was done (a readiness run's lost-answer check): the answer is
  * seen by `onAnswer` with status 444 (nginx's "connection closed without response"; ReadinessObservation `status`),
  * then its connection is destroyed before a byte of it is written. For operations registered with `onAnswer` (the
- * registry interface). A handler answers `undefined` after it (it wrote the reply itself).
+ * registry interface). The handler answers what it answers (`replyWritten`).
  */
-export function loseAnswer(request: FastifyRequest, reply: FastifyReply): undefined {
+export function loseAnswer(request: FastifyRequest, reply: FastifyReply): typeof replyWritten {
   lostAnswers.add(request);
   void reply.code(444).send();
-  return undefined;
+  return replyWritten;
 }
 
 /** The business unit whose document a signed (credential-less) request named, once its handler found it. */

@@ -68,7 +68,9 @@ const DOCUMENT_NAMES = spec.components.schemas["CorrespondenceDocumentTypeCode"]
   string
 >;
 const SUBMISSION_EXAMPLE = spec.components.examples["application-submission"]?.value as Record<string, unknown>;
-const LETTERS = ["LTR", "ROA", "OCR", "LRP"];
+/** The correspondence codes of the letters the seeded applications get. */
+type DocumentCode = CorrespondenceDocument["type"]["code"];
+const LETTERS: DocumentCode[] = ["LTR", "ROA", "OCR", "LRP"];
 
 /** One event of an application's life, with when it happened and whether it was delivered twice. */
 interface PlannedEvent {
@@ -119,7 +121,7 @@ function planApplication(
   const later = (lowMs: number, highMs: number) => (at += between(random, lowMs, highMs));
   const correspondence = (): CorrespondenceDocument[] =>
     Array.from({ length: between(random, 1, 2) }, () => {
-      const code = LETTERS[between(random, 0, LETTERS.length - 1)] as string;
+      const code = LETTERS[between(random, 0, LETTERS.length - 1)] as DocumentCode;
       return {
         type: { code, name: (DOCUMENT_NAMES[code] ?? code).toUpperCase() },
         created_at: new Date(at).toISOString(),
@@ -164,7 +166,7 @@ function planApplication(
     later(3_600_000, 72 * 3_600_000);
     if (ending < 0.65) {
       earlyCompletion = random() < 0.1;
-      const documents = ["CMT", "REG"].map((code) => ({
+      const documents = (["CMT", "REG"] as const).map((code) => ({
         type: { code, name: (DOCUMENT_NAMES[code] ?? code).toUpperCase() },
         created_at: new Date(at).toISOString(),
         download_id: hex(random, 64),
@@ -173,7 +175,7 @@ function planApplication(
     } else if (ending < 0.75) {
       const documents = [
         {
-          type: { code: "CAN", name: (DOCUMENT_NAMES["CAN"] ?? "CAN").toUpperCase() },
+          type: { code: "CAN" as const, name: (DOCUMENT_NAMES["CAN"] ?? "CAN").toUpperCase() },
           created_at: new Date(at).toISOString(),
           download_id: hex(random, 64),
         },

@@ -1,10 +1,10 @@
 import { createHash, randomInt, randomUUID } from "node:crypto";
 import type { Principal } from "../auth/basic-auth.js";
-import type { SandboxComponents } from "../operation-types.js";
+import type { components, SandboxComponents } from "../operation-types.js";
 import { isoMillis, type Clock } from "../clock.js";
 import { notificationsFor, type ApplicationEvent } from "../notifications/events.js";
 import { Problem, schemaMismatch } from "../problems.js";
-import { generateDocuments, type CorrespondenceDocument } from "../registry/correspondence.js";
+import { generateDocuments, type CorrespondenceDocument, type DocumentCode } from "../registry/correspondence.js";
 import { decide } from "./decisions.js";
 import type { SandboxState } from "../registry/sandbox-state.js";
 import type { BlobStore } from "../storage/blobs/blob-store.js";
@@ -54,9 +54,9 @@ export type SubmissionFate =
 
 type SandboxSchemas = SandboxComponents["schemas"];
 
-const DEFAULT_DOCUMENTS: Record<string, string[]> = { COMPLETED: ["CMT", "REG"], CANCELLED: ["CAN"] };
+const DEFAULT_DOCUMENTS: Record<string, DocumentCode[]> = { COMPLETED: ["CMT", "REG"], CANCELLED: ["CAN"] };
 /** The documents an early completion application receives later: Early Completion Letter and Register. */
-const EARLY_COMPLETION_DOCUMENTS = ["ECM", "ECR"];
+const EARLY_COMPLETION_DOCUMENTS: DocumentCode[] = ["ECM", "ECR"];
 const REFERENCE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 /**
  * The statuses that release an application's Idempotency-Key. After SYSTEM_ERROR the requirement asks the client to
@@ -196,16 +196,23 @@ export class ApplicationService {
     });
   }
 
-  async information(principal: Principal, id: string): Promise<Record<string, unknown>> {
+  async information(
+    principal: Principal,
+    id: string,
+  ): Promise<components["schemas"]["ApplicationInformation"]["data"]> {
     const application = await this.#deps.storage.findApplication(id, principal.businessUnitId);
     if (!application) throw new Problem("404-01", `no application ${id}`);
     const correspondence = await this.#deps.storage.correspondenceOf(id);
+    // The store's rows type the status and the documents loosely; they hold what this service wrote, from the spec.
     return {
-      status: application.status,
+      status: application.status as components["schemas"]["ApplicationStatus"],
       application_request_id: application.id,
       ...(application.registryReference ? { registry_reference: application.registryReference } : {}),
       ...(application.priorityMs !== null ? { priority_timestamp: isoMillis(application.priorityMs) } : {}),
-      correspondence: correspondence.map((record) => ({ record_id: record.recordId, documents: record.documents })),
+      correspondence: correspondence.map((record) => ({
+        record_id: record.recordId,
+        documents: record.documents as CorrespondenceDocument[],
+      })),
       errors: application.errors,
       warnings: application.warnings,
     };
@@ -221,7 +228,10 @@ export class ApplicationService {
     return this.#apply(application, request);
   }
 
-  async #apply(application: ApplicationRow, request: TransitionRequest) {
+  async #apply(
+    application: ApplicationRow,
+    request: TransitionRequest,
+  ): Promise<SandboxSchemas["SandboxTransitionResult"]> {
     const { storage, clock, blobs, state } = this.#deps;
     const transition = transitionBetween(application.status, request.to);
     if (!transition) {
@@ -326,16 +336,14 @@ export class ApplicationService {
         `application ${application.id} changed while this transition was applied; read it and try again`,
       );
     if (request.to === "COMPLETED") await this.#despatchEarlyCompletionDocuments(application);
+    const registryReference = patch.registryReference ?? application.registryReference;
+    const priorityMs = patch.priorityMs ?? application.priorityMs;
     return {
       application_request_id: application.id,
-      previous_status: application.status,
+      previous_status: transition.from,
       status: request.to,
-      ...((patch.registryReference ?? application.registryReference)
-        ? { registry_reference: patch.registryReference ?? application.registryReference }
-        : {}),
-      ...((patch.priorityMs ?? application.priorityMs)
-        ? { priority_timestamp: isoMillis((patch.priorityMs ?? application.priorityMs) as number) }
-        : {}),
+      ...(registryReference ? { registry_reference: registryReference } : {}),
+      ...(priorityMs ? { priority_timestamp: isoMillis(priorityMs) } : {}),
       ...(documents ? { documents } : {}),
       notifications: emitted(notifications),
     };
@@ -444,7 +452,11 @@ export class ApplicationService {
    * The registry raises correspondence on an application that has a registry reference. With a business unit (a unit
    * token), another unit's application is not found (404-01).
    */
-  async despatchCorrespondence(id: string, codes: string[], businessUnitId?: string) {
+  async despatchCorrespondence(
+    id: string,
+    codes: DocumentCode[],
+    businessUnitId?: string,
+  ): Promise<SandboxSchemas["SandboxCorrespondenceResult"]> {
     const { storage, clock, blobs, state } = this.#deps;
     const application = await storage.findApplication(id, businessUnitId);
     if (!application) throw new Problem("404-01", `no application ${id}`);
@@ -483,11 +495,12 @@ export class ApplicationService {
 }
 
 /** The notifications a control-plane request caused; a re-delivery repeats an earlier one's type and instant. */
-function emitted(notifications: NotificationRow[]) {
+function emitted(notifications: NotificationRow[]): SandboxSchemas["SandboxEmittedNotification"][] {
+  // The rows hold as strings the types `notificationsFor` took from the spec.
   return notifications.map((n, index) => ({
     notification_id: n.id,
-    notification_type: n.v1Type,
-    v0_notification_type: n.v0Type,
+    notification_type: n.v1Type as SandboxSchemas["NotificationTypeV1"],
+    v0_notification_type: n.v0Type as SandboxSchemas["NotificationTypeV0"] | null,
     duplicate: notifications
       .slice(0, index)
       .some((earlier) => earlier.v1Type === n.v1Type && earlier.eventMs === n.eventMs),

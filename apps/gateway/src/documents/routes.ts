@@ -30,17 +30,19 @@ export function documentHandlers(
       status: 302,
       headers: { location: await documents.downloadAddress(principal, params.download_id, baseUrl(request)) },
     }),
-    fetchDocumentContent: async ({ params, query, reply, request }) => {
+    fetchDocumentContent: async ({ params, query, request }) => {
       const { document, body } = await documents.openDownload(params.download_id, query, (businessUnitId) =>
         ownSignedRequest(request, businessUnitId),
       );
-      await reply
-        .code(200)
-        .type(document.contentType)
-        .header("content-length", document.size)
-        .header("content-disposition", `attachment; filename="${document.code}-${document.downloadId.slice(0, 8)}.pdf"`)
-        .send(body);
-      return undefined;
+      return {
+        status: 200,
+        headers: {
+          "content-type": document.contentType,
+          "content-length": String(document.size),
+          "content-disposition": `attachment; filename="${document.code}-${document.downloadId.slice(0, 8)}.pdf"`,
+        },
+        body,
+      };
     },
   };
 }

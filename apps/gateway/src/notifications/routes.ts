@@ -1,7 +1,13 @@
 import type { FastifyRequest } from "fastify";
-import type { RegistryOperations } from "../operation-types.js";
-import type { Handler, RegistryHandlers } from "../routing.js";
+import type { components, RegistryOperations } from "../operation-types.js";
+import type { HandlerContext, JsonText, RegistryHandlers } from "../routing.js";
 import type { NotificationService, Version } from "./service.js";
+
+/** The page each version's list answers. */
+interface Pages {
+  v0: components["schemas"]["NotificationListV0"];
+  v1: components["schemas"]["NotificationListV1"];
+}
 
 /**
  * Handlers of the four notification operations (v0 and v1, list and acknowledge). `beforeList` sees each list request
@@ -15,25 +21,27 @@ export function notificationHandlers(
   "listNotificationsV0" | "listNotificationsV1" | "acknowledgeNotificationsV0" | "acknowledgeNotificationsV1"
 > {
   const list =
-    (version: Version): Handler<RegistryOperations["listNotificationsV0" | "listNotificationsV1"]> =>
-    async ({ principal, query, request }) => {
+    <V extends Version>(version: V) =>
+    async ({
+      principal,
+      query,
+      request,
+    }: HandlerContext<RegistryOperations["listNotificationsV0" | "listNotificationsV1"]>) => {
       await beforeList(principal.businessUnitId);
-      const page = await notifications.page(version, principal, query, schemaBase(request));
-      return { status: 200, headers: { "content-type": "application/json; charset=utf-8" }, body: page };
-    };
-  const acknowledge =
-    (version: Version): Handler<RegistryOperations["acknowledgeNotificationsV0" | "acknowledgeNotificationsV1"]> =>
-    async ({ principal, body }) => {
-      const { acknowledged, notFound } = await notifications.acknowledge(principal, body.data);
-      return {
-        status: 200,
-        body: { data: version === "v0" ? { acknowledged, not_found: notFound } : { acknowledged } },
-      };
+      // The version's page as JSON text, as `renderNotificationPage` writes it (and the service caches it).
+      const page = (await notifications.page(version, principal, query, schemaBase(request))) as JsonText<Pages[V]>;
+      return { status: 200 as const, headers: { "content-type": "application/json; charset=utf-8" }, body: page };
     };
   return {
     listNotificationsV0: list("v0"),
     listNotificationsV1: list("v1"),
-    acknowledgeNotificationsV0: acknowledge("v0"),
-    acknowledgeNotificationsV1: acknowledge("v1"),
+    acknowledgeNotificationsV0: async ({ principal, body }) => {
+      const { acknowledged, notFound } = await notifications.acknowledge(principal, body.data);
+      return { status: 200, body: { data: { acknowledged, not_found: notFound } } };
+    },
+    acknowledgeNotificationsV1: async ({ principal, body }) => {
+      const { acknowledged } = await notifications.acknowledge(principal, body.data);
+      return { status: 200, body: { data: { acknowledged } } };
+    },
   };
 }

@@ -1,9 +1,10 @@
 import type { ReadinessObservationRow } from "../storage/storage.js";
 import { acknowledgedIds, firstHundred, type ReadinessCheck } from "./check.js";
+import type { DocumentCode } from "../registry/correspondence.js";
 import { despatchedCorrespondence } from "./stimulus.js";
 
 /** The documents the run despatches: a letter and an official copy of the register, so that "each" means two. */
-const CODES = ["LTR", "OCR"];
+const CODES: DocumentCode[] = ["LTR", "OCR"];
 
 const isAsk = (observation: ReadinessObservationRow): boolean => observation.operationId === "downloadDocument";
 const isFetch = (observation: ReadinessObservationRow): boolean => observation.operationId === "fetchDocumentContent";

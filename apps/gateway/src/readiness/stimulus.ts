@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { notificationsFor } from "../notifications/events.js";
-import { renderDocuments } from "../registry/correspondence.js";
+import { renderDocuments, type DocumentCode } from "../registry/correspondence.js";
 import type { ApplicationRow } from "../storage/storage.js";
 import type { Raised } from "./check.js";
 
@@ -70,7 +70,7 @@ const REFERENCE_CHARACTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 export function despatchedCorrespondence(
   businessUnitId: string,
   nowMs: number,
-  codes: string[],
+  codes: DocumentCode[],
   reference: string,
 ): Raised & { downloadIds: string[] } {
   const registryReference = Array.from(

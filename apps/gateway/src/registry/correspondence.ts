@@ -1,15 +1,15 @@
 import { isoMillis } from "../clock.js";
 import { componentSchema } from "@lrg/spec";
 import { addressOf, type BlobStore } from "../storage/blobs/blob-store.js";
+import type { components } from "../operation-types.js";
 import type { ApplicationRow, RegistryDocumentRow, Storage } from "../storage/storage.js";
 import { renderPdf } from "./pdf.js";
 
 /** A correspondence document as notifications and application information carry it. */
-export interface CorrespondenceDocument {
-  type: { code: string; name: string };
-  created_at: string;
-  download_id: string;
-}
+export type CorrespondenceDocument = components["schemas"]["CorrespondenceDocument"];
+
+/** The code of a type of correspondence document (`LTR`, `REG`, ...). */
+export type DocumentCode = components["schemas"]["CorrespondenceDocumentTypeCode"];
 
 /** The name of each correspondence document code, from the spec (`x-lrg-code-names`). */
 export const DOCUMENT_NAMES = componentSchema("CorrespondenceDocumentTypeCode")["x-lrg-code-names"] as Record<
@@ -30,7 +30,7 @@ export interface RenderedDocument {
  */
 export function renderDocuments(
   application: Pick<ApplicationRow, "id" | "businessUnitId" | "registryReference">,
-  codes: string[],
+  codes: DocumentCode[],
   nowMs: number,
 ): RenderedDocument[] {
   return codes.map((code, index) => {
@@ -67,7 +67,7 @@ export async function generateDocuments(
   storage: Storage,
   blobs: BlobStore,
   application: Pick<ApplicationRow, "id" | "businessUnitId" | "registryReference">,
-  codes: string[],
+  codes: DocumentCode[],
   nowMs: number,
 ): Promise<CorrespondenceDocument[]> {
   const rendered = renderDocuments(application, codes, nowMs);

@@ -1,7 +1,7 @@
 import { createHash, randomInt, randomUUID } from "node:crypto";
 import type { Principal } from "../auth/basic-auth.js";
 import { isoMillis } from "../clock.js";
-import type { components } from "../operation-types.js";
+import type { components, RegistryOperations } from "../operation-types.js";
 import { Problem } from "../problems.js";
 import type { Answer } from "../routing.js";
 import { applyBusinessRules, isRefusal, type Clearance } from "./business-rules.js";
@@ -10,6 +10,7 @@ import type { TitleEnquiryDeps } from "./deps.js";
 import { dateInWords, londonDate, minutes, nextOpening, withinServiceHours } from "../registry/london-time.js";
 import { findTitle, type RegisterTitle } from "../registry/register.js";
 import { priorityExpiryDate } from "../registry/working-days.js";
+import type { OfficialSearchRow } from "../storage/storage.js";
 
 type Schemas = components["schemas"];
 type SearchRequest = Schemas["OfficialSearchRequest"];
@@ -99,7 +100,11 @@ export class OfficialSearchService {
   }
 
   /** Makes a search: 201 with the result, 202 when deferred; throws the 400, 409 and 422 problems of the spec. */
-  async search(principal: Principal, request: SearchRequest, baseUrl: string): Promise<Answer<201 | 202>> {
+  async search(
+    principal: Principal,
+    request: SearchRequest,
+    baseUrl: string,
+  ): Promise<Answer<RegistryOperations["officialSearchOfWhole"], 201 | 202>> {
     const titleNumber = request.title_number.toUpperCase();
     const title = findTitle(titleNumber);
     const details = request.official_search_of_whole_with_priority;
@@ -187,17 +192,25 @@ export class OfficialSearchService {
   }
 
   /** The Poll Request Service: 200 with the result once ready, 202 while pending, 404 for another user's or an unknown `message_id`. */
-  async poll(principal: Principal, messageId: string): Promise<Answer<200 | 202>> {
+  async poll(
+    principal: Principal,
+    messageId: string,
+  ): Promise<Answer<RegistryOperations["getPollRequest"], 200 | 202>> {
     const search = await this.#deps.storage.findOfficialSearch(principal.businessUnitId, principal.username, messageId);
     if (!search) throw new Problem("404-01", `no official search with message_id ${messageId} for this user`);
-    if (search.deferred !== null && this.#deps.clock.nowMs(principal.businessUnitId) < search.readyMs) {
+    // The store keeps, as JSON it does not type, the bodies `search` gave it.
+    const { deferred, result } = search as OfficialSearchRow & {
+      deferred: SearchDeferred | null;
+      result: SearchResult;
+    };
+    if (deferred !== null && this.#deps.clock.nowMs(principal.businessUnitId) < search.readyMs) {
       return {
         status: 202,
-        body: search.deferred,
+        body: deferred,
         headers: { "retry-after": String(this.#retryAfter(search.readyMs, principal.businessUnitId)) },
       };
     }
-    return { status: 200, body: search.result };
+    return { status: 200, body: result };
   }
 
   #retryAfter(readyMs: number, businessUnitId: string): number {
