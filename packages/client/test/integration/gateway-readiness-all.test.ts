@@ -4,7 +4,12 @@
 // every delivery at most 100 a call, gets through the run's 503s), downloadDocument (follows each 302 without
 // credentials), a title look-up through the transport (waits the run's 429) and officialSearchOfWhole with
 // pollOfficialSearch (never polls a deferred search early). The check-by-check tests beside this one show each
-// workflow against its own checks; this one shows they hold together, as one integrator's software would run them.
+// workflow against its own checks; this one shows they hold together, as one integrator's software would run them,
+// on SQLite and on PostgreSQL with two instances (the run started and read on one, the software talking to the other).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startPostgres } from "@lrg/gateway/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createBusinessUnitSandbox,
@@ -29,26 +34,39 @@ type Run = SandboxComponents["schemas"]["ReadinessRun"];
 /** Long enough for the deferred search's 15 minutes of manual processing. */
 const TIME_LIMIT_SECONDS = 20 * 60;
 
-let gw: RunningGateway;
-let unit: BusinessUnitSandbox;
+/**
+ * Where the run is started and read (`control`) and where the software talks (`software`): one SQLite instance, or
+ * two instances on one PostgreSQL database, the run started on one and the software talking to the other.
+ */
+interface Stores {
+  control: RunningGateway;
+  software: RunningGateway;
+  stop(): Promise<void>;
+}
 
-beforeAll(async () => {
-  gw = await startGateway({ decisionDelayMs: 20 });
-  unit = await createBusinessUnitSandbox({ baseUrl: gw.url, adminToken: SANDBOX_TOKEN });
-  // Title enquiries over plain HTTP, on the unit's own clock inside the service hours; each event delivered once
-  // (the run raises the duplicate it checks).
-  await unwrap(
-    unit.sandbox.PUT("/sandbox/v1/settings", { body: { require_client_certificate: false, duplicate_rate: 0 } }),
-  );
-  await unwrap(unit.sandbox.PUT("/sandbox/v1/clock", { body: { now: IN_SERVICE_HOURS } }));
-});
-afterAll(async () => {
-  await gw?.stop();
-});
+async function sqlite(): Promise<Stores> {
+  const gw = await startGateway({ decisionDelayMs: 20 });
+  return { control: gw, software: gw, stop: () => gw.stop() };
+}
 
-const readRun = (runId: string): Promise<Run> =>
-  unwrap(unit.sandbox.GET("/sandbox/v1/readiness-runs/{run_id}", { params: { path: { run_id: runId } } }));
-const advance = (seconds: number) => unwrap(unit.sandbox.POST("/sandbox/v1/clock/advance", { body: { seconds } }));
+async function postgresTwoInstances(): Promise<Stores> {
+  const server = await startPostgres();
+  const databaseUrl = await server.createDatabase();
+  const shared = mkdtempSync(join(tmpdir(), "lrg-client-readiness-"));
+  const [control, software] = await Promise.all([
+    startGateway({ decisionDelayMs: 20, databaseUrl, dataDir: shared }),
+    startGateway({ decisionDelayMs: 20, databaseUrl, dataDir: shared }),
+  ]);
+  return {
+    control,
+    software,
+    stop: async () => {
+      await Promise.all([control.stop(), software.stop()]);
+      await server.stop();
+      rmSync(shared, { recursive: true, force: true });
+    },
+  };
+}
 
 /**
  * The integrator's software: submits through the client's helper, keeping each application's key, and handles its
@@ -102,14 +120,36 @@ async function untilDecided(client: GatewayClient, id: string): Promise<void> {
   throw new Error(`application ${id} was not decided`);
 }
 
-describe("@lrg/client's workflows under a readiness run of every check", () => {
+describe.each([
+  ["SQLite", sqlite],
+  ["PostgreSQL, the run started on one instance and the software on another", postgresTwoInstances],
+])("@lrg/client's workflows under a readiness run of every check, on %s", (_store, start) => {
+  let stores: Stores;
+  let unit: BusinessUnitSandbox;
+  beforeAll(async () => {
+    stores = await start();
+    unit = await createBusinessUnitSandbox({ baseUrl: stores.control.url, adminToken: SANDBOX_TOKEN });
+    // Title enquiries over plain HTTP, on the unit's own clock inside the service hours; each event delivered once
+    // (the run raises the duplicate it checks).
+    await unwrap(
+      unit.sandbox.PUT("/sandbox/v1/settings", { body: { require_client_certificate: false, duplicate_rate: 0 } }),
+    );
+    await unwrap(unit.sandbox.PUT("/sandbox/v1/clock", { body: { now: IN_SERVICE_HOURS } }));
+  });
+  afterAll(async () => {
+    await stores?.stop();
+  });
+  const readRun = (runId: string): Promise<Run> =>
+    unwrap(unit.sandbox.GET("/sandbox/v1/readiness-runs/{run_id}", { params: { path: { run_id: runId } } }));
+  const advance = (seconds: number) => unwrap(unit.sandbox.POST("/sandbox/v1/clock/advance", { body: { seconds } }));
+
   it("pass every check the gateway knows", async () => {
     const run = await unwrap(
       unit.sandbox.POST("/sandbox/v1/readiness-runs", { body: { time_limit_seconds: TIME_LIMIT_SECONDS } }),
     );
     // Every check of the spec's ReadinessCheckName, none written here.
     expect(run.checks.length).toBeGreaterThanOrEqual(12);
-    const client = gw.client(unit);
+    const client = stores.software.client(unit);
 
     const { document_id: documentId } = await client.uploadDocument(smallPdf("readiness, every check"), {
       documentType: "TR1",

@@ -125,6 +125,8 @@ export interface StartOptions {
   readonly decisionDelayMs?: number;
   /** A PostgreSQL database (`startPostgres` of `@lrg/gateway/testing`) instead of the embedded SQLite file. */
   readonly databaseUrl?: string;
+  /** A data directory of the caller's (kept after stop): another instance on the same database shares its documents. */
+  readonly dataDir?: string;
 }
 
 /** Starts a gateway on 127.0.0.1 and a free port, over a new temporary data directory. */
@@ -135,6 +137,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     demoUser: demo,
     ...(options.decisionDelayMs !== undefined && { decisionDelayMs: options.decisionDelayMs }),
     ...(options.databaseUrl !== undefined && { databaseUrl: options.databaseUrl }),
+    ...(options.dataDir !== undefined && { dataDir: options.dataDir }),
     ...(options.tls !== undefined && {
       tls: {
         cert: options.tls.path("server.crt"),
