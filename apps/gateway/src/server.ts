@@ -142,8 +142,9 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     },
   });
   /** The unit's running run when it examines `check` (one in-memory look-up for a unit without a run). */
-  const runExamining = (businessUnitId: string, check: CheckName, nowMs = clock.nowMs(businessUnitId)) => {
-    const run = readinessObserver.runOf(businessUnitId, nowMs);
+  const runExamining = (businessUnitId: string, check: CheckName, nowMs?: number) => {
+    if (!readinessObserver.running().has(businessUnitId)) return undefined;
+    const run = readinessObserver.runOf(businessUnitId, nowMs ?? clock.nowMs(businessUnitId));
     return run?.checks.includes(check) ? run : undefined;
   };
   const listFaults = new ListFaults(storage);

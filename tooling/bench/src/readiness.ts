@@ -144,6 +144,8 @@ const ratio = (results: Map<string, LoadResult>, name: string, against: string):
 export async function readinessBenchmark(options: BenchOptions): Promise<Record<string, unknown>> {
   const root = resolve(process.env["BENCH_READINESS_DATA_DIR"] ?? join(BENCH_ROOT, ".data", "readiness"));
   const baselineCheckout = process.env["BENCH_READINESS_BASELINE"];
+  /** What the baseline build is, as the figures name it (BENCH_READINESS_BASELINE_NAME). */
+  const baselineName = process.env["BENCH_READINESS_BASELINE_NAME"] ?? "before readiness";
   const seeded = await ensureSeeded(planOf(options, join(root, "seed")), options.reseed);
   const targets: Measured[] = [];
   const schedule = {
@@ -155,9 +157,7 @@ export async function readinessBenchmark(options: BenchOptions): Promise<Record<
     if (baselineCheckout) {
       const baseSeed = seedBaseline(baselineCheckout, planOf(options, join(root, "baseline-seed")));
       const main = join(baselineCheckout, "apps", "gateway", "dist", "main.js");
-      targets.push(
-        await measured("before readiness", copyOf(baseSeed.dataDir, baseSeed, join(root, "baseline")), main),
-      );
+      targets.push(await measured(baselineName, copyOf(baseSeed.dataDir, baseSeed, join(root, "baseline")), main));
     }
     targets.push(await measured("no run", copyOf(seeded.dataDir, seeded, join(root, "no-run"))));
     // One team examining its software while the others work: one measured unit of many under a run.
@@ -211,7 +211,7 @@ export async function readinessBenchmark(options: BenchOptions): Promise<Record<
       schedule,
     );
     const observed = await observationsOf(underRun);
-    const against = baselineCheckout ? "before readiness" : "no run";
+    const against = baselineCheckout ? baselineName : "no run";
     const figures = Object.fromEntries(
       (
         [
