@@ -155,9 +155,9 @@ interface PendingObservation {
 }
 
 /** Most observations written in one transaction. */
-const MAX_BATCH = 500;
+const MAX_BATCH = 2_000;
 /** How long a deferred observation waits for others to share its transaction. */
-const DEFER_MS = 200;
+const DEFER_MS = 1_000;
 
 function runningByUnit(runs: ReadinessRunRow[]): Map<string, RunningRun> {
   return new Map(
