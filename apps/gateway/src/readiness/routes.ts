@@ -1,6 +1,6 @@
 import { controlActorOf } from "../auth/control-actor.js";
 import type { SandboxOperations } from "../operation-types.js";
-import { Problem } from "../problems.js";
+import { Problem, schemaMismatch } from "../problems.js";
 import type { HandlersOf } from "../routing.js";
 import type { Storage } from "../storage/storage.js";
 import type { FastifyRequest } from "fastify";
@@ -25,15 +25,13 @@ export function readinessHandlers(
       const reader = readerOf(request);
       const unit = body?.business_unit_id ?? reader;
       if (unit === null)
-        throw new Problem("400-02", "request does not match the schema", {
-          errors: [
-            {
-              type: "required",
-              detail: "business_unit_id is required with the admin token",
-              pointer: "/body/business_unit_id",
-            },
-          ],
-        });
+        throw schemaMismatch([
+          {
+            type: "required",
+            detail: "business_unit_id is required with the admin token",
+            pointer: "/body/business_unit_id",
+          },
+        ]);
       // A unit token acts on its own unit: another unit is not found, as a missing one.
       if ((reader !== null && unit !== reader) || !(await storage.findBusinessUnit(unit)))
         throw new Problem("404-01", `no business unit ${unit}`);

@@ -2,7 +2,7 @@ import { createHash, randomInt, randomUUID } from "node:crypto";
 import type { Principal } from "../auth/basic-auth.js";
 import { isoMillis } from "../clock.js";
 import type { components, RegistryOperations } from "../operation-types.js";
-import { Problem } from "../problems.js";
+import { Problem, schemaMismatch } from "../problems.js";
 import type { Answer } from "../routing.js";
 import { applyBusinessRules, isRefusal, type Clearance } from "./business-rules.js";
 import { issueCertificate } from "./certificate.js";
@@ -109,15 +109,13 @@ export class OfficialSearchService {
     const title = findTitle(titleNumber);
     const details = request.official_search_of_whole_with_priority;
     if (title && !title.search.first_registration && details.search_from_date === undefined) {
-      throw new Problem("400-02", "request does not match the schema", {
-        errors: [
-          {
-            type: "required",
-            detail: `search_from_date is required for a search of the registered title ${titleNumber}; omit it only for a pending first registration`,
-            pointer: "/body/official_search_of_whole_with_priority/search_from_date",
-          },
-        ],
-      });
+      throw schemaMismatch([
+        {
+          type: "required",
+          detail: `search_from_date is required for a search of the registered title ${titleNumber}; omit it only for a pending first registration`,
+          pointer: "/body/official_search_of_whole_with_priority/search_from_date",
+        },
+      ]);
     }
 
     const key = `${principal.businessUnitId}\n${principal.username}\n${request.message_id}`;
