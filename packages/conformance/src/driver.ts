@@ -120,6 +120,21 @@ export function submission(
   };
 }
 
+/** Sends a submission as `as` under an Idempotency-Key; answers the gateway's answer, whatever its status. */
+export function sendSubmission(
+  session: Session,
+  as: Credentials,
+  body: Record<string, unknown>,
+  key = `conformance-${randomUUID()}`,
+): Promise<Answer> {
+  return session.call("POST", "/v0/applications", { as, json: body, headers: { "idempotency-key": key } });
+}
+
+/** The application_request_id of an accepted submission's answer (202). */
+export function applicationRequestIdOf(answer: Answer): string {
+  return (answer.body as { data: { application_request_id: string } }).data.application_request_id;
+}
+
 /** Submits an application as `as`; answers its application_request_id. */
 export async function submit(
   session: Session,
@@ -127,13 +142,9 @@ export async function submit(
   body: Record<string, unknown>,
   key = `conformance-${randomUUID()}`,
 ): Promise<string> {
-  const answer = await session.call("POST", "/v0/applications", {
-    as,
-    json: body,
-    headers: { "idempotency-key": key },
-  });
+  const answer = await sendSubmission(session, as, body, key);
   expectStatus(answer, 202, "submit an application");
-  return (answer.body as { data: { application_request_id: string } }).data.application_request_id;
+  return applicationRequestIdOf(answer);
 }
 
 /**

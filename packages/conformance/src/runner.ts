@@ -51,24 +51,22 @@ export async function runProperty(
   const context = new PropertyContext(session, options, property.runs);
   const started = performance.now();
   const callsBefore = session.calls;
+  // What the property cost, passed or failed: read when it ends.
+  const spent = () => ({
+    runs: context.runs,
+    calls: session.calls - callsBefore,
+    durationMs: performance.now() - started,
+  });
   try {
     await session.beforeEachProperty?.();
     await property.check(context);
-    return {
-      ...base,
-      outcome: "passed",
-      runs: context.runs,
-      calls: session.calls - callsBefore,
-      durationMs: performance.now() - started,
-    };
+    return { ...base, outcome: "passed", ...spent() };
   } catch (error) {
     const failure = error instanceof PropertyFailure ? error : undefined;
     return {
       ...base,
       outcome: "failed",
-      runs: context.runs,
-      calls: session.calls - callsBefore,
-      durationMs: performance.now() - started,
+      ...spent(),
       message: error instanceof Error ? `${error.message}${failure ? "" : `\n${error.stack ?? ""}`}` : String(error),
       ...(failure ? { seed: failure.seed, counterexample: failure.counterexample } : {}),
     };

@@ -4,17 +4,19 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import {
+  applicationRequestIdOf,
   expectStatus,
   expectThat,
   list,
   requestTransition,
   sameJson,
+  sendSubmission,
   submission,
   submit,
   type TransitionResult,
 } from "../../driver.js";
 import type { Property } from "../../property.js";
-import type { Credentials, Session } from "../../session.js";
+import type { Answer, Credentials, Session } from "../../session.js";
 import { enums, transitions } from "@lrg/spec";
 
 interface ApplicationError {
@@ -67,24 +69,21 @@ const fresh = (id: string, key: string, body: Record<string, unknown>): ModelApp
 
 const pickOf = (m: Model, pick: number) => m.applications[pick % m.applications.length] as ModelApplication;
 
+/** Adds to the model the new application that `answer` (202) names: never one the model already holds. */
+function admitNew(m: Model, answer: Answer, key: string, body: Record<string, unknown>, what: string): void {
+  expectStatus(answer, 202, what);
+  const id = applicationRequestIdOf(answer);
+  expectThat(!m.applications.some((a) => a.id === id), `${what} answered an existing application_request_id`);
+  m.applications.push(fresh(id, key, body));
+}
+
 class Submit implements Command {
   constructor(readonly documents: number) {}
   check = (m: Readonly<Model>) => m.applications.length < 6;
   async run(m: Model, r: Real) {
     const key = `conformance-${randomUUID()}`;
     const body = submission({ documents: this.documents });
-    const answer = await r.session.call("POST", "/v0/applications", {
-      as: r.credentials,
-      json: body,
-      headers: { "idempotency-key": key },
-    });
-    expectStatus(answer, 202, "submit");
-    const id = (answer.body as { data: { application_request_id: string } }).data.application_request_id;
-    expectThat(
-      !m.applications.some((a) => a.id === id),
-      "a new submission answered an existing application_request_id",
-    );
-    m.applications.push(fresh(id, key, body));
+    admitNew(m, await sendSubmission(r.session, r.credentials, body, key), key, body, "a new submission");
   }
   toString = () => `submit(${this.documents})`;
 }
@@ -101,27 +100,17 @@ class Resubmit implements Command {
     const application = m.applications.filter((a) => a.key === key).at(-1) as ModelApplication;
     const other = application.body["customer_reference"] === "CONFORMANCE-2" ? "CONFORMANCE-3" : "CONFORMANCE-2";
     const body = this.changed ? { ...application.body, customer_reference: other } : application.body;
-    const answer = await r.session.call("POST", "/v0/applications", {
-      as: r.credentials,
-      json: body,
-      headers: { "idempotency-key": key },
-    });
+    const answer = await sendSubmission(r.session, r.credentials, body, key);
     if (application.status === "SYSTEM_ERROR") {
       // The retry after SYSTEM_ERROR: the key was released, so this is a new application, whatever the body.
-      expectStatus(answer, 202, "a resubmission after SYSTEM_ERROR");
-      const id = (answer.body as { data: { application_request_id: string } }).data.application_request_id;
-      expectThat(
-        !m.applications.some((a) => a.id === id),
-        "a resubmission after SYSTEM_ERROR answered an existing application_request_id",
-      );
-      m.applications.push(fresh(id, key, body));
+      admitNew(m, answer, key, body, "a resubmission after SYSTEM_ERROR");
     } else if (this.changed) {
       expectStatus(answer, 409, "the same Idempotency-Key with another body");
       expectThat((answer.body as { code?: string }).code === "409-01", `problem code ${answer.text}`);
     } else {
       expectStatus(answer, 202, "the same submission again");
       expectThat(
-        (answer.body as { data: { application_request_id: string } }).data.application_request_id === application.id,
+        applicationRequestIdOf(answer) === application.id,
         "a replayed submission answered another application_request_id",
       );
     }

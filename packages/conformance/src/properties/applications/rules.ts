@@ -2,7 +2,16 @@
 // (@lrg/spec/registry-data): codes every list admits, and the rules a submission breaks, before the 202 (400) or
 // after it (VALIDATION_FAILED with the rule's name and a pointer).
 import fc from "fast-check";
-import { decide, expectStatus, expectThat, readClock, submission, upload, type Decision } from "../../driver.js";
+import {
+  decide,
+  expectStatus,
+  expectThat,
+  readClock,
+  sendSubmission,
+  submission,
+  upload,
+  type Decision,
+} from "../../driver.js";
 import type { Property } from "../../property.js";
 import type { Session } from "../../session.js";
 import { specJson } from "../../spec-files.js";
@@ -102,11 +111,7 @@ const codeLists: Property = {
           data: { document_type: code, file_length: 10, file_sha256: "n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=" },
         },
       });
-    const submit = (body: Record<string, unknown>) =>
-      session.call("POST", "/v0/applications", {
-        json: body,
-        headers: { "idempotency-key": `conformance-codes-${Math.random().toString(36).slice(2)}` },
-      });
+    const submit = (body: Record<string, unknown>) => sendSubmission(session, session.credentials, body);
     // Every code, not a sample: a list that drops one code must fail.
     await context.once(async () => {
       for (const code of documentCodes) expectStatus(await uploadUrl(code), 200, `document type ${code}`);
@@ -332,9 +337,9 @@ const futureDates: Property = {
         fc.integer({ min: -400, max: 400 }),
         async (type, days) => {
           const date = londonDatePlus(await readClock(session), days);
-          const answer = await session.call("POST", "/v0/applications", {
-            json: { ...submission(), transactions: { t1: { type, priority: 1, details: { date } } } },
-            headers: { "idempotency-key": `conformance-date-${Math.random().toString(36).slice(2)}` },
+          const answer = await sendSubmission(session, session.credentials, {
+            ...submission(),
+            transactions: { t1: { type, priority: 1, details: { date } } },
           });
           if (days <= 0) {
             expectStatus(answer, 202, `${type} dated ${date} (${days} days)`);
@@ -373,10 +378,7 @@ const priorities: Property = {
         async (values, type) => {
           const transactions = Object.fromEntries(values.map((priority, index) => [`t${index}`, { type, priority }]));
           if (values.some((p) => p < 1 || p > 20)) {
-            const answer = await session.call("POST", "/v0/applications", {
-              json: { ...submission(), transactions },
-              headers: { "idempotency-key": `conformance-priority-${Math.random().toString(36).slice(2)}` },
-            });
+            const answer = await sendSubmission(session, session.credentials, { ...submission(), transactions });
             expectStatus(answer, 400, `priorities ${values.join(", ")}`);
             return;
           }

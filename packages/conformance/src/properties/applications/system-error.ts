@@ -2,7 +2,17 @@
 // application; in any other status the key replays or is refused.
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
-import { errorOf, expectStatus, expectThat, list, submission, submit, transition } from "../../driver.js";
+import {
+  applicationRequestIdOf,
+  errorOf,
+  expectStatus,
+  expectThat,
+  list,
+  sendSubmission,
+  submission,
+  submit,
+  transition,
+} from "../../driver.js";
 import type { Property } from "../../property.js";
 import type { Credentials, Session } from "../../session.js";
 
@@ -80,18 +90,19 @@ const retryAfterSystemError: Property = {
             "no application.error notification",
           );
 
-        const again = await session.call("POST", "/v0/applications", {
-          as: credentials,
-          json: changed ? { ...body, customer_reference: "CONFORMANCE-2" } : body,
-          headers: { "idempotency-key": key },
-        });
+        const again = await sendSubmission(
+          session,
+          credentials,
+          changed ? { ...body, customer_reference: "CONFORMANCE-2" } : body,
+          key,
+        );
         if (!failed && changed) {
           expectStatus(again, 409, `the same key with another body while ${outcome}`);
           expectThat(errorOf(again).code === "409-01", `problem code ${again.text}`);
           return;
         }
         expectStatus(again, 202, `the same key again after ${outcome}`);
-        const id = (again.body as { data: { application_request_id: string } }).data.application_request_id;
+        const id = applicationRequestIdOf(again);
         if (!failed) {
           expectThat(id === first, `the same key and body while ${outcome} answered another application`);
           return;
