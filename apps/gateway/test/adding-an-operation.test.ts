@@ -3,8 +3,18 @@
 // written. The conformance suite's fuzzer, its business-unit isolation check, Prism, the client's types and the docs
 // then cover the new operation with no edit of their own. The scratch copy shares this checkout's installed
 // dependencies (its node_modules are links) and builds its own packages.
-import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -96,11 +106,34 @@ function run(command: string, args: string[], cwd = scratch): string {
   return result.stdout;
 }
 
-/** A copy of the files git tracks, with links to this checkout's installed dependencies. */
+/** Folders that are installed or built, never a contributor's sources. */
+const NOT_SOURCES = new Set(["node_modules", ".git", "dist", "dist-ts", ".turbo", ".data", "test-output"]);
+
+/**
+ * The repository's source files, relative to it: what git tracks, or in a copy of the tree that is not a git checkout
+ * (CI's run on another Node copies the working tree), every file outside installed and built folders.
+ */
+function sourceFiles(): string[] {
+  const git = spawnSync("git", ["ls-files", "-z"], { cwd: repository, encoding: "utf8" });
+  if (git.status === 0) return git.stdout.split("\0").filter(Boolean);
+  const files: string[] = [];
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(join(repository, folder), { withFileTypes: true })) {
+      if (NOT_SOURCES.has(entry.name)) continue;
+      const path = folder === "" ? entry.name : `${folder}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) files.push(path);
+    }
+  };
+  walk("");
+  return files;
+}
+
+/** A copy of the repository's source files, with links to this checkout's installed dependencies. */
 function scratchCopy(): string {
   const copy = mkdtempSync(join(tmpdir(), "lrg-adding-an-operation-"));
-  const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: repository, encoding: "utf8" }).split("\0");
-  for (const file of tracked.filter(Boolean)) {
+  const tracked = sourceFiles();
+  for (const file of tracked) {
     if (!existsSync(join(repository, file))) continue;
     mkdirSync(dirname(join(copy, file)), { recursive: true });
     cpSync(join(repository, file), join(copy, file));
