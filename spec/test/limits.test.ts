@@ -291,3 +291,16 @@ describe("correspondence document names (x-lrg-code-names)", () => {
     );
   });
 });
+
+describe("readiness runs' lists of checks", () => {
+  const sandboxSchemas = (sandbox as JsonObject)["components"] as JsonObject;
+  const named = (name: string) => (sandboxSchemas["schemas"] as Record<string, JsonObject>)[name] as JsonObject;
+  const checkNames = named("ReadinessCheckName")["enum"] as string[];
+
+  it.each(["ReadinessRunRequest", "ReadinessRun", "ReadinessRunSummary"])(
+    "%s holds at most one entry per check the spec names (maxItems is the length of ReadinessCheckName)",
+    (name) => {
+      expect(member(named(name), "checks")["maxItems"]).toBe(checkNames.length);
+    },
+  );
+});

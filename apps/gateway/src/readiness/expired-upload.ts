@@ -1,10 +1,10 @@
 import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
 import { firstHundred, type ReadinessCheck } from "./check.js";
 import type { RunningRun } from "./observer.js";
+import { keptByRun, takeOncePerRun, type KeptByRun } from "./run-settings.js";
 
 /** The upload address a run issued expired: which document, the bytes it was for, and when, by the unit's clock. */
-interface HeldAddress {
-  runId: string;
+interface HeldAddress extends KeptByRun {
   documentId: string;
   fileLength: number;
   fileSha256: string;
@@ -57,9 +57,7 @@ export async function takeExpiredAddress(
     fileSha256: document.fileSha256,
     issuedMs: nowMs,
   };
-  return storage.updateSetting<HeldAddress, boolean>(expiredAddressSetting(businessUnitId), (current) =>
-    current?.runId === run.id ? { value: current, answer: false } : { value: held, answer: true },
-  );
+  return takeOncePerRun(storage, expiredAddressSetting(businessUnitId), held);
 }
 
 /**
@@ -71,8 +69,8 @@ export async function expiredAddressOf(
   run: { id: string; businessUnitId: string },
   observations: readonly ReadinessObservationRow[],
 ): Promise<ExpiredAddress | undefined> {
-  const held = await storage.getSetting<HeldAddress>(expiredAddressSetting(run.businessUnitId));
-  if (held?.runId !== run.id) return undefined;
+  const held = await keptByRun<HeldAddress>(storage, expiredAddressSetting(run.businessUnitId), run.id);
+  if (!held) return undefined;
   const later = observations
     .filter(
       (observation) =>

@@ -1,5 +1,5 @@
 import { firstHundred, type ReadinessCheck } from "./check.js";
-import { isSubmission, submissionPlace } from "./submissions.js";
+import { isSubmission, noSubmissionTaken, submissionPlace } from "./submissions.js";
 
 /**
  * Validation failed: an application that fails validation moves to VALIDATION_FAILED and raises
@@ -18,13 +18,8 @@ export const validationFailed: ReadinessCheck = {
     "the application.validation-failed that follows.",
   judge: ({ observations, submissions: taken, ended }) => {
     const failedSubmission = taken["validation-failed"];
+    if (!failedSubmission) return noSubmissionTaken(observations, ended);
     const submissions = observations.filter(isSubmission);
-    if (!failedSubmission) {
-      const found = "No application of the unit was submitted during the run.";
-      return ended
-        ? { verdict: "not_exercised", found, requests: firstHundred(submissions) }
-        : { verdict: "running", found, requests: firstHundred(submissions) };
-    }
     const { applicationId, takenMs: failedMs } = failedSubmission;
     const reads = observations.filter(
       (observation) =>
