@@ -9,5 +9,7 @@ export default defineConfig({
     hookTimeout: 180_000,
     // The example pages run side by side (test/examples.test.ts); three at a time keeps two cores busy.
     maxConcurrency: 3,
+    // A page's script runs after it loads; on a loaded machine that can take seconds, not the default poll's one.
+    expect: { poll: { timeout: 30_000 } },
   },
 });

@@ -32,7 +32,7 @@ beforeAll(async () => {
       }),
     );
   }
-}, 240_000);
+}, 900_000);
 
 afterAll(async () => {
   await gateway?.stop();
