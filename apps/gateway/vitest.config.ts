@@ -30,7 +30,7 @@ export default defineConfig({
         ? []
         : [
             {
-              extends: true,
+              extends: true as const,
               test: {
                 name: "readiness-postgres",
                 include: ["test/readiness/**/*.test.ts"],
