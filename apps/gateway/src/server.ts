@@ -310,8 +310,8 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     authenticator,
     policies: registryPolicies((businessUnitId) => state.settingsOf(businessUnitId)),
     bodyTimeoutMs: limits.bodyTimeoutMs,
-    onAnswer: (operation, request, reply) =>
-      readinessObserver.observe(operation, businessUnitOf(request), request, reply),
+    onAnswer: (operation, request, reply, payload) =>
+      readinessObserver.observe(operation, businessUnitOf(request), request, reply, payload),
   });
   const controlTokens = new ControlTokens(storage, config.sandboxToken);
   const afterClockChange = async () => {

@@ -131,6 +131,8 @@ describe("SQLite migrations", () => {
             idempotencyKey: null,
             pathParameters: {},
             retryAfterSeconds: null,
+            answerCode: null,
+            answerDetail: null,
           },
           {
             ...common,
@@ -146,6 +148,8 @@ describe("SQLite migrations", () => {
             idempotencyKey: "key-1",
             pathParameters: { id: "a" },
             retryAfterSeconds: null,
+            answerCode: null,
+            answerDetail: null,
           },
         ]);
         // The next observation of the run is numbered after them.

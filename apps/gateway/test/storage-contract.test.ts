@@ -855,6 +855,8 @@ describe.each(backends)("the storage contract on $name", (backend) => {
       idempotencyKey: null,
       pathParameters: count === null ? { id: "a-1" } : {},
       retryAfterSeconds: count === null ? 2 : null,
+      answerCode: count === null ? "429-01" : null,
+      answerDetail: count === null ? "rate limit exceeded; retry after 2 seconds" : null,
     });
     const first = run();
     const stimulusApplication = application(unit, { status: "ACCEPTED_AWAITING_PRIORITY", decideAtMs: null });

@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 41b75a376be5df28088bb933c2c951c56888f51d1c3329bfc8d0fef74ad10c4b) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 615fcbf1df70d3e0a4321973c20c601df78c63077b8665a59520dcbe922c730d) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -1304,6 +1304,17 @@ export interface components {
              *     had none. A check of pacing compares it with when the software's next attempt came.
              */
             retry_after: number | null;
+            /**
+             * @description For an error answer (status 400 or more), its code: the problem's `code` (`403-01`, `409-01`, ...) or, in the
+             *     registry's envelope, the first item's (`BG40005`, `OC036`, ...); otherwise null. The evidence names the mistake
+             *     with it.
+             */
+            answer_code: string | null;
+            /**
+             * @description For an error answer, its detail (the problem's `detail`, or the envelope's first item's), cut to 200 characters:
+             *     which member or header was wrong. Otherwise null.
+             */
+            answer_detail: string | null;
         };
         /** @description One check of a readiness run: its verdict, the rule it checks, what to do to pass it, and the evidence. */
         ReadinessCheckResult: {

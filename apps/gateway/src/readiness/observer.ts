@@ -99,13 +99,14 @@ export class ReadinessObserver {
     businessUnitId: string | undefined,
     request: FastifyRequest,
     reply: FastifyReply,
+    payload: unknown,
   ): Promise<void> | undefined {
     if (businessUnitId === undefined) return undefined;
     const run = this.#running.get(businessUnitId);
     if (!run) return undefined;
     const clockMs = this.#clock.nowMs(businessUnitId);
     if (clockMs >= run.deadlineMs) return undefined;
-    const observation = observationOf(operation, request, reply, { runId: run.id, businessUnitId, clockMs });
+    const observation = observationOf(operation, request, reply, payload, { runId: run.id, businessUnitId, clockMs });
     if (!this.#deferred) return this.#record(observation);
     this.#defer(observation);
     return undefined;
@@ -167,14 +168,16 @@ function runningByUnit(runs: ReadinessRunRow[]): Map<string, RunningRun> {
 
 /**
  * What an observation keeps of a request and its answer: never the request's body (but an acknowledge call's ids)
- * nor its credentials; of the answer, its status and its `Retry-After`.
+ * nor its credentials; of the answer, its status, its `Retry-After` and, for an error, its code and detail.
  */
 export function observationOf(
   operation: Pick<Operation, "operationId" | "method">,
   request: Pick<FastifyRequest, "query" | "params" | "headers" | "body">,
   reply: Pick<FastifyReply, "statusCode" | "getHeader">,
+  payload: unknown,
   context: { runId: string; businessUnitId: string; clockMs: number },
 ): Omit<ReadinessObservationRow, "sequence"> {
+  const error = reply.statusCode >= 400 ? errorOf(payload) : { code: null, detail: null };
   const ids = operation.operationId.startsWith("acknowledgeNotifications") ? acknowledgeIdsOf(request.body) : null;
   const key = request.headers["idempotency-key"];
   return {
@@ -189,6 +192,32 @@ export function observationOf(
     idempotencyKey: typeof key === "string" ? cut(key, 255) : null,
     pathParameters: redacted(request.params),
     retryAfterSeconds: wholeSeconds(reply.getHeader("retry-after")),
+    answerCode: error.code,
+    answerDetail: error.detail,
+  };
+}
+
+/**
+ * The code and detail of an error answer as sent (serialized JSON): a problem's `code` and `detail`, or the first item
+ * of a registry envelope (`errors[0]`: `code` or `error_code`, and its `detail` or `message`). Null where the answer
+ * has none (a body that is not such JSON).
+ */
+function errorOf(payload: unknown): { code: string | null; detail: string | null } {
+  const text = typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : "";
+  let body: unknown;
+  try {
+    body = text.startsWith("{") ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  const record = (value: unknown): Record<string, unknown> =>
+    typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+  const errors = record(body)["errors"];
+  const item = Array.isArray(errors) ? record(errors[0]) : record(body);
+  const text_ = (value: unknown): string | null => (typeof value === "string" ? cut(value) : null);
+  return {
+    code: text_(item["code"] ?? item["error_code"]),
+    detail: text_(item["detail"] ?? item["message"] ?? item["error_message"]),
   };
 }
 

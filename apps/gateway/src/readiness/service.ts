@@ -292,5 +292,7 @@ function toObservation(row: ReadinessObservationRow): Observation {
     idempotency_key: row.idempotencyKey,
     path_parameters: row.pathParameters,
     retry_after: row.retryAfterSeconds,
+    answer_code: row.answerCode,
+    answer_detail: row.answerDetail,
   };
 }

@@ -281,7 +281,7 @@ export function toReadinessRun(row: Row): ReadinessRunRow {
 
 /** The columns of an observation, in the order `readinessObservationValues` gives them. */
 export const READINESS_OBSERVATION_COLUMNS =
-  "run_id, sequence, business_unit_id, clock_ms, method, operation_id, query, status, credentials_sent, acknowledged_ids, acknowledged_count, idempotency_key, path_parameters, retry_after_seconds";
+  "run_id, sequence, business_unit_id, clock_ms, method, operation_id, query, status, credentials_sent, acknowledged_ids, acknowledged_count, idempotency_key, path_parameters, retry_after_seconds, answer_code, answer_detail";
 
 /** An observation's values for READINESS_OBSERVATION_COLUMNS, numbered `sequence`. */
 export function readinessObservationValues(
@@ -303,6 +303,8 @@ export function readinessObservationValues(
     observation.idempotencyKey,
     json(observation.pathParameters),
     observation.retryAfterSeconds,
+    observation.answerCode,
+    observation.answerDetail,
   ];
 }
 
@@ -326,6 +328,8 @@ export function toReadinessObservation(row: Row): ReadinessObservationRow {
       row["retry_after_seconds"] === null || row["retry_after_seconds"] === undefined
         ? null
         : Number(row["retry_after_seconds"]),
+    answerCode: (row["answer_code"] as string | null | undefined) ?? null,
+    answerDetail: (row["answer_detail"] as string | null | undefined) ?? null,
   };
 }
 

@@ -466,6 +466,10 @@ export interface ReadinessObservationRow {
   pathParameters: Record<string, string>;
   /** The answer's `Retry-After` in whole seconds (a 429, a 503, a deferred search's 202), else null. */
   retryAfterSeconds: number | null;
+  /** An error answer's code (problem `code`, or the registry envelope's first item's), else null. */
+  answerCode: string | null;
+  /** An error answer's detail (the problem's, or the envelope's first item's), cut to 200 characters, else null. */
+  answerDetail: string | null;
 }
 
 /** Which audit entries to list; every filter given must hold. */

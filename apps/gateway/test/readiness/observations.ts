@@ -23,6 +23,8 @@ export function observed(
     idempotencyKey: null,
     pathParameters: {},
     retryAfterSeconds: null,
+    answerCode: null,
+    answerDetail: null,
     ...overrides,
   };
 }

@@ -47,6 +47,8 @@ function handMade(verdicts: Verdict[], hostile = ""): ReadinessRun {
             idempotency_key: hostile || null,
             path_parameters: {},
             retry_after: null,
+            answer_code: null,
+            answer_detail: null,
           },
         ],
       },

@@ -80,4 +80,12 @@ export const postgresMigrations: { version: number; name: string; sql: string }[
       ALTER TABLE notifications SET (fillfactor = 100);
     `,
   },
+  {
+    version: 1005,
+    name: "a readiness observation keeps an error answer's code and detail (the evidence names the mistake)",
+    // SQLite keeps observations as JSON batches: a new member needs no migration there.
+    sql: `
+      ALTER TABLE readiness_observations ADD COLUMN answer_code TEXT, ADD COLUMN answer_detail TEXT;
+    `,
+  },
 ];

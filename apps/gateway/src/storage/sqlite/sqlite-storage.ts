@@ -490,16 +490,21 @@ export class SqliteStorage implements Storage {
   }
 
   async readinessObservations(runId: string): Promise<ReadinessObservationRow[]> {
+    // A batch written before observations kept the answer's code and detail has neither.
+    type Kept = Omit<ReadinessObservationRow, "sequence" | "runId" | "businessUnitId" | "answerCode" | "answerDetail"> &
+      Partial<Pick<ReadinessObservationRow, "answerCode" | "answerDetail">>;
     const batches = this.#prepared(
       "SELECT first_sequence, business_unit_id, observations FROM readiness_observations WHERE run_id = ? ORDER BY first_sequence",
     ).all(runId) as { first_sequence: number; business_unit_id: string; observations: string }[];
     return batches.flatMap((batch) =>
-      parse<Omit<ReadinessObservationRow, "sequence" | "runId" | "businessUnitId">[]>(batch.observations).map(
+      parse<Kept[]>(batch.observations).map(
         (observation, index) => ({
           runId,
           businessUnitId: batch.business_unit_id,
           sequence: Number(batch.first_sequence) + index,
           ...observation,
+          answerCode: observation.answerCode ?? null,
+          answerDetail: observation.answerDetail ?? null,
         }),
       ),
     );
