@@ -497,16 +497,14 @@ export class SqliteStorage implements Storage {
       "SELECT first_sequence, business_unit_id, observations FROM readiness_observations WHERE run_id = ? ORDER BY first_sequence",
     ).all(runId) as { first_sequence: number; business_unit_id: string; observations: string }[];
     return batches.flatMap((batch) =>
-      parse<Kept[]>(batch.observations).map(
-        (observation, index) => ({
-          runId,
-          businessUnitId: batch.business_unit_id,
-          sequence: Number(batch.first_sequence) + index,
-          ...observation,
-          answerCode: observation.answerCode ?? null,
-          answerDetail: observation.answerDetail ?? null,
-        }),
-      ),
+      parse<Kept[]>(batch.observations).map((observation, index) => ({
+        runId,
+        businessUnitId: batch.business_unit_id,
+        sequence: Number(batch.first_sequence) + index,
+        ...observation,
+        answerCode: observation.answerCode ?? null,
+        answerDetail: observation.answerDetail ?? null,
+      })),
     );
   }
 
