@@ -133,6 +133,7 @@ describe("SQLite migrations", () => {
             retryAfterSeconds: null,
             answerCode: null,
             answerDetail: null,
+            submissionCase: null,
           },
           {
             ...common,
@@ -150,6 +151,7 @@ describe("SQLite migrations", () => {
             retryAfterSeconds: null,
             answerCode: null,
             answerDetail: null,
+            submissionCase: null,
           },
         ]);
         // The next observation of the run is numbered after them.

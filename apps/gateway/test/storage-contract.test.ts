@@ -857,6 +857,8 @@ describe.each(backends)("the storage contract on $name", (backend) => {
       retryAfterSeconds: count === null ? 2 : null,
       answerCode: count === null ? "429-01" : null,
       answerDetail: count === null ? "rate limit exceeded; retry after 2 seconds" : null,
+      submissionCase:
+        count === null ? null : { type: "REGISTER_UPDATE", customerReference: "C-1", titleNumbers: ["AB1"] },
     });
     const first = run();
     const stimulusApplication = application(unit, { status: "ACCEPTED_AWAITING_PRIORITY", decideAtMs: null });

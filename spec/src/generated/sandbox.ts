@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 615fcbf1df70d3e0a4321973c20c601df78c63077b8665a59520dcbe922c730d) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 56914fefbd512fab990736799baba30e3c5dee77592af2bcb0a7c4554c9ddea9) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -1258,7 +1258,8 @@ export interface components {
         };
         /**
          * @description One request of the business unit's software to the registry interface, as the gateway observed it during a run.
-         *     Never kept: request bodies (but for the ids of an acknowledge call), credentials, headers other than
+         *     Never kept: request bodies (but for the ids of an acknowledge call and the case of a submission), credentials,
+         *     headers other than
          *     `Idempotency-Key`; query parameters whose name suggests a secret or a signature are redacted. The requests to a
          *     signed upload or download address carry no credentials: they are the unit's whose document they name.
          */
@@ -1315,6 +1316,16 @@ export interface components {
              *     which member or header was wrong. Otherwise null.
              */
             answer_detail: string | null;
+            /**
+             * @description For a submission (`submitApplication`), the case it is for: its `type`, its `customer_reference` and its title
+             *     numbers (sorted, upper case), the members by which a resubmission is the same application; otherwise null.
+             *     Nothing else of the body is kept.
+             */
+            submission_case: {
+                type: string;
+                customer_reference: string;
+                title_numbers: string[];
+            } | null;
         };
         /** @description One check of a readiness run: its verdict, the rule it checks, what to do to pass it, and the evidence. */
         ReadinessCheckResult: {

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Operation } from "@lrg/spec";
 import type { Clock } from "../clock.js";
-import type { ReadinessObservationRow, ReadinessRunRow, Storage } from "../storage/storage.js";
+import type { ReadinessObservationRow, ReadinessRunRow, Storage, SubmissionCase } from "../storage/storage.js";
 
 /** The most observations one run keeps (ReadinessObservation `sequence` maximum); later ones are counted as dropped. */
 export const OBSERVATIONS_KEPT_PER_RUN = 10_000;
@@ -194,6 +194,30 @@ export function observationOf(
     retryAfterSeconds: wholeSeconds(reply.getHeader("retry-after")),
     answerCode: error.code,
     answerDetail: error.detail,
+    submissionCase: operation.operationId === "submitApplication" ? submissionCaseOf(request.body) : null,
+  };
+}
+
+/**
+ * The case a submission's body is for (`type`, `customer_reference`, the titles' `title_number`s, sorted and upper
+ * case), or null when the body has none of them (a body refused for its shape may lack any).
+ */
+export function submissionCaseOf(body: unknown): SubmissionCase | null {
+  if (typeof body !== "object" || body === null) return null;
+  const { type, customer_reference: reference, titles } = body as Record<string, unknown>;
+  const numbers =
+    typeof titles === "object" && titles !== null
+      ? Object.values(titles as Record<string, unknown>)
+          .slice(0, MAX_IDS)
+          .map((title) => (title as { title_number?: unknown } | null)?.title_number)
+          .filter((number): number is string => typeof number === "string")
+          .map((number) => cut(number.toUpperCase()))
+      : [];
+  if (typeof type !== "string" && typeof reference !== "string" && numbers.length === 0) return null;
+  return {
+    type: cut(typeof type === "string" ? type : ""),
+    customerReference: cut(typeof reference === "string" ? reference : ""),
+    titleNumbers: [...new Set(numbers)].sort(),
   };
 }
 

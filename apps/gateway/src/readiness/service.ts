@@ -294,5 +294,13 @@ function toObservation(row: ReadinessObservationRow): Observation {
     retry_after: row.retryAfterSeconds,
     answer_code: row.answerCode,
     answer_detail: row.answerDetail,
+    submission_case:
+      row.submissionCase === null
+        ? null
+        : {
+            type: row.submissionCase.type,
+            customer_reference: row.submissionCase.customerReference,
+            title_numbers: row.submissionCase.titleNumbers,
+          },
   };
 }

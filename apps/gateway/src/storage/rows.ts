@@ -281,7 +281,7 @@ export function toReadinessRun(row: Row): ReadinessRunRow {
 
 /** The columns of an observation, in the order `readinessObservationValues` gives them. */
 export const READINESS_OBSERVATION_COLUMNS =
-  "run_id, sequence, business_unit_id, clock_ms, method, operation_id, query, status, credentials_sent, acknowledged_ids, acknowledged_count, idempotency_key, path_parameters, retry_after_seconds, answer_code, answer_detail";
+  "run_id, sequence, business_unit_id, clock_ms, method, operation_id, query, status, credentials_sent, acknowledged_ids, acknowledged_count, idempotency_key, path_parameters, retry_after_seconds, answer_code, answer_detail, submission_case";
 
 /** An observation's values for READINESS_OBSERVATION_COLUMNS, numbered `sequence`. */
 export function readinessObservationValues(
@@ -305,6 +305,7 @@ export function readinessObservationValues(
     observation.retryAfterSeconds,
     observation.answerCode,
     observation.answerDetail,
+    observation.submissionCase === null ? null : json(observation.submissionCase),
   ];
 }
 
@@ -330,6 +331,8 @@ export function toReadinessObservation(row: Row): ReadinessObservationRow {
         : Number(row["retry_after_seconds"]),
     answerCode: (row["answer_code"] as string | null | undefined) ?? null,
     answerDetail: (row["answer_detail"] as string | null | undefined) ?? null,
+    submissionCase:
+      row["submission_case"] === null || row["submission_case"] === undefined ? null : parse(row["submission_case"]),
   };
 }
 

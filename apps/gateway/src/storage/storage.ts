@@ -470,6 +470,16 @@ export interface ReadinessObservationRow {
   answerCode: string | null;
   /** An error answer's detail (the problem's, or the envelope's first item's), cut to 200 characters, else null. */
   answerDetail: string | null;
+  /** For a submission, the case it is for (the members by which a resubmission is the same application), else null. */
+  submissionCase: SubmissionCase | null;
+}
+
+/** What makes two submissions the same application: its type, the customer's reference and the title numbers. */
+export interface SubmissionCase {
+  type: string;
+  customerReference: string;
+  /** Sorted, upper case. */
+  titleNumbers: string[];
 }
 
 /** Which audit entries to list; every filter given must hold. */

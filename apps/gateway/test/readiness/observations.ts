@@ -25,6 +25,7 @@ export function observed(
     retryAfterSeconds: null,
     answerCode: null,
     answerDetail: null,
+    submissionCase: null,
     ...overrides,
   };
 }

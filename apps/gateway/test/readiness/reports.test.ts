@@ -49,6 +49,7 @@ function handMade(verdicts: Verdict[], hostile = ""): ReadinessRun {
             retry_after: null,
             answer_code: null,
             answer_detail: null,
+            submission_case: null,
           },
         ],
       },

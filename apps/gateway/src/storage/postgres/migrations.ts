@@ -82,10 +82,11 @@ export const postgresMigrations: { version: number; name: string; sql: string }[
   },
   {
     version: 1005,
-    name: "a readiness observation keeps an error answer's code and detail (the evidence names the mistake)",
+    name: "a readiness observation keeps an error answer's code and detail, and a submission's case",
     // SQLite keeps observations as JSON batches: a new member needs no migration there.
     sql: `
-      ALTER TABLE readiness_observations ADD COLUMN answer_code TEXT, ADD COLUMN answer_detail TEXT;
+      ALTER TABLE readiness_observations ADD COLUMN answer_code TEXT, ADD COLUMN answer_detail TEXT,
+        ADD COLUMN submission_case TEXT;
     `,
   },
 ];

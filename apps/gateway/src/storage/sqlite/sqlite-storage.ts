@@ -490,9 +490,12 @@ export class SqliteStorage implements Storage {
   }
 
   async readinessObservations(runId: string): Promise<ReadinessObservationRow[]> {
-    // A batch written before observations kept the answer's code and detail has neither.
-    type Kept = Omit<ReadinessObservationRow, "sequence" | "runId" | "businessUnitId" | "answerCode" | "answerDetail"> &
-      Partial<Pick<ReadinessObservationRow, "answerCode" | "answerDetail">>;
+    // A batch written before observations kept the answer's code and detail and a submission's case has none of them.
+    type Kept = Omit<
+      ReadinessObservationRow,
+      "sequence" | "runId" | "businessUnitId" | "answerCode" | "answerDetail" | "submissionCase"
+    > &
+      Partial<Pick<ReadinessObservationRow, "answerCode" | "answerDetail" | "submissionCase">>;
     const batches = this.#prepared(
       "SELECT first_sequence, business_unit_id, observations FROM readiness_observations WHERE run_id = ? ORDER BY first_sequence",
     ).all(runId) as { first_sequence: number; business_unit_id: string; observations: string }[];
@@ -504,6 +507,7 @@ export class SqliteStorage implements Storage {
         ...observation,
         answerCode: observation.answerCode ?? null,
         answerDetail: observation.answerDetail ?? null,
+        submissionCase: observation.submissionCase ?? null,
       })),
     );
   }
