@@ -35,9 +35,10 @@ export interface RunFacts {
   ended: boolean;
   /**
    * At the end of the run: whether any notification was raised for the unit during the run, and the ids of those
-   * still NEW (at most 100). Undefined while it runs.
+   * still NEW (at most 100), as the version the software consumed lists them (`consumedVersion`); undefined while it
+   * runs.
    */
-  leftBehind: { raised: boolean; newIds: string[] } | undefined;
+  leftBehind: { raised: boolean; newIds: string[]; version: NotificationVersion } | undefined;
   /** The unit's submissions the run took for its checks that act on one (`submissions.ts`), by check. */
   submissions: TakenSubmissions;
   /** The upload address the run issued expired (`expired-upload.ts`), once it issued one. */
@@ -94,6 +95,30 @@ export function acknowledgedIds(observations: readonly ReadinessObservationRow[]
     if (isAcknowledgement(observation) && observation.status === 200)
       for (const id of observation.acknowledgedIds ?? []) ids.add(id);
   return ids;
+}
+
+/** A version of the notification services. */
+export type NotificationVersion = "v0" | "v1";
+
+/**
+ * The version of the notification services the software consumed during the run: version 1 if it listed or
+ * acknowledged there, else version 0 if it did there; undefined when it did neither. A version 0 consumer is judged on
+ * the version 0 feed, which has no counterpart of version 1's attachment and message notifications.
+ */
+export function consumedVersion(observations: readonly ReadinessObservationRow[]): NotificationVersion | undefined {
+  const consuming = observations.filter((observation) => isListing(observation) || isAcknowledgement(observation));
+  if (consuming.some((observation) => observation.operationId.endsWith("V1"))) return "v1";
+  return consuming.length > 0 ? "v0" : undefined;
+}
+
+/**
+ * How an observation was answered, as evidence says it: its status, and for an error its code and detail
+ * ("403 403-01: X-Provider-Checksum-Sha256 does not match ...").
+ */
+export function answered(observation: ReadinessObservationRow): string {
+  const code = observation.answerCode ? ` ${observation.answerCode}` : "";
+  const detail = observation.answerDetail ? `: ${observation.answerDetail}` : "";
+  return `${observation.status}${code}${detail}`;
 }
 
 /** At most the first 100 observations (the evidence's bound). */

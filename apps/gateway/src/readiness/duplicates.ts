@@ -15,7 +15,7 @@ export const duplicates: ReadinessCheck = {
     return { raised, kept: { notificationIds: raised.notifications.map((notification) => notification.id) } };
   },
   instructions: () =>
-    "One event (application.accepted-priority-pending, version 0 APPLICATION_ACCEPTED_QUEUED_FOR_DAY_LIST) was " +
+    "One event (application.accepted-priority-protected, version 0 APPLICATION_ACCEPTED_ON_DAY_LIST) was " +
     "delivered twice to your business unit. Let your software list and acknowledge notifications as it does in production.",
   judge: ({ observations, stimulus, ended }) => {
     const ids = stimulus.duplicates?.notificationIds ?? [];

@@ -1,5 +1,5 @@
 import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
-import { firstHundred, type ReadinessCheck } from "./check.js";
+import { answered, firstHundred, type ReadinessCheck } from "./check.js";
 import type { RunningRun } from "./observer.js";
 import { keptByRun, takeOncePerRun, type KeptByRun } from "./run-settings.js";
 
@@ -27,6 +27,24 @@ const MOST_LOOKED_UP = 100;
 
 const isAsk = (observation: ReadinessObservationRow): boolean => observation.operationId === "createUploadUrl";
 const isPut = (observation: ReadinessObservationRow): boolean => observation.operationId === "uploadDocument";
+
+/**
+ * The software's first request for an upload address refused for what it sent (a 4xx: a hex `file_sha256`, a length
+ * out of bounds), when no request of the run got one: the software met the upload checks wrongly.
+ */
+export function refusedAddressRequest(
+  observations: readonly ReadinessObservationRow[],
+): ReadinessObservationRow | undefined {
+  const asks = observations.filter(isAsk);
+  if (asks.some((ask) => ask.status < 300)) return undefined;
+  return asks.find((ask) => ask.status >= 400 && ask.status < 500);
+}
+
+/** What evidence says of a refused address request. */
+export const addressRefused = (ask: ReadinessObservationRow): string =>
+  `The software's request for an upload address (observation ${ask.sequence}) was refused ${answered(ask)}; send ` +
+  "file_sha256 as the base64 of the SHA-256 digest (44 characters, not the 64-character hex) and file_length as the " +
+  "byte count.";
 
 /**
  * Whether an upload PUT was refused because its address had expired: a 403 answered after the `expires` of its
@@ -107,6 +125,8 @@ export const expiredUpload: ReadinessCheck = {
   judge: ({ observations, expiredAddress, ended }) => {
     const requests = firstHundred(observations.filter((observation) => isAsk(observation) || isPut(observation)));
     if (!expiredAddress) {
+      const refused = refusedAddressRequest(observations);
+      if (refused) return { verdict: ended ? "failed" : "running", found: addressRefused(refused), requests };
       const found = "The software asked for no upload address during the run.";
       return { verdict: ended ? "not_exercised" : "running", found, requests };
     }

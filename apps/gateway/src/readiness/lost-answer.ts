@@ -32,12 +32,25 @@ export const lostAnswer: ReadinessCheck = {
     const other = later.find(
       (observation) => observation.idempotencyKey !== key && STORED_STATUSES.has(observation.status),
     );
+    // A retry with the same key but another body is refused (409): the registry keeps the first body for the key.
+    const conflict = later.find(
+      (observation) =>
+        observation.idempotencyKey === key &&
+        observation.status === 409 &&
+        (!retry || observation.sequence < retry.sequence),
+    );
+    const changedBody = conflict
+      ? `; its retry with the same Idempotency-Key (observation ${conflict.sequence}) was answered 409${
+          conflict.answerCode ? ` ${conflict.answerCode}` : ""
+        }: the body differed from the first (${conflict.answerDetail ?? "another request under the same key"}), so ` +
+        "a retry must resend the same request"
+      : "";
     if (other && (!retry || other.sequence < retry.sequence))
       return {
         verdict: "failed",
         found:
-          `${lost}; the software's next submission carried another Idempotency-Key (observation ${other.sequence}, ` +
-          "answered 202): a second application.",
+          `${lost}${changedBody}; the software's next application came under another Idempotency-Key (observation ` +
+          `${other.sequence}, answered ${other.status === 444 ? "444" : "202"}): a second application.`,
         requests,
       };
     if (retry)
@@ -50,10 +63,14 @@ export const lostAnswer: ReadinessCheck = {
       };
     const tries = later.filter((observation) => observation.idempotencyKey === key);
     const refused =
-      tries.length > 0 ? ` (its retries with that key were refused: ${tries.map((t) => t.status).join(", ")})` : "";
+      conflict || tries.length === 0
+        ? ""
+        : ` (its retries with that key were refused: ${tries.map((t) => t.status).join(", ")})`;
     return {
       verdict: ended ? "failed" : "running",
-      found: `${lost}; the software did not retry it with the same Idempotency-Key${refused}.`,
+      found: conflict
+        ? `${lost}${changedBody}.`
+        : `${lost}; the software did not retry it with the same Idempotency-Key${refused}.`,
       requests,
     };
   },

@@ -222,9 +222,10 @@ export function submissionCaseOf(body: unknown): SubmissionCase | null {
 }
 
 /**
- * The code and detail of an error answer as sent (serialized JSON): a problem's `code` and `detail`, or the first item
- * of a registry envelope (`errors[0]`: `code` or `error_code`, and its `detail` or `message`). Null where the answer
- * has none (a body that is not such JSON).
+ * The code and detail of an error answer as sent (serialized JSON): a problem's `code`, with the detail of its first
+ * schema error (`errors[0].detail`, which names the member) or else its `detail`; or, in a registry envelope (no
+ * top-level code), its first item's `code` or `error_code` and `detail`, `message` or `error_message`. Null where the
+ * answer has none (a body that is not such JSON).
  */
 function errorOf(payload: unknown): { code: string | null; detail: string | null } {
   const text = typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : "";
@@ -236,12 +237,15 @@ function errorOf(payload: unknown): { code: string | null; detail: string | null
   }
   const record = (value: unknown): Record<string, unknown> =>
     typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-  const errors = record(body)["errors"];
-  const item = Array.isArray(errors) ? record(errors[0]) : record(body);
-  const text_ = (value: unknown): string | null => (typeof value === "string" ? cut(value) : null);
+  const string = (value: unknown): string | null => (typeof value === "string" ? cut(value) : null);
+  const answer = record(body);
+  const errors = answer["errors"];
+  const first = Array.isArray(errors) ? record(errors[0]) : {};
+  if (typeof answer["code"] === "string")
+    return { code: string(answer["code"]), detail: string(first["detail"] ?? answer["detail"]) };
   return {
-    code: text_(item["code"] ?? item["error_code"]),
-    detail: text_(item["detail"] ?? item["message"] ?? item["error_message"]),
+    code: string(first["code"] ?? first["error_code"]),
+    detail: string(first["detail"] ?? first["message"] ?? first["error_message"]),
   };
 }
 

@@ -4,7 +4,15 @@ import type { SandboxComponents } from "../operation-types.js";
 import { Problem } from "../problems.js";
 import type { BlobStore } from "../storage/blobs/blob-store.js";
 import type { ReadinessObservationRow, ReadinessRunRow, Storage } from "../storage/storage.js";
-import { RULES, type CheckName, type Raised, type RunFacts, type Stimulus, type Verdict } from "./check.js";
+import {
+  consumedVersion,
+  RULES,
+  type CheckName,
+  type Raised,
+  type RunFacts,
+  type Stimulus,
+  type Verdict,
+} from "./check.js";
 import { CHECK_NAMES, CHECKS } from "./checks.js";
 import { expiredAddressOf } from "./expired-upload.js";
 import type { ReadinessObserver } from "./observer.js";
@@ -191,24 +199,32 @@ export class ReadinessService {
     const endedMs =
       status === "finished" ? run.deadlineMs : Math.min(this.#clock.nowMs(run.businessUnitId), run.deadlineMs);
     const observations = await this.#observations(run.id);
-    const leftBehind = status === "finished" ? await this.#leftBehind(run, endedMs) : undefined;
+    const leftBehind = status === "finished" ? await this.#leftBehind(run, endedMs, observations) : undefined;
     const result = judge(run, observations, status, { ...(await this.#facts(run, observations)), leftBehind });
     await this.#storage.endReadinessRun(run.id, { status, endedMs, result });
     this.#observer.ended(run);
   }
 
-  /** Whether notifications were raised for the unit during the run, and those still NEW (at most 100). */
-  async #leftBehind(run: ReadinessRunRow, endedMs: number): Promise<RunFacts["leftBehind"]> {
+  /**
+   * Whether notifications were raised for the unit during the run, and those still NEW (at most 100), in the feed of
+   * the version the software consumed (version 1 when it consumed neither).
+   */
+  async #leftBehind(
+    run: ReadinessRunRow,
+    endedMs: number,
+    observations: readonly ReadinessObservationRow[],
+  ): Promise<RunFacts["leftBehind"]> {
+    const version = consumedVersion(observations) ?? "v1";
     const query = {
       businessUnitId: run.businessUnitId,
-      version: "v1" as const,
+      version,
       createdAfterMs: run.startedMs - 1,
       createdBeforeMs: endedMs + 1,
       additionalProviderFilter: null,
     };
     const raised = (await this.#storage.listNotifications({ ...query, limit: 1 })).length > 0;
     const stillNew = await this.#storage.listNotifications({ ...query, status: "NEW", limit: 100 });
-    return { raised, newIds: stillNew.map((notification) => notification.id) };
+    return { raised, newIds: stillNew.map((notification) => notification.id), version };
   }
 
   /** The run in the spec's shape: its kept verdicts once it ended, else judged now from its observations. */

@@ -4,14 +4,25 @@ import { renderDocuments, type DocumentCode } from "../registry/correspondence.j
 import type { ApplicationRow } from "../storage/storage.js";
 import type { Raised } from "./check.js";
 
-/** An application the run submits for a unit, accepted and awaiting priority (as the day list leaves it). */
-function submittedApplication(businessUnitId: string, nowMs: number, customerReference: string): ApplicationRow {
+/** Characters of a registry reference (`RegistryReference`: 7 of A-Z and 0-9). */
+const REFERENCE_CHARACTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+const registryReference = (): string =>
+  Array.from({ length: 7 }, () => REFERENCE_CHARACTERS[randomInt(REFERENCE_CHARACTERS.length)]).join("");
+
+/**
+ * An application the run submits for a unit, accepted and protected on the day list at `nowMs`. Never one awaiting
+ * priority: the registry holds none while the day list is open, and one held would move (and raise notifications for
+ * the run's unit) whenever anybody reopened the day list, another team's put-back steps included. Nothing decides it
+ * (no `decideAtMs`): it stays as the run made it unless the unit's own software or sandbox moves it.
+ */
+function protectedApplication(businessUnitId: string, nowMs: number, customerReference: string): ApplicationRow {
   return {
     id: randomUUID(),
     businessUnitId,
-    status: "ACCEPTED_AWAITING_PRIORITY",
-    registryReference: null,
-    priorityMs: null,
+    status: "ACCEPTED_PRIORITY_PROTECTED",
+    registryReference: registryReference(),
+    priorityMs: nowMs,
     additionalProviderFilter: null,
     submission: {
       type: "REGISTER_UPDATE",
@@ -30,9 +41,8 @@ function submittedApplication(businessUnitId: string, nowMs: number, customerRef
 }
 
 /**
- * Applications the sandbox submits for a unit during a run, each accepted and awaiting priority, with the notification
- * of that event (delivered twice when `twice`). Real applications: their information can be read, and they move on
- * when the day list reopens, as any other.
+ * Applications the sandbox submits for a unit during a run, each accepted and protected on the day list, with the
+ * notification of that event (delivered twice when `twice`). Real applications: their information can be read.
  */
 export function acceptedApplications(
   businessUnitId: string,
@@ -43,14 +53,18 @@ export function acceptedApplications(
   const applications: ApplicationRow[] = [];
   const notifications: Raised["notifications"] = [];
   for (let index = 0; index < count; index += 1) {
-    const application = submittedApplication(businessUnitId, nowMs, `${options.reference}-${index + 1}`);
+    const application = protectedApplication(businessUnitId, nowMs, `${options.reference}-${index + 1}`);
     applications.push(application);
     // Each application's event at its own instant, so that no two distinct events look like duplicates.
     const at = nowMs - count + index + 1;
     notifications.push(
       ...notificationsFor(
         application,
-        { kind: "accepted-priority-pending" },
+        {
+          kind: "accepted-priority-protected",
+          registryReference: application.registryReference ?? "",
+          priorityMs: application.priorityMs ?? nowMs,
+        },
         { eventMs: at, createdMs: nowMs },
         () => options.twice,
       ),
@@ -58,9 +72,6 @@ export function acceptedApplications(
   }
   return { applications, notifications };
 }
-
-/** Characters of a registry reference (`RegistryReference`: 7 of A-Z and 0-9). */
-const REFERENCE_CHARACTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
 /**
  * Correspondence the registry despatches on an application the run submits for a unit and protects on the day list:
@@ -73,16 +84,8 @@ export function despatchedCorrespondence(
   codes: DocumentCode[],
   reference: string,
 ): Raised & { downloadIds: string[] } {
-  const registryReference = Array.from(
-    { length: 7 },
-    () => REFERENCE_CHARACTERS[randomInt(REFERENCE_CHARACTERS.length)],
-  ).join("");
-  const application: ApplicationRow = {
-    ...submittedApplication(businessUnitId, nowMs, reference),
-    status: "ACCEPTED_PRIORITY_PROTECTED",
-    registryReference,
-    priorityMs: nowMs,
-  };
+  const application = protectedApplication(businessUnitId, nowMs, reference);
+  const registryReference = application.registryReference ?? "";
   const rendered = renderDocuments(application, codes, nowMs);
   const documents = rendered.map(({ document }) => document);
   const notifications = notificationsFor(

@@ -1,6 +1,6 @@
 import type { SubmissionFate } from "../applications/service.js";
 import type { RuleError } from "../applications/validation-rules.js";
-import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
+import type { ReadinessObservationRow, Storage, SubmissionCase } from "../storage/storage.js";
 import { firstHundred, type CheckName, type Judgement } from "./check.js";
 import type { RunningRun } from "./observer.js";
 
@@ -137,6 +137,20 @@ export function observedAround(
   );
   return { own, later };
 }
+
+/** Whether two submissions are for the same case: the same type, customer reference and title numbers. */
+export function sameCase(a: SubmissionCase, b: SubmissionCase): boolean {
+  return (
+    a.type === b.type &&
+    a.customerReference === b.customerReference &&
+    a.titleNumbers.length === b.titleNumbers.length &&
+    a.titleNumbers.every((number, index) => number === b.titleNumbers[index])
+  );
+}
+
+/** A submission's case as evidence reads it. */
+export const describeCase = (submissionCase: SubmissionCase): string =>
+  `${submissionCase.type} "${submissionCase.customerReference}", titles ${submissionCase.titleNumbers.join(", ") || "none"}`;
 
 /** The verdict of a check whose submission the run has not taken (yet): running, or not exercised once it ended. */
 export function noSubmissionTaken(observations: readonly ReadinessObservationRow[], ended: boolean): Judgement {

@@ -1,13 +1,20 @@
 import { firstHundred, type ReadinessCheck } from "./check.js";
-import { noSubmissionTaken, observedAround, STORED_STATUSES, submissionPlace } from "./submissions.js";
+import {
+  describeCase,
+  noSubmissionTaken,
+  observedAround,
+  sameCase,
+  STORED_STATUSES,
+  submissionPlace,
+} from "./submissions.js";
 
 /**
  * SYSTEM_ERROR: an application that hits a system error is not on the day list and raises `application.error`
  * (`SYSTEM_ERROR` in version 0); the client retries the submission. The run ends one of the unit's submissions in
  * SYSTEM_ERROR, as a scheduled system error does (`scheduleSystemErrors`: the same move, notification and released
- * Idempotency-Key); the software must then submit again, a new application, before the run ends. It could have
- * learnt of the error from the failed submission's answer on (the move precedes it), so any later submission that
- * stored an application counts, with the released key or a new one.
+ * Idempotency-Key); the software must then submit the same application again before the run ends: a later submission
+ * that stored an application (with the released key or a new one) for the same case (`sameCase`: the same `type`,
+ * `customer_reference` and title numbers). Another application of the unit is not a resubmission.
  */
 export const systemError: ReadinessCheck = {
   howToPass:
@@ -15,7 +22,9 @@ export const systemError: ReadinessCheck = {
     "the application again: with the same Idempotency-Key (the registry released it: the retry is a new application) " +
     "or a new one. Retry a bounded number of times, then contact support; acknowledging the notification alone " +
     "leaves the application off the day list.",
-  expected: "A new application submitted (answered 202) after the run's submission ended in SYSTEM_ERROR.",
+  expected:
+    "The same application (type, customer_reference and title numbers) submitted again, answered 202, after the " +
+    "run's submission ended in SYSTEM_ERROR.",
   instructions: (deadline, checks) =>
     `Submit one application from your software before ${deadline} (the run's deadline, on the unit's sandbox clock), ` +
     `${submissionPlace("system-error", checks)}: the sandbox answers it 202, then ends it in SYSTEM_ERROR ` +
@@ -31,20 +40,37 @@ export const systemError: ReadinessCheck = {
         observation.pathParameters["id"] === failed.applicationId,
     );
     const requests = firstHundred([...(own ? [own] : []), ...later, ...reads].sort((a, b) => a.sequence - b.sequence));
-    const failure = `Application ${failed.applicationId} ended in SYSTEM_ERROR${own ? ` (observation ${own.sequence})` : ""}`;
-    const again = later.find((observation) => STORED_STATUSES.has(observation.status));
+    const failedCase = own?.submissionCase ?? null;
+    const itsCase = failedCase ? ` (${describeCase(failedCase)})` : "";
+    const failure = `Application ${failed.applicationId}${itsCase} ended in SYSTEM_ERROR${own ? ` (observation ${own.sequence})` : ""}`;
+    const stored = later.filter((observation) => STORED_STATUSES.has(observation.status));
+    // Without the failed submission's own observation (past the bound) its case is unknown: any new application counts.
+    const again = stored.find(
+      (observation) =>
+        failedCase === null ||
+        (observation.submissionCase !== null && sameCase(observation.submissionCase, failedCase)),
+    );
     if (again)
       return {
         verdict: "passed",
-        found: `${failure}; the software submitted again (observation ${again.sequence}, ${
+        found: `${failure}; the software submitted it again (observation ${again.sequence}, ${
           again.status === 444 ? "stored, its answer lost for the lost-answer check" : "answered 202"
         }).`,
         requests,
       };
-    const refused = later.length > 0 ? ` (its later submissions were refused: ${statuses(later)})` : "";
+    const other = stored[0];
+    const elsewhere = other
+      ? `; its later submission (observation ${other.sequence}) was another case${
+          other.submissionCase ? ` (${describeCase(other.submissionCase)})` : ""
+        }, not a resubmission`
+      : "";
+    const refused =
+      later.length > stored.length
+        ? ` (submissions refused: ${statuses(later.filter((observation) => !STORED_STATUSES.has(observation.status)))})`
+        : "";
     return {
       verdict: ended ? "failed" : "running",
-      found: `${failure}; no new application followed${refused}.`,
+      found: `${failure}; the same application was not submitted again${elsewhere}${refused}.`,
       requests,
     };
   },

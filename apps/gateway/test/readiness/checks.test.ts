@@ -63,10 +63,10 @@ describe("the readiness checks' verdicts, from hand-made observations", () => {
       "passed",
     ],
     [
-      "every id but no forward filter",
-      [listing(), ack(burst.slice(0, 100)), ack(burst.slice(100, 200)), ack(burst.slice(200))],
+      "every id, listing NEW again after each acknowledged page (no forward filter)",
+      [listing(), ack(burst.slice(0, 100)), listing(), ack(burst.slice(100, 200)), listing(), ack(burst.slice(200))],
       false,
-      "failed",
+      "passed",
     ],
     ["the first page only, at the end", [listing(), ack(burst.slice(0, 100))], true, "failed"],
     ["the first page only, while the run goes on", [listing(), ack(burst.slice(0, 100))], false, "running"],
@@ -77,14 +77,15 @@ describe("the readiness checks' verdicts, from hand-made observations", () => {
   });
 
   it.each([
-    ["while the run goes on", undefined, "running"],
-    ["nothing raised", { raised: false, newIds: [] }, "not_exercised"],
-    ["everything acknowledged", { raised: true, newIds: [] }, "passed"],
-    ["one left NEW", { raised: true, newIds: ["n-1"] }, "failed"],
-  ] as const)("nothing left behind: %s", (_name, leftBehind, verdict) => {
+    ["while the run goes on", [listing()], undefined, "running"],
+    ["nothing raised", [listing()], { raised: false, newIds: [] }, "not_exercised"],
+    ["everything acknowledged", [listing()], { raised: true, newIds: [] }, "passed"],
+    ["one left NEW", [listing()], { raised: true, newIds: ["n-1"] }, "failed"],
+    ["one left NEW, but nothing was ever listed", [], { raised: true, newIds: ["n-1"] }, "not_exercised"],
+  ] as const)("nothing left behind: %s", (_name, observations, leftBehind, verdict) => {
     const judged = nothingLeftBehind.judge(
-      facts([], leftBehind !== undefined, {
-        leftBehind: leftBehind && { ...leftBehind, newIds: [...leftBehind.newIds] },
+      facts([...observations], leftBehind !== undefined, {
+        leftBehind: leftBehind && { ...leftBehind, newIds: [...leftBehind.newIds], version: "v1" },
       }),
     );
     expect(judged.verdict).toBe(verdict);

@@ -90,7 +90,7 @@ describe("the expired-upload check", () => {
       ["expired-upload", "passed"],
     ]);
     expect(check(finished, "checksum-and-length").evidence.found).toBe(
-      "The first upload PUT not refused for an expired address was answered 200.",
+      "The first upload PUT not refused for an expired address (observation 4) was answered 200.",
     );
 
     // The naive client that retries the same address fails expired-upload only: its headers were never judged.

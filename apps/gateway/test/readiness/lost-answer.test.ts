@@ -71,7 +71,7 @@ describe("the lost-answer check", () => {
     const judged = check(await read(unit, run.run_id), "lost-answer");
     expect(judged.verdict).toBe("failed");
     expect(judged.evidence.found).toMatch(
-      /next submission carried another Idempotency-Key .*: a second application\.$/,
+      /next application came under another Idempotency-Key .*: a second application\.$/,
     );
     expect(judged.evidence.requests.map((r) => r.status)).toEqual([444, 202]);
     expect(await applicationCount(unit)).toBe(2);

@@ -243,16 +243,16 @@ export async function correctUpload(unit: Unit, bytes: Buffer): Promise<number> 
 export type Submitted = { status: number; id: string | undefined } | "lost";
 
 /**
- * Sends one submission (`submission()` of the gateway's test support) with this Idempotency-Key, as a plain HTTP
+ * Sends one submission (by default `submission()` of the gateway's test support) with this Idempotency-Key, as a plain HTTP
  * client: answers the status (and the application's id of a 202), or "lost" when the connection closed unanswered.
  */
-export async function submitWith(unit: Unit, key: string): Promise<Submitted> {
+export async function submitWith(unit: Unit, key: string, sent = submission()): Promise<Submitted> {
   let response: Response;
   try {
     response = await fetch(`${gateway().url}/v0/applications`, {
       method: "POST",
       headers: { authorization: basic(unit), "content-type": "application/json", "idempotency-key": key },
-      body: JSON.stringify(submission()),
+      body: JSON.stringify(sent),
     });
   } catch (error) {
     if (error instanceof TypeError) return "lost"; // fetch's "fetch failed": the connection closed unanswered

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { systemError } from "../../src/readiness/system-error.js";
-import { idempotencyKey } from "../support/gateway.js";
+import { idempotencyKey, submission } from "../support/gateway.js";
 import {
   acknowledge,
   advance,
@@ -13,6 +13,7 @@ import {
   read,
   start,
   submitRetrying,
+  submitWith,
   useTestGateway,
   type Unit,
 } from "./support.js";
@@ -83,7 +84,9 @@ describe("the system-error check", () => {
     const passed = check(await read(unit, run.run_id), "system-error");
     expect(passed.verdict).toBe("passed");
     expect(passed.evidence.found).toMatch(
-      new RegExp(`^Application ${failed} ended in SYSTEM_ERROR \\(observation \\d+\\); the software submitted again`),
+      new RegExp(
+        `^Application ${failed} \\(REGISTER_UPDATE "CASE-1", titles AB12345\\) ended in SYSTEM_ERROR \\(observation \\d+\\); the software submitted it again`,
+      ),
     );
     const submissions = passed.evidence.requests.filter((r) => r.operation_id === "submitApplication");
     expect(submissions.map((r) => r.status)).toEqual([202, 202]);
@@ -106,10 +109,33 @@ describe("the system-error check", () => {
     expect(judged.verdict).toBe("failed");
     expect(judged.evidence.found).toMatch(
       new RegExp(
-        `^Application ${failed} ended in SYSTEM_ERROR \\(observation \\d+\\); no new application followed\\.$`,
+        `^Application ${failed} \\(REGISTER_UPDATE "CASE-1", titles AB12345\\) ended in SYSTEM_ERROR \\(observation \\d+\\); the same application was not submitted again\\.$`,
       ),
     );
     expect(judged.evidence.requests.map((r) => [r.operation_id, r.status])).toEqual([["submitApplication", 202]]);
+  });
+
+  it("fails a client whose only later submission is another application (another title), naming both", async () => {
+    const unit = await newUnit();
+    const run = await start(unit, { checks: ["system-error"], time_limit_seconds: 60 });
+    const failed = await software(unit, { resubmit: false }).submit();
+    expect(await information(unit, failed)).toMatchObject({ status: "SYSTEM_ERROR" });
+    // A later, unrelated application: another case on another title, answered 202.
+    const other = await submitWith(
+      unit,
+      idempotencyKey(),
+      submission({ customer_reference: "CASE-2", titles: { "title-1": { title_number: "CD67890" } } }),
+    );
+    expect(other).toMatchObject({ status: 202 });
+    expect(check(await read(unit, run.run_id), "system-error").verdict).toBe("running");
+    await advance(unit, 60);
+    const judged = check(await read(unit, run.run_id), "system-error");
+    expect(judged.verdict).toBe("failed");
+    expect(judged.evidence.found).toMatch(
+      /\(REGISTER_UPDATE "CASE-1", titles AB12345\) ended in SYSTEM_ERROR .*the same application was not submitted again; its later submission \(observation \d+\) was another case \(REGISTER_UPDATE "CASE-2", titles CD67890\), not a resubmission\.$/,
+    );
+    const submissions = judged.evidence.requests.filter((r) => r.operation_id === "submitApplication");
+    expect(submissions.map((r) => r.submission_case?.customer_reference)).toEqual(["CASE-1", "CASE-2"]);
   });
 
   it("is not exercised when the software submits nothing, and fails no submission once the run ended", async () => {
