@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { lostAnswer } from "../../src/readiness/lost-answer.js";
-import { idempotencyKey } from "../support/gateway.js";
+import { idempotencyKey, submission } from "../support/gateway.js";
 import {
   advance,
   applicationCount,
@@ -59,6 +59,30 @@ describe("the lost-answer check", () => {
     expect(await submitWith(unit, idempotencyKey())).toMatchObject({ status: 202 });
     await advance(unit, 60);
     expect(check(await read(unit, run.run_id), "lost-answer").verdict).toBe("passed");
+  });
+
+  it("fails a client that retries with the same key but a changed body, naming the 409 and not a later submission", async () => {
+    const unit = await newUnit();
+    const run = await start(unit, { checks: ["lost-answer"], time_limit_seconds: 60 });
+    const key = idempotencyKey();
+    expect(await submitWith(unit, key)).toBe("lost");
+    // The retry rebuilds the body (a new customer reference): the gateway keeps the first body for the key.
+    expect(await submitWith(unit, key, submission({ customer_reference: "CASE-1-RETRY" }))).toMatchObject({
+      status: 409,
+    });
+    // Then, giving up, it submits the application under a new key: the failure is still the 409's.
+    expect(await submitWith(unit, idempotencyKey())).toMatchObject({ status: 202 });
+    await advance(unit, 60);
+    const judged = check(await read(unit, run.run_id), "lost-answer");
+    expect(judged.verdict).toBe("failed");
+    expect(judged.evidence.found).toMatch(
+      /its retry with the same Idempotency-Key \(observation 2\) was answered 409 409-01: .*so a retry must resend the same request/,
+    );
+    expect(judged.evidence.requests.map((r) => [r.status, r.answer_code])).toEqual([
+      [444, null],
+      [409, "409-01"],
+      [202, null],
+    ]);
   });
 
   it("fails a client that retries with a new Idempotency-Key: two applications", async () => {
