@@ -86,6 +86,15 @@ export class FuzzContext {
     return standIn(ref.pool, ref.pick);
   }
 
+  /**
+   * Counts records a unit named itself in a request that succeeded as its own, without adding them to its pools: a
+   * later answer to that unit that carries them (its submission's document ids in its own attachment notification)
+   * shows it nothing it did not know. A request refused for naming another unit's record counts for nothing here.
+   */
+  named(owner: "a" | "b", records: readonly Named[]): void {
+    for (const { pool, value } of records) if (pool !== "title") this.#owned.add(`${this.#key(owner, pool)}:${value}`);
+  }
+
   /** Whether the unit owns this record: it made it, or was answered it with its own credentials. */
   has(owner: "a" | "b", pool: PoolName, value: string): boolean {
     return this.#owned.has(`${this.#key(owner, pool)}:${value}`);

@@ -4,7 +4,7 @@ import { operationFor, type Operation } from "@lrg/spec";
 import type { WireAnswer, WireClient, WireRequest } from "../http.js";
 import { isolationApplies } from "../operation-facts.js";
 import type { TargetName } from "../session.js";
-import type { Credentials, FuzzContext, Named } from "./context.js";
+import { recordsIn, type Credentials, type FuzzContext, type Named } from "./context.js";
 import { knownDepartureOf } from "./known-departures.js";
 import { isolationFindings, jsonOf, serverErrorOf, specProblems, type Answered } from "./oracles.js";
 import type { Plan } from "./plans.js";
@@ -110,6 +110,8 @@ export class Exchanger {
       if (isolation.checked) this.tally.isolationChecked(addressed.operationId);
       this.report("isolation", plan, wire, answer, isolation.problems);
     }
+    if (answer.status < 300 && owner !== "s")
+      this.context.named(owner, [...(options.named ?? []), ...recordsIn(jsonOf(wire.body))]);
     if (answer.status < 300 && json !== undefined) {
       // What the admin token is answered belongs to no unit in particular: its records go to unit a's pools, for
       // requests to name, but not as a's own (the isolation check counts only what a unit was answered itself).

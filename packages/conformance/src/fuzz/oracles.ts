@@ -66,8 +66,8 @@ export interface IsolationFindings {
 /**
  * Unit b (its user or its token) asking an operation of one unit's records: a record of unit a named in the path is
  * not found, none of a's notifications is acknowledged, and no answer carries a record of a that the request did not
- * name itself. A record counts as a's when a made it or was answered it and b was not; a title belongs to the
- * register, which every unit reads.
+ * name itself. A record counts as a's when a made it or was answered it and b was not (b named it in an earlier request
+ * that succeeded: `FuzzContext.named`); a title belongs to the register, which every unit reads.
  */
 export function isolationFindings(
   context: FuzzContext,

@@ -1,7 +1,7 @@
 // The fuzzer's oracles, one exchange at a time: the spec's answers, 5xx, business-unit isolation, the signed flows.
 import { describe, expect, it } from "vitest";
 import { operationById, type SpecNode } from "@lrg/spec";
-import { FuzzContext } from "../../src/fuzz/context.js";
+import { FuzzContext, Ref } from "../../src/fuzz/context.js";
 import {
   downloadProblems,
   isolationFindings,
@@ -99,6 +99,23 @@ describe("the isolation oracle (unit b asking)", () => {
     expect(isolationFindings(context(), information, wire, named, answered(200, {}), {}).problems).toEqual([
       "another business unit's record answered 200",
     ]);
+  });
+
+  it("does not count a record of a that b named itself in an earlier request that succeeded", () => {
+    // Seed 305048041's false breach: b's submission named a document id (answered 202), and b's own
+    // attachment notification then echoed it.
+    const document = { pool: "document" as const, value: "doc-a" };
+    const made = context();
+    made.add("a", document.pool, document.value);
+    const body = { data: [{ notification_id: "n-b", payload: { data: { document_id: "doc-a" } } }] };
+    const wire = get("/v1/notifications");
+    expect(isolationFindings(made, listing, wire, [], answered(200, body), body).problems).toEqual([
+      "an answer to another business unit carries unit a's document doc-a",
+    ]);
+    made.named("b", [document]);
+    expect(isolationFindings(made, listing, wire, [], answered(200, body), body).problems).toEqual([]);
+    // Named, not made: b's requests are not given it as one of b's own documents.
+    expect(made.resolve(new Ref("document", 0, "b"))).not.toBe("doc-a");
   });
 
   it("does not count a record the admin token was answered, nor a title of the register", () => {
