@@ -191,6 +191,7 @@ function bucketFromEnv(env: NodeJS.ProcessEnv): Pick<GatewayConfig, "blobUrl" | 
   if (!accessKeyId !== !secretAccessKey)
     throw new Error("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together: set both, or neither");
   const sessionToken = env["AWS_SESSION_TOKEN"];
+  const timeout = env["LRG_BLOB_TIMEOUT_MS"];
   return {
     blobUrl: url,
     s3: {
@@ -201,6 +202,7 @@ function bucketFromEnv(env: NodeJS.ProcessEnv): Pick<GatewayConfig, "blobUrl" | 
       ...(accessKeyId && secretAccessKey
         ? { credentials: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } }
         : {}),
+      ...(timeout ? { timeoutMs: whole("LRG_BLOB_TIMEOUT_MS", timeout, 86_400_000, "milliseconds") } : {}),
     },
   };
 }

@@ -345,7 +345,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
       bodyTimeoutMs: limits.bodyTimeoutMs,
     },
   );
-  registerOperationsRoutes(app, storage, metrics, () => closing);
+  registerOperationsRoutes(app, storage, blobs, metrics, () => closing);
 
   // The simulated registry's own pace: decisions in automatic processing, and retention.
   let deciding = false;

@@ -2,6 +2,7 @@
 // (s3rver, in this process): an upload kept and checked, a registry letter downloaded through its signed address.
 import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
+import { createServer as createNetServer, connect, type AddressInfo, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documentStatus, letterDownloadId, uploadAddress, uploadHeaders } from "./support/documents.js";
@@ -10,6 +11,46 @@ import { startTestBucket, type TestBucket } from "./support/s3.js";
 import { rawPut, SAMPLES } from "./support/upload.js";
 
 const PREFIX = "sandbox/documents";
+
+/**
+ * A TCP proxy to the S3 service that can freeze: while frozen, new connections are taken and nothing is forwarded
+ * either way (as a SIGSTOPped server behaves); thawed, new connections pass again.
+ */
+async function freezableProxy(targetPort: string) {
+  let frozen = false;
+  const sockets = new Set<Socket>();
+  const server = createNetServer((client) => {
+    sockets.add(client);
+    client.on("close", () => sockets.delete(client));
+    client.on("error", () => client.destroy());
+    if (frozen) return;
+    const upstream = connect(Number(targetPort), "127.0.0.1");
+    sockets.add(upstream);
+    upstream.on("error", () => client.destroy());
+    upstream.on("close", () => client.destroy());
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const dropAll = () => {
+    for (const socket of sockets) socket.destroy();
+  };
+  return {
+    port: (server.address() as AddressInfo).port,
+    freeze: () => {
+      frozen = true;
+      dropAll();
+    },
+    thaw: () => {
+      frozen = false;
+      dropAll();
+    },
+    close: () => {
+      dropAll();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
 let bucket: TestBucket;
 let gw: TestGateway;
 let unit: Credentials;
@@ -57,26 +98,68 @@ describe("with its blobs in a bucket, the gateway", () => {
     expect(bytes.toString("latin1")).toContain("(Letter) Tj");
   });
 
-  it("answers 503-02 to an upload the bucket refuses, keeps nothing of it, and takes it again at the same address", async () => {
-    const other = await startGateway({ blobUrl: "s3://lrg-not-yet-created/documents", s3: bucket.s3 });
+  it("refuses to start on a bucket it cannot write, in one line naming LRG_BLOB_URL and the credentials", async () => {
+    await expect(startGateway({ blobUrl: "s3://lrg-never-created/documents", s3: bucket.s3 })).rejects.toThrow(
+      /^LRG_BLOB_URL s3:\/\/lrg-never-created\/documents: the bucket refused a write \(.*\); check LRG_BLOB_URL, AWS_ENDPOINT_URL \(or LRG_S3_ENDPOINT\) and the credentials/,
+    );
+    await expect(
+      startGateway({
+        blobUrl: "s3://lrg-test-blobs",
+        s3: { ...bucket.s3, credentials: { accessKeyId: "WRONG", secretAccessKey: "WRONG" } },
+      }),
+    ).rejects.toThrow(/^LRG_BLOB_URL s3:\/\/lrg-test-blobs: the bucket refused a write/);
+  });
+
+  it("answers 503-02 to an upload the bucket refuses and is not ready meanwhile, then takes it again at the same address", async () => {
+    await bucket.create("lrg-removed-later");
+    const other = await startGateway({ blobUrl: "s3://lrg-removed-later/documents", s3: bucket.s3 });
     try {
       const otherUnit = await other.newBusinessUnit();
       const bytes = SAMPLES.gif;
       const { upload_url: url, document_id: id } = await uploadAddress(other, otherUnit, bytes);
+      await bucket.remove("lrg-removed-later");
       const refused = await rawPut(url, uploadHeaders(bytes), bytes);
       expect(refused.status).toBe(503);
       expect(refused.headers["retry-after"]).toMatch(/^[1-9]\d*$/);
       expect(JSON.parse(refused.body)).toMatchObject({ code: "503-02" });
       expect(await documentStatus(other, id)).toBe("AWAITING_UPLOAD");
       expect(readdirSync(join(other.dataDir, "blobs", "incoming"))).toEqual([]);
-      await bucket.create("lrg-not-yet-created");
+      const notReady = await fetch(`${other.url}/readyz`);
+      expect(notReady.status).toBe(503);
+      expect(await notReady.json()).toMatchObject({ blobs: { kind: "bucket", reachable: true, writable: false } });
+      await bucket.create("lrg-removed-later");
+      expect((await fetch(`${other.url}/readyz`)).status).toBe(200);
       expect((await rawPut(url, uploadHeaders(bytes), bytes)).status).toBe(200);
-      expect(await bucket.keys("lrg-not-yet-created")).toEqual([
-        `documents/${hexOf(bytes).slice(0, 2)}/${hexOf(bytes)}`,
-      ]);
+      expect(await bucket.keys("lrg-removed-later")).toContain(`documents/${hexOf(bytes).slice(0, 2)}/${hexOf(bytes)}`);
       await expect.poll(() => documentStatus(other, id)).toBe("ACCEPTED");
     } finally {
       await other.stop();
+    }
+  });
+
+  it("bounds every call to a frozen object store (LRG_BLOB_TIMEOUT_MS): 503-02 and not ready, then recovers", async () => {
+    const proxy = await freezableProxy(new URL(bucket.s3.endpoint!).port);
+    const other = await startGateway({
+      blobUrl: `s3://${bucket.bucket}/frozen`,
+      s3: { ...bucket.s3, endpoint: `http://127.0.0.1:${proxy.port}`, timeoutMs: 300 },
+    });
+    try {
+      const otherUnit = await other.newBusinessUnit();
+      const bytes = SAMPLES.png;
+      const { upload_url: url } = await uploadAddress(other, otherUnit, bytes);
+      proxy.freeze();
+      const refused = await rawPut(url, uploadHeaders(bytes), bytes);
+      expect(refused.status).toBe(503);
+      expect(JSON.parse(refused.body)).toMatchObject({ code: "503-02" });
+      const notReady = await fetch(`${other.url}/readyz`);
+      expect(notReady.status).toBe(503);
+      expect(await notReady.json()).toMatchObject({ blobs: { kind: "bucket", reachable: false, writable: false } });
+      proxy.thaw();
+      expect((await rawPut(url, uploadHeaders(bytes), bytes)).status).toBe(200);
+      expect((await fetch(`${other.url}/readyz`)).status).toBe(200);
+    } finally {
+      await other.stop();
+      await proxy.close();
     }
   });
 

@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { Problem } from "../problems.js";
 import { artifactPath, openapi, type SpecNode } from "@lrg/spec";
+import type { BlobStore } from "../storage/blobs/blob-store.js";
 import type { Storage } from "../storage/storage.js";
 import type { Metrics } from "./metrics.js";
 
@@ -59,6 +60,7 @@ function storeMetrics(storage: Storage): string {
 export function registerOperationsRoutes(
   app: FastifyInstance,
   storage: Storage,
+  blobs: Pick<BlobStore, "probe">,
   metrics: Metrics,
   isClosing: () => boolean,
 ): void {
@@ -67,10 +69,13 @@ export function registerOperationsRoutes(
     const reachable = await storage.ping().catch(() => false);
     // Reading is not enough: a full or read-only disk, or a database that became a standby, still answers reads.
     const writable = reachable && (await storage.canWrite().catch(() => false));
-    const ready = !isClosing() && writable;
+    // The documents' store too: uploads and letters need it as much as any write needs the database.
+    const { problem: _problem, ...documents } = await blobs.probe();
+    const ready = !isClosing() && writable && documents.writable;
     return reply.code(ready ? 200 : 503).send({
       status: ready ? "ready" : "not ready",
       database: { kind: storage.describe().database, reachable, writable },
+      blobs: documents,
     });
   });
   app.get("/metrics", async (_request, reply) =>

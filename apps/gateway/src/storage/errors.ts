@@ -71,6 +71,8 @@ export function storageFaultOf(error: unknown): StorageFault | undefined {
   // The bucket of the object store refused or failed a request (the AWS SDK's service errors carry `$metadata`): a
   // missing bucket, refused credentials, the service busy. The caller did nothing wrong either way.
   if ("$metadata" in error) return "unreachable";
+  // A call to the object store past its bound (LRG_BLOB_TIMEOUT_MS): the service is frozen or silent.
+  if ((error as { name?: unknown }).name === "TimeoutError") return "unreachable";
   const { code, errcode, message } = error as { code?: unknown; errcode?: unknown; message?: unknown };
   if (typeof errcode === "number") return SQLITE_FAULTS[errcode & 0xff];
   if (typeof code === "string") {

@@ -1,7 +1,13 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CreateBucketCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import {
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  DeleteObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+} from "@aws-sdk/client-s3";
 import S3rver from "s3rver";
 import type { S3Options } from "../../src/storage/blobs/bucket.js";
 
@@ -12,6 +18,8 @@ export interface TestBucket {
   s3: S3Options;
   /** Creates another bucket. */
   create(bucket: string): Promise<void>;
+  /** Deletes a bucket and every object in it, as an operator's mistake would. */
+  remove(bucket: string): Promise<void>;
   /** Every key in the bucket (default `bucket`), whatever its prefix. */
   keys(bucket?: string): Promise<string[]>;
   stop(): Promise<void>;
@@ -34,14 +42,19 @@ export async function startTestBucket(bucket = "lrg-test-blobs"): Promise<TestBu
     await client.send(new CreateBucketCommand({ Bucket: name }));
   };
   await create(bucket);
+  const keys = async (name = bucket) => {
+    const listed = await client.send(new ListObjectsV2Command({ Bucket: name }));
+    return (listed.Contents ?? []).map((object) => object.Key ?? "").sort();
+  };
   return {
     bucket,
     s3,
     create,
-    keys: async (name = bucket) => {
-      const listed = await client.send(new ListObjectsV2Command({ Bucket: name }));
-      return (listed.Contents ?? []).map((object) => object.Key ?? "").sort();
+    remove: async (name) => {
+      for (const key of await keys(name)) await client.send(new DeleteObjectCommand({ Bucket: name, Key: key }));
+      await client.send(new DeleteBucketCommand({ Bucket: name }));
     },
+    keys,
     stop: async () => {
       client.destroy();
       await server.close();

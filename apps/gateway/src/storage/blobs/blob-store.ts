@@ -19,7 +19,24 @@ export interface BlobStore {
    * be writing too, only those untouched for `olderThanMs` go, so that no write in progress elsewhere is lost.
    */
   sweepIncoming(olderThanMs?: number): Promise<void>;
+  /**
+   * Whether the store answers (`reachable`) and takes a write now (`writable`): a small probe is written (and, in a
+   * directory, removed). For `/readyz`, and for the start, which refuses a bucket it cannot write. Never throws.
+   */
+  probe(): Promise<BlobStoreHealth>;
 }
+
+/** What `probe` found, and what `/readyz` reports of the blob store. */
+export interface BlobStoreHealth {
+  kind: "directory" | "bucket";
+  reachable: boolean;
+  writable: boolean;
+  /** Why not, when it is not (the error's message), for the log and the start's one line. */
+  problem?: string;
+}
+
+/** The probe's bytes: its own content address, so that it can never be mistaken for a document. */
+export const PROBE_NAME = "readyz-probe";
 
 /** A blob being written: pipe its bytes into `stream`, then `keep` it, and `discard` it in any case. */
 export interface IncomingBlob {

@@ -16,7 +16,15 @@ export interface S3Options {
   /** `bucket` in the path rather than in the host name, as most S3-compatible services want. */
   forcePathStyle: boolean;
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  /**
+   * The longest a connection to the service may take to open, and a call may go without a byte either way (an idle
+   * bound, so a large upload that keeps moving is never cut; `LRG_BLOB_TIMEOUT_MS`, default `DEFAULT_BLOB_TIMEOUT_MS`).
+   */
+  timeoutMs?: number;
 }
+
+/** The object store's calls' default bound: 10 s, as the gateway's own body timeout. */
+export const DEFAULT_BLOB_TIMEOUT_MS = 10_000;
 
 /** Reads `s3://bucket/optional/prefix`; answers undefined for anything else. */
 export function parseBucketUrl(url: string): BucketAddress | undefined {

@@ -1,9 +1,17 @@
 import { mkdirSync } from "node:fs";
-import { open, rename, stat } from "node:fs/promises";
+import { open, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
-import { addressOf, BlobNotFoundError, checkedAddress, type BlobStore, type IncomingBlob } from "./blob-store.js";
+import {
+  addressOf,
+  BlobNotFoundError,
+  checkedAddress,
+  PROBE_NAME,
+  type BlobStore,
+  type BlobStoreHealth,
+  type IncomingBlob,
+} from "./blob-store.js";
 import { IncomingFiles } from "./incoming-files.js";
 
 /**
@@ -62,6 +70,22 @@ export class DirectoryBlobStore implements BlobStore {
       throw (error as NodeJS.ErrnoException).code === "ENOENT" ? new BlobNotFoundError(sha256Hex) : error;
     });
     return handle.createReadStream({ highWaterMark: 64 * 1024 });
+  }
+
+  async probe(): Promise<BlobStoreHealth> {
+    const reachable = await stat(this.#root).then(
+      (found) => found.isDirectory(),
+      () => false,
+    );
+    if (!reachable) return { kind: "directory", reachable, writable: false, problem: `${this.#root} is missing` };
+    const probe = join(this.#root, `.${PROBE_NAME}-${process.pid}`);
+    try {
+      await writeFile(probe, PROBE_NAME);
+      await rm(probe, { force: true });
+      return { kind: "directory", reachable, writable: true };
+    } catch (error) {
+      return { kind: "directory", reachable, writable: false, problem: (error as Error).message };
+    }
   }
 
   sweepIncoming(olderThanMs = 0): Promise<void> {

@@ -6,7 +6,9 @@ import { parseBucketUrl } from "./bucket.js";
 
 /**
  * The blob store the configuration names: a bucket for `blobUrl` (`s3://bucket/prefix`), otherwise the directory
- * `blobDir` (default `dataDir`/blobs). Both at once is refused: one of them would silently go unused.
+ * `blobDir` (default `dataDir`/blobs). Both at once is refused: one of them would silently go unused. A bucket is
+ * written once before it is answered: a wrong bucket, endpoint or credentials stops the start with one line naming
+ * the variables to check, rather than a gateway that says it is ready and answers every upload 503-02.
  */
 export async function openBlobStore(
   config: Pick<GatewayConfig, "dataDir" | "blobDir" | "blobUrl" | "s3">,
@@ -18,10 +20,18 @@ export async function openBlobStore(
   if (!address) throw new Error(`the blob bucket must be s3://bucket or s3://bucket/prefix, not "${config.blobUrl}"`);
   // Loaded only here: the AWS SDK is large, and a gateway on a directory never needs it.
   const { S3BlobStore } = await import("./s3-blob-store.js");
-  return new S3BlobStore(
+  const store = new S3BlobStore(
     address,
     config.s3 ?? { region: "us-east-1", forcePathStyle: false },
     // Uploads in progress stay on this machine, where the directory store would keep them too.
     join(config.dataDir, "blobs", "incoming"),
   );
+  const health = await store.probe();
+  if (!health.writable)
+    throw new Error(
+      `LRG_BLOB_URL ${config.blobUrl}: ${health.reachable ? "the bucket refused a write" : "the object store could not be reached"} ` +
+        `(${health.problem ?? "no answer"}); check LRG_BLOB_URL, AWS_ENDPOINT_URL (or LRG_S3_ENDPOINT) and the credentials ` +
+        "(AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)",
+    );
+  return store;
 }

@@ -2,14 +2,23 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import {
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from "@aws-sdk/client-s3";
-import { addressOf, BlobNotFoundError, checkedAddress, type BlobStore, type IncomingBlob } from "./blob-store.js";
-import type { BucketAddress, S3Options } from "./bucket.js";
+import {
+  addressOf,
+  BlobNotFoundError,
+  checkedAddress,
+  PROBE_NAME,
+  type BlobStore,
+  type BlobStoreHealth,
+  type IncomingBlob,
+} from "./blob-store.js";
+import { DEFAULT_BLOB_TIMEOUT_MS, type BucketAddress, type S3Options } from "./bucket.js";
 import { IncomingFiles } from "./incoming-files.js";
 
 /**
@@ -25,6 +34,7 @@ export class S3BlobStore implements BlobStore {
 
   /** `incomingDirectory`: this instance's own place for uploads in progress (in its data directory). */
   constructor(address: BucketAddress, options: S3Options, incomingDirectory: string) {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_BLOB_TIMEOUT_MS;
     this.#address = address;
     this.#incoming = new IncomingFiles(incomingDirectory);
     this.#client = new S3Client({
@@ -36,6 +46,10 @@ export class S3BlobStore implements BlobStore {
       // aws-chunked body) is refused by many S3-compatible services. Each PUT carries its SHA-256 instead.
       requestChecksumCalculation: "WHEN_REQUIRED",
       responseChecksumValidation: "WHEN_REQUIRED",
+      // A frozen or silent service fails the call (answered 503-02) instead of holding the request.
+      requestHandler: { connectionTimeout: timeoutMs, socketTimeout: timeoutMs },
+      // A timed-out call is answered 503-02 at once (the client retries after Retry-After), not retried here.
+      maxAttempts: 1,
     });
   }
 
@@ -90,6 +104,24 @@ export class S3BlobStore implements BlobStore {
     } catch (error) {
       if (isMissing(error)) throw new BlobNotFoundError(sha256Hex);
       throw error;
+    }
+  }
+
+  /**
+   * Writes the probe object (`<prefix>readyz-probe`, a few bytes, always the same), then removes it: that the bucket
+   * exists, answers and takes this instance's writes with its credentials. A removal refused (credentials that may
+   * write but not delete) leaves the probe, which no blob address can name.
+   */
+  async probe(): Promise<BlobStoreHealth> {
+    const object = { Bucket: this.#address.bucket, Key: `${this.#address.keyPrefix}${PROBE_NAME}` };
+    try {
+      await this.#client.send(new PutObjectCommand({ ...object, Body: PROBE_NAME }));
+      await this.#client.send(new DeleteObjectCommand(object)).catch(() => undefined);
+      return { kind: "bucket", reachable: true, writable: true };
+    } catch (error) {
+      // The service answered (a refusal: no such bucket, access denied), or never did (network, timeout).
+      const reachable = error instanceof S3ServiceException && error.$metadata.httpStatusCode !== undefined;
+      return { kind: "bucket", reachable, writable: false, problem: (error as Error).message || (error as Error).name };
     }
   }
 
