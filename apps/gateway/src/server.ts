@@ -230,7 +230,9 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     void parseJson(request, body as string, done);
   });
 
-  const readiness = new ReadinessService(storage, clock, readinessObserver, blobs);
+  const readiness = new ReadinessService(storage, clock, readinessObserver, blobs, (businessUnitId) =>
+    state.settingsOf(businessUnitId),
+  );
 
   // Another instance on the same store changed the sandbox state or a password: read it again, forget what was derived.
   storage.onStateChanged(async () => {

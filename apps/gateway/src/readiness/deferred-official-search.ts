@@ -55,7 +55,7 @@ export const deferredOfficialSearch: ReadinessCheck = {
   expected:
     "The deferred search's result read (poll answered 200), with no poll before its expected_response_at (none " +
     "answered 202).",
-  instructions: (deadline) =>
+  instructions: ({ deadline }) =>
     "Make one official search of whole with priority (POST /api/v1/official-searches-of-whole) from your software at " +
     `least 15 minutes before ${deadline} (the run's deadline, on the unit's sandbox clock). The run defers it (202, ` +
     "BG20001) with expected_response_at 15 minutes later: fetch its result (GET /api/v1/poll-requests/{message_id}) " +

@@ -38,7 +38,7 @@ export const rateLimits: ReadinessCheck = {
     "request again, then send it again; never retry at once or on a schedule of your own. With @lrg/client a GET is " +
     "retried so by itself; a Retry-After longer than its maxRetryAfterMs is handed back to you to schedule.",
   expected: `After each 429, the next attempt of the same operation no sooner than its Retry-After (the run's own: ${RUN_RETRY_AFTER_SECONDS} seconds), and an attempt after it.`,
-  instructions: (deadline) =>
+  instructions: ({ deadline }) =>
     `Look up a title from your software before ${deadline} (the run's deadline, on the unit's sandbox clock): its ` +
     "registered proprietor names (GET /s2/v1/titles/{title_number}/registered-proprietor-names) or the availability " +
     "of its official copies (GET /s1/v1/titles/{title_number}/official-copies/availability). The run answers the " +
