@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 615fcbf1df70d3e0a4321973c20c601df78c63077b8665a59520dcbe922c730d) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 6df29f378f7a148439e874ec99f0f56d53ee89693330be3e2df5ef347e978e7c) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {

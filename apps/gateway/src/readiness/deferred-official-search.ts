@@ -1,6 +1,7 @@
 import { isoMillis } from "../clock.js";
 import type { Storage } from "../storage/storage.js";
 import { firstHundred, type ReadinessCheck } from "./check.js";
+import { refusedForClientCertificate } from "./client-certificate.js";
 import type { RunningRun } from "./observer.js";
 import { keptByRun, takeOncePerRun, type KeptByRun } from "./run-settings.js";
 
@@ -13,6 +14,9 @@ export interface DeferredSearch extends KeptByRun {
   /** The run's deadline: a result due at or after it cannot be read during the run. */
   deadlineMs: number;
 }
+
+/** The official search and its Poll Request Service. */
+const SEARCH_OPERATIONS: ReadonlySet<string> = new Set(["officialSearchOfWhole", "getPollRequest"]);
 
 /** The setting that holds the search a unit's run deferred (one a unit; a later run's replaces it; a unit's reset clears it). */
 const deferredSetting = (businessUnitId: string): string => `readiness.deferred-official-search.${businessUnitId}`;
@@ -42,7 +46,8 @@ export const deferredSearchOf = (
  * Deferred official search: the registry may accept an official search without its result (202 with `message_id` and
  * `expected_response_at`: manual processing, or out of the service hours); the result is then fetched with the
  * `message_id` later. The run defers the unit's first accepted search: the software must fetch its result from
- * `expected_response_at` on, never before (a poll answered 202 came too soon), and read it (200).
+ * `expected_response_at` on, never before (a poll answered 202 came too soon), and read it (200). A search or poll
+ * refused for want of a client certificate (403 BG40005) fails the check.
  */
 export const deferredOfficialSearch: ReadinessCheck = {
   howToPass:
@@ -51,7 +56,8 @@ export const deferredOfficialSearch: ReadinessCheck = {
     "your clock). Then GET /api/v1/poll-requests/{message_id}; while it answers 202, again after its Retry-After; " +
     "read the 200. With @lrg/client, officialSearchOfWhole polls so by itself when the wait fits its timeoutMs; " +
     "otherwise it throws DeferredResultTimeoutError: call pollOfficialSearch(error.messageId) once expected_response_at " +
-    "has passed.",
+    "has passed. Present your client certificate on the search and every poll (mutual TLS); one refused 403 BG40005 " +
+    "fails the check.",
   expected:
     "The deferred search's result read (poll answered 200), with no poll before its expected_response_at (none " +
     "answered 202).",
@@ -61,6 +67,8 @@ export const deferredOfficialSearch: ReadinessCheck = {
     "BG20001) with expected_response_at 15 minutes later: fetch its result (GET /api/v1/poll-requests/{message_id}) " +
     "from then on, not before. Move the unit's clock on rather than wait: POST /sandbox/v1/clock/advance.",
   judge: ({ observations, deferredSearch, ended }) => {
+    const refused = refusedForClientCertificate(observations, SEARCH_OPERATIONS);
+    if (refused) return refused;
     const searches = observations.filter((observation) => observation.operationId === "officialSearchOfWhole");
     if (!deferredSearch) {
       const found = "The software made no official search that the registry accepted during the run.";

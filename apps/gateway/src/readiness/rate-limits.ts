@@ -1,5 +1,7 @@
+import { rateLimits as RATE_LIMITED } from "@lrg/spec";
 import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
 import { firstHundred, type ReadinessCheck } from "./check.js";
+import { refusedForClientCertificate } from "./client-certificate.js";
 import type { RunningRun } from "./observer.js";
 import { takeOncePerRun } from "./run-settings.js";
 import { describeWait, waitEvidence, waitsAfter, type Wait } from "./waits.js";
@@ -9,6 +11,9 @@ import { describeWait, waitEvidence, waitsAfter, type Wait } from "./waits.js";
  * its own short schedule, short enough that a client waiting in real time is not held up (design).
  */
 export const RUN_RETRY_AFTER_SECONDS = 2;
+
+/** The rate-limited title look-ups, as the spec names them (`x-lrg-rate-limit`). */
+const LOOK_UPS: ReadonlySet<string> = new Set(Object.keys(RATE_LIMITED));
 
 /** The setting that holds the run that answered a unit's 429 (one a unit; a unit's reset clears it). */
 const rateLimitedSetting = (businessUnitId: string): string => `readiness.rate-limits.${businessUnitId}`;
@@ -31,12 +36,14 @@ export async function takeRateLimit(
  * that failed too often (429 with `Retry-After`); the registry's guide says to honour `Retry-After`. The run answers
  * the unit's first rate-limited look-up 429: after every 429 met during the run, the software's next attempt of the
  * same operation must come no sooner than its `Retry-After`, by the unit's clock, and after one 429 it must try again.
+ * A look-up refused for want of a client certificate (403 BG40005) fails the check: the software never met the 429.
  */
 export const rateLimits: ReadinessCheck = {
   howToPass:
     "On a 429, wait the seconds of its Retry-After (counted from when the answer arrived) before sending the same " +
     "request again, then send it again; never retry at once or on a schedule of your own. With @lrg/client a GET is " +
-    "retried so by itself; a Retry-After longer than its maxRetryAfterMs is handed back to you to schedule.",
+    "retried so by itself; a Retry-After longer than its maxRetryAfterMs is handed back to you to schedule. Present " +
+    "your client certificate on every title look-up (mutual TLS); one refused 403 BG40005 fails the check.",
   expected: `After each 429, the next attempt of the same operation no sooner than its Retry-After (the run's own: ${RUN_RETRY_AFTER_SECONDS} seconds), and an attempt after it.`,
   instructions: ({ deadline }) =>
     `Look up a title from your software before ${deadline} (the run's deadline, on the unit's sandbox clock): its ` +
@@ -44,6 +51,8 @@ export const rateLimits: ReadinessCheck = {
     "of its official copies (GET /s1/v1/titles/{title_number}/official-copies/availability). The run answers the " +
     `first look-up 429 with Retry-After: ${RUN_RETRY_AFTER_SECONDS}: wait that long, then look it up again.`,
   judge: ({ observations, ended }) => {
+    const refused = refusedForClientCertificate(observations, LOOK_UPS);
+    if (refused) return refused;
     const byOperation = new Map<string, ReadinessObservationRow[]>();
     for (const observation of observations) {
       const sequence = byOperation.get(observation.operationId);

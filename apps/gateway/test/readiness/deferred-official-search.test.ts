@@ -1,9 +1,21 @@
 import { describe, expect, it } from "vitest";
+import { CLIENT_CERTIFICATE_REQUIRED } from "../../src/policies.js";
 import { RULES } from "../../src/readiness/check.js";
 import { deferredOfficialSearch } from "../../src/readiness/deferred-official-search.js";
 import { MANUAL_PROCESSING_MS } from "../../src/title-enquiries/official-search.js";
 import { factsOf, observed } from "./observations.js";
-import { allowTitleEnquiries, poll, retryAfter, search, waitRetryAfter } from "./pacing-support.js";
+import { errorCodeOf } from "../support/conformance.js";
+import { IN_SERVICE_HOURS } from "../title-enquiries/support.js";
+import {
+  allowTitleEnquiries,
+  poll,
+  retryAfter,
+  search,
+  setClock,
+  setTitleSettings,
+  waitRetryAfter,
+  withClientCertificate,
+} from "./pacing-support.js";
 import { advance, check, newUnit, read, start, useTestGateway, type Unit } from "./support.js";
 
 useTestGateway();
@@ -93,10 +105,51 @@ describe("the deferred-official-search check", () => {
   });
 });
 
+describe("the deferred-official-search check, where title enquiries need mutual TLS", () => {
+  it("fails software that searches without its client certificate (403 BG40005), passes it with one, and is not exercised without a search", async () => {
+    const [refusing, certified, idle] = [await newUnit(), await newUnit(), await newUnit()];
+    for (const unit of [refusing, certified, idle]) {
+      await setTitleSettings(unit, { require_client_certificate: true });
+      await setClock(unit, IN_SERVICE_HOURS);
+    }
+    const [refusingRun, certifiedRun, idleRun] = [
+      await start(refusing, { checks: ["deferred-official-search"], time_limit_seconds: TIME_LIMIT }),
+      await start(certified, { checks: ["deferred-official-search"], time_limit_seconds: TIME_LIMIT }),
+      await start(idle, { checks: ["deferred-official-search"], time_limit_seconds: TIME_LIMIT }),
+    ];
+
+    const { answer: refused } = await search(refusing);
+    expect(refused.status).toBe(403);
+    expect(errorCodeOf(refused.body)).toMatchObject({ code: "BG40005" });
+    const failed = check(await read(refusing, refusingRun.run_id), "deferred-official-search");
+    expect(failed.verdict).toBe("failed");
+    expect(failed.evidence.found).toMatch(
+      /^Your software did not present its client certificate \(403 BG40005, mutual TLS\): officialSearchOfWhole was refused so at \S+\.$/,
+    );
+    expect(failed.evidence.requests.map((r) => [r.operation_id, r.status, r.answer_code])).toEqual([
+      ["officialSearchOfWhole", 403, "BG40005"],
+    ]);
+
+    const { answer: accepted, messageId } = await search(certified, withClientCertificate);
+    expect(accepted.status).toBe(202);
+    await waitRetryAfter(certified, accepted);
+    expect((await poll(certified, messageId, withClientCertificate)).status).toBe(200);
+
+    await Promise.all([advance(refusing, TIME_LIMIT), advance(certified, TIME_LIMIT), advance(idle, TIME_LIMIT)]);
+    expect(check(await read(refusing, refusingRun.run_id), "deferred-official-search").verdict).toBe("failed");
+    expect(check(await read(certified, certifiedRun.run_id), "deferred-official-search").verdict).toBe("passed");
+    expect(check(await read(idle, idleRun.run_id), "deferred-official-search")).toMatchObject({
+      verdict: "not_exercised",
+      evidence: { found: "The software made no official search that the registry accepted during the run." },
+    });
+  });
+});
+
 const deferred = { runId: "run", messageId: "m-1", deferredMs: 0, readyMs: 900_000, deadlineMs: 1_200_000 };
 const searched = observed("officialSearchOfWhole", { method: "POST", status: 202, retryAfterSeconds: 900 });
-const polled = (messageId: string, status: number, clockMs: number) =>
-  observed("getPollRequest", { pathParameters: { message_id: messageId }, status, clockMs });
+const polled = (messageId: string, status: number, clockMs: number, answerCode: string | null = null) =>
+  observed("getPollRequest", { pathParameters: { message_id: messageId }, status, clockMs, answerCode });
+const refusedSearch = observed("officialSearchOfWhole", { method: "POST", status: 403, answerCode: "BG40005" });
 
 describe("the deferred-official-search verdicts", () => {
   it.each([
@@ -119,6 +172,14 @@ describe("the deferred-official-search verdicts", () => {
     ["never read", [searched], true, deferred, "failed"],
     ["due at the deadline", [searched], true, { ...deferred, readyMs: 1_200_000 }, "not_exercised"],
     ["no search deferred", [], true, undefined, "not_exercised"],
+    ["a search refused 403 BG40005 (no client certificate)", [refusedSearch], false, undefined, "failed"],
+    [
+      "a poll refused 403 BG40005, the result read after",
+      [searched, polled("m-1", 403, 900_000, "BG40005"), polled("m-1", 200, 900_001)],
+      false,
+      deferred,
+      "failed",
+    ],
   ] as const)("%s", (_name, observations, ended, deferredSearch, verdict) => {
     expect(deferredOfficialSearch.judge(factsOf([...observations], ended, { deferredSearch })).verdict).toBe(verdict);
   });
@@ -126,6 +187,9 @@ describe("the deferred-official-search verdicts", () => {
   it("are the rule the spec states: the deferral of manual processing", () => {
     expect(RULES["deferred-official-search"]).toContain(
       `expected_response_at ${MANUAL_PROCESSING_MS / 60_000} minutes after it`,
+    );
+    expect(RULES["deferred-official-search"]).toContain(
+      `A search or poll refused 403 ${CLIENT_CERTIFICATE_REQUIRED} (no client certificate) fails`,
     );
   });
 });
