@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 6df29f378f7a148439e874ec99f0f56d53ee89693330be3e2df5ef347e978e7c) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 ebd68ffa10702c5e14bf479485d156440ef5867c94d7da97402cdf7131ad8f54) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {

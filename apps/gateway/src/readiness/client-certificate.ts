@@ -1,7 +1,7 @@
 import { isoMillis } from "../clock.js";
 import { CLIENT_CERTIFICATE_REQUIRED } from "../policies.js";
 import type { ReadinessObservationRow } from "../storage/storage.js";
-import { firstHundred, type Judgement } from "./check.js";
+import { firstHundred, type Judgement, type UnitState } from "./check.js";
 
 /**
  * The judgement of a title check (`rate-limits`, `deferred-official-search`) whose software sent one of its title
@@ -30,4 +30,14 @@ export function refusedForClientCertificate(
       `${more > 0 ? `, and ${more} more request${more === 1 ? "" : "s"} after it` : ""}.`,
     requests: firstHundred(refused),
   };
+}
+
+/** What a title check's instructions say of mutual TLS, by the unit's sandbox setting `require_client_certificate`. */
+export function clientCertificateNeed({ settings }: UnitState): string {
+  return settings.require_client_certificate
+    ? "This unit's sandbox setting require_client_certificate is true, as the registry has it: send these title " +
+        "enquiries over HTTPS with a client certificate signed by the gateway's client CA (mutual TLS; npm start " +
+        `prints its demo client certificate); one refused 403 ${CLIENT_CERTIFICATE_REQUIRED} fails the check.`
+    : "This unit's sandbox setting require_client_certificate is false: these title enquiries are answered over plain " +
+        "HTTP too (the registry's need mutual TLS).";
 }

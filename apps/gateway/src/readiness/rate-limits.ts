@@ -1,7 +1,10 @@
 import { rateLimits as RATE_LIMITED } from "@lrg/spec";
+import { isoMillis } from "../clock.js";
+import { SERVICE_HOURS_IN_WORDS } from "../registry/london-time.js";
 import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
-import { firstHundred, type ReadinessCheck } from "./check.js";
-import { refusedForClientCertificate } from "./client-certificate.js";
+import { proprietorNamesClosed } from "../title-enquiries/routes.js";
+import { firstHundred, type ReadinessCheck, type UnitState } from "./check.js";
+import { clientCertificateNeed, refusedForClientCertificate } from "./client-certificate.js";
 import type { RunningRun } from "./observer.js";
 import { takeOncePerRun } from "./run-settings.js";
 import { describeWait, waitEvidence, waitsAfter, type Wait } from "./waits.js";
@@ -31,6 +34,16 @@ export async function takeRateLimit(
   return taken ? RUN_RETRY_AFTER_SECONDS : null;
 }
 
+/** What the instructions say of the service hours of registered proprietor names, when the unit's clock is outside them. */
+function namesClosedNow({ nowMs, settings }: UnitState): string {
+  if (!proprietorNamesClosed(settings, nowMs)) return "";
+  return (
+    `Registered proprietor names are served ${SERVICE_HOURS_IN_WORDS} and the unit's clock shows ` +
+    `${isoMillis(nowMs)}: until they resume, the look-up after the wait is answered 423 with a Retry-After of its ` +
+    "own; official copy availability is served around the clock. "
+  );
+}
+
 /**
  * Rate limits: the registry's title look-ups are rate-limited (429 `BG40006` with `Retry-After`), and so is a login
  * that failed too often (429 with `Retry-After`); the registry's guide says to honour `Retry-After`. The run answers
@@ -45,11 +58,12 @@ export const rateLimits: ReadinessCheck = {
     "retried so by itself; a Retry-After longer than its maxRetryAfterMs is handed back to you to schedule. Present " +
     "your client certificate on every title look-up (mutual TLS); one refused 403 BG40005 fails the check.",
   expected: `After each 429, the next attempt of the same operation no sooner than its Retry-After (the run's own: ${RUN_RETRY_AFTER_SECONDS} seconds), and an attempt after it.`,
-  instructions: ({ deadline }) =>
+  instructions: ({ deadline, unit }) =>
     `Look up a title from your software before ${deadline} (the run's deadline, on the unit's sandbox clock): its ` +
     "registered proprietor names (GET /s2/v1/titles/{title_number}/registered-proprietor-names) or the availability " +
     "of its official copies (GET /s1/v1/titles/{title_number}/official-copies/availability). The run answers the " +
-    `first look-up 429 with Retry-After: ${RUN_RETRY_AFTER_SECONDS}: wait that long, then look it up again.`,
+    `first look-up 429 with Retry-After: ${RUN_RETRY_AFTER_SECONDS}: wait that long, then look it up again. ` +
+    `${namesClosedNow(unit)}${clientCertificateNeed(unit)}`,
   judge: ({ observations, ended }) => {
     const refused = refusedForClientCertificate(observations, LOOK_UPS);
     if (refused) return refused;

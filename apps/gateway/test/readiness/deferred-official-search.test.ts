@@ -37,7 +37,10 @@ describe("the deferred-official-search check", () => {
     const unit = await newUnit();
     await allowTitleEnquiries(unit);
     const run = await start(unit, { checks: ["deferred-official-search"], time_limit_seconds: TIME_LIMIT });
-    expect(check(run, "deferred-official-search").instructions).toMatch(/^Make one official search of whole/);
+    const instructions = check(run, "deferred-official-search").instructions;
+    expect(instructions).toMatch(/^Make one official search of whole/);
+    expect(instructions).toContain("(202, BG20001) with expected_response_at 15 minutes later");
+    expect(instructions).toContain("require_client_certificate is false");
 
     const { answer: first, messageId } = await search(unit);
     expect(first.status).toBe(202);
@@ -117,6 +120,10 @@ describe("the deferred-official-search check, where title enquiries need mutual 
       await start(certified, { checks: ["deferred-official-search"], time_limit_seconds: TIME_LIMIT }),
       await start(idle, { checks: ["deferred-official-search"], time_limit_seconds: TIME_LIMIT }),
     ];
+    expect(check(refusingRun, "deferred-official-search").instructions).toContain(
+      "require_client_certificate is true, as the registry has it: send these title enquiries over HTTPS with a " +
+        "client certificate signed by the gateway's client CA",
+    );
 
     const { answer: refused } = await search(refusing);
     expect(refused.status).toBe(403);
@@ -142,6 +149,47 @@ describe("the deferred-official-search check, where title enquiries need mutual 
       verdict: "not_exercised",
       evidence: { found: "The software made no official search that the registry accepted during the run." },
     });
+  });
+});
+
+/** 23:30 London time (summer time): the service hours resume at 06:30, seven hours later. */
+const OUT_OF_SERVICE_HOURS = "2025-04-01T22:30:00.000Z";
+const NEXT_OPENING = "2025-04-02T05:30:00.000Z";
+
+describe("the deferred-official-search instructions, outside the service hours", () => {
+  it("say the search is deferred until they resume (BG20002, the real wait), past a one-hour deadline, and how to move the clock", async () => {
+    const unit = await newUnit();
+    await setTitleSettings(unit, { require_client_certificate: false });
+    await setClock(unit, OUT_OF_SERVICE_HOURS);
+    const run = await start(unit, { checks: ["deferred-official-search"], time_limit_seconds: 3600 });
+    const instructions = check(run, "deferred-official-search").instructions;
+    expect(instructions).toContain(
+      `(202, BG20002) until they resume: expected_response_at ${NEXT_OPENING}, Retry-After 25200 seconds, past the ` +
+        "run's deadline: the check would end not exercised.",
+    );
+    expect(instructions).toContain("PUT /sandbox/v1/clock");
+    expect(instructions).not.toMatch(/BG20001|15 minutes/);
+
+    // As the run answers it.
+    const { answer } = await search(unit);
+    expect(answer.status).toBe(202);
+    expect(answer.body).toMatchObject({
+      data: { acknowledgement_code: "BG20002", expected_response_at: NEXT_OPENING },
+    });
+    expect(retryAfter(answer)).toBe(25_200);
+  });
+
+  it("say when the result is due when the run's deadline is past the opening", async () => {
+    const unit = await newUnit();
+    await setTitleSettings(unit, { require_client_certificate: false });
+    await setClock(unit, OUT_OF_SERVICE_HOURS);
+    const run = await start(unit, { checks: ["deferred-official-search"], time_limit_seconds: 8 * 3600 });
+    const instructions = check(run, "deferred-official-search").instructions;
+    expect(instructions).toContain(
+      `the run defers it (202, BG20002) until they resume: expected_response_at ${NEXT_OPENING}, Retry-After 25200 ` +
+        "seconds; fetch its result",
+    );
+    expect(instructions).not.toContain("not exercised");
   });
 });
 
@@ -184,10 +232,11 @@ describe("the deferred-official-search verdicts", () => {
     expect(deferredOfficialSearch.judge(factsOf([...observations], ended, { deferredSearch })).verdict).toBe(verdict);
   });
 
-  it("are the rule the spec states: the deferral of manual processing", () => {
+  it("are the rule the spec states: the deferral of manual processing, or out of the service hours", () => {
     expect(RULES["deferred-official-search"]).toContain(
       `expected_response_at ${MANUAL_PROCESSING_MS / 60_000} minutes after it`,
     );
+    expect(RULES["deferred-official-search"]).toContain("or out of the service hours until they resume (202 BG20002)");
     expect(RULES["deferred-official-search"]).toContain(
       `A search or poll refused 403 ${CLIENT_CERTIFICATE_REQUIRED} (no client certificate) fails`,
     );

@@ -24,7 +24,10 @@ describe("the rate-limits check", () => {
     const unit = await newUnit();
     await allowTitleEnquiries(unit);
     const run = await start(unit, { checks: ["rate-limits"], time_limit_seconds: 60 });
-    expect(check(run, "rate-limits").instructions).toMatch(/^Look up a title from your software before /);
+    const instructions = check(run, "rate-limits").instructions;
+    expect(instructions).toMatch(/^Look up a title from your software before /);
+    expect(instructions).toContain("require_client_certificate is false");
+    expect(instructions).not.toContain("Registered proprietor names are served");
 
     const limited = await lookUp(unit, "availability");
     expect(limited.status).toBe(429);
@@ -116,6 +119,10 @@ describe("the rate-limits check, where title enquiries need mutual TLS", () => {
       await start(certified, { checks: ["rate-limits"], time_limit_seconds: 60 }),
       await start(idle, { checks: ["rate-limits"], time_limit_seconds: 60 }),
     ];
+    expect(check(refusingRun, "rate-limits").instructions).toContain(
+      "require_client_certificate is true, as the registry has it: send these title enquiries over HTTPS with a " +
+        "client certificate signed by the gateway's client CA",
+    );
 
     const refused = await lookUp(refusing);
     expect(refused.status).toBe(403);
@@ -142,6 +149,23 @@ describe("the rate-limits check, where title enquiries need mutual TLS", () => {
       verdict: "not_exercised",
       evidence: { found: "The software met no 429 during the run." },
     });
+  });
+});
+
+describe("the rate-limits instructions, outside the service hours", () => {
+  it("say that registered proprietor names answer 423 until they resume, and official copy availability does not", async () => {
+    const unit = await newUnit();
+    await setTitleSettings(unit, { require_client_certificate: false });
+    await setClock(unit, "2025-04-01T22:30:00.000Z");
+    const run = await start(unit, { checks: ["rate-limits"], time_limit_seconds: 60 });
+    expect(check(run, "rate-limits").instructions).toContain(
+      "Registered proprietor names are served 06:30 to 23:00 London time and the unit's clock shows " +
+        "2025-04-01T22:30:00",
+    );
+    expect((await lookUp(unit, "names")).status).toBe(429);
+    await advance(unit, RUN_RETRY_AFTER_SECONDS);
+    expect((await lookUp(unit, "names")).status).toBe(423);
+    expect((await lookUp(unit, "availability")).status).toBe(200);
   });
 });
 
