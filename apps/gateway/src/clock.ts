@@ -11,7 +11,7 @@ export class Clock {
 
   /**
    * Milliseconds since the epoch by the clock of this business unit (its own, else the global one); by the global
-   * clock for null (what belongs to no unit: an error envelope's instant). Inside the gateway every caller names the
+   * clock for null (what belongs to no unit: the error envelope of a request whose unit is not known). Inside the gateway every caller names the
    * unit whose records it dates; the default serves tools that seed or measure under the global clock.
    */
   nowMs(businessUnitId: string | null = null): number {

@@ -13,6 +13,7 @@ export interface ErrorEnvelope {
 /** What an envelope's items are made from, beside the problem. */
 export interface EnvelopeContext {
   requestId: string;
+  /** The instant the items are dated (`timestamp`): by the clock of the request's business unit (`errorAnswer`). */
   nowMs: number;
 }
 

@@ -16,6 +16,9 @@ export type SettingsOf = (businessUnitId: string | null) => SandboxSettings;
 
 const unitOf = (principal: Principal | undefined): string | null => principal?.businessUnitId ?? null;
 
+/** The registry's code of a title enquiry refused for want of a client certificate (403, `rule` of 403-03). */
+export const CLIENT_CERTIFICATE_REQUIRED = "BG40005";
+
 /**
  * Mutual TLS, as the registry has it for its title enquiries: a certificate that the listener's client CA signed,
  * unless the sandbox setting lets title enquiries through without one (plain HTTP included).
@@ -32,7 +35,7 @@ export function requireClientCertificate(settings: SettingsOf): PolicyHook {
       throw new Problem(
         "403-03",
         "title enquiries need a client certificate signed by the gateway's client CA (mutual TLS)",
-        { rule: "BG40005" },
+        { rule: CLIENT_CERTIFICATE_REQUIRED },
       );
     }
   };

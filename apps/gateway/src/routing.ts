@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { BasicAuthenticator, Principal } from "./auth/basic-auth.js";
 import { setControlActor, type ControlActor } from "./auth/control-actor.js";
+import type { Clock } from "./clock.js";
 import { errorEnvelopeOf, renderEnvelope, type ErrorEnvelope } from "./error-envelopes.js";
 import type { RegistryOperations, SandboxOperations } from "./operation-types.js";
 import { bodyDeadline } from "./http/limits.js";
@@ -356,12 +357,13 @@ export function noOperation(request: FastifyRequest): Problem {
 /**
  * The answer to an error of a request: problem+json, or the registry's envelope of the operation the request was
  * routed to when the spec names one (`x-lrg-error-envelope`). A request no operation answers gets 404-02, even when
- * Fastify refused its body first.
+ * Fastify refused its body first. An envelope is dated by the clock of the request's business unit (`businessUnitOf`),
+ * else, for a request whose unit is not known, by the sandbox's global clock.
  */
 export function errorAnswer(
   error: unknown,
   request: FastifyRequest,
-  nowMs: number,
+  clock: Pick<Clock, "nowMs">,
 ): { problem: Problem; contentType: string; body: unknown } {
   // Fastify's own errors on a request it did not route (its body was refused before the not-found handler ran).
   const unrouted = request.is404 && !(error instanceof Problem);
@@ -371,7 +373,10 @@ export function errorAnswer(
     return {
       problem,
       contentType: "application/json",
-      body: renderEnvelope(envelope, problem, { requestId: request.id, nowMs }),
+      body: renderEnvelope(envelope, problem, {
+        requestId: request.id,
+        nowMs: clock.nowMs(businessUnitOf(request) ?? null),
+      }),
     };
   return {
     problem,

@@ -209,7 +209,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     frameworkErrors: (error, request, reply) => {
       const cause =
         error.code === "FST_ERR_BAD_URL" ? new Problem("400-02", "the request path is not a valid URL") : error;
-      const { problem, contentType, body } = errorAnswer(cause, request, clock.nowMs(null));
+      const { problem, contentType, body } = errorAnswer(cause, request, clock);
       void (reply as unknown as FastifyReply).code(problem.status).type(contentType).send(body);
     },
     genReqId: () => `${requestPrefix}-${(requestCount += 1).toString(36)}`,
@@ -230,7 +230,9 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     void parseJson(request, body as string, done);
   });
 
-  const readiness = new ReadinessService(storage, clock, readinessObserver, blobs);
+  const readiness = new ReadinessService(storage, clock, readinessObserver, blobs, (businessUnitId) =>
+    state.settingsOf(businessUnitId),
+  );
 
   // Another instance on the same store changed the sandbox state or a password: read it again, forget what was derived.
   storage.onStateChanged(async () => {
@@ -264,7 +266,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     metrics.observe(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode, reply.elapsedTime);
   });
   app.setErrorHandler(async (error, request, reply) => {
-    const { problem, contentType, body } = errorAnswer(error, request, clock.nowMs(null));
+    const { problem, contentType, body } = errorAnswer(error, request, clock);
     // A store failure is the operator's to see, once per request, without a stack: a restart under load makes many.
     if (!(error instanceof Problem) && (problem.code === "503-02" || problem.code === "503-03"))
       request.log.error(

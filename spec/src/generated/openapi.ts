@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 84f8677c0fd6600433cb12f97af4794c890d2ec88447e83351f67675775d86f1) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 b9150b96e7c78eac3aeb11600e105a63200bd3b25e1bea6171a6c383644aed16) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -1052,7 +1052,10 @@ export interface components {
                 error_message: string;
                 /** @description The HTTP status, as a string. */
                 http_status: string | number;
-                /** @description When the error happened (UTC, written without a zone). */
+                /**
+                 * @description When the error happened (UTC, written without a zone): in the sandbox, by the clock of the caller's
+                 *     business unit, or by the global clock when the request names no business unit it knows.
+                 */
                 timestamp: components["schemas"]["RegistryDateTime"];
                 /** @description Identifies the request in the registry's logs (the gateway gives its X-Request-Id). */
                 trace_id?: string;

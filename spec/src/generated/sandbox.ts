@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 a4f5c6d7da2aafecf0df35559cb7f860d5e54618d07e3c3b47ea7a412c2be631) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 521f7f9c907cb9948f871641d3bba7e259970c64347af1ed00d31321812e3311) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {

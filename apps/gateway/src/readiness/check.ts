@@ -47,6 +47,23 @@ export interface RunFacts {
   deferredSearch: DeferredSearch | undefined;
 }
 
+/** The state of a run's business unit as the run answers it now: its clock, and the sandbox settings in force for it. */
+export interface UnitState {
+  nowMs: number;
+  settings: SandboxComponents["schemas"]["SandboxSettings"];
+}
+
+/**
+ * What a check's instructions are written from: the run's deadline as the answer shows it, the run's checks (a check
+ * acting on a submission says which of the run's submissions it takes), and the unit's state now (so that they say
+ * what the run will answer: a deferral by the hour, a client certificate the unit's settings need).
+ */
+export interface InstructionContext {
+  deadline: string;
+  checks: readonly CheckName[];
+  unit: UnitState;
+}
+
 /** A check's verdict with its evidence. */
 export interface Judgement {
   verdict: Verdict;
@@ -65,11 +82,8 @@ export interface ReadinessCheck {
   expected: string;
   /** Raises the check's stimulus for a business unit at `nowMs` (its clock); answers what to write and what to keep. */
   stimulus?: (businessUnitId: string, nowMs: number) => { raised: Raised; kept: Kept };
-  /**
-   * What the software must do while the run runs; `deadline` is the run's deadline as the answer shows it, `checks`
-   * the run's checks (a check acting on a submission says which of the run's submissions it takes).
-   */
-  instructions: (deadline: string, checks: readonly CheckName[]) => string;
+  /** What the software must do while the run runs. */
+  instructions: (context: InstructionContext) => string;
   judge: (facts: RunFacts) => Judgement;
 }
 

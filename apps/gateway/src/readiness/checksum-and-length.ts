@@ -18,7 +18,7 @@ export const checksumAndLength: ReadinessCheck = {
     "count (not a string's length) as file_length and as Content-Length, and PUT exactly those bytes.",
   expected:
     "The first upload PUT of the run not refused for an expired address answered 200, and no PUT sent credentials.",
-  instructions: (deadline) =>
+  instructions: ({ deadline }) =>
     `Send one document from your software before ${deadline} (the run's deadline, on the unit's sandbox clock): ` +
     "POST /v0/documents/url, then PUT the bytes to the upload_url.",
   judge: ({ observations, ended }) => {

@@ -1,6 +1,9 @@
 import { isoMillis } from "../clock.js";
+import { SERVICE_HOURS_IN_WORDS } from "../registry/london-time.js";
 import type { Storage } from "../storage/storage.js";
-import { firstHundred, type ReadinessCheck } from "./check.js";
+import { deferredTiming, MANUAL_PROCESSING_MS, retryAfterSeconds } from "../title-enquiries/official-search.js";
+import { firstHundred, type ReadinessCheck, type UnitState } from "./check.js";
+import { clientCertificateNeed, refusedForClientCertificate } from "./client-certificate.js";
 import type { RunningRun } from "./observer.js";
 import { keptByRun, takeOncePerRun, type KeptByRun } from "./run-settings.js";
 
@@ -13,6 +16,9 @@ export interface DeferredSearch extends KeptByRun {
   /** The run's deadline: a result due at or after it cannot be read during the run. */
   deadlineMs: number;
 }
+
+/** The official search and its Poll Request Service. */
+const SEARCH_OPERATIONS: ReadonlySet<string> = new Set(["officialSearchOfWhole", "getPollRequest"]);
 
 /** The setting that holds the search a unit's run deferred (one a unit; a later run's replaces it; a unit's reset clears it). */
 const deferredSetting = (businessUnitId: string): string => `readiness.deferred-official-search.${businessUnitId}`;
@@ -39,10 +45,39 @@ export const deferredSearchOf = (
 ): Promise<DeferredSearch | undefined> => keptByRun(storage, deferredSetting(run.businessUnitId), run.id);
 
 /**
+ * How the run defers a search made now, by the unit's clock (`deferredTiming`, as it defers the search itself), and
+ * what to do about it: poll from `expected_response_at` on; when that is past the run's deadline, move the clock first.
+ */
+function deferralNow({ nowMs }: UnitState, deadlineMs: number): string {
+  const { deferral, readyMs } = deferredTiming(nowMs);
+  const hours = `the service hours (${SERVICE_HOURS_IN_WORDS}; the unit's clock shows ${isoMillis(nowMs)})`;
+  const then =
+    "fetch its result (GET /api/v1/poll-requests/{message_id}) from then on, not before. Move the unit's clock on " +
+    "rather than wait: POST /sandbox/v1/clock/advance.";
+  if (deferral.code === "BG20001")
+    return (
+      `Made now, inside ${hours}, the run defers it as manual processing (202, ${deferral.code}) with ` +
+      `expected_response_at ${MANUAL_PROCESSING_MS / 60_000} minutes later, so make it at least that long before the ` +
+      `deadline: ${then}`
+    );
+  const due =
+    `(202, ${deferral.code}) until they resume: expected_response_at ${isoMillis(readyMs)}, Retry-After ` +
+    `${retryAfterSeconds(readyMs, nowMs)} seconds`;
+  if (readyMs < deadlineMs) return `Made now, outside ${hours}, the run defers it ${due}; ${then}`;
+  return (
+    `Made now, outside ${hours}, the run would defer it ${due}, past the run's deadline: the check would end not ` +
+    "exercised. Cancel this run (POST /sandbox/v1/readiness-runs/{run_id}/cancel), move the unit's clock into the " +
+    "service hours (PUT /sandbox/v1/clock) and start a run again; or start one whose time limit reaches past " +
+    `${isoMillis(readyMs)}.`
+  );
+}
+
+/**
  * Deferred official search: the registry may accept an official search without its result (202 with `message_id` and
  * `expected_response_at`: manual processing, or out of the service hours); the result is then fetched with the
  * `message_id` later. The run defers the unit's first accepted search: the software must fetch its result from
- * `expected_response_at` on, never before (a poll answered 202 came too soon), and read it (200).
+ * `expected_response_at` on, never before (a poll answered 202 came too soon), and read it (200). A search or poll
+ * refused for want of a client certificate (403 BG40005) fails the check.
  */
 export const deferredOfficialSearch: ReadinessCheck = {
   howToPass:
@@ -51,16 +86,18 @@ export const deferredOfficialSearch: ReadinessCheck = {
     "your clock). Then GET /api/v1/poll-requests/{message_id}; while it answers 202, again after its Retry-After; " +
     "read the 200. With @lrg/client, officialSearchOfWhole polls so by itself when the wait fits its timeoutMs; " +
     "otherwise it throws DeferredResultTimeoutError: call pollOfficialSearch(error.messageId) once expected_response_at " +
-    "has passed.",
+    "has passed. Present your client certificate on the search and every poll (mutual TLS); one refused 403 BG40005 " +
+    "fails the check.",
   expected:
     "The deferred search's result read (poll answered 200), with no poll before its expected_response_at (none " +
     "answered 202).",
-  instructions: (deadline) =>
-    "Make one official search of whole with priority (POST /api/v1/official-searches-of-whole) from your software at " +
-    `least 15 minutes before ${deadline} (the run's deadline, on the unit's sandbox clock). The run defers it (202, ` +
-    "BG20001) with expected_response_at 15 minutes later: fetch its result (GET /api/v1/poll-requests/{message_id}) " +
-    "from then on, not before. Move the unit's clock on rather than wait: POST /sandbox/v1/clock/advance.",
+  instructions: ({ deadline, unit }) =>
+    "Make one official search of whole with priority (POST /api/v1/official-searches-of-whole) from your software " +
+    `before ${deadline} (the run's deadline, on the unit's sandbox clock). ${deferralNow(unit, Date.parse(deadline))} ` +
+    clientCertificateNeed(unit),
   judge: ({ observations, deferredSearch, ended }) => {
+    const refused = refusedForClientCertificate(observations, SEARCH_OPERATIONS);
+    if (refused) return refused;
     const searches = observations.filter((observation) => observation.operationId === "officialSearchOfWhole");
     if (!deferredSearch) {
       const found = "The software made no official search that the registry accepted during the run.";

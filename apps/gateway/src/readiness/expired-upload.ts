@@ -118,7 +118,7 @@ export const expiredUpload: ReadinessCheck = {
     "ask for a new address (POST /v0/documents/url with the same file_length and file_sha256) and PUT the bytes " +
     "there. Retrying the same address cannot succeed: it stays expired.",
   expected: "After the run's expired upload address, the same bytes uploaded to a new address, the PUT answered 200.",
-  instructions: (deadline) =>
+  instructions: ({ deadline }) =>
     `Send one document from your software before ${deadline} (the run's deadline, on the unit's sandbox clock): ` +
     "the first upload address the sandbox issues in the run has already expired, and your software must ask for " +
     "another.",

@@ -97,7 +97,7 @@ export const faultsAndCadence: ReadinessCheck = {
   expected:
     `After each 503 of the notification list, the next list request no sooner than its Retry-After, and one answered ` +
     `200 after them; list requests ${LIMIT_IN_WORDS}, by the unit's clock.`,
-  instructions: (deadline) =>
+  instructions: ({ deadline }) =>
     `List your business unit's notifications from your software as it does in production, before ${deadline} (the ` +
     `run's deadline, on the unit's sandbox clock). The run answers its first ${LIST_FAULTS.length} list requests 503 ` +
     `after ${LIST_FAULTS[0]!.latencyMs} ms, with Retry-After: ${LIST_FAULTS.map((fault) => fault.retryAfterSeconds).join(", then ")} ` +

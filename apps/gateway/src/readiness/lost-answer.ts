@@ -16,7 +16,7 @@ export const lostAnswer: ReadinessCheck = {
   expected:
     "The submission whose answer was lost retried with the same Idempotency-Key and answered 202, before any other " +
     "submission.",
-  instructions: (deadline, checks) =>
+  instructions: ({ deadline, checks }) =>
     `Submit one application from your software before ${deadline} (the run's deadline, on the unit's sandbox clock), ` +
     `${submissionPlace("lost-answer", checks)}: the sandbox stores it, then closes the connection before its answer ` +
     "is sent, and your software must retry it with the same Idempotency-Key, before it submits anything else and " +

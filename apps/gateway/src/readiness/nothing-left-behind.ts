@@ -12,7 +12,7 @@ export const nothingLeftBehind: ReadinessCheck = {
     "Acknowledge every notification once it is processed, including those your software decided to ignore and the " +
     "duplicates, so that nothing stays NEW.",
   expected: "No notification raised during the run left NEW at its end.",
-  instructions: (deadline) =>
+  instructions: ({ deadline }) =>
     `Acknowledge every notification raised for your business unit before ${deadline} (the run's deadline, on the unit's sandbox clock).`,
   judge: ({ observations, leftBehind }) => {
     if (!leftBehind) return { verdict: "running", found: "Decided when the run ends.", requests: [] };

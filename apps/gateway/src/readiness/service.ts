@@ -11,6 +11,7 @@ import {
   type Raised,
   type RunFacts,
   type Stimulus,
+  type UnitState,
   type Verdict,
 } from "./check.js";
 import { CHECK_NAMES, CHECKS } from "./checks.js";
@@ -51,12 +52,21 @@ export class ReadinessService {
   readonly #clock: Clock;
   readonly #observer: ReadinessObserver;
   readonly #blobs: BlobStore;
+  /** The sandbox settings in force for a business unit (its own where it set them). */
+  readonly #settingsOf: (businessUnitId: string) => UnitState["settings"];
 
-  constructor(storage: Storage, clock: Clock, observer: ReadinessObserver, blobs: BlobStore) {
+  constructor(
+    storage: Storage,
+    clock: Clock,
+    observer: ReadinessObserver,
+    blobs: BlobStore,
+    settingsOf: (businessUnitId: string) => UnitState["settings"],
+  ) {
     this.#storage = storage;
     this.#clock = clock;
     this.#observer = observer;
     this.#blobs = blobs;
+    this.#settingsOf = settingsOf;
   }
 
   /** Starts a run on a business unit with the checks named (every check when none); 409-05 when one is running. */
@@ -227,9 +237,20 @@ export class ReadinessService {
     return { raised, newIds: stillNew.map((notification) => notification.id), version };
   }
 
-  /** The run in the spec's shape: its kept verdicts once it ended, else judged now from its observations. */
+  /** The unit's clock now and the settings in force for it, as its run answers it. */
+  #unitState(businessUnitId: string): UnitState {
+    return { nowMs: this.#clock.nowMs(businessUnitId), settings: this.#settingsOf(businessUnitId) };
+  }
+
+  /**
+   * The run in the spec's shape: its kept verdicts once it ended, else judged now from its observations, with the
+   * instructions written from its unit's state now.
+   */
   #answer(run: ReadinessRunRow, observations: ReadinessObservationRow[], facts: Partial<Found> = {}): ReadinessRun {
-    const result = run.status === "running" ? judge(run, observations, "running", facts) : (run.result as Result);
+    const result =
+      run.status === "running"
+        ? judge(run, observations, "running", facts, this.#unitState(run.businessUnitId))
+        : (run.result as Result);
     return {
       run_id: run.id,
       business_unit_id: run.businessUnitId,
@@ -249,8 +270,9 @@ export class ReadinessService {
 export type Phase = "running" | "finished" | "cancelled";
 
 /**
- * Every check of a run judged from its facts. While it runs the overall verdict is `running`; once it ended, a check
- * still undecided is `not_exercised`, and the run `failed` if any check failed, `passed` if all passed, else
+ * Every check of a run judged from its facts. While it runs the overall verdict is `running`, and each check still
+ * `running` has its instructions, written from the unit's state (`unit`, given while the run runs); once it ended, a
+ * check still undecided is `not_exercised`, and the run `failed` if any check failed, `passed` if all passed, else
  * `not_exercised`.
  */
 export function judge(
@@ -258,6 +280,7 @@ export function judge(
   observations: readonly ReadinessObservationRow[],
   phase: Phase,
   found: Partial<Found & Pick<RunFacts, "leftBehind">> = {},
+  unit?: UnitState,
 ): Result {
   const facts: RunFacts = {
     observations,
@@ -278,7 +301,9 @@ export function judge(
       rule: RULES[name],
       how_to_pass: check.howToPass,
       instructions:
-        verdict === "running" ? check.instructions(isoMillis(run.deadlineMs), run.checks as CheckName[]) : null,
+        verdict === "running" && unit !== undefined
+          ? check.instructions({ deadline: isoMillis(run.deadlineMs), checks: run.checks as CheckName[], unit })
+          : null,
       evidence: { expected: check.expected, found: judgement.found, requests: judgement.requests.map(toObservation) },
     };
   });

@@ -25,7 +25,7 @@ export const systemError: ReadinessCheck = {
   expected:
     "The same application (type, customer_reference and title numbers) submitted again, answered 202, after the " +
     "run's submission ended in SYSTEM_ERROR.",
-  instructions: (deadline, checks) =>
+  instructions: ({ deadline, checks }) =>
     `Submit one application from your software before ${deadline} (the run's deadline, on the unit's sandbox clock), ` +
     `${submissionPlace("system-error", checks)}: the sandbox answers it 202, then ends it in SYSTEM_ERROR ` +
     "(application.error; SYSTEM_ERROR in version 0), and your software must submit it again (a new application, " +

@@ -12,7 +12,7 @@ export const validationFailed: ReadinessCheck = {
     "information (GET /v0/applications/{id}/information) and act on its errors (show them to the case worker, " +
     "correct the application and submit a new one); acknowledging the notification is not enough.",
   expected: "The failed application's information read (200) after it failed validation.",
-  instructions: (deadline, checks) =>
+  instructions: ({ deadline, checks }) =>
     `Submit one application from your software before ${deadline} (the run's deadline, on the unit's sandbox clock), ` +
     `${submissionPlace("validation-failed", checks)}: the sandbox fails its validation, and your software must handle ` +
     "the application.validation-failed that follows.",

@@ -21,6 +21,12 @@ const DAY_MS = 86_400_000;
 /** Service hours of the title enquiry services, in minutes after London midnight: 06:30 up to 23:00. */
 export const SERVICE_HOURS = { opensAt: 6 * 60 + 30, closesAt: 23 * 60 } as const;
 
+const clockTime = (minutes: number): string =>
+  `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+
+/** The service hours in words, for what a reader is told: `06:30 to 23:00 London time`. */
+export const SERVICE_HOURS_IN_WORDS = `${clockTime(SERVICE_HOURS.opensAt)} to ${clockTime(SERVICE_HOURS.closesAt)} London time`;
+
 interface LondonParts {
   date: string;
   year: number;

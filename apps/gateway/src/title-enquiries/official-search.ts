@@ -24,6 +24,10 @@ const MAX_PENDING_SEARCHES = 50;
 const MAX_RETRY_AFTER_SECONDS = 86_400;
 const REFERENCE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
+/** The `Retry-After` of a deferred search due at `readyMs`, asked at `nowMs`: the whole seconds until then (1 to a day). */
+export const retryAfterSeconds = (readyMs: number, nowMs: number): number =>
+  Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil((readyMs - nowMs) / 1000)));
+
 /** The Poll Request Service address of a search. */
 export const pollAddress = (messageId: string) => `/api/v1/poll-requests/${messageId}`;
 
@@ -38,7 +42,7 @@ const keyNumberOf = (businessUnitId: string) =>
   );
 
 /** When a search is answered and from when it has priority. */
-interface Timing {
+export interface Timing {
   receivedMs: number;
   readyMs: number;
   certificateMs: number;
@@ -46,8 +50,11 @@ interface Timing {
   acknowledgement: string;
 }
 
+/** A search the registry does not answer at once. */
+export type DeferredTiming = Timing & { deferral: NonNullable<Timing["deferral"]> };
+
 /** A search the registry processes by hand: priority from its receipt, the result 15 minutes later. */
-function manualProcessing(receivedMs: number): Timing {
+function manualProcessing(receivedMs: number): DeferredTiming {
   return {
     receivedMs,
     readyMs: receivedMs + MANUAL_PROCESSING_MS,
@@ -60,8 +67,11 @@ function manualProcessing(receivedMs: number): Timing {
   };
 }
 
-/** Out of hours waits for the next opening; a manual-processing title takes 15 minutes; anything else is answered at once. */
-function timingOf(title: RegisterTitle, receivedMs: number): Timing {
+/**
+ * How a search received at `receivedMs` is deferred when it is not answered at once: out of the service hours until
+ * they resume (BG20002), else by hand, 15 minutes (BG20001). A readiness run defers its search so, whatever the title.
+ */
+export function deferredTiming(receivedMs: number): DeferredTiming {
   if (!withinServiceHours(receivedMs)) {
     const opening = nextOpening(receivedMs);
     return {
@@ -76,7 +86,12 @@ function timingOf(title: RegisterTitle, receivedMs: number): Timing {
       acknowledgement: "Official search of whole with priority made when the service hours resumed.",
     };
   }
-  if (title.search.manual_processing) return manualProcessing(receivedMs);
+  return manualProcessing(receivedMs);
+}
+
+/** Out of hours waits for the next opening; a manual-processing title takes 15 minutes; anything else is answered at once. */
+function timingOf(title: RegisterTitle, receivedMs: number): Timing {
+  if (!withinServiceHours(receivedMs) || title.search.manual_processing) return deferredTiming(receivedMs);
   return {
     receivedMs,
     readyMs: receivedMs,
@@ -178,13 +193,14 @@ export class OfficialSearchService {
 
   /**
    * When a search is answered: by its title and the hour, unless the unit's readiness run takes it as the search it
-   * defers (`readiness/deferred-official-search.ts`); one answered at once is then processed by hand.
+   * defers (`readiness/deferred-official-search.ts`): then as `deferredTiming` defers it (one that would be answered at
+   * once is processed by hand).
    */
   async #timing(businessUnitId: string, messageId: string, title: RegisterTitle, nowMs: number): Promise<Timing> {
     const timing = timingOf(title, nowMs);
     const readiness = this.#deps.readiness;
     if (!readiness) return timing;
-    const deferred = timing.deferral ? timing : manualProcessing(nowMs);
+    const deferred = deferredTiming(nowMs);
     const taken = await readiness.takeDeferral(businessUnitId, { messageId, readyMs: deferred.readyMs }, nowMs);
     return taken ? deferred : timing;
   }
@@ -212,10 +228,7 @@ export class OfficialSearchService {
   }
 
   #retryAfter(readyMs: number, businessUnitId: string): number {
-    return Math.min(
-      MAX_RETRY_AFTER_SECONDS,
-      Math.max(1, Math.ceil((readyMs - this.#deps.clock.nowMs(businessUnitId)) / 1000)),
-    );
+    return retryAfterSeconds(readyMs, this.#deps.clock.nowMs(businessUnitId));
   }
 
   async #result(

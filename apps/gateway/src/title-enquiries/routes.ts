@@ -2,6 +2,7 @@ import { rateLimits } from "@lrg/spec";
 import type { components, RegistryOperations } from "../operation-types.js";
 import { Problem } from "../problems.js";
 import type { HandlerContext, RegistryHandlers } from "../routing.js";
+import type { SandboxSettings } from "../registry/sandbox-state.js";
 import type { TitleEnquiryDeps } from "./deps.js";
 import { nextOpening, withinServiceHours } from "../registry/london-time.js";
 import { OfficialSearchService } from "./official-search.js";
@@ -23,6 +24,13 @@ export const TITLE_RATE_LIMITS = {
     scope: rateLimits.getOfficialCopiesAvailability.per,
   },
 } as const satisfies Record<string, BucketLimit & { scope: "user" | "business-unit" }>;
+
+/**
+ * Whether registered proprietor names are closed at `nowMs` under these settings: outside the service hours while the
+ * setting `service_hours` enforces them (answered 423, the registry's BG50003).
+ */
+export const proprietorNamesClosed = (settings: Pick<SandboxSettings, "service_hours">, nowMs: number): boolean =>
+  settings.service_hours === "enforced" && !withinServiceHours(nowMs);
 
 /** The title enquiry services: their handlers, and the forgetting of their rate-limit windows on a sandbox reset. */
 export interface TitleEnquiries {
@@ -106,7 +114,7 @@ export function titleEnquiries(deps: TitleEnquiryDeps): TitleEnquiries {
         const unit = context.principal.businessUnitId;
         await throttle(names, `${unit}\n${context.principal.username}`, unit);
         const nowMs = deps.clock.nowMs(unit);
-        if (deps.settings(unit).service_hours === "enforced" && !withinServiceHours(nowMs)) {
+        if (proprietorNamesClosed(deps.settings(unit), nowMs)) {
           const seconds = Math.max(1, Math.ceil((nextOpening(nowMs) - nowMs) / 1000));
           throw new Problem(
             "423-01",

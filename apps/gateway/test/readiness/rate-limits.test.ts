@@ -1,9 +1,20 @@
 import { describe, expect, it } from "vitest";
+import { CLIENT_CERTIFICATE_REQUIRED } from "../../src/policies.js";
 import { RULES } from "../../src/readiness/check.js";
 import { rateLimits, RUN_RETRY_AFTER_SECONDS } from "../../src/readiness/rate-limits.js";
 import { WAIT_GRACE_MS } from "../../src/readiness/waits.js";
 import { factsOf, observed } from "./observations.js";
-import { allowTitleEnquiries, lookUp, retryAfter, waitRetryAfter } from "./pacing-support.js";
+import { errorCodeOf } from "../support/conformance.js";
+import { IN_SERVICE_HOURS } from "../title-enquiries/support.js";
+import {
+  allowTitleEnquiries,
+  lookUp,
+  retryAfter,
+  setClock,
+  setTitleSettings,
+  waitRetryAfter,
+  withClientCertificate,
+} from "./pacing-support.js";
 import { advance, check, newUnit, read, start, useTestGateway } from "./support.js";
 
 useTestGateway();
@@ -13,7 +24,10 @@ describe("the rate-limits check", () => {
     const unit = await newUnit();
     await allowTitleEnquiries(unit);
     const run = await start(unit, { checks: ["rate-limits"], time_limit_seconds: 60 });
-    expect(check(run, "rate-limits").instructions).toMatch(/^Look up a title from your software before /);
+    const instructions = check(run, "rate-limits").instructions;
+    expect(instructions).toMatch(/^Look up a title from your software before /);
+    expect(instructions).toContain("require_client_certificate is false");
+    expect(instructions).not.toContain("Registered proprietor names are served");
 
     const limited = await lookUp(unit, "availability");
     expect(limited.status).toBe(429);
@@ -93,10 +107,73 @@ describe("the rate-limits check", () => {
   });
 });
 
+describe("the rate-limits check, where title enquiries need mutual TLS", () => {
+  it("fails software that looks a title up without its client certificate (403 BG40005), passes it with one, and is not exercised without a look-up", async () => {
+    const [refusing, certified, idle] = [await newUnit(), await newUnit(), await newUnit()];
+    for (const unit of [refusing, certified, idle]) {
+      await setTitleSettings(unit, { require_client_certificate: true });
+      await setClock(unit, IN_SERVICE_HOURS);
+    }
+    const [refusingRun, certifiedRun, idleRun] = [
+      await start(refusing, { checks: ["rate-limits"], time_limit_seconds: 60 }),
+      await start(certified, { checks: ["rate-limits"], time_limit_seconds: 60 }),
+      await start(idle, { checks: ["rate-limits"], time_limit_seconds: 60 }),
+    ];
+    expect(check(refusingRun, "rate-limits").instructions).toContain(
+      "require_client_certificate is true, as the registry has it: send these title enquiries over HTTPS with a " +
+        "client certificate signed by the gateway's client CA",
+    );
+
+    const refused = await lookUp(refusing);
+    expect(refused.status).toBe(403);
+    expect(errorCodeOf(refused.body)).toMatchObject({ code: "BG40005" });
+    // A failure is final at once, while the run goes on.
+    const failed = check(await read(refusing, refusingRun.run_id), "rate-limits");
+    expect(failed.verdict).toBe("failed");
+    expect(failed.evidence.found).toMatch(
+      /^Your software did not present its client certificate \(403 BG40005, mutual TLS\): getRegisteredProprietorNames was refused so at \S+\.$/,
+    );
+    expect(failed.evidence.requests.map((r) => [r.operation_id, r.status, r.answer_code])).toEqual([
+      ["getRegisteredProprietorNames", 403, "BG40005"],
+    ]);
+
+    const limited = await lookUp(certified, "availability", withClientCertificate);
+    expect(limited.status).toBe(429);
+    await waitRetryAfter(certified, limited);
+    expect((await lookUp(certified, "availability", withClientCertificate)).status).toBe(200);
+
+    await Promise.all([advance(refusing, 60), advance(certified, 60), advance(idle, 60)]);
+    expect(check(await read(refusing, refusingRun.run_id), "rate-limits").verdict).toBe("failed");
+    expect(check(await read(certified, certifiedRun.run_id), "rate-limits").verdict).toBe("passed");
+    expect(check(await read(idle, idleRun.run_id), "rate-limits")).toMatchObject({
+      verdict: "not_exercised",
+      evidence: { found: "The software met no 429 during the run." },
+    });
+  });
+});
+
+describe("the rate-limits instructions, outside the service hours", () => {
+  it("say that registered proprietor names answer 423 until they resume, and official copy availability does not", async () => {
+    const unit = await newUnit();
+    await setTitleSettings(unit, { require_client_certificate: false });
+    await setClock(unit, "2025-04-01T22:30:00.000Z");
+    const run = await start(unit, { checks: ["rate-limits"], time_limit_seconds: 60 });
+    expect(check(run, "rate-limits").instructions).toContain(
+      "Registered proprietor names are served 06:30 to 23:00 London time and the unit's clock shows " +
+        "2025-04-01T22:30:00",
+    );
+    expect((await lookUp(unit, "names")).status).toBe(429);
+    await advance(unit, RUN_RETRY_AFTER_SECONDS);
+    expect((await lookUp(unit, "names")).status).toBe(423);
+    expect((await lookUp(unit, "availability")).status).toBe(200);
+  });
+});
+
 const names = (clockMs: number, status = 200, retryAfterSeconds: number | null = null) =>
   observed("getRegisteredProprietorNames", { clockMs, status, retryAfterSeconds });
 const availability = (clockMs: number) => observed("getOfficialCopiesAvailability", { clockMs });
 const held = names(1000, 429, RUN_RETRY_AFTER_SECONDS);
+const refusedNames = observed("getRegisteredProprietorNames", { clockMs: 500, status: 403, answerCode: "BG40005" });
 
 describe("the rate-limits verdicts, on the unit's clock", () => {
   it.each([
@@ -115,6 +192,9 @@ describe("the rate-limits verdicts, on the unit's clock", () => {
     ["a 429 and nothing after, while the run goes on", [held], false, "running"],
     ["a 429 and nothing after, at the end", [held], true, "failed"],
     ["no 429, at the end", [names(1000)], true, "not_exercised"],
+    ["a look-up refused 403 BG40005 (no client certificate)", [refusedNames], false, "failed"],
+    ["a refused look-up, then a 429 honoured", [refusedNames, held, names(3000)], false, "failed"],
+    ["a 403 of another code", [names(1000, 403)], true, "not_exercised"],
   ] as const)("%s", (_name, observations, ended, verdict) => {
     expect(rateLimits.judge(factsOf([...observations], ended)).verdict).toBe(verdict);
   });
@@ -122,5 +202,8 @@ describe("the rate-limits verdicts, on the unit's clock", () => {
   it("are the rule the spec states: the run's Retry-After and the grace", () => {
     expect(RULES["rate-limits"]).toContain(`429 with Retry-After: ${RUN_RETRY_AFTER_SECONDS} (x-lrg-source: design)`);
     expect(RULES["rate-limits"]).toContain(`${WAIT_GRACE_MS} ms are forgiven`);
+    expect(RULES["rate-limits"]).toContain(
+      `A look-up refused 403 ${CLIENT_CERTIFICATE_REQUIRED} (no client certificate) fails`,
+    );
   });
 });

@@ -166,6 +166,27 @@ describe("s1 and s2 refuse what the spec refuses", () => {
     }
   });
 
+  it("dates its envelopes by the clock of the caller's business unit, else by the sandbox's global clock", async () => {
+    const caller = await gw.newBusinessUnit();
+    const control = (path: string, body: unknown) => gw.control(caller.sandbox_token!, "PUT", path, body);
+    expect((await control("/sandbox/v1/clock", { now: "2031-06-15T12:00:00.000Z" })).status).toBe(200);
+    const timestampOf = (answer: Answer) => (answer.body as { errors: { timestamp: string }[] }).errors[0]?.timestamp;
+
+    const missing = await gw.call("GET", availability("ZZ100010"), { as: caller });
+    expect(errorCodeOf(missing.body)).toMatchObject({ code: "BG40002", status: 404 });
+    expect(timestampOf(missing)).toMatch(/^2031-06-15T12:0\d:\d{2}\.\d{3}$/);
+
+    expect((await control("/sandbox/v1/settings", { require_client_certificate: true })).status).toBe(200);
+    const refused = await gw.call("GET", proprietors("ZZ100001"), { as: caller });
+    expect(errorCodeOf(refused.body)).toMatchObject({ code: "BG40005", status: 403 });
+    expect(timestampOf(refused)).toMatch(/^2031-06-15T12:0\d:\d{2}\.\d{3}$/);
+
+    // Refused credentials name no business unit: the global clock (set by beforeEach) dates the envelope.
+    const unknown = await gw.call("GET", availability("ZZ100001"), { as: { ...caller, password: "wrong" } });
+    expect(errorCodeOf(unknown.body)).toMatchObject({ code: "BG40004", status: 401 });
+    expect(timestampOf(unknown)).toMatch(/^2025-04-01T09:1\d:\d{2}\.\d{3}$/);
+  });
+
   it("refuses an undefined query parameter", async () => {
     const answer = await gw.call("GET", `${availability("ZZ100001")}?edition=1`, { as: unit });
     expect(answer.body).toMatchObject({ errors: [{ http_status: "400", error_code: "BG40001" }] });
