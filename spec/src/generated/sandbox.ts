@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 97f39d069715ff7b32ab3bcb4dde78cf91421b51ec9e0372f8778a260beb13d8) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 c6194be4036ac850871ab0c4ab16b4fe81a6e8074e66b7514090f7c44533a856) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -587,7 +587,8 @@ export interface paths {
         };
         /**
          * A readiness run as a self-contained HTML report
-         * @description The run of `getReadinessRun` as one HTML page for people: the overall verdict, then per check its verdict, the
+         * @description The run of `getReadinessRun` as one HTML page for people: the overall verdict, a summary table (one row per
+         *     check: its name, its verdict and one line of what was found), the run's details, then per check its verdict, the
          *     rule it is tied to, what was expected and found, how to pass it, the instructions while it runs, and the
          *     evidence as a timeline of the observed requests (sequence, time on the unit's clock, method, operation, query,
          *     status, whether credentials were sent, the ids acknowledged, the `Idempotency-Key`). The page is

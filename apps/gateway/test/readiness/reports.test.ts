@@ -132,6 +132,38 @@ describe("the report renderers", () => {
       expect(section).toContain("+5.120 s");
     }
   });
+
+  it("opens with a summary table: each check in the run's order, its verdict and what was found on one line", () => {
+    const run = handMade(verdicts);
+    const long = run.checks[1]!;
+    long.evidence.found = `${"word ".repeat(60)}\nand more`;
+    const html = htmlReport(run);
+    const body = html.slice(html.indexOf("<body>"));
+    // Right after the heading, before the run's details and the first card.
+    expect(body).toMatch(/^<body>\n<h1>[^\n]*<\/h1>\n<table class="summary">/);
+    const table = body.slice(body.indexOf('<table class="summary">'), body.indexOf("</table>"));
+    expect(body.indexOf("</table>")).toBeLessThan(body.indexOf("<dl>"));
+    expect(table).toContain("<th>Check</th><th>Verdict</th><th>Found</th>");
+    const rows = table.split("<tr>").slice(2);
+    expect(rows).toHaveLength(verdicts.length);
+    for (const [index, verdict] of verdicts.entries()) {
+      const row = rows[index] ?? "";
+      expect(row).toContain(`<code>${run.checks[index]!.name}</code>`);
+      expect(row).toContain(`>${verdict.replace("_", " ")}</span>`);
+      if (index !== 1) expect(row).toContain(`<td>found ${index}</td>`);
+    }
+    // A long finding is cut to one line; its card shows it whole.
+    expect(rows[1]).toMatch(/(word ){20,}wor?d?…<\/td>/);
+    expect(rows[1]).not.toContain("\n");
+    expect(html).toContain("and more");
+  });
+
+  it("escapes hostile text in the summary table", () => {
+    const html = htmlReport(handMade(verdicts, HOSTILE));
+    const table = html.slice(html.indexOf('<table class="summary">'), html.indexOf("</table>"));
+    expect(table).toContain("found 0 &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;");
+    expect(table).not.toContain("<script");
+  });
 });
 
 /** A business unit the sandbox created, with its own token of the control plane. */
