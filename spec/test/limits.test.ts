@@ -303,4 +303,10 @@ describe("readiness runs' lists of checks", () => {
       expect(member(named(name), "checks")["maxItems"]).toBe(checkNames.length);
     },
   );
+
+  it("ReadinessEvidence holds every observation a run keeps (maxItems is the most a run records)", () => {
+    expect(member(named("ReadinessEvidence"), "observations")["maxItems"]).toBe(
+      member(named("ReadinessRun"), "observations", "recorded")["maximum"],
+    );
+  });
 });

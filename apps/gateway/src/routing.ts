@@ -126,7 +126,7 @@ export type RegistryHandlers<K extends keyof RegistryOperations = keyof Registry
 
 /**
  * Handlers of the sandbox control plane (`spec/sandbox.yaml`), but its audit trail's reader (see `audit/routes.ts`)
- * and the readiness runs (see `readiness/routes.ts`) with their reports (`readiness/report-routes.ts`).
+ * and the readiness runs (see `readiness/routes.ts`) with their reports and evidence (`readiness/report-routes.ts`).
  */
 export type SandboxHandlers = HandlersOf<
   SandboxOperations,
@@ -139,6 +139,7 @@ export type SandboxHandlers = HandlersOf<
     | "cancelReadinessRun"
     | "getReadinessRunJunit"
     | "getReadinessRunHtml"
+    | "getReadinessRunEvidence"
   >
 >;
 

@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 521f7f9c907cb9948f871641d3bba7e259970c64347af1ed00d31321812e3311) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 62211dca0e8f973a44ddf983c0f4fadb73f22fbdcb44b37791d1b8528c5b3328) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -588,7 +588,8 @@ export interface paths {
         };
         /**
          * A readiness run as a self-contained HTML report
-         * @description The run of `getReadinessRun` as one HTML page for people: the overall verdict, then per check its verdict, the
+         * @description The run of `getReadinessRun` as one HTML page for people: the overall verdict, a summary table (one row per
+         *     check: its name, its verdict and one line of what was found), the run's details, then per check its verdict, the
          *     rule it is tied to, what was expected and found, how to pass it, the instructions while it runs, and the
          *     evidence as a timeline of the observed requests (sequence, time on the unit's clock, method, operation, query,
          *     status, whether credentials were sent, the ids acknowledged, the `Idempotency-Key`). The page is
@@ -598,6 +599,35 @@ export interface paths {
          *     Scope: as `getReadinessRun` (another unit's run is 404, code `404-01`).
          */
         get: operations["getReadinessRunHtml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/readiness-runs/{run_id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A readiness run's evidence bundle, with every observation and a SHA-256
+         * @description The run as `getReadinessRun` answers it, and every request of the unit's software the run observed and kept (up
+         *     to 10,000, oldest first), not only the first 100 of each check that the run's evidence holds; with a SHA-256 of
+         *     the rest (see `ReadinessEvidence` for what it covers). It is one JSON document for a vendor to save and hand to
+         *     a customer or an auditor as the record of a run: `lrg readiness evidence RUN_ID -o FILE` saves it, and
+         *     `lrg readiness verify FILE` checks its SHA-256.
+         *
+         *     Read it once the run ended: while it runs, the bundle is a snapshot whose verdicts may still change (`run.status`
+         *     says `running`).
+         *
+         *     Scope: as `getReadinessRun` (another unit's run is 404, code `404-01`).
+         */
+        get: operations["getReadinessRunEvidence"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1371,6 +1401,26 @@ export interface components {
             };
             checks: components["schemas"]["ReadinessCheckResult"][];
         };
+        /**
+         * @description A readiness run's evidence bundle: the run as `getReadinessRun` answers it, and every observation the run kept
+         *     (not only the first 100 of each check that the run's evidence holds), oldest first, with a SHA-256 of the rest.
+         *
+         *     `sha256` is the lowercase hexadecimal SHA-256 of the UTF-8 bytes of the canonical JSON (RFC 8785, JCS: members
+         *     sorted by name, no whitespace, strings and numbers written as JavaScript's `JSON.stringify` writes them) of the
+         *     bundle without its `sha256` member. It covers every other member, so whitespace and member order may change (a
+         *     file pretty-printed again still verifies) but no value, and no member may be added or removed. It proves that a
+         *     bundle is whole and unchanged since the gateway answered it, not who made it: it is a checksum, not a signature.
+         */
+        ReadinessEvidence: {
+            /** @description The SHA-256 of the canonical JSON of the bundle without this member, in lowercase hexadecimal. */
+            sha256: string;
+            run: components["schemas"]["ReadinessRun"];
+            /**
+             * @description Every observation the run kept, oldest first (`sequence` 1, 2, ...): `run.observations.recorded` of them once
+             *     the run ended; those over 10,000 were not kept (`run.observations.dropped` counts them).
+             */
+            observations: components["schemas"]["ReadinessObservation"][];
+        };
     };
     responses: {
         /**
@@ -2117,6 +2167,34 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    getReadinessRunEvidence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The readiness run's id (`run_id`, answered when it was started). */
+                run_id: components["parameters"]["ReadinessRunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The evidence bundle. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessEvidence"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

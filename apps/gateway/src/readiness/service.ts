@@ -133,6 +133,20 @@ export class ReadinessService {
     return this.#answer(run, observations, await this.#facts(run, observations));
   }
 
+  /**
+   * A run as `get` answers it, with every observation it kept (not only each check's first 100), oldest first. A
+   * running run is judged from the same observations, so that its verdicts and the observations agree.
+   */
+  async evidence(runId: string, reader: Reader): Promise<{ run: ReadinessRun; observations: Observation[] }> {
+    const run = await this.#visible(runId, reader);
+    const observations = await this.#observations(run.id);
+    const answer =
+      run.status === "running"
+        ? this.#answer(run, observations, await this.#facts(run, observations))
+        : this.#answer(run, []);
+    return { run: answer, observations: observations.map(toObservation) };
+  }
+
   /** A run's observations, with those this instance made and has not written yet. */
   async #observations(runId: string): Promise<ReadinessObservationRow[]> {
     await this.#observer.settled();

@@ -1,7 +1,9 @@
-// The reports of a readiness run: the pure renderers over hand-made runs (every verdict, hostile text), then the two
-// operations over HTTP (JUnit that parses, one self-contained HTML page, the scope of getReadinessRun).
+// The reports of a readiness run: the pure renderers over hand-made runs (every verdict, hostile text), then the
+// operations over HTTP (JUnit that parses, one self-contained HTML page, the evidence bundle with every observation and
+// a SHA-256 that verifies, the scope of getReadinessRun).
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { enums } from "@lrg/spec/constants";
+import { evidenceMismatch } from "@lrg/spec/evidence";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { htmlReport } from "../../src/readiness/reports/html.js";
 import { junitReport } from "../../src/readiness/reports/junit.js";
@@ -133,6 +135,38 @@ describe("the report renderers", () => {
       expect(section).toContain("+5.120 s");
     }
   });
+
+  it("opens with a summary table: each check in the run's order, its verdict and what was found on one line", () => {
+    const run = handMade(verdicts);
+    const long = run.checks[1]!;
+    long.evidence.found = `${"word ".repeat(60)}\nand more`;
+    const html = htmlReport(run);
+    const body = html.slice(html.indexOf("<body>"));
+    // Right after the heading, before the run's details and the first card.
+    expect(body).toMatch(/^<body>\n<h1>[^\n]*<\/h1>\n<table class="summary">/);
+    const table = body.slice(body.indexOf('<table class="summary">'), body.indexOf("</table>"));
+    expect(body.indexOf("</table>")).toBeLessThan(body.indexOf("<dl>"));
+    expect(table).toContain("<th>Check</th><th>Verdict</th><th>Found</th>");
+    const rows = table.split("<tr>").slice(2);
+    expect(rows).toHaveLength(verdicts.length);
+    for (const [index, verdict] of verdicts.entries()) {
+      const row = rows[index] ?? "";
+      expect(row).toContain(`<code>${run.checks[index]!.name}</code>`);
+      expect(row).toContain(`>${verdict.replace("_", " ")}</span>`);
+      if (index !== 1) expect(row).toContain(`<td>found ${index}</td>`);
+    }
+    // A long finding is cut to one line; its card shows it whole.
+    expect(rows[1]).toMatch(/(word ){20,}wor?d?…<\/td>/);
+    expect(rows[1]).not.toContain("\n");
+    expect(html).toContain("and more");
+  });
+
+  it("escapes hostile text in the summary table", () => {
+    const html = htmlReport(handMade(verdicts, HOSTILE));
+    const table = html.slice(html.indexOf('<table class="summary">'), html.indexOf("</table>"));
+    expect(table).toContain("found 0 &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;");
+    expect(table).not.toContain("<script");
+  });
 });
 
 /** A business unit the sandbox created, with its own token of the control plane. */
@@ -239,5 +273,68 @@ describe("the report operations", () => {
       const admin = await gw.sandbox("GET", `/sandbox/v1/readiness-runs/${run.run_id}/${kind}`);
       expect(admin.status).toBe(200);
     }
+  });
+});
+
+describe("the evidence operation", () => {
+  type Evidence = {
+    sha256: string;
+    run: ReadinessRun;
+    observations: ReadinessRun["checks"][number]["evidence"]["requests"];
+  };
+
+  it("answers the run with every observation (not only a check's first 100), and a SHA-256 that verifies", async () => {
+    const unit = await newUnit();
+    const started = await gw.control(unit.sandbox_token, "POST", "/sandbox/v1/readiness-runs", {
+      checks: ["paging"],
+      time_limit_seconds: 60,
+    });
+    expect(started.status).toBe(201);
+    const run = started.body as ReadinessRun;
+    // 120 list requests: all bear on paging, whose evidence holds the first 100.
+    for (let request = 0; request < 120; request++)
+      await gw.call("GET", `/v1/notifications?limit=1&created_after=2020-01-01T00:00:0${request % 10}Z`, { as: unit });
+    expect((await gw.control(unit.sandbox_token, "POST", "/sandbox/v1/clock/advance", { seconds: 61 })).status).toBe(
+      200,
+    );
+    const ended = (await gw.control(unit.sandbox_token, "GET", `/sandbox/v1/readiness-runs/${run.run_id}`))
+      .body as ReadinessRun;
+    expect(ended.status).toBe("finished");
+
+    const answer = await gw.control(unit.sandbox_token, "GET", `/sandbox/v1/readiness-runs/${run.run_id}/evidence`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
+    const bundle = answer.body as Evidence;
+    expect(bundle.run).toEqual(ended);
+    expect(bundle.observations).toHaveLength(120);
+    expect(bundle.run.observations.recorded).toBe(120);
+    expect(bundle.observations.map((observation) => observation.sequence)).toEqual(
+      Array.from({ length: 120 }, (_, index) => index + 1),
+    );
+    expect(new Set(bundle.observations.map((observation) => observation.query["created_after"])).size).toBe(10);
+    // The check's evidence is the first 100 of them, in the same shape.
+    const paging = bundle.run.checks.find((check) => check.name === "paging");
+    expect(paging?.evidence.requests).toHaveLength(100);
+    expect(paging?.evidence.requests).toEqual(bundle.observations.slice(0, 100));
+
+    expect(Object.keys(bundle)[0]).toBe("sha256");
+    expect(evidenceMismatch(bundle)).toBeNull();
+    const changed = structuredClone(bundle);
+    changed.observations[119]!.status = changed.observations[119]!.status === 200 ? 201 : 200;
+    expect(evidenceMismatch(changed)).toMatch(/not the/);
+  });
+
+  it("answers another unit's run as not found (404-01), the admin token any run", async () => {
+    const [owner, other] = [await newUnit(), await newUnit()];
+    const run = await startRun(owner);
+    const path = `/sandbox/v1/readiness-runs/${run.run_id}/evidence`;
+    const hidden = await gw.control(other.sandbox_token, "GET", path);
+    expect(hidden.status).toBe(404);
+    expect(hidden.body).toMatchObject({ code: "404-01" });
+    const admin = await gw.sandbox("GET", path);
+    expect(admin.status).toBe(200);
+    // A running run: a snapshot, its verdicts judged from the observations it holds.
+    expect((admin.body as Evidence).run.status).toBe("running");
+    expect(evidenceMismatch(admin.body)).toBeNull();
   });
 });

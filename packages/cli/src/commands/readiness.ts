@@ -1,11 +1,21 @@
 // lrg readiness ...: readiness runs of the sandbox, which examine the integrator's own software on one business unit
-// (start one and follow it to its verdict, show, list, cancel), and their JUnit and HTML reports.
-import { writeFileSync } from "node:fs";
+// (start one and follow it to its verdict, show, list, cancel), their JUnit and HTML reports, and their evidence
+// bundles (saved, and verified).
+import { readFileSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { unwrap, type SandboxClient, type SandboxComponents } from "@lrg/client";
 import { enums } from "@lrg/spec/constants";
+import { evidenceMismatch } from "@lrg/spec/evidence";
 import { EXIT, ExitWith, parseDuration, reportOf, table, UsageError, type Output } from "../conventions.js";
 import { runtimeOf, subcommand } from "../runtime.js";
+import {
+  didNotFailText,
+  exitCodeOf,
+  markExpectedFailures,
+  readExpectedFailures,
+  standingsOf,
+  type CheckStanding,
+} from "./readiness-expectations.js";
 
 type Schemas = SandboxComponents["schemas"];
 type Run = Schemas["ReadinessRun"];
@@ -17,40 +27,72 @@ type Verdict = Schemas["ReadinessVerdict"];
  */
 type RunRequest = Omit<Schemas["ReadinessRunRequest"], "time_limit_seconds"> & { time_limit_seconds?: number };
 
-/** Report files to write: `--junit FILE`, `--html FILE`. */
+/** Files to write: `--junit FILE`, `--html FILE`, `--evidence FILE`. */
 interface ReportFlags {
   readonly junit?: string;
   readonly html?: string;
+  readonly evidence?: string;
 }
 
-/** Writes the run's reports the API renders (`getReadinessRunJunit`, `getReadinessRunHtml`) to the files named. */
-async function writeReports(sandbox: SandboxClient, out: Output, runId: string, flags: ReportFlags): Promise<void> {
-  const params = { params: { path: { run_id: runId } }, parseAs: "text" as const };
-  const reports = [
-    [flags.junit, () => sandbox.GET("/sandbox/v1/readiness-runs/{run_id}/junit", params)],
-    [flags.html, () => sandbox.GET("/sandbox/v1/readiness-runs/{run_id}/html", params)],
-  ] as const;
-  for (const [file, fetchReport] of reports) {
-    if (file === undefined) continue;
-    const text = await unwrap(fetchReport());
-    try {
-      writeFileSync(file, text);
-    } catch (error) {
-      throw new UsageError(
-        `cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      );
-    }
-    if (!out.json) out.note(`lrg: wrote ${file}`);
+function writeFile(file: string, text: string): void {
+  try {
+    writeFileSync(file, text);
+  } catch (error) {
+    throw new UsageError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }
 
 /**
- * The exit code of an ended run: 0 when every check passed or was not exercised (with `strict`, not exercised fails
- * too), 1 when any check failed.
+ * Writes the run's reports the API renders (`getReadinessRunJunit`, `getReadinessRunHtml`) and its evidence bundle
+ * (`getReadinessRunEvidence`) to the files named; `junit` marks the JUnit report first (the expected failures).
  */
-export function exitCodeOf(run: Pick<Run, "checks">, strict: boolean): number {
-  const failing = (verdict: Verdict) => verdict === "failed" || (strict && verdict !== "passed");
-  return run.checks.some((check) => failing(check.verdict)) ? 1 : EXIT.ok;
+async function writeReports(
+  sandbox: SandboxClient,
+  out: Output,
+  runId: string,
+  flags: ReportFlags,
+  junit: (xml: string) => string = (xml) => xml,
+): Promise<void> {
+  const params = { params: { path: { run_id: runId } }, parseAs: "text" as const };
+  const reports = [
+    [flags.junit, async () => junit(await unwrap(sandbox.GET("/sandbox/v1/readiness-runs/{run_id}/junit", params)))],
+    [flags.html, () => unwrap(sandbox.GET("/sandbox/v1/readiness-runs/{run_id}/html", params))],
+  ] as const;
+  for (const [file, fetchReport] of reports) {
+    if (file === undefined) continue;
+    writeFile(file, await fetchReport());
+    if (!out.json) out.note(`lrg: wrote ${file}`);
+  }
+  if (flags.evidence !== undefined) {
+    const { bundle } = await fetchEvidence(sandbox, runId);
+    writeFile(flags.evidence, bundle);
+    if (!out.json) out.note(`lrg: wrote ${flags.evidence}`);
+  }
+}
+
+/** A readiness run's evidence bundle, as the gateway answered it, the run it holds and how many observations. */
+interface Evidence {
+  readonly bundle: string;
+  readonly sha256: string;
+  readonly run: Run;
+  readonly observations: number;
+}
+
+/**
+ * Fetches a run's evidence bundle (`getReadinessRunEvidence`) and checks its SHA-256 before anything is written: the
+ * bytes are kept as the gateway answered them.
+ */
+async function fetchEvidence(sandbox: SandboxClient, runId: string): Promise<Evidence> {
+  const bundle = await unwrap(
+    sandbox.GET("/sandbox/v1/readiness-runs/{run_id}/evidence", {
+      params: { path: { run_id: runId } },
+      parseAs: "text",
+    }),
+  );
+  const parsed = JSON.parse(bundle) as Schemas["ReadinessEvidence"];
+  const mismatch = evidenceMismatch(parsed);
+  if (mismatch !== null) throw new Error(`the gateway answered an evidence bundle that does not verify: ${mismatch}`);
+  return { bundle, sha256: parsed.sha256, run: parsed.run, observations: parsed.observations.length };
 }
 
 const VERDICT_STYLE = { passed: "green", failed: "red", not_exercised: "yellow", running: "cyan" } as const;
@@ -59,25 +101,45 @@ function paintVerdict(out: Output, verdict: Verdict): string {
   return out.paint(VERDICT_STYLE[verdict], verdict);
 }
 
-/** One line per check: its name, its verdict and what was found. */
-function checkLines(out: Output, run: Run): string[] {
-  const rows = run.checks.map((check) => [check.name, check.verdict, check.evidence.found]);
+/** One line per check: its name, its verdict (`failed (expected)` for an expected failure) and what was found. */
+function checkLines(out: Output, run: Run, standings: readonly CheckStanding[]): string[] {
+  const expected = (name: string) =>
+    standings.some((standing) => standing.name === name && standing.standing === "expected-failure");
+  const rows = run.checks.map((check) => [
+    check.name,
+    expected(check.name) ? `${check.verdict} (expected)` : check.verdict,
+    check.evidence.found,
+  ]);
   return table([["CHECK", "VERDICT", "FOUND"], ...rows]).map((line, index) => {
     const check = run.checks[index - 1];
     return check === undefined ? line : line.replace(` ${check.verdict} `, ` ${paintVerdict(out, check.verdict)} `);
   });
 }
 
-function printRun(out: Output, run: Run): void {
+/**
+ * The run: its status and verdict, a line per check, then how to pass each check that failed. With `expected`, an
+ * expected failure's reason instead of how to pass it, and for each listed check that did not fail, that it is to be
+ * removed from the file.
+ */
+function printRun(out: Output, run: Run, expected?: { standings: CheckStanding[]; file: string }): void {
   out.line(
     `readiness run ${run.run_id} on business unit ${run.business_unit_id}: ${run.status}, verdict ${paintVerdict(out, run.verdict)}`,
   );
   out.line(
     `started ${run.started_at}, deadline ${run.deadline}${run.ended_at === null ? "" : `, ended ${run.ended_at}`} (the unit's clock); ${run.observations.recorded} requests observed`,
   );
-  for (const line of checkLines(out, run)) out.line(line);
+  const standings = expected?.standings ?? [];
+  for (const line of checkLines(out, run, standings)) out.line(line);
+  for (const standing of standings) {
+    if (standing.standing === "expected-failure")
+      out.line(`${standing.name}: expected failure (${expected?.file}): ${standing.reason}`);
+    if (standing.standing === "did-not-fail")
+      out.line(`${standing.name}: ${out.paint("red", didNotFailText(standing, expected?.file ?? ""))}`);
+  }
+  const accepted = new Set(standings.filter((s) => s.standing === "expected-failure").map((s) => s.name));
   for (const check of run.checks)
-    if (check.verdict === "failed") out.line(`${check.name}: how to pass: ${check.how_to_pass}`);
+    if (check.verdict === "failed" && !accepted.has(check.name))
+      out.line(`${check.name}: how to pass: ${check.how_to_pass}`);
 }
 
 function printInstructions(out: Output, run: Run): void {
@@ -144,6 +206,44 @@ async function start(sandbox: SandboxClient, body: RunRequest, out: Output): Pro
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The listed checks' standings, for `--json`: each with its verdict, its reason and whether it failed as expected. */
+function listed(standings: readonly CheckStanding[]): object[] {
+  return standings
+    .filter((standing) => standing.reason !== undefined)
+    .map(({ name, verdict, reason, standing }) => ({
+      name,
+      verdict,
+      reason,
+      failed_as_expected: standing === "expected-failure",
+    }));
+}
+
+/**
+ * A saved evidence bundle, verified: the bundle, or why it does not verify (not JSON, no `sha256`, a content whose
+ * SHA-256 is another, or not a readiness run's bundle). A file that cannot be read is a UsageError (exit 2).
+ */
+function verifiedBundle(file: string): { bundle: Schemas["ReadinessEvidence"] } | { mismatch: string } {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return { mismatch: `it is not JSON (${(error as Error).message})` };
+  }
+  const mismatch = evidenceMismatch(parsed);
+  if (mismatch !== null) return { mismatch };
+  const bundle = parsed as Partial<Record<keyof Schemas["ReadinessEvidence"], unknown>>;
+  const run = bundle.run as Partial<Run> | undefined;
+  if (typeof run?.run_id !== "string" || !Array.isArray(bundle.observations))
+    return { mismatch: "its hash is right, but it holds no readiness run (run) and observations" };
+  return { bundle: parsed as Schemas["ReadinessEvidence"] };
+}
+
 export function registerReadiness(program: Command): void {
   const readiness = subcommand(
     program,
@@ -155,10 +255,11 @@ export function registerReadiness(program: Command): void {
   subcommand(
     readiness,
     "run",
-    `Start a readiness run, print what your software must do, follow each check's verdict until the run ends, write the reports. Exit 0: every check passed or was not exercised (with --strict, not exercised fails); 1: a check failed; 2: the run did not start. Checks: ${enums.ReadinessCheckName.join(", ")}`,
+    `Start a readiness run, print what your software must do, follow each check's verdict until the run ends, write the reports. Exit 0: every check passed or was not exercised (with --strict, not exercised fails), and with --expect-failures every check listed failed and no other; 1: a check failed (not listed), or a listed check did not fail; 2: the run did not start (or FILE is wrong). Checks: ${enums.ReadinessCheckName.join(", ")}`,
     [
-      "lrg readiness run --time-limit 30m --junit readiness.xml --html readiness.html",
+      "lrg readiness run --time-limit 30m --junit readiness.xml --html readiness.html --evidence readiness-evidence.json",
       "lrg readiness run --checks paging,duplicates --strict",
+      "lrg readiness run --strict --expect-failures readiness-expected.json --junit readiness.xml",
     ],
   )
     .option("--checks <names>", "the checks to run, separated by commas (default: every check)")
@@ -166,6 +267,11 @@ export function registerReadiness(program: Command): void {
     .option("--unit <business_unit_id>", "the business unit (needed with the admin token)")
     .option("--junit <file>", "write the JUnit XML report here when the run ends")
     .option("--html <file>", "write the HTML report here when the run ends")
+    .option("--evidence <file>", "save the run's evidence bundle here when the run ends (every observation, a SHA-256)")
+    .option(
+      "--expect-failures <file>",
+      'the checks your team accepts as failing, with the reason: {"checks": {"<check>": "<reason>"}}; each must fail',
+    )
     .option("--strict", "a check not exercised fails the run (exit 1)")
     .option("--interval <duration>", "how often the run is read (2s, 500ms)", "2s")
     .action(
@@ -175,6 +281,7 @@ export function registerReadiness(program: Command): void {
           timeLimit?: string;
           unit?: string;
           strict?: boolean;
+          expectFailures?: string;
           interval: string;
         },
         command: Command,
@@ -189,6 +296,9 @@ export function registerReadiness(program: Command): void {
           }),
           ...(flags.timeLimit !== undefined && { time_limit_seconds: parseDuration(flags.timeLimit) }),
         };
+        // Read before the run starts: a wrong file is exit 2 with no run left behind.
+        const expected =
+          flags.expectFailures === undefined ? undefined : readExpectedFailures(flags.expectFailures, body.checks);
         const sandbox = runtime.sandbox();
         let run = await start(sandbox, body, out);
         if (out.json) out.data({ event: "started", run });
@@ -208,10 +318,13 @@ export function registerReadiness(program: Command): void {
           );
           progress.update(run);
         }
-        await writeReports(sandbox, out, run.run_id, flags);
-        if (out.json) out.data({ event: "ended", run });
-        else printRun(out, run);
-        const code = exitCodeOf(run, flags.strict === true);
+        const standings = standingsOf(run, { strict: flags.strict === true, expected });
+        await writeReports(sandbox, out, run.run_id, flags, (xml) =>
+          expected === undefined ? xml : markExpectedFailures(xml, standings, expected.file),
+        );
+        if (out.json) out.data({ event: "ended", run, ...(expected && { expected_failures: listed(standings) }) });
+        else printRun(out, run, expected && { standings, file: expected.file });
+        const code = exitCodeOf(standings);
         if (code !== EXIT.ok) throw new ExitWith(code);
       },
     );
@@ -227,6 +340,7 @@ export function registerReadiness(program: Command): void {
   )
     .option("--junit <file>", "also write the JUnit XML report here")
     .option("--html <file>", "also write the HTML report here")
+    .option("--evidence <file>", "also save the evidence bundle here")
     .action(async (runId: string, flags: ReportFlags, command: Command) => {
       const runtime = runtimeOf(command);
       const sandbox = runtime.sandbox();
@@ -272,5 +386,61 @@ export function registerReadiness(program: Command): void {
     );
     if (runtime.out.json) return runtime.out.data(run);
     printRun(runtime.out, run);
+  });
+
+  subcommand(
+    readiness,
+    "evidence <run_id>",
+    "Save a run's evidence bundle: the run with every observation (not only each check's first 100) and a SHA-256 of the rest, as one JSON file to hand to a customer; checked before it is written",
+    [
+      "lrg readiness evidence 0b6f3c1e-7a2d-4e8f-9c1b-5d4e3f2a1b0c -o readiness-evidence.json",
+      "lrg readiness verify readiness-evidence.json",
+    ],
+  )
+    .option("-o, --output <file>", "write to this file (default: stdout, when it is not a terminal)")
+    .action(async (runId: string, flags: { output?: string }, command: Command) => {
+      const runtime = runtimeOf(command);
+      const { out } = runtime;
+      if (flags.output === undefined && process.stdout.isTTY === true)
+        throw new UsageError("stdout is a terminal: name a file with -o FILE");
+      const evidence = await fetchEvidence(runtime.sandbox(), runId);
+      if (flags.output === undefined) return void process.stdout.write(evidence.bundle);
+      writeFile(flags.output, evidence.bundle);
+      const { run, observations, sha256 } = evidence;
+      if (out.json) out.data({ path: flags.output, run_id: run.run_id, status: run.status, observations, sha256 });
+      else
+        out.note(
+          `saved the evidence of run ${run.run_id} (${run.status}, verdict ${run.verdict}; ${observations} observations; sha256 ${sha256}) to ${flags.output}`,
+        );
+    });
+
+  subcommand(
+    readiness,
+    "verify <file>",
+    "Verify a saved evidence bundle: its sha256 is the SHA-256 of the canonical JSON (RFC 8785) of the rest of it. Exit 0: it verifies; 1: it does not (a changed value, a member added or removed, not JSON); 2: the file cannot be read",
+    ["lrg readiness verify readiness-evidence.json"],
+  ).action((file: string, _flags: unknown, command: Command) => {
+    const { out } = runtimeOf(command);
+    const verified = verifiedBundle(file);
+    if ("mismatch" in verified) {
+      if (out.json) out.note(JSON.stringify({ error: "not_verified", file, detail: verified.mismatch }));
+      else out.note(`lrg: ${file} does not verify: ${verified.mismatch}`);
+      throw new ExitWith(1);
+    }
+    const { run, observations, sha256 } = verified.bundle;
+    if (out.json)
+      return out.data({
+        verified: true,
+        file,
+        sha256,
+        run_id: run.run_id,
+        business_unit_id: run.business_unit_id,
+        status: run.status,
+        verdict: run.verdict,
+        observations: observations.length,
+      });
+    out.line(
+      `${file} verifies: run ${run.run_id} on business unit ${run.business_unit_id}, ${run.status}, verdict ${run.verdict}; ${observations.length} observations; sha256 ${sha256}`,
+    );
   });
 }

@@ -29,6 +29,7 @@ dt { font-weight: 600; }
 dd { margin: 0; }
 .timeline { overflow-x: auto; }
 table { border-collapse: collapse; font-size: .85rem; }
+table.summary { font-size: .95rem; margin: 1rem 0; }
 th, td { text-align: left; padding: .2rem .5rem; border-bottom: 1px solid #d0d7de; vertical-align: top; }
 code { font-family: ui-monospace, monospace; word-break: break-all; }
 `;
@@ -66,6 +67,27 @@ function timeline(check: ReadinessCheckResult, startedAt: string): string {
     .join("")}</tbody></table></div>`;
 }
 
+/** Longest text of what was found that the summary shows on its one line (the check's card shows it whole). */
+const SUMMARY_FOUND_LENGTH = 160;
+
+/** What was found, on one line: spaces collapsed, cut with an ellipsis past `SUMMARY_FOUND_LENGTH` characters. */
+function oneLine(text: string): string {
+  // By code points, so that the cut never splits a character in two.
+  const characters = Array.from(text.replace(/\s+/g, " ").trim());
+  return characters.length <= SUMMARY_FOUND_LENGTH
+    ? characters.join("")
+    : `${characters.slice(0, SUMMARY_FOUND_LENGTH - 1).join("")}…`;
+}
+
+/** The table the page opens with: one row per check, in the run's order, with its verdict and what was found. */
+function summaryTable(run: ReadinessRun): string {
+  const rows = run.checks.map(
+    (check) =>
+      `<tr><td><code>${x(check.name)}</code></td><td>${badge(check.verdict)}</td><td>${x(oneLine(check.evidence.found))}</td></tr>`,
+  );
+  return `<table class="summary"><thead><tr><th>Check</th><th>Verdict</th><th>Found</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+}
+
 function checkSection(check: ReadinessCheckResult, startedAt: string): string {
   return `<section id="check-${x(check.name)}">
 <h2><code>${x(check.name)}</code> ${badge(check.verdict)}</h2>
@@ -82,12 +104,13 @@ ${timeline(check, startedAt)}
 }
 
 /**
- * The run as one HTML document: the overall verdict, then each check's verdict, rule, expected and found, how to fix,
- * its instructions while it runs, and its observed requests as a timeline. Self-contained (inline style, nothing
- * loaded, a Content-Security-Policy that forbids loading anything) and every text escaped; a pure function of the run.
+ * The run as one HTML document: the overall verdict, a summary table (each check's verdict and what was found, on
+ * one line), the run's details, then each check's card: its verdict, rule, expected and found, how to fix, its
+ * instructions while it runs, and its observed requests as a timeline. Self-contained (inline style, nothing loaded,
+ * a Content-Security-Policy that forbids loading anything) and every text escaped; a pure function of the run.
  */
 export function htmlReport(run: ReadinessRun): string {
-  const summary = definitions([
+  const details = definitions([
     ["Run", run.run_id],
     ["Business unit", run.business_unit_id],
     ["Status", run.status],
@@ -111,7 +134,8 @@ export function htmlReport(run: ReadinessRun): string {
 </head>
 <body>
 <h1>Readiness run ${badge(run.verdict)}</h1>
-${summary}
+${summaryTable(run)}
+${details}
 ${run.checks.map((check) => checkSection(check, run.started_at)).join("\n")}
 </body>
 </html>
