@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SANDBOX_TOKEN } from "./support/gateway.js";
+import { startTestBucket } from "./support/s3.js";
 import { startGatewayProcess, type GatewayProcess } from "./support/process.js";
 
 let running: GatewayProcess | undefined;
@@ -25,9 +26,21 @@ describe("the start banner", () => {
 
   it("says where the documents are when they are in a bucket", async () => {
     dataDir = mkdtempSync(join(tmpdir(), "lrg-banner-"));
-    // Nothing is asked of the bucket before the first document: no S3 service is needed to start.
-    running = await startGatewayProcess(dataDir, { LRG_BLOB_URL: "s3://lrg-documents/sandbox" });
-    expect(running.output()).toContain(`(data in ${dataDir}, documents in s3://lrg-documents/sandbox)`);
+    // The bucket is written once at start (a wrong one stops it): a real S3 service, as an operator's.
+    const bucket = await startTestBucket("lrg-documents");
+    try {
+      running = await startGatewayProcess(dataDir, {
+        LRG_BLOB_URL: "s3://lrg-documents/sandbox",
+        AWS_ENDPOINT_URL: bucket.s3.endpoint!,
+        AWS_ACCESS_KEY_ID: bucket.s3.credentials!.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: bucket.s3.credentials!.secretAccessKey,
+      });
+      expect(running.output()).toContain(`(data in ${dataDir}, documents in s3://lrg-documents/sandbox)`);
+    } finally {
+      await running?.stop();
+      running = undefined;
+      await bucket.stop();
+    }
   });
 
   it("shows the admin token it generated, and that token drives the control plane", async () => {

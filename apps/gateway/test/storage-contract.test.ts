@@ -1032,6 +1032,7 @@ describe.each(backends)("the gateway's HTTP interface on $name", (backend) => {
     expect(await ready.json()).toEqual({
       status: "ready",
       database: { kind: backend.kind, reachable: true, writable: true },
+      blobs: { kind: "directory", reachable: true, writable: true },
     });
     const metrics = await (await fetch(`${gw.url}/metrics`)).text();
     const figure = backend.kind === "postgresql" ? "lrg_db_queries_total" : "lrg_db_pending_writes";
