@@ -1,6 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { ConnectionLimits } from "./http/limits.js";
 import { parseBucketUrl, type S3Options } from "./storage/blobs/bucket.js";
 import { DEFAULT_POOL_SIZE } from "./storage/postgres/defaults.js";
@@ -61,34 +59,12 @@ export interface GatewayConfig {
 }
 
 /**
- * The secrets the gateway made up (`generated`), kept in the data directory so that they stay the same across
- * restarts on it: the admin token a newcomer copied into a profile, the secret that signed addresses handed out. A
- * secret written there by an earlier start is read back; a secret given in the environment is never written.
+ * A start that cannot go on for a reason the operator can fix. Its message is the whole of what `main.ts` prints: one
+ * line naming the variable or the file and what to do (no stack trace, which would only bury it).
  */
-export function keepGeneratedSecrets<Config extends GatewayConfig & { generated: string[] }>(
-  config: Config,
-): Config & { kept: string[] } {
-  const file = join(config.dataDir, SECRETS_FILE);
-  mkdirSync(config.dataDir, { recursive: true });
-  const stored = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, string>) : {};
-  const kept: string[] = [];
-  const members = { LRG_SANDBOX_TOKEN: "sandboxToken", LRG_SIGNING_SECRET: "signingSecret" } as const;
-  const next = { ...config };
-  for (const name of config.generated) {
-    const member = members[name as keyof typeof members];
-    if (!member) continue;
-    const earlier = stored[name];
-    if (earlier) {
-      next[member] = earlier;
-      kept.push(name);
-    } else stored[name] = config[member];
-  }
-  writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
-  return { ...next, kept };
+export class StartFailure extends Error {
+  override name = "StartFailure";
 }
-
-/** The file of the data directory that keeps the generated secrets (owner-readable only). */
-export const SECRETS_FILE = "secrets.json";
 
 /** Reads the configuration from the environment (see README); generates what is absent. */
 export function configFromEnv(
@@ -102,12 +78,12 @@ export function configFromEnv(
     return randomBytes(24).toString("base64url");
   };
   const config = {
-    port: Number(env["PORT"] ?? 8080),
+    port: portOf("PORT", env["PORT"], 8080),
     host: env["HOST"] ?? "127.0.0.1",
     // The second listener, HTTPS with mutual TLS on the demo certificates of the data directory; `off` removes it.
-    httpsPort: env["LRG_HTTPS_PORT"] === "off" ? null : Number(env["LRG_HTTPS_PORT"] ?? 8443),
+    httpsPort: env["LRG_HTTPS_PORT"] === "off" ? null : portOf("LRG_HTTPS_PORT", env["LRG_HTTPS_PORT"], 8443, "off"),
     dataDir: env["LRG_DATA_DIR"] ?? "./.data",
-    ...(env["LRG_DATABASE_URL"] ? { databaseUrl: env["LRG_DATABASE_URL"] } : {}),
+    ...(env["LRG_DATABASE_URL"] ? { databaseUrl: databaseUrlOf(env["LRG_DATABASE_URL"]) } : {}),
     ...(env["LRG_DATABASE_POOL_SIZE"]
       ? {
           databasePoolSize: whole(
@@ -137,7 +113,9 @@ export function configFromEnv(
     signingSecret: secret("LRG_SIGNING_SECRET"),
     ...(env["LRG_PUBLIC_URL"] ? { publicUrl: env["LRG_PUBLIC_URL"] } : {}),
     demoUser: { username: env["LRG_DEMO_USERNAME"] ?? "demo", password: env["LRG_DEMO_PASSWORD"] ?? "demo-password" },
-    decisionDelayMs: Number(env["LRG_DECISION_DELAY_MS"] ?? 2000),
+    decisionDelayMs: env["LRG_DECISION_DELAY_MS"]
+      ? whole("LRG_DECISION_DELAY_MS", env["LRG_DECISION_DELAY_MS"], MAX_DELAY_MS, "milliseconds", 0)
+      : DEFAULT_DECISION_DELAY_MS,
     logger: env["LRG_LOG"] !== "off",
     // `npm start` and a terminal read short lines; anything else (a collector, a file, a pipe) JSON.
     logFormat: logFormatOf(env["LRG_LOG"], Boolean(process.stdout.isTTY)),
@@ -157,10 +135,35 @@ export function configFromEnv(
   // Each statement holds a connection while it runs: as many as the pool would leave reads and writes none.
   const pool = config.databasePoolSize ?? DEFAULT_POOL_SIZE;
   if ((config.databaseAcknowledgeStatements ?? 0) >= pool)
-    throw new Error(
+    throw new StartFailure(
       `LRG_DATABASE_ACKNOWLEDGE_STATEMENTS must be below LRG_DATABASE_POOL_SIZE (${pool}), not ${config.databaseAcknowledgeStatements}: the statements would hold every connection`,
     );
   return config;
+}
+
+/**
+ * A port to listen on, from 0 (any free port) to 65535; `fallback` when the variable is unset or empty. `or`: the
+ * other word the variable may hold, said in the message.
+ */
+function portOf(name: string, text: string | undefined, fallback: number, or?: string): number {
+  if (text === undefined || text === "") return fallback;
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65_535)
+    throw new StartFailure(
+      `${name} must be a port number from 0 to 65535${or ? `, or ${or}` : " (0: any free port)"}, not "${text}"`,
+    );
+  return Number(text);
+}
+
+/**
+ * `LRG_DATABASE_URL` when it is a postgres:// (or postgresql://) URL. The message never repeats it: it may hold a
+ * password.
+ */
+function databaseUrlOf(url: string): string {
+  if (!/^postgres(ql)?:\/\//.test(url) || !URL.canParse(url))
+    throw new StartFailure(
+      "LRG_DATABASE_URL must be a postgres:// URL, such as postgres://user:password@host:5432/database (the value given is not shown: it may hold a password)",
+    );
+  return url;
 }
 
 /** The bucket of `LRG_BLOB_URL` and how to reach it, from the variables the AWS tools read too. */
@@ -171,25 +174,28 @@ function bucketFromEnv(env: NodeJS.ProcessEnv): Pick<GatewayConfig, "blobUrl" | 
   if (!url) {
     // The AWS variables may be set for other tools; the gateway's own ones mean a bucket was intended.
     for (const name of ["LRG_S3_ENDPOINT", "LRG_S3_FORCE_PATH_STYLE"])
-      if (env[name]) throw new Error(`${name} is set but LRG_BLOB_URL is not: set LRG_BLOB_URL=s3://bucket/prefix`);
+      if (env[name])
+        throw new StartFailure(`${name} is set but LRG_BLOB_URL is not: set LRG_BLOB_URL=s3://bucket/prefix`);
     return {};
   }
   if (env["LRG_BLOB_DIR"])
-    throw new Error(
+    throw new StartFailure(
       "LRG_BLOB_DIR and LRG_BLOB_URL are both set: the blobs go in a directory or in a bucket, set only one",
     );
   if (!parseBucketUrl(url))
-    throw new Error(`LRG_BLOB_URL must be s3://bucket or s3://bucket/prefix (a valid S3 bucket name), not "${url}"`);
+    throw new StartFailure(
+      `LRG_BLOB_URL must be s3://bucket or s3://bucket/prefix (a valid S3 bucket name), not "${url}"`,
+    );
   if (endpoint && !/^https?:\/\/[^/]/.test(endpoint))
-    throw new Error(
+    throw new StartFailure(
       `${env["LRG_S3_ENDPOINT"] ? "LRG_S3_ENDPOINT" : "AWS_ENDPOINT_URL"} must be an http:// or https:// address, not "${endpoint}"`,
     );
   if (pathStyle && pathStyle !== "0" && pathStyle !== "1")
-    throw new Error(`LRG_S3_FORCE_PATH_STYLE must be 1 or 0, not "${pathStyle}"`);
+    throw new StartFailure(`LRG_S3_FORCE_PATH_STYLE must be 1 or 0, not "${pathStyle}"`);
   const accessKeyId = env["AWS_ACCESS_KEY_ID"];
   const secretAccessKey = env["AWS_SECRET_ACCESS_KEY"];
   if (!accessKeyId !== !secretAccessKey)
-    throw new Error("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together: set both, or neither");
+    throw new StartFailure("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together: set both, or neither");
   const sessionToken = env["AWS_SESSION_TOKEN"];
   const timeout = env["LRG_BLOB_TIMEOUT_MS"];
   return {
@@ -211,7 +217,7 @@ function bucketFromEnv(env: NodeJS.ProcessEnv): Pick<GatewayConfig, "blobUrl" | 
 function logFormatOf(value: string | undefined, terminal: boolean): "json" | "human" {
   if (value === "json" || value === "human") return value;
   if (value === undefined || value === "" || value === "on" || value === "off") return terminal ? "human" : "json";
-  throw new Error(`LRG_LOG must be off, json or human (or unset), not "${value}"`);
+  throw new StartFailure(`LRG_LOG must be off, json or human (or unset), not "${value}"`);
 }
 
 /** The variable of each connection limit, and its ceiling (a day for the timeouts). */
@@ -232,6 +238,10 @@ function limitsFromEnv(env: NodeJS.ProcessEnv): Partial<ConnectionLimits> {
   return limits;
 }
 
+/** The simulated registry's delay before it decides an application in automatic processing. */
+const DEFAULT_DECISION_DELAY_MS = 2000;
+/** The longest delay a setting may ask for: a day, as the connection timeouts. */
+const MAX_DELAY_MS = 86_400_000;
 /** The largest page cache a setting may ask for: 64 GiB. */
 const MAX_CACHE_MIB = 65_536;
 /** PostgreSQL's own ceiling on connections (max_connections) is 262,143; no instance needs more than this. */
@@ -239,10 +249,10 @@ const MAX_POOL_SIZE = 10_000;
 /** Statements in flight beyond a pool's worth would only wait for a connection. */
 const MAX_ACKNOWLEDGE_STATEMENTS = 100;
 
-/** A setting that counts something, from 1 to `max`; refuses anything else with what it expected. */
-function whole(name: string, text: string, max: number, unit: string): number {
+/** A setting that counts something, from `min` (1 unless told) to `max`; refuses anything else with what it expected. */
+function whole(name: string, text: string, max: number, unit: string, min = 1): number {
   const count = Number(text);
-  if (!/^\d+$/.test(text) || count < 1 || count > max)
-    throw new Error(`${name} must be a whole number of ${unit} from 1 to ${max}, not "${text}"`);
+  if (!/^\d+$/.test(text) || count < min || count > max)
+    throw new StartFailure(`${name} must be a whole number of ${unit} from ${min} to ${max}, not "${text}"`);
   return count;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Reads the configuration from the environment, starts the gateway and says where it is.
-import { configFromEnv, keepGeneratedSecrets, SECRETS_FILE } from "./config.js";
 import { join } from "node:path";
+import { configFromEnv, StartFailure } from "./config.js";
+import { keepGeneratedSecrets, prepareDirectory, SECRETS_FILE } from "./data-dir.js";
 import { createServer } from "./server.js";
 
 /** Why a port cannot be bound, by the system's error code. */
@@ -11,8 +12,13 @@ const LISTEN_FAILURES: Record<string, string> = {
   EADDRNOTAVAIL: "the address is not one of this machine's",
 };
 
-const config = keepGeneratedSecrets(configFromEnv());
-const gateway = await createServer(config);
+const config = startOrStop(() => {
+  const fromEnv = configFromEnv();
+  prepareDirectory(fromEnv.dataDir, "LRG_DATA_DIR");
+  if (fromEnv.blobDir !== undefined) prepareDirectory(fromEnv.blobDir, "LRG_BLOB_DIR");
+  return keepGeneratedSecrets(fromEnv);
+});
+const gateway = await createServer(config).catch(stop);
 const { app } = gateway;
 // Every listener is bound before the gateway says it is ready: the mutual TLS one first, so that nothing answers
 // (not even /healthz) when one of them cannot be bound.
@@ -73,6 +79,25 @@ function mutualTlsLines({
     `                 client ${certificates.clientCert}, key ${certificates.clientKey}`,
     `  Try it:        curl --cert ${certificates.clientCert} --key ${certificates.clientKey} --cacert ${certificates.caCert} -u ${login} ${reachable}/s1/v1/titles/ZZ100001/official-copies/availability`,
   ];
+}
+
+/** What `start` answers; a `StartFailure` stops the start (see `stop`). */
+function startOrStop<T>(start: () => T): T {
+  try {
+    return start();
+  } catch (error) {
+    return stop(error);
+  }
+}
+
+/**
+ * Stops the start on a `StartFailure`: its one line (naming the variable or the file, and what to do), no stack trace,
+ * exit 1. Any other error is thrown as it is: not a setting to change but a fault, whose stack is the report.
+ */
+function stop(error: unknown): never {
+  if (!(error instanceof StartFailure)) throw error;
+  console.error(`lrg-gateway: ${error.message.replace(/\s*\n\s*/g, " ")}`);
+  process.exit(1);
 }
 
 /**

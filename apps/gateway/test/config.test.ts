@@ -109,3 +109,57 @@ describe("LRG_BLOB_URL", () => {
     expect(() => configFromEnv(env)).toThrow(message);
   });
 });
+
+describe("PORT and LRG_HTTPS_PORT", () => {
+  it.each([
+    ["unset", {}, { port: 8080, httpsPort: 8443 }],
+    ["empty (as unset)", { PORT: "", LRG_HTTPS_PORT: "" }, { port: 8080, httpsPort: 8443 }],
+    ["0: any free port", { PORT: "0", LRG_HTTPS_PORT: "0" }, { port: 0, httpsPort: 0 }],
+    ["the highest", { PORT: "65535", LRG_HTTPS_PORT: "off" }, { port: 65_535, httpsPort: null }],
+  ])("takes %s", (_name, env, want) => {
+    const { port, httpsPort } = configFromEnv(env);
+    expect({ port, httpsPort }).toEqual(want);
+  });
+
+  it.each(["eighty", "-1", "65536", "80.0", " 80", "0x50"])("refuses %j as a port (a StartFailure)", (value) => {
+    expect(() => configFromEnv({ PORT: value })).toThrow(
+      expect.objectContaining({
+        name: "StartFailure",
+        message: `PORT must be a port number from 0 to 65535 (0: any free port), not "${value}"`,
+      }),
+    );
+    expect(() => configFromEnv({ LRG_HTTPS_PORT: value })).toThrow(
+      `LRG_HTTPS_PORT must be a port number from 0 to 65535, or off, not "${value}"`,
+    );
+  });
+});
+
+describe("LRG_DATABASE_URL", () => {
+  it.each(["postgres://lrg:secret@db.internal:5432/lrg", "postgresql://lrg@localhost/lrg", "postgres:///lrg"])(
+    "takes %s",
+    (url) => {
+      expect(configFromEnv({ LRG_DATABASE_URL: url }).databaseUrl).toBe(url);
+    },
+  );
+
+  it.each(["mysql://lrg:secret@localhost/lrg", "lrg:secret@localhost/lrg", "postgres://lrg:secret@[db/lrg"])(
+    "refuses %s, without repeating it",
+    (url) => {
+      expect(() => configFromEnv({ LRG_DATABASE_URL: url })).toThrow(
+        expect.objectContaining({ message: expect.not.stringContaining("secret") as unknown }),
+      );
+      expect(() => configFromEnv({ LRG_DATABASE_URL: url })).toThrow("LRG_DATABASE_URL must be a postgres:// URL");
+    },
+  );
+});
+
+describe("LRG_DECISION_DELAY_MS", () => {
+  it("takes 0 (decide at once) up to a day, 2000 when unset", () => {
+    expect(configFromEnv({}).decisionDelayMs).toBe(2000);
+    expect(configFromEnv({ LRG_DECISION_DELAY_MS: "0" }).decisionDelayMs).toBe(0);
+    expect(configFromEnv({ LRG_DECISION_DELAY_MS: "86400000" }).decisionDelayMs).toBe(86_400_000);
+    expect(() => configFromEnv({ LRG_DECISION_DELAY_MS: "86400001" })).toThrow(
+      'LRG_DECISION_DELAY_MS must be a whole number of milliseconds from 0 to 86400000, not "86400001"',
+    );
+  });
+});

@@ -1,13 +1,13 @@
 // Entry point of `lrg`: runs the program and turns any error into one line on stderr and a documented exit code.
 import { CommanderError } from "commander";
 import { EXIT, ExitWith, reportOf } from "./conventions.js";
-import { buildProgram } from "./program.js";
+import { argumentsToParse, buildProgram } from "./program.js";
 import { closeAll } from "./runtime.js";
 
 async function main(): Promise<number> {
   const program = buildProgram();
   try {
-    await program.parseAsync(process.argv);
+    await program.parseAsync(argumentsToParse(program, process.argv));
     return EXIT.ok;
   } catch (error) {
     if (

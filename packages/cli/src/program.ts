@@ -1,7 +1,7 @@
 // The command tree of `lrg` (commander). Every command has an example in its help; the global flags are valid
 // after any command.
 import { readFileSync } from "node:fs";
-import { Command } from "commander";
+import { Command, type Option } from "commander";
 import { UsageError } from "./conventions.js";
 import { registerProfile } from "./commands/profile.js";
 import { registerNotifications } from "./commands/notifications.js";
@@ -66,4 +66,54 @@ export function buildProgram(): Command {
   });
   for (const command of allCommands(program)) command.exitOverride().configureOutput({ outputError: () => undefined });
   return program;
+}
+
+/** The flags that answer without running a command: commander honours them before it looks for the command. */
+const ANSWERING_FLAGS = new Set(["-h", "--help", "-V", "--version"]);
+
+/**
+ * The arguments to parse (`argv` as `process.argv` gives it): as given, but without the help and version flags when
+ * they follow a command that does not exist. Commander answers `--help` before it looks for the command, so
+ * `lrg record --help` would print the usage and exit 0 where `lrg record` fails "unknown command" (2): a script
+ * probing for a command could not tell that it is missing.
+ */
+export function argumentsToParse(program: Command, argv: readonly string[]): string[] {
+  const [node = "node", script = "lrg", ...args] = argv;
+  if (unknownCommandIn(program, args) === undefined) return [...argv];
+  const end = args.includes("--") ? args.indexOf("--") : args.length;
+  return [node, script, ...args.slice(0, end).filter((arg) => !ANSWERING_FLAGS.has(arg)), ...args.slice(end)];
+}
+
+/**
+ * The first word of `args` where a command is expected that names none (`record` in `lrg record`, `nope` in
+ * `lrg notifications nope`), or undefined. The values of options (`--profile NAME`) are not words; the
+ * arguments of a command that has no subcommands are not either.
+ */
+function unknownCommandIn(program: Command, args: readonly string[]): string | undefined {
+  let command = program;
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (arg === "--") return undefined;
+    if (arg.length > 1 && arg.startsWith("-")) {
+      const option = arg.includes("=") ? undefined : optionOf(command, arg);
+      const next = args[i + 1];
+      if (option?.required || (option?.optional && next !== undefined && !next.startsWith("-"))) i += 1;
+      continue;
+    }
+    if (command.commands.length === 0 || command.registeredArguments.length > 0) return undefined;
+    const found = command.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    // `lrg help NAME` is commander's own command.
+    if (found === undefined) return arg === "help" ? undefined : arg;
+    command = found;
+  }
+  return undefined;
+}
+
+/** The option `flag` names on `command` or one of its ancestors (global flags are valid after any command). */
+function optionOf(command: Command, flag: string): Option | undefined {
+  for (let c: Command | null = command; c !== null; c = c.parent) {
+    const option = c.options.find((o) => o.long === flag || o.short === flag);
+    if (option) return option;
+  }
+  return undefined;
 }

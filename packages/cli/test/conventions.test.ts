@@ -69,6 +69,25 @@ describe("bad input: one line on stderr and the documented exit code", () => {
     expect(run.stderr).toMatch(/^lrg: usage: unknown command 'notificashuns'/);
   });
 
+  // A script probing for a command must see it missing: --help (or --version) answers only for a command that exists.
+  it.each([
+    ["record --help", "record"],
+    ["record -h", "record"],
+    ["record --json --help", "record --json"],
+    ["record --version", "record"],
+    ["--help record", "record"],
+    ["--profile sandbox record --help", "record"],
+    ["notifications nope --help", "notifications nope"],
+  ])("lrg %s is the same usage error (2) as lrg %s", async (line, without) => {
+    const run = await lrg(line.split(" "), { env: home.env });
+    const plain = await lrg(without.split(" "), { env: home.env });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    oneLine(run.stderr);
+    expect(run.stderr).toMatch(/^(lrg: usage: unknown command '|\{"error":"usage","detail":"unknown command ')/);
+    expect(run.stderr).toBe(plain.stderr);
+  });
+
   it("no gateway configured is a usage error (2) and sends nothing", async () => {
     const run = await lrg(["notifications", "list"], { env: home.env });
     expect(run.code).toBe(2);

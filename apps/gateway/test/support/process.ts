@@ -8,9 +8,21 @@ const main = join(import.meta.dirname, "..", "..", "dist", "main.js");
 /** The runtime settings of the `serve` script (package.json). */
 const runtime = serveRuntime();
 
+/** Whom a gateway process runs as (a root test runner starts it as another user to meet permissions). */
+export interface RunAs {
+  uid: number;
+  gid: number;
+}
+
 /** `dist/main.js` as a child process, with the tests' settings and then `env`; stdout piped, stderr as asked. */
-function spawnGateway(dataDir: string, env: Record<string, string>, stderr: "inherit" | "pipe"): ChildProcess {
+function spawnGateway(
+  dataDir: string,
+  env: Record<string, string>,
+  stderr: "inherit" | "pipe",
+  as: RunAs | undefined = undefined,
+): ChildProcess {
   return spawn(process.execPath, [...runtime.flags, main], {
+    ...as,
     env: {
       ...process.env,
       ...runtime.env,
@@ -26,12 +38,16 @@ function spawnGateway(dataDir: string, env: Record<string, string>, stderr: "inh
   });
 }
 
-/** Runs `dist/main.js` expecting it to stop by itself (a start that must fail): its exit code and what it printed. */
+/**
+ * Runs `dist/main.js` expecting it to stop by itself (a start that must fail): its exit code and what it printed.
+ * `as`: another user to run it as (the test runner must be root).
+ */
 export async function runGatewayToExit(
   dataDir: string,
   env: Record<string, string>,
+  as?: RunAs,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawnGateway(dataDir, env, "pipe");
+  const child = spawnGateway(dataDir, env, "pipe", as);
   let stdout = "";
   let stderr = "";
   child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { StoreFigures } from "../storage.js";
+import { CONNECT_TIMEOUT_MS } from "./defaults.js";
 
 /** The channel on which every instance announces committed changes to the others. */
 export const CHANNEL = "lrg_changes";
@@ -69,7 +70,8 @@ export class ChangeChannel {
    * `again`: this is such a new attempt, which tries again later when it fails.
    */
   async #listen(again = false): Promise<void> {
-    const client = new pg.Client({ connectionString: this.#url });
+    // A database that does not answer at all fails the start (or this attempt) rather than holding it without end.
+    const client = new pg.Client({ connectionString: this.#url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     client.on("notification", (message) => {
       if (!message.payload) return;
       const { from, ...change } = JSON.parse(message.payload) as ChangeMessage & { from: string };

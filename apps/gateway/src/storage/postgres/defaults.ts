@@ -7,3 +7,6 @@ export const DEFAULT_POOL_SIZE = 10;
  * (100 ids each, 32 connections).
  */
 export const DEFAULT_ACKNOWLEDGE_STATEMENTS = 2;
+
+/** How long a new connection may take: a request then waits no longer before it is answered 503-02, a start fails. */
+export const CONNECT_TIMEOUT_MS = 5_000;

@@ -58,7 +58,7 @@ import type {
   UnitSandboxState,
 } from "../storage.js";
 import { postgresMigrations } from "./migrations.js";
-import { DEFAULT_ACKNOWLEDGE_STATEMENTS, DEFAULT_POOL_SIZE } from "./defaults.js";
+import { CONNECT_TIMEOUT_MS, DEFAULT_ACKNOWLEDGE_STATEMENTS, DEFAULT_POOL_SIZE } from "./defaults.js";
 import { StatementGroups } from "./statement-groups.js";
 import { isTransientConflict } from "../errors.js";
 import { ChangeChannel, CHANNEL, dedupe, type ChangeMessage } from "./change-channel.js";
@@ -90,9 +90,6 @@ const CONFLICT_ATTEMPTS = 3;
 /** The heartbeat write of `canWrite`: one row, updated in place. */
 const HEARTBEAT =
   "INSERT INTO store_heartbeat (id, beat_ms) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET beat_ms = excluded.beat_ms";
-
-/** How long a request waits for a new connection before it is answered 503-02. */
-const CONNECT_TIMEOUT_MS = 5_000;
 
 /**
  * The store for many gateway instances on one PostgreSQL database (`LRG_DATABASE_URL`), through node-postgres'
