@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runGatewayToExit, type RunAs } from "./support/process.js";
+import { startTestBucket } from "./support/s3.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -151,5 +152,44 @@ describe("a data directory the gateway cannot use", () => {
     writeFileSync(file, "");
     const line = await refusedStart({ LRG_BLOB_DIR: join(file, "blobs") });
     expect(line).toMatch(/^lrg-gateway: cannot create LRG_BLOB_DIR .*; set LRG_BLOB_DIR to a directory/);
+  });
+});
+
+describe("a bucket the gateway cannot write stops the start with one line", () => {
+  it("names LRG_BLOB_URL, the endpoint and the credential variables: a bucket that does not exist, or wrong credentials", async () => {
+    const bucket = await startTestBucket("lrg-start-bucket");
+    try {
+      const reach = {
+        AWS_ENDPOINT_URL: bucket.s3.endpoint!,
+        AWS_ACCESS_KEY_ID: "S3RVER",
+        AWS_SECRET_ACCESS_KEY: "S3RVER",
+      };
+      expect(await refusedStart({ ...reach, LRG_BLOB_URL: "s3://lrg-no-such-bucket" })).toMatch(
+        /^lrg-gateway: LRG_BLOB_URL s3:\/\/lrg-no-such-bucket: the bucket refused a write \(.*\); check LRG_BLOB_URL, AWS_ENDPOINT_URL \(or LRG_S3_ENDPOINT\) and the credentials \(AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY\)$/,
+      );
+      expect(
+        await refusedStart({
+          ...reach,
+          AWS_ACCESS_KEY_ID: "WRONG",
+          AWS_SECRET_ACCESS_KEY: "WRONG",
+          LRG_BLOB_URL: "s3://lrg-start-bucket",
+        }),
+      ).toMatch(/^lrg-gateway: LRG_BLOB_URL s3:\/\/lrg-start-bucket: the bucket refused a write/);
+    } finally {
+      await bucket.stop();
+    }
+  });
+
+  it("says when the object store cannot be reached at all (a closed endpoint)", async () => {
+    const port = await closedPort();
+    expect(
+      await refusedStart({
+        AWS_ENDPOINT_URL: `http://127.0.0.1:${port}`,
+        AWS_ACCESS_KEY_ID: "S3RVER",
+        AWS_SECRET_ACCESS_KEY: "S3RVER",
+        LRG_BLOB_URL: "s3://lrg-start-bucket",
+        LRG_BLOB_TIMEOUT_MS: "2000",
+      }),
+    ).toMatch(/^lrg-gateway: LRG_BLOB_URL s3:\/\/lrg-start-bucket: the object store could not be reached/);
   });
 });
