@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 56914fefbd512fab990736799baba30e3c5dee77592af2bcb0a7c4554c9ddea9) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 826e47a3d84d52431561edaee8504d287c2693f65013db5df4e0dd70c7c27b2a) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -442,13 +442,14 @@ export interface paths {
          *
          *     | check | stimulus |
          *     |---|---|
-         *     | `duplicates` | one event (`application.accepted-priority-pending`, version 0 `APPLICATION_ACCEPTED_QUEUED_FOR_DAY_LIST`) of an application the run submits for the unit, delivered twice: two notification ids, the same `event_datetime` and `notification_type` |
+         *     | `duplicates` | one event (`application.accepted-priority-protected`, version 0 `APPLICATION_ACCEPTED_ON_DAY_LIST`) of an application the run submits for the unit, delivered twice: two notification ids, the same `event_datetime` and `notification_type` |
          *     | `paging` | 250 notifications at once, one for each of 250 applications the run submits for the unit (the same event) |
          *     | `nothing-left-behind` | nothing of its own: every notification of the unit raised while the run lasts counts |
          *     | `downloads` | correspondence (two documents: a letter, `LTR`, and an official copy of the register, `OCR`) despatched on an application the run submits for the unit and protects on the day list: a record of its information's `correspondence`, and `application.correspondence-despatched` (version 0 `APPLICATION_CORRESPONDENCE_DESPATCHED`); the documents can be downloaded with the unit's credentials |
          *
-         *     The applications are real (their information can be read); they await the day list like any accepted application
-         *     (the one that receives the correspondence has its priority protected).
+         *     The applications are real (their information can be read), accepted and protected on the day list, and nothing
+         *     decides them: none awaits priority, so that reopening the day list (anybody's, another team's put-back steps
+         *     included) moves none of them and raises nothing for the unit during its run.
          *
          *     While it lasts, a run also changes what the registry answers the unit where a check needs it: with
          *     `expired-upload`, the unit's first upload address of the run (`POST /v0/documents/url`) is issued already expired,
