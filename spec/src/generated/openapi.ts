@@ -1192,7 +1192,7 @@ export interface components {
              *     application without it after the 202 (`submission-warning-understood`), and so does the sandbox.
              * @default false
              */
-            submission_warning_understood: boolean;
+            submission_warning_understood?: boolean;
             /** @description The client's own reference for the application. */
             customer_reference: string;
             additional_provider_filter?: components["schemas"]["AdditionalProviderFilter"];
@@ -1235,7 +1235,7 @@ export interface components {
                 [key: string]: {
                     title_number: string;
                     /** @default true */
-                    whole_of_title: boolean;
+                    whole_of_title?: boolean;
                 };
             };
             transactions?: {

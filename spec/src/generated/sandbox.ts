@@ -877,7 +877,7 @@ export interface components {
              * @description Whether the application was subject to early completion; given as `was_subject_to_early_completion` in the notification.
              * @default false
              */
-            early_completion: boolean;
+            early_completion?: boolean;
             /** @description The documents to generate. When omitted, `CMT` and `REG`. */
             documents?: components["schemas"]["SandboxDocumentCodes"];
         };
@@ -1104,7 +1104,7 @@ export interface components {
              * @description How many of the next submissions end in SYSTEM_ERROR.
              * @default 1
              */
-            count: number;
+            count?: number;
         };
         /** @description The submissions still due to end in SYSTEM_ERROR, for the business unit named (or for any business unit). */
         SandboxSystemErrors: {
@@ -1255,7 +1255,7 @@ export interface components {
              *     range is refused (400, code `400-02`).
              * @default 3600
              */
-            time_limit_seconds: number;
+            time_limit_seconds?: number;
         };
         /**
          * @description One request of the business unit's software to the registry interface, as the gateway observed it during a run.
