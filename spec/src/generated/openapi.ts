@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 84f8677c0fd6600433cb12f97af4794c890d2ec88447e83351f67675775d86f1) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 1b5bf08e744ac8af74fc389340c32bab2e6d81a1c77f3fab18c8f45eabc4ab11) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -2056,7 +2056,7 @@ export interface components {
         };
         /**
          * @description No client certificate signed by the gateway's client CA was presented: the request came over plain HTTP, or over
-         *     HTTPS without such a certificate (403-03, the registry's BG40005 in `rule`). The registry requires mutual TLS on
+         *     HTTPS without such a certificate (the registry's code `BG40005`). The registry requires mutual TLS on
          *     the title enquiries; the gateway does too while the sandbox setting `require_client_certificate` is `true` (the
          *     default). `npm start` serves HTTPS with mutual TLS and prints a demo client certificate.
          */
@@ -2129,7 +2129,7 @@ export interface components {
                 "application/json": components["schemas"]["RegistryErrorCodes"];
             };
         };
-        /** @description No client certificate signed by the operator's certificate authority was presented (403-03). */
+        /** @description No client certificate signed by the operator's certificate authority was presented (the registry's code `BG40005`). */
         RegistryErrorCodesClientCertificateRequired: {
             headers: {
                 [name: string]: unknown;

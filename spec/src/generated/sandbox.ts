@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 826e47a3d84d52431561edaee8504d287c2693f65013db5df4e0dd70c7c27b2a) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 de49a2e11def4a951c2eb0891bd0944c2aed7d3476e2dd6d20b2bf8cabd71ef3) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -1067,7 +1067,7 @@ export interface components {
         /**
          * @description Whether title enquiries need a client certificate (mutual TLS), as the registry's do. `true` (the default): a
          *     title enquiry that reaches the gateway over plain HTTP, or over HTTPS without a certificate signed by the
-         *     gateway's client CA, answers 403 (problem code `403-03`). `npm start` serves HTTPS with mutual TLS beside plain
+         *     gateway's client CA, answers 403 in the registry's error envelope, code `BG40005`. `npm start` serves HTTPS with mutual TLS beside plain
          *     HTTP and prints a demo client certificate to use. `false`: title enquiries are also answered over plain HTTP,
          *     for tools that cannot present a certificate.
          * @default true
