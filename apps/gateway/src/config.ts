@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { ConnectionLimits } from "./http/limits.js";
 import { parseBucketUrl, type S3Options } from "./storage/blobs/bucket.js";
 import { DEFAULT_POOL_SIZE } from "./storage/postgres/defaults.js";
@@ -85,6 +85,33 @@ export function keepGeneratedSecrets<Config extends GatewayConfig & { generated:
   }
   writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
   return { ...next, kept };
+}
+
+/**
+ * Where the gateway keeps what it stores, as the start banner says it: the data directory's absolute path (a relative
+ * `LRG_DATA_DIR` is read from the directory the gateway started in, `apps/gateway` under `npm start`), or the
+ * PostgreSQL server and database of `LRG_DATABASE_URL` (never its password); then the documents, when elsewhere.
+ */
+export function storeLocation(
+  config: Pick<GatewayConfig, "dataDir" | "databaseUrl" | "blobDir" | "blobUrl">,
+  cwd: string = process.cwd(),
+): string {
+  const documents = config.blobUrl ?? resolve(cwd, config.blobDir ?? join(config.dataDir, "blobs"));
+  if (config.databaseUrl !== undefined)
+    return `data in PostgreSQL ${databaseAddress(config.databaseUrl)}, documents in ${documents}`;
+  const data = `data in ${resolve(cwd, config.dataDir)}`;
+  return config.blobUrl !== undefined || config.blobDir !== undefined ? `${data}, documents in ${documents}` : data;
+}
+
+/** `host:port/database` of a PostgreSQL URL, without its credentials; the variable's name when it names no host. */
+function databaseAddress(url: string): string {
+  try {
+    const { host, pathname } = new URL(url);
+    if (host !== "") return `${host}${pathname}`;
+  } catch {
+    // Not a URL the WHATWG parser reads (pg also takes other forms): name where it comes from instead.
+  }
+  return "(LRG_DATABASE_URL)";
 }
 
 /** The file of the data directory that keeps the generated secrets (owner-readable only). */

@@ -9,8 +9,14 @@ const main = join(import.meta.dirname, "..", "..", "dist", "main.js");
 const runtime = serveRuntime();
 
 /** `dist/main.js` as a child process, with the tests' settings and then `env`; stdout piped, stderr as asked. */
-function spawnGateway(dataDir: string, env: Record<string, string>, stderr: "inherit" | "pipe"): ChildProcess {
+function spawnGateway(
+  dataDir: string,
+  env: Record<string, string>,
+  stderr: "inherit" | "pipe",
+  cwd?: string,
+): ChildProcess {
   return spawn(process.execPath, [...runtime.flags, main], {
+    ...(cwd !== undefined ? { cwd } : {}),
     env: {
       ...process.env,
       ...runtime.env,
@@ -50,11 +56,15 @@ export interface GatewayProcess {
 }
 
 /**
- * Starts `dist/main.js` on a free port with the given data directory, without the mutual TLS listener unless `env`
- * asks for it; answers once the start banner is printed.
+ * Starts `dist/main.js` on a free port with the given data directory (read from `cwd`, the test's own unless given),
+ * without the mutual TLS listener unless `env` asks for it; answers once the start banner is printed.
  */
-export async function startGatewayProcess(dataDir: string, env: Record<string, string> = {}): Promise<GatewayProcess> {
-  const child = spawnGateway(dataDir, env, "inherit");
+export async function startGatewayProcess(
+  dataDir: string,
+  env: Record<string, string> = {},
+  cwd?: string,
+): Promise<GatewayProcess> {
+  const child = spawnGateway(dataDir, env, "inherit", cwd);
   let output = "";
   child.stdout?.setEncoding("utf8");
   const url = await new Promise<string>((resolve, reject) => {
