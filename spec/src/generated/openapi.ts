@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 1b5bf08e744ac8af74fc389340c32bab2e6d81a1c77f3fab18c8f45eabc4ab11) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 b7a58a7644af8f9aca8d57ec3ec5ea31a145c53c5ce37d0cc3162b24b39f7552) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {

@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 de49a2e11def4a951c2eb0891bd0944c2aed7d3476e2dd6d20b2bf8cabd71ef3) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 c6aa6f6d84f3165c6f17a5c1aa96f1f9bda0bd28ab0b28eeabf1537ce587924b) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
