@@ -2,8 +2,9 @@
 // show (an error code a page only names, a rule said in words), each said the one way the gateway behaves.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "./support/examples.js";
+import { SANDBOX_TOKEN, startDocsGateway, type StartedGateway } from "./support/gateway.js";
 
 const read = (path: string): string => readFileSync(join(REPO_ROOT, path), "utf8");
 const GUIDES = readdirSync(join(REPO_ROOT, "apps", "docs", "guides"))
@@ -33,5 +34,68 @@ describe("a title enquiry without a client certificate", () => {
   // its catalogue gives the case, never an answer.
   it.each(PAGES)("%s names BG40005, the code the gateway answers, never 403-03", (path) => {
     expect(read(path)).not.toContain("403-03");
+  });
+});
+
+/**
+ * The one rule for a date-time a reader sends, said the same way wherever a page says it (in a sentence of its own
+ * or after a colon, hence from "a date-time parameter").
+ */
+const DATE_TIME_RULE =
+  "a date-time parameter in UTC without a zone, with seconds, as the requirement's example does " +
+  "(`2020-01-01T00:00:00`, fractional seconds allowed); a date-time you received is UTC already, so send it back " +
+  "with its trailing `Z` dropped (`2025-02-20T09:06:29.871Z` as `2025-02-20T09:06:29.871`).";
+/** Where the rule is said: the guide pages on date-times and paging, and the client's README. */
+const SAYING_THE_RULE = [
+  join("apps", "docs", "guides", "getting-started.md"),
+  join("apps", "docs", "guides", "consuming-notifications.md"),
+  join("packages", "client", "README.md"),
+];
+/** A page's text as one line: Markdown wraps a sentence anywhere, and a list item indents its lines. */
+const flat = (path: string): string => read(path).replace(/\s+/g, " ");
+
+describe("a date-time sent to the gateway", () => {
+  it.each(SAYING_THE_RULE)("%s says the one rule", (path) => {
+    expect(flat(path).toLowerCase()).toContain(DATE_TIME_RULE.toLowerCase());
+  });
+
+  it.each(PAGES)("%s never says to send one back as it was received", (path) => {
+    expect(flat(path)).not.toMatch(/send (it|one|them)( back)? exactly as (you )?received/i);
+  });
+
+  describe("follows what the gateway does with strict_date_times on", () => {
+    let gateway: StartedGateway;
+    beforeAll(async () => {
+      gateway = await startDocsGateway();
+    });
+    afterAll(async () => {
+      await gateway?.stop();
+    });
+
+    it("the rule's received value is refused, and the value it sends back is read", async () => {
+      const [, received = "", sent = ""] = /\(`([^`]+Z)` as `([^`]+)`\)/.exec(DATE_TIME_RULE) ?? [];
+      const control = async (method: string, path: string, token: string, body?: unknown) => {
+        const response = await fetch(`${gateway.url}/sandbox/v1${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        expect(response.status, `${method} ${path}`).toBeLessThan(300);
+        return (await response.json()) as Record<string, string>;
+      };
+      // A business unit of its own, so that the setting changes nobody else's answers.
+      const unit = await control("POST", "/business-units", SANDBOX_TOKEN, { name: "Date-time rule" });
+      await control("PUT", "/settings", unit["sandbox_token"] ?? "", { strict_date_times: true });
+      const login = Buffer.from(`${unit["username"]}:${unit["password"]}`).toString("base64");
+      const list = async (createdAfter: string) => {
+        const response = await fetch(
+          `${gateway.url}/v1/notifications?created_after=${encodeURIComponent(createdAfter)}`,
+          { headers: { authorization: `Basic ${login}` } },
+        );
+        return { status: response.status, code: ((await response.json()) as { code?: string }).code };
+      };
+      expect(await list(received)).toEqual({ status: 400, code: "400-02" });
+      expect((await list(sent)).status).toBe(200);
+    });
   });
 });

@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 b7a58a7644af8f9aca8d57ec3ec5ea31a145c53c5ce37d0cc3162b24b39f7552) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 c7c64454d9855b753cd3f7fa2df3a00a205280a1179f87db37702746395b0fcc) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
