@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "./support/examples.js";
+import { codeBlocks, REPO_ROOT } from "./support/examples.js";
 import { SANDBOX_TOKEN, startDocsGateway, type StartedGateway } from "./support/gateway.js";
 
 const read = (path: string): string => readFileSync(join(REPO_ROOT, path), "utf8");
@@ -97,5 +97,55 @@ describe("a date-time sent to the gateway", () => {
       expect(await list(received)).toEqual({ status: 400, code: "400-02" });
       expect((await list(sent)).status).toBe(200);
     });
+  });
+});
+
+/** What a block or its prose must say for a reader's new terminal to hold the admin token. */
+const ASKS_FOR_THE_TOKEN = /LRG_SANDBOX_TOKEN`?,? (set to )?the token `npm start` printed/;
+const SETS_THE_TOKEN = /^\s*export LRG_SANDBOX_TOKEN=/m;
+const READS_THE_TOKEN = /\$\{?LRG_SANDBOX_TOKEN\b|process\.env\.LRG_SANDBOX_TOKEN/;
+
+/**
+ * The runnable blocks that read the admin token before the page asks the reader to set it, by line: the page asks in
+ * a block that exports it, or in the prose just above a block (the docs tests set it for every page, as a reader who
+ * did so would have: only the page's words can show the step is missing).
+ */
+function tokenReadBeforeAsked(markdown: string): number[] {
+  const lines = markdown.split("\n");
+  let asked = false;
+  let proseFrom = 0;
+  const early: number[] = [];
+  for (const block of codeBlocks(markdown)) {
+    const prose = lines
+      .slice(proseFrom, block.line - 1)
+      .join(" ")
+      .replace(/\s+/g, " ");
+    if (ASKS_FOR_THE_TOKEN.test(prose)) asked = true;
+    proseFrom = block.line + block.code.split("\n").length + 1;
+    if (block.notRun !== undefined || !["sh", "ts"].includes(block.lang)) continue;
+    const setAt = block.code.search(SETS_THE_TOKEN);
+    const readAt = block.code.search(READS_THE_TOKEN);
+    if (readAt >= 0 && !asked && (setAt < 0 || setAt > readAt)) early.push(block.line);
+    if (setAt >= 0) asked = true;
+  }
+  return early;
+}
+
+describe("the sandbox's admin token", () => {
+  it("is found missing by the check where a page reads it before asking (and not where it asks first)", () => {
+    const reading = '```sh\ncurl -H "Authorization: Bearer $LRG_SANDBOX_TOKEN" x\n```\n';
+    expect(tokenReadBeforeAsked(`# T\n\n${reading}`)).toEqual([3]);
+    expect(
+      tokenReadBeforeAsked(`# T\n\nWith \`LRG_SANDBOX_TOKEN\` set to the token \`npm start\` printed:\n\n${reading}`),
+    ).toEqual([]);
+    expect(
+      tokenReadBeforeAsked(
+        `# T\n\n\`\`\`sh\nexport LRG_SANDBOX_TOKEN=<the token npm start printed>\n\`\`\`\n\n${reading}`,
+      ),
+    ).toEqual([]);
+  });
+
+  it.each(PAGES)("%s asks the reader to set LRG_SANDBOX_TOKEN before a block reads it", (path) => {
+    expect(tokenReadBeforeAsked(read(path))).toEqual([]);
   });
 });
