@@ -115,6 +115,15 @@ describe("runPage against a gateway", () => {
     expect(problems.get("broken-snippet.md")).toMatch(/^upload\.ts\(\d+,\d+\): error TS\d+: [\s\S]*documentTyp/);
   });
 
+  it("compiles a snippet marked not-run too: it cannot run here, but a reader pastes it", async () => {
+    const workDir = mkdtempSync(join(tmpdir(), "lrg-docs-fixture-"));
+    workDirs.push(workDir);
+    const page =
+      "# Balanced\n\n<!-- not-run: needs a balancer -->\n```ts\n// file: balanced.ts\nfor await (const n of client.notifications.listAll()) console.log(n);\n```\n";
+    const problems = await typeCheckPages(new Map([["balanced.md", page]]), workDir);
+    expect(problems.get("balanced.md")).toMatch(/^balanced\.ts\(\d+,\d+\): error TS2304: Cannot find name 'client'/);
+  });
+
   it("fails on a real guide with one member name broken in a copy (the acknowledge body's data → date)", async () => {
     const guide = readFileSync(join(REPO_ROOT, "apps", "docs", "guides", "consuming-notifications.md"), "utf8");
     const broken = guide.replace(`-d '{"data":["0b9f8c1e`, `-d '{"date":["0b9f8c1e`);

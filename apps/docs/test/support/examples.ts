@@ -243,7 +243,8 @@ const runnableBlocks = (blocks: readonly CodeBlock[]): CodeBlock[] =>
  * Type-checks the TypeScript snippets of `pages` (path → Markdown) in one `tsc` run, strict and `NodeNext`, against
  * the built `@lrg/client` as `npm install` would link it: one program, so that the client's types are read once
  * rather than once per page. Each page's files sit in a folder of their own (`workDir/<n>/`), as in its own scratch
- * directory. Answers the compiler's messages by page; a page that compiles is absent.
+ * directory. A snippet marked not-run is compiled too: it cannot run here, but a reader still pastes it. Answers the
+ * compiler's messages by page; a page that compiles is absent.
  */
 export async function typeCheckPages(
   pages: ReadonlyMap<string, string>,
@@ -252,7 +253,10 @@ export async function typeCheckPages(
   prepare(workDir);
   const folders = new Map<string, string>();
   for (const [path, markdown] of pages) {
-    const files = snippetFiles(runnableBlocks(codeBlocks(markdown)), []);
+    const files = snippetFiles(
+      codeBlocks(markdown).filter((block) => TYPESCRIPT.has(block.lang)),
+      [],
+    );
     if (files.size === 0) continue;
     const folder = `page-${folders.size + 1}`;
     folders.set(folder, path);
