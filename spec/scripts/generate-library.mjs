@@ -26,6 +26,10 @@ for (const name of ["openapi", "sandbox"]) {
     alphabetize: false,
     exportType: false,
     emptyObjectsUnknown: true,
+    // A member with a default is optional: the caller may leave it out (a request body's `early_completion`). Left
+    // true, openapi-typescript makes it required in every component schema, request bodies included; a response
+    // member the gateway always sends is listed in its schema's `required`.
+    defaultNonNullable: false,
   });
   files[`${name}.ts`] =
     `// Generated from spec/dist/${source} (sha256 ${hash}) by openapi-typescript. Do not edit.\n\n${astToString(ast)}`;

@@ -25,6 +25,8 @@ export interface ResponseSpec {
   headers: Map<string, { required: boolean; schema: SpecNode | undefined }>;
   /** Header names (lower case) the spec marks `required`. */
   requiredHeaders: string[];
+  /** Every example of every media type (`example` and the values of `examples`). */
+  examples: unknown[];
   /** The response object as the spec writes it. */
   spec: SpecNode;
 }
@@ -98,6 +100,7 @@ function responseOf(response: SpecNode): ResponseSpec {
     content: contentOf(response),
     headers,
     requiredHeaders: [...headers].filter(([, header]) => header.required).map(([name]) => name),
+    examples: Object.values((response["content"] ?? {}) as Record<string, SpecNode>).flatMap(examplesOf),
     spec: response,
   };
 }

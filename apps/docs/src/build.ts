@@ -99,13 +99,27 @@ function redocly(args: string[]): void {
 }
 
 /**
+ * Redoc's attribution is "API docs by" and Redocly's logo, loaded from Redocly's CDN, which these offline docs do not
+ * reach: an empty badge. It names Redocly in words instead (the stylesheet hides the logo), in the prerendered page
+ * and in the script that renders it again; a Redoc release that words it otherwise fails the build here.
+ */
+function attributeInWords(html: string): string {
+  const words = /(<p>|`)API docs by(<\/p>|`)/g;
+  const found = html.match(words)?.length ?? 0;
+  if (found !== 2)
+    throw new Error(`Redoc's attribution "API docs by" appears ${found} times, not twice (page and script)`);
+  return html.replace(words, "$1API docs by Redocly$2");
+}
+
+/**
  * Makes Redoc's page fit the site: a favicon (no request for /favicon.ico), a way back to the guides, Redoc 2's
- * addresses followed before Redoc starts, and hash links in the prerendered sidebar (Redoc 3 prerenders
- * `/section` links, but routes by `#/section` in the browser, and a root-relative link would leave the /docs prefix).
+ * addresses followed before Redoc starts, hash links in the prerendered sidebar (Redoc 3 prerenders `/section`
+ * links, but routes by `#/section` in the browser, and a root-relative link would leave the /docs prefix), and an
+ * attribution in words.
  */
 function adaptReference(html: string, document: DocumentName): string {
   const anchors = JSON.stringify(legacyAnchors(document)).replace(/</g, "\\u003c");
-  const withHead = html.replace(
+  const withHead = attributeInWords(html).replace(
     "</head>",
     () =>
       `<link rel="icon" href="assets/favicon.svg" type="image/svg+xml">\n<link rel="stylesheet" href="assets/reference.css">\n<script>(${followLegacyAnchor.toString()})(${anchors});</script>\n</head>`,

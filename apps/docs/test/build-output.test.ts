@@ -30,6 +30,16 @@ describe("dist", () => {
     },
   );
 
+  it.each(REFERENCES.map((reference) => reference.file))(
+    "%s shows no placeholder address, and its attribution names Redocly in words (its logo is on a CDN)",
+    (file) => {
+      // Booleans: a failing toContain would print the whole page, Redoc's bundle included.
+      const html = read(file);
+      expect(html.includes("example.org"), "the placeholder address example.org").toBe(false);
+      expect(html.includes("<p>API docs by Redocly</p>"), "the attribution in words").toBe(true);
+    },
+  );
+
   it("ships the state machine picture and the bundled spec", () => {
     expect(read("state-machine.svg")).toMatch(/^<\?xml[^>]*>\n<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     for (const file of ["openapi.yaml", "openapi.json", "sandbox.yaml", "sandbox.json"]) {

@@ -1,6 +1,6 @@
 // The example runner itself: a page whose examples work passes, and one wrong member name (in a curl body or in a
 // snippet), or a snippet that throws, fails the run and names the block. The guides' own run is examples.test.ts.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +10,7 @@ import {
   curlsThatCannotFail,
   ExampleError,
   exchangesWithoutCurl,
+  leftInRepositoryRoot,
   REPO_ROOT,
   runPage,
   typeCheckPages,
@@ -114,6 +115,15 @@ describe("runPage against a gateway", () => {
     expect(problems.get("broken-snippet.md")).toMatch(/^upload\.ts\(\d+,\d+\): error TS\d+: [\s\S]*documentTyp/);
   });
 
+  it("compiles a snippet marked not-run too: it cannot run here, but a reader pastes it", async () => {
+    const workDir = mkdtempSync(join(tmpdir(), "lrg-docs-fixture-"));
+    workDirs.push(workDir);
+    const page =
+      "# Balanced\n\n<!-- not-run: needs a balancer -->\n```ts\n// file: balanced.ts\nfor await (const n of client.notifications.listAll()) console.log(n);\n```\n";
+    const problems = await typeCheckPages(new Map([["balanced.md", page]]), workDir);
+    expect(problems.get("balanced.md")).toMatch(/^balanced\.ts\(\d+,\d+\): error TS2304: Cannot find name 'client'/);
+  });
+
   it("fails on a real guide with one member name broken in a copy (the acknowledge body's data → date)", async () => {
     const guide = readFileSync(join(REPO_ROOT, "apps", "docs", "guides", "consuming-notifications.md"), "utf8");
     const broken = guide.replace(`-d '{"data":["0b9f8c1e`, `-d '{"date":["0b9f8c1e`);
@@ -135,6 +145,20 @@ describe("runPage against a gateway", () => {
     const second = '# Second\n\n```sh\necho "${GREETING:-unset} ${LEFT:-unset} $(cat kept.txt)"\n```\n';
     const again = await runPage(second, { workDir, substitutions: [], env: {} });
     expect(again.map((entry) => entry.stdout)).toEqual(["unset unset kept\n"]);
+  });
+
+  it("finds what a page's blocks and snippets left in the repository root beside lrg-try/, and nothing of its own", async () => {
+    const workDir = mkdtempSync(join(tmpdir(), "lrg-docs-fixture-"));
+    workDirs.push(workDir);
+    const tidy =
+      '# Tidy\n\n```sh\nmkdir -p lrg-try\necho \'{}\' > lrg-try/answer.json\n```\n\n```ts\n// file: keep.ts\nimport { writeFileSync } from "node:fs";\nwriteFileSync("lrg-try/kept.txt", "kept");\n```\n';
+    await runPage(tidy, { workDir, substitutions: [], env: {} });
+    expect(leftInRepositoryRoot(workDir, new Set())).toEqual([]);
+    const before = new Set(readdirSync(workDir));
+    const untidy =
+      '# Untidy\n\n```sh\necho \'{}\' > problem.json\nmkdir -p inbox\n```\n\n```ts\n// file: letter.ts\nimport { writeFileSync } from "node:fs";\nwriteFileSync("letter.pdf", "%PDF");\n```\n';
+    await runPage(untidy, { workDir, substitutions: [], env: {} });
+    expect(leftInRepositoryRoot(workDir, before)).toEqual(["inbox", "letter.pdf", "problem.json"]);
   });
 
   it("fails on a snippet that compiles but throws when it runs", async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { join, resolve } from "node:path";
 import type { ConnectionLimits } from "./http/limits.js";
 import { parseBucketUrl, type S3Options } from "./storage/blobs/bucket.js";
 import { DEFAULT_POOL_SIZE } from "./storage/postgres/defaults.js";
@@ -64,6 +65,33 @@ export interface GatewayConfig {
  */
 export class StartFailure extends Error {
   override name = "StartFailure";
+}
+
+/**
+ * Where the gateway keeps what it stores, as the start banner says it: the data directory's absolute path (a relative
+ * `LRG_DATA_DIR` is read from the directory the gateway started in, `apps/gateway` under `npm start`), or the
+ * PostgreSQL server and database of `LRG_DATABASE_URL` (never its password); then the documents, when elsewhere.
+ */
+export function storeLocation(
+  config: Pick<GatewayConfig, "dataDir" | "databaseUrl" | "blobDir" | "blobUrl">,
+  cwd: string = process.cwd(),
+): string {
+  const documents = config.blobUrl ?? resolve(cwd, config.blobDir ?? join(config.dataDir, "blobs"));
+  if (config.databaseUrl !== undefined)
+    return `data in PostgreSQL ${databaseAddress(config.databaseUrl)}, documents in ${documents}`;
+  const data = `data in ${resolve(cwd, config.dataDir)}`;
+  return config.blobUrl !== undefined || config.blobDir !== undefined ? `${data}, documents in ${documents}` : data;
+}
+
+/** `host:port/database` of a PostgreSQL URL, without its credentials; the variable's name when it names no host. */
+function databaseAddress(url: string): string {
+  try {
+    const { host, pathname } = new URL(url);
+    if (host !== "") return `${host}${pathname}`;
+  } catch {
+    // Not a URL the WHATWG parser reads (pg also takes other forms): name where it comes from instead.
+  }
+  return "(LRG_DATABASE_URL)";
 }
 
 /** Reads the configuration from the environment (see README); generates what is absent. */

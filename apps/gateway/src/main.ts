@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Reads the configuration from the environment, starts the gateway and says where it is.
-import { join } from "node:path";
-import { configFromEnv, StartFailure } from "./config.js";
+import { join, resolve } from "node:path";
+import { configFromEnv, StartFailure, storeLocation } from "./config.js";
 import { keepGeneratedSecrets, prepareDirectory, SECRETS_FILE } from "./data-dir.js";
 import { createServer } from "./server.js";
 
@@ -34,13 +34,13 @@ const address = await app
 
 const lines = [
   "",
-  `Land Registration Gateway listening on ${address}  (data in ${config.dataDir}${config.blobUrl ? `, documents in ${config.blobUrl}` : ""})`,
+  `Land Registration Gateway listening on ${address}  (${storeLocation(config)})`,
   `  Docs:          ${address}/docs`,
   `  Spec:          ${address}/openapi.json   (sandbox control plane: ${address}/sandbox.json)`,
   `  Demo login:    ${config.demoUser?.username ?? "-"} / ${config.demoUser?.password ?? "-"}   (HTTP Basic)`,
   // The admin token is a secret: shown when the gateway made it up (nobody else knows it), never when it was given.
   config.generated.includes("LRG_SANDBOX_TOKEN")
-    ? `  Sandbox token: ${config.sandboxToken}   (admin; generated ${config.kept.includes("LRG_SANDBOX_TOKEN") ? "at the first start, the same at every start on" : "now, kept for the next starts in"} ${join(config.dataDir, SECRETS_FILE)}; set LRG_SANDBOX_TOKEN to choose it)`
+    ? `  Sandbox token: ${config.sandboxToken}   (admin; generated ${config.kept.includes("LRG_SANDBOX_TOKEN") ? "at the first start, the same at every start on" : "now, kept for the next starts in"} ${join(resolve(config.dataDir), SECRETS_FILE)}; set LRG_SANDBOX_TOKEN to choose it)`
     : "  Sandbox token: the admin token of LRG_SANDBOX_TOKEN (not shown); each business unit created gets its own",
   ...(mutualTls
     ? mutualTlsLines(mutualTls)

@@ -1,6 +1,6 @@
 // The start banner and the admin token: shown when the gateway made it up (nobody else knows it), never when the
 // operator gave it (it would end up in shared logs), and the generated one really is the admin token.
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -22,6 +22,13 @@ describe("the start banner", () => {
     running = await startGatewayProcess(dataDir);
     expect(running.output()).toContain("Sandbox token: the admin token of LRG_SANDBOX_TOKEN (not shown)");
     expect(running.output()).not.toContain(SANDBOX_TOKEN);
+  });
+
+  it("says where the data is as an absolute path, a relative LRG_DATA_DIR read from where it started", async () => {
+    // `npm start` runs it in apps/gateway with the default ./.data: the banner names apps/gateway/.data in full.
+    dataDir = realpathSync(mkdtempSync(join(tmpdir(), "lrg-banner-")));
+    running = await startGatewayProcess("./.data", {}, dataDir);
+    expect(running.output()).toContain(`(data in ${join(dataDir, ".data")})\n`);
   });
 
   it("says where the documents are when they are in a bucket", async () => {

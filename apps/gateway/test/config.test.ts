@@ -1,7 +1,7 @@
 // The settings that count something (MiB, connections, statements): a whole number within bounds is taken; anything
 // else stops the start with a message naming the variable, what it expects and what it was given.
 import { describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config.js";
+import { configFromEnv, storeLocation } from "../src/config.js";
 
 const COUNTED = [
   { name: "LRG_SQLITE_CACHE_MIB", field: "sqliteCacheMib", unit: "MiB", max: 65_536 },
@@ -161,5 +161,46 @@ describe("LRG_DECISION_DELAY_MS", () => {
     expect(() => configFromEnv({ LRG_DECISION_DELAY_MS: "86400001" })).toThrow(
       'LRG_DECISION_DELAY_MS must be a whole number of milliseconds from 0 to 86400000, not "86400001"',
     );
+  });
+});
+
+describe("storeLocation, the banner's word on where the data is", () => {
+  const from = "/srv/lrg/apps/gateway";
+  it.each([
+    ["npm start's default, read from where it started", { given: {}, want: "data in /srv/lrg/apps/gateway/.data" }],
+    ["an absolute data directory", { given: { LRG_DATA_DIR: "/var/lib/lrg" }, want: "data in /var/lib/lrg" }],
+    [
+      "documents in a directory of their own",
+      {
+        given: { LRG_BLOB_DIR: "../blobs" },
+        want: "data in /srv/lrg/apps/gateway/.data, documents in /srv/lrg/apps/blobs",
+      },
+    ],
+    [
+      "documents in a bucket",
+      {
+        given: { LRG_BLOB_URL: "s3://lrg-documents/sandbox" },
+        want: "data in /srv/lrg/apps/gateway/.data, documents in s3://lrg-documents/sandbox",
+      },
+    ],
+    [
+      "PostgreSQL, its password never shown",
+      {
+        given: {
+          LRG_DATABASE_URL: "postgres://lrg:secret@db.internal:5432/lrg",
+          LRG_BLOB_DIR: "/mnt/shared/lrg-blobs",
+        },
+        want: "data in PostgreSQL db.internal:5432/lrg, documents in /mnt/shared/lrg-blobs",
+      },
+    ],
+    [
+      "PostgreSQL without a host in the URL (a socket named by the environment)",
+      {
+        given: { LRG_DATABASE_URL: "postgres:///lrg" },
+        want: "data in PostgreSQL (LRG_DATABASE_URL), documents in /srv/lrg/apps/gateway/.data/blobs",
+      },
+    ],
+  ])("%s", (_name, { given, want }) => {
+    expect(storeLocation(configFromEnv(given), from)).toBe(want);
   });
 });

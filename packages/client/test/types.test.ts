@@ -10,7 +10,9 @@ import {
   type NotificationV1,
   type OfficialSearchOutcome,
   type RateLimitError,
+  type SandboxComponents,
   type UploadedDocument,
+  createSandboxClient,
 } from "../src/index.js";
 import { clientWith } from "./support/clients.js";
 
@@ -115,10 +117,35 @@ async function workflows() {
   await client.officialSearchOfWhole({ external_reference: { reference: "x" } });
 }
 
+async function controlPlane() {
+  const sandbox = createSandboxClient({
+    baseUrl: "http://gateway.test",
+    token: "t",
+    fetch: async () => new Response("{}"),
+  });
+  const transitions = "/sandbox/v1/applications/{id}/transitions";
+  const path = { path: { id: APPLICATION_ID } };
+  // A request member with a default may be left out (issue 40): early_completion is false unless given.
+  await sandbox.POST(transitions, { params: path, body: { to: "COMPLETED" } });
+  await sandbox.POST(transitions, { params: path, body: { to: "COMPLETED", early_completion: true } });
+  // @ts-expect-error early_completion is a boolean
+  await sandbox.POST(transitions, { params: path, body: { to: "COMPLETED", early_completion: "yes" } });
+  // The other request members with a default: a system error's count, a readiness run's time limit, a submission's.
+  await sandbox.POST("/sandbox/v1/system-errors", { body: {} });
+  await sandbox.POST("/sandbox/v1/readiness-runs", { body: { business_unit_id: APPLICATION_ID } });
+  expectTypeOf<Omit<components["schemas"]["ApplicationSubmission"], "submission_warning_understood">>().toExtend<
+    components["schemas"]["ApplicationSubmission"]
+  >();
+  // An answer's members stay required, defaults or not: the gateway always sends them.
+  expectTypeOf<SandboxComponents["schemas"]["SandboxSettings"]["strict_date_times"]>().toEqualTypeOf<boolean>();
+  expectTypeOf<SandboxComponents["schemas"]["ReadinessRunSummary"]["time_limit_seconds"]>().toEqualTypeOf<number>();
+}
+
 describe("types", () => {
   it("are checked by tsc", () => {
     expectTypeOf<RateLimitError["retryAfter"]>().toEqualTypeOf<number | undefined>();
     expect(typeof operations).toBe("function");
     expect(typeof workflows).toBe("function");
+    expect(typeof controlPlane).toBe("function");
   });
 });

@@ -516,7 +516,7 @@ export const problemCatalogue = {
   "403-03": {
     "status": 403,
     "title": "Forbidden",
-    "when": "A title enquiry was made without a client certificate signed by the gateway's client CA, over plain HTTP or HTTPS, while the sandbox setting require_client_certificate is true (the default). The registry requires mutual TLS on these services and answers 403 (BG40005, given in `rule`)."
+    "when": "A title enquiry was made without a client certificate signed by the gateway's client CA, over plain HTTP or HTTPS, while the sandbox setting require_client_certificate is true (the default). The registry requires mutual TLS on these services. Never answered as 403-03 itself; the title enquiries answer in the registry's envelopes, with the registry's code BG40005."
   },
   "403-04": {
     "status": 403,

@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 b9150b96e7c78eac3aeb11600e105a63200bd3b25e1bea6171a6c383644aed16) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 64d4a1da63dc67fc18c427eeb222b7ae15ca987af47bf5511301ea0b70822f46) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {
@@ -1195,7 +1195,7 @@ export interface components {
              *     application without it after the 202 (`submission-warning-understood`), and so does the sandbox.
              * @default false
              */
-            submission_warning_understood: boolean;
+            submission_warning_understood?: boolean;
             /** @description The client's own reference for the application. */
             customer_reference: string;
             additional_provider_filter?: components["schemas"]["AdditionalProviderFilter"];
@@ -1238,7 +1238,7 @@ export interface components {
                 [key: string]: {
                     title_number: string;
                     /** @default true */
-                    whole_of_title: boolean;
+                    whole_of_title?: boolean;
                 };
             };
             transactions?: {
@@ -2059,7 +2059,7 @@ export interface components {
         };
         /**
          * @description No client certificate signed by the gateway's client CA was presented: the request came over plain HTTP, or over
-         *     HTTPS without such a certificate (403-03, the registry's BG40005 in `rule`). The registry requires mutual TLS on
+         *     HTTPS without such a certificate (the registry's code `BG40005`). The registry requires mutual TLS on
          *     the title enquiries; the gateway does too while the sandbox setting `require_client_certificate` is `true` (the
          *     default). `npm start` serves HTTPS with mutual TLS and prints a demo client certificate.
          */
@@ -2132,7 +2132,7 @@ export interface components {
                 "application/json": components["schemas"]["RegistryErrorCodes"];
             };
         };
-        /** @description No client certificate signed by the operator's certificate authority was presented (403-03). */
+        /** @description No client certificate signed by the operator's certificate authority was presented (the registry's code `BG40005`). */
         RegistryErrorCodesClientCertificateRequired: {
             headers: {
                 [name: string]: unknown;

@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 62211dca0e8f973a44ddf983c0f4fadb73f22fbdcb44b37791d1b8528c5b3328) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 73bef6ec2cef5d52c138fd8793fbbb6fc913bc48f23229e94ac3ae1f2b2045dd) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -907,7 +907,7 @@ export interface components {
              * @description Whether the application was subject to early completion; given as `was_subject_to_early_completion` in the notification.
              * @default false
              */
-            early_completion: boolean;
+            early_completion?: boolean;
             /** @description The documents to generate. When omitted, `CMT` and `REG`. */
             documents?: components["schemas"]["SandboxDocumentCodes"];
         };
@@ -1097,7 +1097,7 @@ export interface components {
         /**
          * @description Whether title enquiries need a client certificate (mutual TLS), as the registry's do. `true` (the default): a
          *     title enquiry that reaches the gateway over plain HTTP, or over HTTPS without a certificate signed by the
-         *     gateway's client CA, answers 403 (problem code `403-03`). `npm start` serves HTTPS with mutual TLS beside plain
+         *     gateway's client CA, answers 403 in the registry's error envelope, code `BG40005`. `npm start` serves HTTPS with mutual TLS beside plain
          *     HTTP and prints a demo client certificate to use. `false`: title enquiries are also answered over plain HTTP,
          *     for tools that cannot present a certificate.
          * @default true
@@ -1134,7 +1134,7 @@ export interface components {
              * @description How many of the next submissions end in SYSTEM_ERROR.
              * @default 1
              */
-            count: number;
+            count?: number;
         };
         /** @description The submissions still due to end in SYSTEM_ERROR, for the business unit named (or for any business unit). */
         SandboxSystemErrors: {
@@ -1285,7 +1285,7 @@ export interface components {
              *     range is refused (400, code `400-02`).
              * @default 3600
              */
-            time_limit_seconds: number;
+            time_limit_seconds?: number;
         };
         /**
          * @description One request of the business unit's software to the registry interface, as the gateway observed it during a run.

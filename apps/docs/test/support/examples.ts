@@ -3,7 +3,7 @@
 // TypeScript blocks of every page against @lrg/client's types, in one compiler run. The rules (which blocks run, how
 // to mark one that does not) are in apps/docs/README.md.
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import ts from "typescript";
 
@@ -176,6 +176,31 @@ const STATE = ".state";
 /** Where `prepare` puts the `lrg` command, first on the blocks' PATH. */
 const BIN = ".bin";
 
+/** The blocks' HOME (lrg's profiles go there): a reader's home is not the repository root. */
+const HOME = ".home";
+
+/** Where the snippets' JavaScript is written and run from. */
+const OUT = ".out";
+
+/**
+ * The one folder the guides write their files in (`lrg-try/`, ignored by git), beside the snippets saved there: a
+ * reader who follows them leaves nothing else in the repository root.
+ */
+export const SCRATCH_FOLDER = "lrg-try";
+
+/** What the runner itself keeps in the scratch directory (the repository root of the pages): not the pages' files. */
+const RUNNER_ENTRIES = new Set([BIN, STATE, HOME, OUT, "node_modules", "package.json", "examples", "packages"]);
+
+/**
+ * What the blocks left in the scratch directory, the pages' repository root, beside what was `before` and the
+ * runner's own: each entry a file or folder a reader would find untracked in their checkout.
+ */
+export function leftInRepositoryRoot(workDir: string, before: ReadonlySet<string>): string[] {
+  return readdirSync(workDir)
+    .filter((entry) => !before.has(entry) && !RUNNER_ENTRIES.has(entry) && entry !== SCRATCH_FOLDER)
+    .sort();
+}
+
 /**
  * Sets up the scratch directory: copies of examples/ and packages/cli/examples/ (the paths the pages name), the
  * built `lrg` as a command on PATH (as `npm link` would put it), and an ES module project with the packages installed.
@@ -189,6 +214,7 @@ function prepare(workDir: string): void {
     recursive: true,
   });
   mkdirSync(join(workDir, BIN));
+  mkdirSync(join(workDir, HOME));
   const lrg = join(REPO_ROOT, "packages", "cli", "bin", "lrg.js");
   writeFileSync(join(workDir, BIN, "lrg"), `#!/bin/sh\nexec "${process.execPath}" "${lrg}" "$@"\n`, { mode: 0o755 });
   // Each package by path, as `npm install <path to the package>` would link it.
@@ -217,7 +243,8 @@ const runnableBlocks = (blocks: readonly CodeBlock[]): CodeBlock[] =>
  * Type-checks the TypeScript snippets of `pages` (path → Markdown) in one `tsc` run, strict and `NodeNext`, against
  * the built `@lrg/client` as `npm install` would link it: one program, so that the client's types are read once
  * rather than once per page. Each page's files sit in a folder of their own (`workDir/<n>/`), as in its own scratch
- * directory. Answers the compiler's messages by page; a page that compiles is absent.
+ * directory. A snippet marked not-run is compiled too: it cannot run here, but a reader still pastes it. Answers the
+ * compiler's messages by page; a page that compiles is absent.
  */
 export async function typeCheckPages(
   pages: ReadonlyMap<string, string>,
@@ -226,7 +253,10 @@ export async function typeCheckPages(
   prepare(workDir);
   const folders = new Map<string, string>();
   for (const [path, markdown] of pages) {
-    const files = snippetFiles(runnableBlocks(codeBlocks(markdown)), []);
+    const files = snippetFiles(
+      codeBlocks(markdown).filter((block) => TYPESCRIPT.has(block.lang)),
+      [],
+    );
     if (files.size === 0) continue;
     const folder = `page-${folders.size + 1}`;
     folders.set(folder, path);
@@ -313,19 +343,21 @@ export async function runPage(markdown: string, environment: RunEnvironment): Pr
   const { workDir, substitutions } = environment;
   // Generous: CI runs every package's tests at once on two cores, and a compile then takes a minute.
   const timeoutMs = environment.blockTimeoutMs ?? 240_000;
-  // The scratch directory is also HOME, so that what a block keeps there (lrg's profiles) goes with it.
+  // One HOME for the pages of a scratch directory, so that what a block keeps there (lrg's profiles) goes with it.
   const env = {
     PATH: `${join(workDir, BIN)}:${process.env["PATH"] ?? "/usr/bin:/bin"}`,
-    HOME: workDir,
+    HOME: join(workDir, HOME),
     ...environment.env,
   };
   prepare(workDir);
   // Each page starts in a new terminal: no variable of an earlier page's blocks (its files and HOME stay).
   rmSync(join(workDir, STATE), { force: true });
 
-  // Each snippet file becomes JavaScript beside it (.out/), types erased: typeCheckPages checks them.
+  // Each snippet is saved in lrg-try/, as the guides say, and becomes JavaScript in .out/, types erased:
+  // typeCheckPages checks them.
   for (const [name, text] of snippetFiles(runnable, substitutions)) {
-    writeFileSync(join(workDir, name), text);
+    mkdirSync(join(workDir, SCRATCH_FOLDER), { recursive: true });
+    writeFileSync(join(workDir, SCRATCH_FOLDER, name), text);
     const output = ts.transpileModule(text, {
       fileName: name,
       reportDiagnostics: true,
@@ -336,7 +368,7 @@ export async function runPage(markdown: string, environment: RunEnvironment): Pr
         `${name} does not parse: ${ts.flattenDiagnosticMessageText(output.diagnostics?.[0]?.messageText, "\n")}`,
         runnable.find((block) => block.file === name),
       );
-    const javascript = join(workDir, ".out", name.replace(/\.ts$/, ".js"));
+    const javascript = join(workDir, OUT, name.replace(/\.ts$/, ".js"));
     mkdirSync(dirname(javascript), { recursive: true });
     writeFileSync(javascript, output.outputText);
   }
@@ -360,7 +392,7 @@ export async function runPage(markdown: string, environment: RunEnvironment): Pr
     } else if (lastBlockOf.get(block.file) === block && block.file !== undefined) {
       // Run from the same terminal: the variables its shell blocks exported are in the snippet's environment.
       const script = `if [ -f ${STATE} ]; then . ./${STATE}; fi; exec "$0" "$1"`;
-      const javascript = join(".out", block.file.replace(/\.ts$/, ".js"));
+      const javascript = join(OUT, block.file.replace(/\.ts$/, ".js"));
       result = await run("bash", ["-c", script, process.execPath, javascript], workDir, env, timeoutMs);
     } else {
       continue;

@@ -20,9 +20,11 @@ function spawnGateway(
   env: Record<string, string>,
   stderr: "inherit" | "pipe",
   as: RunAs | undefined = undefined,
+  cwd?: string,
 ): ChildProcess {
   return spawn(process.execPath, [...runtime.flags, main], {
     ...as,
+    ...(cwd !== undefined ? { cwd } : {}),
     env: {
       ...process.env,
       ...runtime.env,
@@ -66,11 +68,15 @@ export interface GatewayProcess {
 }
 
 /**
- * Starts `dist/main.js` on a free port with the given data directory, without the mutual TLS listener unless `env`
- * asks for it; answers once the start banner is printed.
+ * Starts `dist/main.js` on a free port with the given data directory (read from `cwd`, the test's own unless given),
+ * without the mutual TLS listener unless `env` asks for it; answers once the start banner is printed.
  */
-export async function startGatewayProcess(dataDir: string, env: Record<string, string> = {}): Promise<GatewayProcess> {
-  const child = spawnGateway(dataDir, env, "inherit");
+export async function startGatewayProcess(
+  dataDir: string,
+  env: Record<string, string> = {},
+  cwd?: string,
+): Promise<GatewayProcess> {
+  const child = spawnGateway(dataDir, env, "inherit", undefined, cwd);
   let output = "";
   child.stdout?.setEncoding("utf8");
   const url = await new Promise<string>((resolve, reject) => {

@@ -80,7 +80,7 @@ describe("npm start: HTTPS with mutual TLS beside plain HTTP", () => {
     expect(banner.curl).toContain(`--cert ${banner.clientCert} --key ${banner.clientKey} --cacert ${banner.ca}`);
   });
 
-  it("answers a title enquiry to a client with the demo certificate, and refuses one without (403-03)", async () => {
+  it("answers a title enquiry to a client with the demo certificate, and refuses one without (the registry's BG40005)", async () => {
     const banner = bannerOf(gateway.output());
     const served = await get(banner, AVAILABILITY, true);
     expect(served.status).toBe(200);

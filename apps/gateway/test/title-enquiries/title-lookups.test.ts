@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { operationFor } from "@lrg/spec";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { allTitles } from "../../src/registry/register.js";
 import { TITLE_RATE_LIMITS } from "../../src/title-enquiries/routes.js";
@@ -349,7 +350,7 @@ describe("mutual TLS: title enquiries over plain HTTP", () => {
     ["POST", SEARCH, () => searchRequest()],
   ];
 
-  it("answer the registry's 403 (403-03, BG40005) while require_client_certificate is true, its default; other services answer", async () => {
+  it("answer the registry's 403 (BG40005) while require_client_certificate is true, its default; other services answer", async () => {
     const caller = await gw.newBusinessUnit();
     await gw.sandbox("PUT", "/sandbox/v1/settings", { require_client_certificate: true });
     try {
@@ -357,6 +358,11 @@ describe("mutual TLS: title enquiries over plain HTTP", () => {
         const answer = await gw.call(method, path, { as: caller, body: body() });
         expect(answer.status, `${method} ${path}`).toBe(403);
         expect(errorCodeOf(answer.body)).toMatchObject({ code: "BG40005" });
+        // The spec's example of the 403 (what the mock answers, and the docs quote) is the gateway's answer.
+        const examples = operationFor(method, path)?.responses.get(403)?.examples ?? [];
+        expect(examples.length, `${method} ${path}: a 403 example`).toBeGreaterThan(0);
+        for (const example of examples)
+          expect(errorCodeOf(example), `${method} ${path}`).toEqual(errorCodeOf(answer.body));
       }
       expect((await gw.call("GET", "/v1/notifications", { as: caller })).status).toBe(200);
     } finally {

@@ -21,11 +21,8 @@ type Schemas = SandboxComponents["schemas"];
 type Run = Schemas["ReadinessRun"];
 type Verdict = Schemas["ReadinessVerdict"];
 
-/**
- * What `run` asks for. The generated type makes `time_limit_seconds` required because the spec gives it a default; a
- * request without it gets that default (one hour), which is what `run` without `--time-limit` means.
- */
-type RunRequest = Omit<Schemas["ReadinessRunRequest"], "time_limit_seconds"> & { time_limit_seconds?: number };
+/** What `run` asks for: without `time_limit_seconds` the spec's default (one hour), as `run` without `--time-limit`. */
+type RunRequest = Schemas["ReadinessRunRequest"];
 
 /** Files to write: `--junit FILE`, `--html FILE`, `--evidence FILE`. */
 interface ReportFlags {
@@ -194,7 +191,7 @@ class Progress {
 /** Starts a run: its refusal (409 a run is running, 400 bad input, 401, 404) is exit code 2, the run never started. */
 async function start(sandbox: SandboxClient, body: RunRequest, out: Output): Promise<Run> {
   try {
-    return await unwrap(sandbox.POST("/sandbox/v1/readiness-runs", { body: body as Schemas["ReadinessRunRequest"] }));
+    return await unwrap(sandbox.POST("/sandbox/v1/readiness-runs", { body }));
   } catch (error) {
     const report = reportOf(error);
     if (report.exitCode !== EXIT.refused) throw error;

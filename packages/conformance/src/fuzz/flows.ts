@@ -153,7 +153,8 @@ export async function download(
   const first = await exchanger.send(
     {
       method: issuer.issuedBy.method,
-      target: issuer.issuedBy.path.replace(/\{\w+\}/, id),
+      // Encoded: a harvested id may be anything an answer echoed (a readiness run's evidence echoes what was sent).
+      target: issuer.issuedBy.path.replace(/\{\w+\}/, encodeURIComponent(id)),
       headers: { authorization: basic(exchanger.context.unitsOrThrow()[owner]) },
     },
     plan,
