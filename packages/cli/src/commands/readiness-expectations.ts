@@ -24,18 +24,22 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 const isCheckName = (name: string): name is CheckName => (enums.ReadinessCheckName as readonly string[]).includes(name);
 
+/** The text of a file the command line named; one it cannot read is a UsageError (exit 2) naming it and why. */
+export function readGivenFile(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
 /**
  * Reads and checks an expected-failures file: a JSON object whose one member `checks` maps each check name to the
  * reason, a string that is not empty. With `runChecks` (the run's `--checks`), every check listed must be among them:
  * a check the run does not examine could never fail as expected. Any mistake is a UsageError (exit 2, no run started).
  */
 export function readExpectedFailures(file: string, runChecks: readonly string[] | undefined): ExpectedFailures {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+  const text = readGivenFile(file);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -1,7 +1,7 @@
 // lrg readiness ...: readiness runs of the sandbox, which examine the integrator's own software on one business unit
 // (start one and follow it to its verdict, show, list, cancel), their JUnit and HTML reports, and their evidence
 // bundles (saved, and verified).
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { unwrap, type SandboxClient, type SandboxComponents } from "@lrg/client";
 import { enums } from "@lrg/spec/constants";
@@ -13,6 +13,7 @@ import {
   exitCodeOf,
   markExpectedFailures,
   readExpectedFailures,
+  readGivenFile,
   standingsOf,
   type CheckStanding,
 } from "./readiness-expectations.js";
@@ -220,12 +221,7 @@ function listed(standings: readonly CheckStanding[]): object[] {
  * SHA-256 is another, or not a readiness run's bundle). A file that cannot be read is a UsageError (exit 2).
  */
 function verifiedBundle(file: string): { bundle: Schemas["ReadinessEvidence"] } | { mismatch: string } {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+  const text = readGivenFile(file);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -95,7 +95,7 @@ describe("a readiness run's submission checks through the client", () => {
       [
         "system-error",
         "passed",
-        expect.stringMatching(/; the software submitted again \(observation \d+, stored, its answer lost/),
+        expect.stringMatching(/; the software submitted it again \(observation \d+, stored, its answer lost/),
       ],
       ["lost-answer", "passed", expect.stringMatching(/; the software retried with the same Idempotency-Key/)],
     ]);
