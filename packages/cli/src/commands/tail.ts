@@ -72,6 +72,9 @@ export async function tailNotifications(runtime: Runtime, flags: TailFlags): Pro
       seen.add(notification.notification_id);
       duplicateOf(notification);
     }
+  // Before "Ready!": a ^C or SIGTERM sent as soon as it is read must stop the follow, not kill the process.
+  const stop = new AbortController();
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
   const user = connection.username();
   say(out, "ready", `Ready! Following notifications of ${user} at ${connection.baseUrl} (^C to stop)`, {
     user,
@@ -79,8 +82,6 @@ export async function tailNotifications(runtime: Runtime, flags: TailFlags): Pro
   });
   if (backlog) for (const notification of waiting) if (await emit(notification)) return;
 
-  const stop = new AbortController();
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
   let failures = 0;
   while (!stop.signal.aborted) {
     const wait = failures === 0 ? interval * 1000 : Math.min(MAX_RECONNECT_MS, interval * 1000 * 2 ** failures);
