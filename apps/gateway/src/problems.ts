@@ -80,3 +80,34 @@ export function storageProblemOf(error: unknown): Problem | undefined {
     });
   return undefined;
 }
+
+/**
+ * The code and detail of an error answer as it is sent (its serialized JSON, status 400 or more): a problem's `code`,
+ * with the detail of its first schema error (`errors[0].detail`, which names the member) or else its `detail`; or, in
+ * a registry envelope (no top-level code), its first item's `code` or `error_code` and `detail`, `message` or
+ * `error_message`. Nulls for a success, or a body that is not such JSON. The audit trail and the readiness observer
+ * read answers with it.
+ */
+export function errorOfAnswer(status: number, payload: unknown): { code: string | null; detail: string | null } {
+  const none = { code: null, detail: null };
+  if (status < 400) return none;
+  const text = typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : "";
+  let body: unknown;
+  try {
+    body = text.startsWith("{") ? JSON.parse(text) : undefined;
+  } catch {
+    return none;
+  }
+  const record = (value: unknown): Record<string, unknown> =>
+    typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+  const string = (value: unknown): string | null => (typeof value === "string" ? value : null);
+  const answer = record(body);
+  const errors = answer["errors"];
+  const first = Array.isArray(errors) ? record(errors[0]) : {};
+  if (typeof answer["code"] === "string")
+    return { code: answer["code"], detail: string(first["detail"] ?? answer["detail"]) };
+  return {
+    code: string(first["code"] ?? first["error_code"]),
+    detail: string(first["detail"] ?? first["message"] ?? first["error_message"]),
+  };
+}

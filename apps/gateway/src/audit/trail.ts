@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Operation } from "@lrg/spec";
 import { isoMillis } from "../clock.js";
+import { errorOfAnswer } from "../problems.js";
 import type { SandboxComponents } from "../operation-types.js";
 import { controlActorOf, type ControlActor } from "../auth/control-actor.js";
 import type { AuditEntryRow, Storage } from "../storage/storage.js";
@@ -29,13 +30,8 @@ export function isAudited(method: string, status: number): boolean {
 
 /** The problem code of an error answer (its serialized problem+json), or null. */
 function problemCodeOf(status: number, payload: unknown): string | null {
-  if (status < 400 || typeof payload !== "string") return null;
-  try {
-    const code = (JSON.parse(payload) as { code?: unknown }).code;
-    return typeof code === "string" && /^[0-9]{3}-[0-9]{2}$/.test(code) ? code : null;
-  } catch {
-    return null;
-  }
+  const { code } = errorOfAnswer(status, payload);
+  return code !== null && /^[0-9]{3}-[0-9]{2}$/.test(code) ? code : null;
 }
 
 /** The audit trail of the sandbox control plane: records each action as it is answered, and lists them. */

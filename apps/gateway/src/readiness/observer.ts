@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Operation } from "@lrg/spec";
 import type { Clock } from "../clock.js";
+import { errorOfAnswer } from "../problems.js";
 import type { ReadinessObservationRow, ReadinessRunRow, Storage, SubmissionCase } from "../storage/storage.js";
 
 /** The most observations one run keeps (ReadinessObservation `sequence` maximum); later ones are counted as dropped. */
@@ -177,7 +178,7 @@ export function observationOf(
   payload: unknown,
   context: { runId: string; businessUnitId: string; clockMs: number },
 ): Omit<ReadinessObservationRow, "sequence"> {
-  const error = reply.statusCode >= 400 ? errorOf(payload) : { code: null, detail: null };
+  const error = errorOfAnswer(reply.statusCode, payload);
   const ids = operation.operationId.startsWith("acknowledgeNotifications") ? acknowledgeIdsOf(request.body) : null;
   const key = request.headers["idempotency-key"];
   return {
@@ -192,8 +193,8 @@ export function observationOf(
     idempotencyKey: typeof key === "string" ? cut(key, 255) : null,
     pathParameters: redacted(request.params),
     retryAfterSeconds: wholeSeconds(reply.getHeader("retry-after")),
-    answerCode: error.code,
-    answerDetail: error.detail,
+    answerCode: error.code === null ? null : cut(error.code),
+    answerDetail: error.detail === null ? null : cut(error.detail),
     submissionCase: operation.operationId === "submitApplication" ? submissionCaseOf(request.body) : null,
   };
 }
@@ -218,34 +219,6 @@ export function submissionCaseOf(body: unknown): SubmissionCase | null {
     type: cut(typeof type === "string" ? type : ""),
     customerReference: cut(typeof reference === "string" ? reference : ""),
     titleNumbers: [...new Set(numbers)].sort(),
-  };
-}
-
-/**
- * The code and detail of an error answer as sent (serialized JSON): a problem's `code`, with the detail of its first
- * schema error (`errors[0].detail`, which names the member) or else its `detail`; or, in a registry envelope (no
- * top-level code), its first item's `code` or `error_code` and `detail`, `message` or `error_message`. Null where the
- * answer has none (a body that is not such JSON).
- */
-function errorOf(payload: unknown): { code: string | null; detail: string | null } {
-  const text = typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : "";
-  let body: unknown;
-  try {
-    body = text.startsWith("{") ? JSON.parse(text) : undefined;
-  } catch {
-    body = undefined;
-  }
-  const record = (value: unknown): Record<string, unknown> =>
-    typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-  const string = (value: unknown): string | null => (typeof value === "string" ? cut(value) : null);
-  const answer = record(body);
-  const errors = answer["errors"];
-  const first = Array.isArray(errors) ? record(errors[0]) : {};
-  if (typeof answer["code"] === "string")
-    return { code: string(answer["code"]), detail: string(first["detail"] ?? answer["detail"]) };
-  return {
-    code: string(first["code"] ?? first["error_code"]),
-    detail: string(first["detail"] ?? first["message"] ?? first["error_message"]),
   };
 }
 
