@@ -54,6 +54,11 @@ export class Clock {
     this.#unitOffsets = new Map(unitOffsets);
   }
 
+  /** The unit keeps a clock of its own from here, at the time its clock shows now; the global clock no longer moves it. */
+  keepOwn(businessUnitId: string): void {
+    this.#unitOffsets.set(businessUnitId, this.offsetOf(businessUnitId));
+  }
+
   /** The unit follows the global clock again (a reset of the unit). */
   follow(businessUnitId: string): void {
     this.#unitOffsets.delete(businessUnitId);

@@ -41,10 +41,17 @@ export function requireClientCertificate(settings: SettingsOf): PolicyHook {
   };
 }
 
-/** The sandbox's latency and fault injection (settings `latency_ms` and `error_rate`). */
-export function injectFaults(settings: SettingsOf): PolicyHook {
-  return async (_request, principal) => {
-    const { latency_ms: latency, error_rate: errorRate } = settings(unitOf(principal));
+/** The business unit whose document a credential-less request's signed address names, if any. */
+export type AddressOwner = (request: FastifyRequest) => Promise<string | undefined>;
+
+/**
+ * The sandbox's latency and fault injection (settings `latency_ms` and `error_rate`), by the settings of the caller's
+ * business unit, or of the unit whose document a signed address names.
+ */
+export function injectFaults(settings: SettingsOf, addressOwner: AddressOwner): PolicyHook {
+  return async (request, principal) => {
+    const unit = principal ? unitOf(principal) : ((await addressOwner(request)) ?? null);
+    const { latency_ms: latency, error_rate: errorRate } = settings(unit);
     if (latency > 0) await sleep(latency);
     if (errorRate > 0 && Math.random() < errorRate) {
       throw new Problem("503-01", "the service is unavailable (sandbox fault injection); retry later", {
@@ -60,8 +67,8 @@ export function injectFaults(settings: SettingsOf): PolicyHook {
  * decides its policies when it is added. Fault injection applies to the lifecycle, notification and document
  * services; the title enquiries have mutual TLS instead.
  */
-export function registryPolicies(settings: SettingsOf): Record<string, PolicyHook[]> {
-  const faults = injectFaults(settings);
+export function registryPolicies(settings: SettingsOf, addressOwner: AddressOwner): Record<string, PolicyHook[]> {
+  const faults = injectFaults(settings, addressOwner);
   return {
     "title-enquiries": [requireClientCertificate(settings)],
     applications: [faults],

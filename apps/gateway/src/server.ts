@@ -230,8 +230,20 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     void parseJson(request, body as string, done);
   });
 
-  const readiness = new ReadinessService(storage, clock, readinessObserver, blobs, (businessUnitId) =>
-    state.settingsOf(businessUnitId),
+  const readiness = new ReadinessService(
+    storage,
+    clock,
+    readinessObserver,
+    blobs,
+    (businessUnitId) => state.settingsOf(businessUnitId),
+    {
+      hold: (businessUnitId) => state.hold(businessUnitId),
+      // Applications that waited for priority under a day list held closed get it if the registry's is open.
+      release: async (businessUnitId) => {
+        await state.release(businessUnitId);
+        await applications.admitWaiting(businessUnitId);
+      },
+    },
   );
 
   // Another instance on the same store changed the sandbox state or a password: read it again, forget what was derived.
@@ -310,7 +322,10 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   };
   const unimplemented = registerOperations<RegistryOperations>(app, "registry", registryHandlers, {
     authenticator,
-    policies: registryPolicies((businessUnitId) => state.settingsOf(businessUnitId)),
+    policies: registryPolicies(
+      (businessUnitId) => state.settingsOf(businessUnitId),
+      (request) => documents.ownerOfAddress(request.params as Record<string, unknown>),
+    ),
     bodyTimeoutMs: limits.bodyTimeoutMs,
     onAnswer: (operation, request, reply, payload) =>
       readinessObserver.observe(operation, businessUnitOf(request), request, reply, payload),

@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 73bef6ec2cef5d52c138fd8793fbbb6fc913bc48f23229e94ac3ae1f2b2045dd) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 9ff5018ddcee98171479bfa6a6771ba9f24939edc06f31e5623ebcc427efe79c) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -481,6 +481,15 @@ export interface paths {
          *
          *     **One at a time.** A business unit has at most one running run: a second start is refused (409, code `409-05`)
          *     and changes nothing. Runs of different units run side by side and never see each other's requests.
+         *
+         *     **Isolated.** From its start to its end, the sandbox holds the registry-wide state for the run's unit as it was
+         *     when the run began: the global settings then in force become the unit's own (`getSettings` with the unit token
+         *     shows them), the unit keeps a clock of its own from the global clock's time, its applications are decided by the
+         *     day list as it was then (`getDayList` with the unit token shows it), and system errors scheduled for any unit no
+         *     longer reach it. So nothing another unit or the admin token does to the settings, the global clock, the day list
+         *     or the system errors changes what the run raises, observes or judges. What the unit changes with its own token
+         *     applies, and stays the unit's own after the run; everything else follows the registry-wide state again when the
+         *     run ends (finished or cancelled), and its applications that waited for priority get it if the day list is open.
          *
          *     **Scope.** With a unit token, the token's own business unit (`business_unit_id` may be omitted; another unit's is
          *     404, code `404-01`). With the admin token, `business_unit_id` is required (400, code `400-02`, when missing).

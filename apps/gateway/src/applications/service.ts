@@ -403,7 +403,10 @@ export class ApplicationService {
     );
     let decided = 0;
     for (const application of due) {
-      const decision = decide(await validateSubmission(storage, application), state.dayListOpen);
+      const decision = decide(
+        await validateSubmission(storage, application),
+        state.dayListOpenFor(application.businessUnitId),
+      );
       if (!decision) {
         // A document's checks are still running: look again shortly.
         await storage.changeApplication({
@@ -430,20 +433,31 @@ export class ApplicationService {
   async setDayList(open: boolean) {
     const { storage, state } = this.#deps;
     await state.setDayList(open);
-    let promoted = 0;
-    if (open) {
-      for (const application of await storage.applicationsWithStatus("ACCEPTED_AWAITING_PRIORITY")) {
-        await this.#apply(application, { to: "ACCEPTED_PRIORITY_PROTECTED" });
-        promoted += 1;
-      }
-    }
+    const promoted = open ? await this.admitWaiting() : 0;
     return { open, awaiting_priority: await storage.countApplications("ACCEPTED_AWAITING_PRIORITY"), promoted };
+  }
+
+  /**
+   * Gives priority to the applications awaiting it (of one business unit, when given) whose unit sees the day list open
+   * (a unit whose registry-wide state is held sees it as it was); answers how many.
+   */
+  async admitWaiting(businessUnitId?: string): Promise<number> {
+    const { storage, state } = this.#deps;
+    let promoted = 0;
+    for (const application of await storage.applicationsWithStatus("ACCEPTED_AWAITING_PRIORITY")) {
+      if (businessUnitId !== undefined && application.businessUnitId !== businessUnitId) continue;
+      if (!state.dayListOpenFor(application.businessUnitId)) continue;
+      await this.#apply(application, { to: "ACCEPTED_PRIORITY_PROTECTED" });
+      promoted += 1;
+    }
+    return promoted;
   }
 
   /** The day list: whether it is open, and how many applications await priority (of one business unit, when given). */
   async dayList(businessUnitId?: string) {
     return {
-      open: this.#deps.state.dayListOpen,
+      open:
+        businessUnitId === undefined ? this.#deps.state.dayListOpen : this.#deps.state.dayListOpenFor(businessUnitId),
       awaiting_priority: await this.#deps.storage.countApplications("ACCEPTED_AWAITING_PRIORITY", businessUnitId),
     };
   }

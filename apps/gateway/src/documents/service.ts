@@ -213,6 +213,16 @@ export class DocumentService {
     this.#checks.add(check);
   }
 
+  /** The business unit whose document a signed address names by its path (an upload's or a download's), if any. */
+  async ownerOfAddress(params: Record<string, unknown>): Promise<string | undefined> {
+    const { storage } = this.#deps;
+    const { document_id: documentId, download_id: downloadId } = params;
+    if (typeof documentId === "string" && /^[0-9a-f-]{36}$/.test(documentId))
+      return (await storage.findDocument(documentId))?.businessUnitId;
+    if (typeof downloadId === "string") return (await storage.findRegistryDocument(downloadId))?.businessUnitId;
+    return undefined;
+  }
+
   /** The signed, short-lived address of a registry document of the caller's business unit. */
   async downloadAddress(principal: Principal, downloadId: string, baseUrl: string): Promise<string> {
     const document = await this.#deps.storage.findRegistryDocument(downloadId);

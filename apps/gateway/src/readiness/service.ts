@@ -54,6 +54,7 @@ export class ReadinessService {
   readonly #blobs: BlobStore;
   /** The sandbox settings in force for a business unit (its own where it set them). */
   readonly #settingsOf: (businessUnitId: string) => UnitState["settings"];
+  readonly #registryState: RegistryStateHold;
 
   constructor(
     storage: Storage,
@@ -61,12 +62,14 @@ export class ReadinessService {
     observer: ReadinessObserver,
     blobs: BlobStore,
     settingsOf: (businessUnitId: string) => UnitState["settings"],
+    registryState: RegistryStateHold,
   ) {
     this.#storage = storage;
     this.#clock = clock;
     this.#observer = observer;
     this.#blobs = blobs;
     this.#settingsOf = settingsOf;
+    this.#registryState = registryState;
   }
 
   /** Starts a run on a business unit with the checks named (every check when none); 409-05 when one is running. */
@@ -121,6 +124,8 @@ export class ReadinessService {
         `business unit ${businessUnitId} has a running readiness run${running ? ` (${running.id})` : ""}; cancel it or wait for its deadline`,
       );
     }
+    // What other units and the admin token do to the registry-wide state no longer reaches the run's unit.
+    await this.#registryState.hold(businessUnitId);
     this.#observer.started(run);
     return this.#answer(run, []);
   }
@@ -226,6 +231,7 @@ export class ReadinessService {
     const leftBehind = status === "finished" ? await this.#leftBehind(run, endedMs, observations) : undefined;
     const result = judge(run, observations, status, { ...(await this.#facts(run, observations)), leftBehind });
     await this.#storage.endReadinessRun(run.id, { status, endedMs, result });
+    await this.#registryState.release(run.businessUnitId);
     this.#observer.ended(run);
   }
 
@@ -278,6 +284,16 @@ export class ReadinessService {
       checks: result.checks,
     };
   }
+}
+
+/**
+ * The sandbox's hold of the registry-wide state for one unit (settings, clock, day list, system errors for any unit):
+ * taken as a run starts, so that nothing another unit or the admin token does changes what the run raises or judges,
+ * and given back as it ends.
+ */
+export interface RegistryStateHold {
+  hold(businessUnitId: string): Promise<void>;
+  release(businessUnitId: string): Promise<void>;
 }
 
 /** When a run's checks are judged: while it runs, at its deadline, or as it is cancelled. */

@@ -48,11 +48,28 @@ const ANY_UNIT = "*";
 /** Where a setting or the clock is changed: the global state (null) or one business unit's own. */
 export type Scope = string | null;
 
+/**
+ * The registry-wide state held for one unit (while a readiness run examines it): from the moment the hold began, the
+ * admin token's changes to the global settings, clock, day list and system errors for any unit no longer reach it.
+ */
+interface Hold {
+  /** The settings the unit set itself, before or during the hold; the others were copied from the global ones. */
+  own: string[];
+  /** The day list as it was when the hold began. */
+  dayListOpen: boolean;
+  /** Whether the unit kept its own clock before the hold began, or set it during the hold. */
+  ownClock: boolean;
+}
+
+/** Where a unit's hold is kept, beside its settings in the store (no setting of the spec has this name). */
+const HOLD_MEMBER = "$hold";
+
 /** A unit's own part of the sandbox state, and the draw of its duplicates when it set its own seed. */
 interface UnitState {
-  /** The settings the unit set for itself; the others follow the global ones. */
+  /** The settings in force for the unit that are its own: those it set (and, while held, the global ones copied). */
   overrides: Partial<SandboxSettings>;
   draw: (() => number) | undefined;
+  hold?: Hold | undefined;
 }
 
 /**
@@ -90,12 +107,14 @@ export class SandboxState {
     const units = new Map<string, UnitState>();
     for (const { businessUnitId, clockOffsetMs, settings } of unitStates) {
       if (clockOffsetMs !== null) offsets.set(businessUnitId, clockOffsetMs);
-      const overrides = (settings ?? {}) as Partial<SandboxSettings>;
+      const { [HOLD_MEMBER]: hold, ...overrides } = (settings ?? {}) as Partial<SandboxSettings> & {
+        [HOLD_MEMBER]?: Hold;
+      };
       const known = this.#units.get(businessUnitId);
       // Another unit's change reloads every unit: a unit whose seed did not change keeps its sequence where it is.
       const draw =
         known && known.overrides.duplicate_seed === overrides.duplicate_seed ? known.draw : unitDraw(overrides);
-      units.set(businessUnitId, { overrides, draw });
+      units.set(businessUnitId, { overrides, draw, hold });
     }
     this.#units = units;
     this.#clock.restore((await this.#storage.getSetting<number>(KEYS.clock)) ?? 0, offsets);
@@ -115,7 +134,8 @@ export class SandboxState {
       const overrides = { ...unit.overrides, ...changes };
       // Naming the seed, even unchanged, restarts its sequence: that is what makes a scenario repeatable.
       const draw = "duplicate_seed" in changes ? unitDraw(overrides) : unit.draw;
-      this.#units.set(scope, { overrides, draw });
+      const hold = unit.hold && { ...unit.hold, own: [...new Set([...unit.hold.own, ...Object.keys(changes)])] };
+      this.#units.set(scope, { overrides, draw, hold });
       this.#merge();
       await this.#saveUnit(scope);
       return this.settingsOf(scope);
@@ -132,10 +152,55 @@ export class SandboxState {
     await this.#storage.putSetting(KEYS.dayList, open);
   }
 
+  /** Whether the day list is open for a business unit: the registry's, or as it was when the unit's hold began. */
+  dayListOpenFor(businessUnitId: string): boolean {
+    return this.#units.get(businessUnitId)?.hold?.dayListOpen ?? this.dayListOpen;
+  }
+
   /** Writes the clock of this scope (global, or the unit's own) through to the store after the Clock was moved. */
   async saveClock(scope: Scope = null): Promise<void> {
-    if (scope === null) await this.#storage.putSetting(KEYS.clock, this.#clock.offsetMs);
-    else await this.#saveUnit(scope);
+    if (scope === null) {
+      await this.#storage.putSetting(KEYS.clock, this.#clock.offsetMs);
+      return;
+    }
+    const unit = this.#units.get(scope);
+    // The unit set its clock itself: it keeps it when its hold ends.
+    if (unit?.hold) unit.hold = { ...unit.hold, ownClock: true };
+    await this.#saveUnit(scope);
+  }
+
+  /**
+   * Holds the registry-wide state for a business unit as it is now (a readiness run begins): the global settings in
+   * force become its own, it keeps its own clock from the global clock's time, and the day list and the system errors
+   * scheduled for any unit are those of the moment. Changes the unit makes itself still apply. Nothing when held.
+   */
+  async hold(businessUnitId: string): Promise<void> {
+    const unit = this.#units.get(businessUnitId) ?? { overrides: {}, draw: undefined };
+    if (unit.hold) return;
+    const ownClock = this.#clock.ownOffsetOf(businessUnitId) !== undefined;
+    if (!ownClock) this.#clock.keepOwn(businessUnitId);
+    this.#units.set(businessUnitId, {
+      overrides: { ...this.settings, ...unit.overrides },
+      // Its duplicates keep following the draw they followed (the global seed's, unless it named its own).
+      draw: unit.draw ?? this.#draw,
+      hold: { own: Object.keys(unit.overrides), dayListOpen: this.dayListOpen, ownClock },
+    });
+    this.#merge();
+    await this.#saveUnit(businessUnitId);
+  }
+
+  /** Ends a unit's hold: the settings and the clock it did not set itself follow the global ones again. */
+  async release(businessUnitId: string): Promise<void> {
+    const unit = this.#units.get(businessUnitId);
+    if (!unit?.hold) return;
+    const { own, ownClock } = unit.hold;
+    const overrides = Object.fromEntries(
+      Object.entries(unit.overrides).filter(([name]) => own.includes(name)),
+    ) as Partial<SandboxSettings>;
+    if (!ownClock) this.#clock.follow(businessUnitId);
+    this.#units.set(businessUnitId, { overrides, draw: "duplicate_seed" in overrides ? unit.draw : undefined });
+    this.#merge();
+    await this.#saveUnit(businessUnitId);
   }
 
   /** Back to defaults: real time, open day list, automatic processing, no faults, no scheduled system errors, the registry's service hours and mutual TLS. */
@@ -179,6 +244,10 @@ export class SandboxState {
     return () => draw() < rate;
   }
 
+  #held(businessUnitId: string): boolean {
+    return this.#units.get(businessUnitId)?.hold !== undefined;
+  }
+
   #reseed(): void {
     this.#draw = drawOf(this.settings) ?? Math.random;
   }
@@ -188,11 +257,12 @@ export class SandboxState {
   }
 
   async #saveUnit(businessUnitId: string): Promise<void> {
-    const overrides = this.#units.get(businessUnitId)?.overrides ?? {};
+    const { overrides = {}, hold } = this.#units.get(businessUnitId) ?? {};
+    const settings = hold ? { ...overrides, [HOLD_MEMBER]: hold } : overrides;
     await this.#storage.putUnitSandboxState({
       businessUnitId,
       clockOffsetMs: this.#clock.ownOffsetOf(businessUnitId) ?? null,
-      settings: Object.keys(overrides).length > 0 ? overrides : null,
+      settings: Object.keys(settings).length > 0 ? settings : null,
     });
   }
 
@@ -208,14 +278,15 @@ export class SandboxState {
   /** Whether a system error is scheduled for this business unit's next submission (read only; see takeSystemError). */
   async systemErrorPending(businessUnitId: string): Promise<boolean> {
     const stored = (await this.#storage.getSetting<Record<string, number>>(KEYS.systemErrors)) ?? {};
-    return pendingSystemErrorKey(stored, businessUnitId) !== undefined;
+    return pendingSystemErrorKey(stored, businessUnitId, this.#held(businessUnitId)) !== undefined;
   }
 
   /** Uses up one scheduled system error for a new submission of this business unit; false when none is due. */
   async takeSystemError(businessUnitId: string): Promise<boolean> {
     // One atomic change in the store, so that two submissions arriving together, on any instance, never both use the last one.
+    const held = this.#held(businessUnitId);
     return this.#storage.updateSetting<Record<string, number>, boolean>(KEYS.systemErrors, (stored = {}) => {
-      const key = pendingSystemErrorKey(stored, businessUnitId);
+      const key = pendingSystemErrorKey(stored, businessUnitId, held);
       if (key === undefined) return { value: stored, answer: false };
       const { [key]: pending = 0, ...others } = stored;
       return { value: pending > 1 ? { ...others, [key]: pending - 1 } : others, answer: true };
@@ -223,7 +294,14 @@ export class SandboxState {
   }
 }
 
-/** Which scheduled system errors a unit's next submission meets: its own first, then those of any unit; none: undefined. */
-function pendingSystemErrorKey(stored: Record<string, number>, businessUnitId: string): string | undefined {
-  return [businessUnitId, ANY_UNIT].find((key) => (stored[key] ?? 0) > 0);
+/**
+ * Which scheduled system errors a unit's next submission meets: its own first, then those of any unit (not while its
+ * registry-wide state is held); none: undefined.
+ */
+function pendingSystemErrorKey(
+  stored: Record<string, number>,
+  businessUnitId: string,
+  held: boolean,
+): string | undefined {
+  return (held ? [businessUnitId] : [businessUnitId, ANY_UNIT]).find((key) => (stored[key] ?? 0) > 0);
 }

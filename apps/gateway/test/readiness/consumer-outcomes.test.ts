@@ -129,6 +129,10 @@ describe("the consumer checks judge the outcome", () => {
 
   it("are not changed by another team's put-back steps on the day list: nothing of the run awaits priority", async () => {
     const [unit, other] = [await newUnit(), await newUnit()];
+    // The other team decides its applications by hand: the registry never decides one before it does.
+    expect(
+      (await gateway().control(other.sandbox_token, "PUT", "/sandbox/v1/settings", { processing: "manual" })).status,
+    ).toBe(200);
     const run = await start(unit, { checks: CONSUMER_CHECKS, time_limit_seconds: 60 });
     await guideConsumer(unit);
     // Another team follows a guide: closes the day list, submits, and puts it back with the admin token.

@@ -176,7 +176,9 @@ describe("the deferred-official-search instructions, outside the service hours",
     expect(answer.body).toMatchObject({
       data: { acknowledgement_code: "BG20002", expected_response_at: NEXT_OPENING },
     });
-    expect(retryAfter(answer)).toBe(25_200);
+    // Seven hours from the clock set above, less the seconds this test took since (a loaded machine is slow).
+    expect(retryAfter(answer)).toBeGreaterThan(25_200 - 60);
+    expect(retryAfter(answer)).toBeLessThanOrEqual(25_200);
   });
 
   it("say when the result is due when the run's deadline is past the opening", async () => {
