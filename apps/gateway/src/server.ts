@@ -38,7 +38,13 @@ import { titleEnquiries } from "./title-enquiries/routes.js";
 import { ensureDemoCertificates, type DemoCertificates } from "./tls/demo-certificates.js";
 import { documentHandlers } from "./documents/routes.js";
 import { jsonDepth, MAX_JSON_DEPTH } from "./http/json-depth.js";
-import { DEADLINE_CHECK_INTERVAL_MS, DEFAULT_LIMITS, limitServer } from "./http/limits.js";
+import {
+  DEADLINE_CHECK_INTERVAL_MS,
+  DEFAULT_LIMITS,
+  discardBody,
+  limitServer,
+  MAX_DISCARDED_BODY_BYTES,
+} from "./http/limits.js";
 import { humanLog } from "./http/human-log.js";
 import { requestForLog } from "./http/request-log.js";
 import { DocumentService } from "./documents/service.js";
@@ -269,10 +275,14 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     if (request.is404) throw noOperation(request);
   });
   app.addHook("onSend", async (request, reply) => {
+    // A body refused for its size is read to its end (discarded, up to MAX_DISCARDED_BODY_BYTES) before the answer
+    // goes: the connection then closes after an answer the client reads whole, instead of resetting it mid-send.
+    const tooLarge = reply.statusCode === 413 && !request.raw.complete;
+    if (tooLarge) await discardBody(request.raw, MAX_DISCARDED_BODY_BYTES);
     // While shutting down, answers end their connection so that close() is not held by keep-alive sockets; an answer
     // given before its request's body arrived (refused credentials, a refused upload) ends it too, so that the rest
     // of the body is not read.
-    if (closing || !request.raw.complete) reply.header("connection", "close");
+    if (closing || tooLarge || !request.raw.complete) reply.header("connection", "close");
   });
   app.addHook("onResponse", async (request, reply) => {
     metrics.observe(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode, reply.elapsedTime);

@@ -1,9 +1,13 @@
 // Which errors are the store's failures (503 with Retry-After) and which are not (a bug stays a logged 500, a broken
-// constraint stays what its caller makes of it): every store's way of saying it, one table.
+// constraint stays what its caller makes of it): every store's way of saying it, one table. A disk that turned
+// read-only under SQLite is shown end to end in read-only-disk.test.ts.
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Problem, storageProblemOf } from "../src/problems.js";
 import { problemFor } from "../src/routing.js";
-import { storageFaultOf, type StorageFault } from "../src/storage/errors.js";
+import { diskRefusal, storageFaultOf, type StorageFault } from "../src/storage/errors.js";
 
 const withCode = (code: string, message = "failed") => Object.assign(new Error(message), { code });
 
@@ -34,6 +38,18 @@ const cases: [string, { given: unknown; want: StorageFault | undefined }][] = [
     "node:sqlite: write I/O error (errcode 778)",
     { given: Object.assign(new Error("io"), { errcode: 778 }), want: "unreachable" },
   ],
+  [
+    "better-sqlite3: write I/O error on a disk that turned read-only (the disk's EROFS as its cause)",
+    { given: Object.assign(withCode("SQLITE_IOERR_WRITE"), { cause: { code: "EROFS" } }), want: "cannot-write" },
+  ],
+  [
+    "node:sqlite: fsync I/O error on a full disk (the disk's ENOSPC as its cause)",
+    { given: Object.assign(new Error("io"), { errcode: 1034, cause: { code: "ENOSPC" } }), want: "cannot-write" },
+  ],
+  [
+    "an I/O error whose cause is no store failure stays an I/O error",
+    { given: Object.assign(withCode("SQLITE_IOERR_WRITE"), { cause: new TypeError("x") }), want: "unreachable" },
+  ],
   ["file system: no space", { given: withCode("ENOSPC"), want: "cannot-write" }],
   ["file system: read-only", { given: withCode("EROFS"), want: "cannot-write" }],
   ["file system: I/O error", { given: withCode("EIO"), want: "unreachable" }],
@@ -51,6 +67,16 @@ const cases: [string, { given: unknown; want: StorageFault | undefined }][] = [
 describe("store failures", () => {
   it.each(cases)("%s", (_name, { given, want }) => {
     expect(storageFaultOf(given)).toBe(want);
+  });
+
+  it("finds no refusal on a disk that writes, and leaves no probe behind", () => {
+    const dir = mkdtempSync(join(tmpdir(), "lrg-disk-refusal-"));
+    try {
+      expect(diskRefusal(dir)).toBeUndefined();
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("answers an unreachable store 503-02 and a full one 503-03, each with Retry-After; anything else 500-01", () => {

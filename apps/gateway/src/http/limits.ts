@@ -47,3 +47,41 @@ export function bodyDeadline(request: IncomingMessage, timeoutMs: number): void 
   request.once("end", settle);
   request.once("close", settle);
 }
+
+/**
+ * The most of a body refused for its size (413) that is read and discarded before the answer: bodies up to this size
+ * get their answer whole; a larger one declared is answered at once and its connection closed under it.
+ */
+export const MAX_DISCARDED_BODY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads what is left of `request`'s body and throws it away, chunk by chunk (nothing is kept), so that an answer given
+ * before the body arrived can close the connection after it without resetting a client that is still sending: a
+ * socket closed with unread bytes answers them with a reset (RST), and the client meets EPIPE or ECONNRESET, often
+ * before it has read the answer. Resolves true once the body has ended; false at once when its declared length is
+ * over `limit`, or as soon as more than `limit` bytes arrived, or when the connection closed first (the body
+ * deadline, `bodyDeadline`, bounds the wait).
+ */
+export function discardBody(request: IncomingMessage, limit: number): Promise<boolean> {
+  if (request.complete) return Promise.resolve(true);
+  if (request.destroyed || Number(request.headers["content-length"]) > limit) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let received = 0;
+    const settle = (ended: boolean) => {
+      request.off("data", onData);
+      request.off("end", onEnd);
+      request.off("close", onClose);
+      resolve(ended);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) settle(false);
+    };
+    const onEnd = () => settle(true);
+    const onClose = () => settle(request.complete);
+    request.on("data", onData);
+    request.once("end", onEnd);
+    request.once("close", onClose);
+    request.resume();
+  });
+}

@@ -1,3 +1,7 @@
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { threadId } from "node:worker_threads";
+
 /** SQLite's primary result code for a constraint violation (the low byte of its extended codes, e.g. 2067). */
 const SQLITE_CONSTRAINT = 19;
 
@@ -24,8 +28,10 @@ export function isTransientConflict(error: unknown): boolean {
 /**
  * What kind of store failure an error is, if it is one: `unreachable` (the database cannot be reached or lost the
  * connection, an I/O error: it comes back by itself) or `cannot-write` (the disk is full or read-only, or the database
- * refuses writes as a standby does: it comes back once an operator makes room). Anything else (a bug, a constraint)
- * is not a store failure. Both are answered 503 with Retry-After (503-02, 503-03), never 500, and the client retries.
+ * refuses writes as a standby does: it comes back once an operator makes room). An error's `cause`, when it is a store
+ * failure, decides (see diskRefusal): one condition is one code, whichever store met it. Anything else (a bug, a
+ * constraint) is not a store failure. Both are answered 503 with Retry-After (503-02, 503-03), never 500, and the
+ * client retries.
  */
 export type StorageFault = "unreachable" | "cannot-write";
 
@@ -62,11 +68,41 @@ const SYSTEM_FAULTS: Record<string, StorageFault> = {
   EAI_AGAIN: "unreachable",
 };
 
+/**
+ * Why the file system refuses writes in `directory` now, if it does: the code of a small file's failed write there
+ * when it names a disk that cannot write (EROFS, ENOSPC, EDQUOT). SQLite reports a write the disk refused as a bare
+ * SQLITE_IOERR, without the errno, which alone reads as a failing disk (503-02) while the same disk refuses an upload
+ * with EROFS (503-03). Asked after such an error, the disk names the condition; the error carries it as its `cause`.
+ * (A file is written rather than access(2) asked: ext4 turned read-only by an error answers access as writable.)
+ */
+export function diskRefusal(directory: string): string | undefined {
+  const probe = join(directory, `.lrg-write-probe-${process.pid}-${threadId}`);
+  try {
+    writeFileSync(probe, "probe");
+    return undefined;
+  } catch (error) {
+    const { code } = error as { code?: unknown };
+    return typeof code === "string" && SYSTEM_FAULTS[code] === "cannot-write" ? code : undefined;
+  } finally {
+    try {
+      rmSync(probe, { force: true });
+    } catch {
+      // never written (the disk refused it)
+    }
+  }
+}
+
 /** node-postgres's own messages for a connection it lost or could not make (they carry no code). */
 const LOST_CONNECTION =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable)/;
 
 export function storageFaultOf(error: unknown): StorageFault | undefined {
+  // What caused it says more than what reported it: an I/O error caused by a read-only disk is the read-only disk's.
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return (cause !== error ? faultOf(cause) : undefined) ?? faultOf(error);
+}
+
+function faultOf(error: unknown): StorageFault | undefined {
   if (typeof error !== "object" || error === null) return undefined;
   // The bucket of the object store refused or failed a request (the AWS SDK's service errors carry `$metadata`): a
   // missing bucket, refused credentials, the service busy. The caller did nothing wrong either way.

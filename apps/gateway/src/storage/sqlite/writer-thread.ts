@@ -1,5 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
-import { storageFaultOf } from "../errors.js";
+import { dirname } from "node:path";
+import { diskRefusal, storageFaultOf } from "../errors.js";
 import { openSqlite } from "./driver.js";
 import { datasyncOf, WalFlusher } from "./wal-flusher.js";
 import { SqliteWrites } from "./writes.js";
@@ -66,7 +67,8 @@ function commitPending(): void {
     // the commit then fails for want of a transaction: that write's error says why every job of the batch failed.
     const cause = outcomes.find((outcome) => !outcome.ok && storageFaultOf(outcome.error));
     const reason = cause && !cause.ok ? cause.error : error;
-    report(jobs.map((job) => ({ id: job.id, error: threadError(reason) })));
+    const answer = threadError(reason);
+    report(jobs.map((job) => ({ id: job.id, error: answer })));
     return;
   }
   const committed: { id: number; value: unknown }[] = [];
@@ -81,21 +83,29 @@ function commitPending(): void {
   if (committed.length === 0) return;
   flusher.flush().then(
     () => report(committed),
-    (error: unknown) => report(committed.map(({ id }) => ({ id, error: threadError(error) }))),
+    (error: unknown) => {
+      const answer = threadError(error);
+      report(committed.map(({ id }) => ({ id, error: answer })));
+    },
   );
 }
 
-/** An error as data: what crosses to the gateway's thread is its message and the codes that say what it was. */
+/**
+ * An error as data: what crosses to the gateway's thread is its message and the codes that say what it was, and for
+ * an I/O error, what the disk says of it (a read-only or full disk is answered 503-03, as the blob store's EROFS is).
+ */
 function threadError(error: unknown): ThreadError {
   const { name, message, code, errcode } = (error instanceof Error ? error : new Error(String(error))) as Error & {
     code?: unknown;
     errcode?: unknown;
   };
+  const refusal = storageFaultOf(error) === "unreachable" ? diskRefusal(dirname(file)) : undefined;
   return {
     name,
     message,
     ...(typeof code === "string" ? { code } : {}),
     ...(typeof errcode === "number" ? { errcode } : {}),
+    ...(refusal ? { cause: { code: refusal } } : {}),
   };
 }
 

@@ -31,6 +31,8 @@ export interface ThreadError {
   message: string;
   code?: string;
   errcode?: number;
+  /** What the disk said when asked after an I/O error (see diskRefusal). */
+  cause?: { code: string };
 }
 
 /** What the writer thread reports: answers to writes, the units whose notifications changed, its counters. */
