@@ -68,6 +68,16 @@ async function freezableProxy(targetPort: string) {
     },
   };
 }
+/** A gateway whose bucket (blobs under `prefix`) is reached through a freezable proxy, its calls bounded at 300 ms. */
+async function gatewayBehindProxy(prefix: string) {
+  const proxy = await freezableProxy(new URL(bucket.s3.endpoint!).port);
+  const other = await startGateway({
+    blobUrl: `s3://${bucket.bucket}/${prefix}`,
+    s3: { ...bucket.s3, endpoint: `http://127.0.0.1:${proxy.port}`, timeoutMs: 300 },
+  });
+  return { proxy, other, otherUnit: await other.newBusinessUnit() };
+}
+
 let bucket: TestBucket;
 let gw: TestGateway;
 let unit: Credentials;
@@ -155,13 +165,8 @@ describe("with its blobs in a bucket, the gateway", () => {
   });
 
   it("bounds every call to a frozen object store (LRG_BLOB_TIMEOUT_MS): 503-02 and not ready, then recovers", async () => {
-    const proxy = await freezableProxy(new URL(bucket.s3.endpoint!).port);
-    const other = await startGateway({
-      blobUrl: `s3://${bucket.bucket}/frozen`,
-      s3: { ...bucket.s3, endpoint: `http://127.0.0.1:${proxy.port}`, timeoutMs: 300 },
-    });
+    const { proxy, other, otherUnit } = await gatewayBehindProxy("frozen");
     try {
-      const otherUnit = await other.newBusinessUnit();
       const bytes = SAMPLES.png;
       const { upload_url: url } = await uploadAddress(other, otherUnit, bytes);
       proxy.freeze();
@@ -181,13 +186,8 @@ describe("with its blobs in a bucket, the gateway", () => {
   });
 
   it("checks again by itself a document whose check met an outage of the store, once the store is back, and raises its notification", async () => {
-    const proxy = await freezableProxy(new URL(bucket.s3.endpoint!).port);
-    const other = await startGateway({
-      blobUrl: `s3://${bucket.bucket}/interrupted`,
-      s3: { ...bucket.s3, endpoint: `http://127.0.0.1:${proxy.port}`, timeoutMs: 300 },
-    });
+    const { proxy, other, otherUnit } = await gatewayBehindProxy("interrupted");
     try {
-      const otherUnit = await other.newBusinessUnit();
       await other.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0 });
       const applicationId = await other.submit(otherUnit);
       const bytes = SAMPLES.tiff;
