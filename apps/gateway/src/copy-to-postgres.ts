@@ -183,9 +183,12 @@ async function main(): Promise<void> {
   for (const [table, count] of Object.entries(copied)) process.stdout.write(`${table}: ${count}\n`);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  main().catch((error: unknown) => {
+/** The command `lrg-gateway-copy-to-postgres` (its launcher in bin/ runs it, as does `node dist/copy-to-postgres.js`). */
+export async function runCopyToPostgres(): Promise<void> {
+  await main().catch((error: unknown) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });
 }
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) void runCopyToPostgres();

@@ -410,7 +410,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     clearInterval(processing);
     clearInterval(retention);
     while (deciding) await sleep(10);
-    await documents.settled();
+    await documents.close();
     await readinessObserver.settled();
     await Promise.all(tlsClosed);
     await storage.close();

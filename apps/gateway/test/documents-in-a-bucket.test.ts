@@ -14,15 +14,30 @@ const PREFIX = "sandbox/documents";
 
 /**
  * A TCP proxy to the S3 service that can freeze: while frozen, new connections are taken and nothing is forwarded
- * either way (as a SIGSTOPped server behaves); thawed, new connections pass again.
+ * either way (as a SIGSTOPped server behaves); thawed, new connections pass again. `freezeAtGetOf(key)` freezes it
+ * the moment a GET of that object arrives (which is then not forwarded), and `getsOf(key)` counts those GETs.
  */
 async function freezableProxy(targetPort: string) {
   let frozen = false;
+  let freezeAt: string | undefined;
+  const gets = new Map<string, number>();
   const sockets = new Set<Socket>();
   const server = createNetServer((client) => {
     sockets.add(client);
     client.on("close", () => sockets.delete(client));
     client.on("error", () => client.destroy());
+    // Before the pipe's own listener, so that the GET that freezes the proxy is not forwarded.
+    client.on("data", (chunk: Buffer) => {
+      const request = chunk.toString("latin1");
+      const key = /^GET \/[^/]+\/([^? ]+)/.exec(request)?.[1];
+      if (key === undefined) return;
+      gets.set(key, (gets.get(key) ?? 0) + 1);
+      if (key === freezeAt) {
+        freezeAt = undefined;
+        frozen = true;
+        dropAll();
+      }
+    });
     if (frozen) return;
     const upstream = connect(Number(targetPort), "127.0.0.1");
     sockets.add(upstream);
@@ -41,6 +56,8 @@ async function freezableProxy(targetPort: string) {
       frozen = true;
       dropAll();
     },
+    freezeAtGetOf: (key: string) => (freezeAt = key),
+    getsOf: (key: string) => gets.get(key) ?? 0,
     thaw: () => {
       frozen = false;
       dropAll();
@@ -51,6 +68,16 @@ async function freezableProxy(targetPort: string) {
     },
   };
 }
+/** A gateway whose bucket (blobs under `prefix`) is reached through a freezable proxy, its calls bounded at 300 ms. */
+async function gatewayBehindProxy(prefix: string) {
+  const proxy = await freezableProxy(new URL(bucket.s3.endpoint!).port);
+  const other = await startGateway({
+    blobUrl: `s3://${bucket.bucket}/${prefix}`,
+    s3: { ...bucket.s3, endpoint: `http://127.0.0.1:${proxy.port}`, timeoutMs: 300 },
+  });
+  return { proxy, other, otherUnit: await other.newBusinessUnit() };
+}
+
 let bucket: TestBucket;
 let gw: TestGateway;
 let unit: Credentials;
@@ -138,13 +165,8 @@ describe("with its blobs in a bucket, the gateway", () => {
   });
 
   it("bounds every call to a frozen object store (LRG_BLOB_TIMEOUT_MS): 503-02 and not ready, then recovers", async () => {
-    const proxy = await freezableProxy(new URL(bucket.s3.endpoint!).port);
-    const other = await startGateway({
-      blobUrl: `s3://${bucket.bucket}/frozen`,
-      s3: { ...bucket.s3, endpoint: `http://127.0.0.1:${proxy.port}`, timeoutMs: 300 },
-    });
+    const { proxy, other, otherUnit } = await gatewayBehindProxy("frozen");
     try {
-      const otherUnit = await other.newBusinessUnit();
       const bytes = SAMPLES.png;
       const { upload_url: url } = await uploadAddress(other, otherUnit, bytes);
       proxy.freeze();
@@ -157,6 +179,45 @@ describe("with its blobs in a bucket, the gateway", () => {
       proxy.thaw();
       expect((await rawPut(url, uploadHeaders(bytes), bytes)).status).toBe(200);
       expect((await fetch(`${other.url}/readyz`)).status).toBe(200);
+    } finally {
+      await other.stop();
+      await proxy.close();
+    }
+  });
+
+  it("checks again by itself a document whose check met an outage of the store, once the store is back, and raises its notification", async () => {
+    const { proxy, other, otherUnit } = await gatewayBehindProxy("interrupted");
+    try {
+      await other.sandbox("PUT", "/sandbox/v1/settings", { processing: "manual", duplicate_rate: 0 });
+      const applicationId = await other.submit(otherUnit);
+      const bytes = SAMPLES.tiff;
+      const key = `interrupted/${hexOf(bytes).slice(0, 2)}/${hexOf(bytes)}`;
+      const { upload_url: url, document_id: id } = await uploadAddress(other, otherUnit, bytes);
+      // The store goes away as the check reads the bytes that the upload has just kept.
+      proxy.freezeAtGetOf(key);
+      expect((await rawPut(url, uploadHeaders(bytes), bytes)).status).toBe(200);
+      const attached = await other.call("POST", `/v1/applications/${applicationId}/attachments`, {
+        as: otherUnit,
+        body: { data: { document_id: id, certification_statement_type: "CERTIFIED" } },
+      });
+      expect(attached.status).toBe(202);
+      // The check is tried again while the store is still away (the client makes one attempt a call)...
+      await expect.poll(() => proxy.getsOf(key), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+      expect(await documentStatus(other, id)).toBe("UPLOADED");
+      // ...and gets through once it is back, with no restart.
+      proxy.thaw();
+      await expect.poll(() => documentStatus(other, id), { timeout: 30_000 }).toBe("ACCEPTED");
+      const notified = async () =>
+        (
+          (await other.call("GET", `/v1/notifications?subject=${applicationId}`, { as: otherUnit })).body as {
+            data: { notification_type: string; payload: { data: Record<string, unknown> } }[];
+          }
+        ).data.filter((notification) => notification.payload.data["document_id"] === id);
+      await expect
+        .poll(async () => (await notified()).map((notification) => notification.notification_type), {
+          timeout: 30_000,
+        })
+        .toEqual(["application.attachment-success"]);
     } finally {
       await other.stop();
       await proxy.close();

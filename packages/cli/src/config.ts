@@ -161,6 +161,46 @@ export function overrideWarning(override: Override): string {
   return `warning: ${override.variables.join(", ")} ${override.variables.length === 1 ? "is" : "are"} set and override profile ${override.profile} (no setting is read from it); to use the profile: unset ${names}, or pass --profile ${override.profile}`;
 }
 
+/** Where lrg remembers which profiles it said are overridden, and by which variables. */
+const overridesSaidPath = (env: Env): string => join(stateDir(env), "overrides-said.json");
+
+function readOverridesSaid(env: Env): Record<string, string[]> {
+  try {
+    return JSON.parse(readFileSync(overridesSaidPath(env), "utf8")) as Record<string, string[]>;
+  } catch {
+    return {};
+  }
+}
+
+function writeOverridesSaid(said: Record<string, string[]>, env: Env): void {
+  try {
+    writePrivateFile(overridesSaidPath(env), `${JSON.stringify(said)}\n`);
+  } catch {
+    // Not remembered (a read-only home): the warning is said again at the next command, which does no harm.
+  }
+}
+
+/**
+ * Whether a command should say that the environment overrides a profile: the first time these variables override
+ * it, and not again while they do (a shell that exported them runs many commands); the profile read again as the
+ * current one, or other variables, make it said once more. Remembered in the state directory.
+ */
+export function overrideNotSaidYet(override: Override, env: Env = process.env): boolean {
+  const said = readOverridesSaid(env);
+  if (said[override.profile]?.join(" ") === override.variables.join(" ")) return false;
+  writeOverridesSaid({ ...said, [override.profile]: [...override.variables] }, env);
+  return true;
+}
+
+/** The profile was read as the current one: nothing overrides it now, so a later override is said again. */
+export function overrideEnded(profile: string, env: Env = process.env): void {
+  if (!existsSync(overridesSaidPath(env))) return;
+  const said = readOverridesSaid(env);
+  if (said[profile] === undefined) return;
+  delete said[profile];
+  writeOverridesSaid(said, env);
+}
+
 /**
  * Resolves the connection. Flags first (`--profile`, `--url`); then the environment (`LRG_BASE_URL`,
  * `LRG_USERNAME`, `LRG_PASSWORD`, `LRG_CERT`, `LRG_KEY`, `LRG_CA`, `LRG_SANDBOX_TOKEN`) as a whole when any of them

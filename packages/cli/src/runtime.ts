@@ -10,7 +10,14 @@ import {
   type SandboxClient,
   type TlsOptions,
 } from "@lrg/client";
-import { overrideWarning, resolveConnection, type Connection, type Override } from "./config.js";
+import {
+  overrideEnded,
+  overrideNotSaidYet,
+  overrideWarning,
+  resolveConnection,
+  type Connection,
+  type Override,
+} from "./config.js";
 import { createOutput, UsageError, type Output } from "./conventions.js";
 
 /** The global flags (on `lrg` itself, valid after any command). */
@@ -59,8 +66,9 @@ function tlsOf(connection: Connection): TlsOptions | undefined {
 }
 
 /**
- * Says on stderr, once, that LRG_* variables override the profile the user chose (`lrg profile use`,
- * `LRG_PROFILE`), and how to stop it: a JSON line with `--json`.
+ * Says on stderr that LRG_* variables override the profile the user chose (`lrg profile use`, `LRG_PROFILE`), and
+ * how to stop it: a JSON line with `--json`. The profile commands say it every time; any other command the first
+ * time only (`overrideNotSaidYet`).
  */
 export function warnOverride(out: Output, override: Override | undefined): void {
   if (override === undefined) return;
@@ -94,7 +102,11 @@ export function runtimeOf(command: Command): Runtime {
   const connect = (): Connection => {
     if (connection === undefined) {
       connection = resolveConnection(flags);
-      warnOverride(out, connection.overridden);
+      if (connection.overridden !== undefined) {
+        if (overrideNotSaidYet(connection.overridden)) warnOverride(out, connection.overridden);
+      } else if (connection.profileName !== undefined && flags.profile === undefined) {
+        overrideEnded(connection.profileName);
+      }
     }
     return connection;
   };

@@ -15,6 +15,17 @@ const UPLOAD_WINDOW_MS = 10 * 60 * 1000;
 const DOWNLOAD_WINDOW_MS = 5 * 60 * 1000;
 /** An upload that sends nothing for this long is given up (a slow one that keeps sending is never cut off). */
 const UPLOAD_IDLE_MS = 60 * 1000;
+/**
+ * A document check that fails (the object store or the database out, a read cut off) runs again after this wait,
+ * doubled after each further failure up to the bound: by the wall clock, since an outage is the machine's and not
+ * any unit's (a sandbox clock may be frozen or far ahead).
+ */
+const CHECK_RETRY_FIRST_MS = 1000;
+const CHECK_RETRY_MAX_MS = 60 * 1000;
+
+/** The wait before the check's attempt after `failures` failed ones. */
+export const checkRetryDelayMs = (failures: number): number =>
+  Math.min(CHECK_RETRY_MAX_MS, CHECK_RETRY_FIRST_MS * 2 ** Math.max(0, failures - 1));
 
 export interface DocumentServiceDeps {
   storage: Storage;
@@ -53,6 +64,9 @@ export class DocumentService {
   readonly #deps: DocumentServiceDeps;
   readonly #inProgress = new Set<string>();
   readonly #checks = new Set<Promise<void>>();
+  /** Checks waiting to run again after a failure, by document id. */
+  readonly #retries = new Map<string, NodeJS.Timeout>();
+  #closed = false;
 
   constructor(deps: DocumentServiceDeps) {
     this.#deps = deps;
@@ -192,12 +206,19 @@ export class DocumentService {
       this.#scheduleCheck(document.id, document.fileSha256);
   }
 
-  /** Resolves when every scheduled check has finished (for shutdown and tests). */
-  async settled(): Promise<void> {
+  /**
+   * For shutdown: no check starts any more (one waiting to run again is left UPLOADED, and resumed at the next start
+   * by this instance or another), and the running ones finish.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const timer of this.#retries.values()) clearTimeout(timer);
+    this.#retries.clear();
     while (this.#checks.size > 0) await Promise.all([...this.#checks]);
   }
 
-  #scheduleCheck(documentId: string, fileSha256: string): void {
+  /** Runs a document's checks; a failed attempt is tried again with a bounded backoff until one gets through. */
+  #scheduleCheck(documentId: string, fileSha256: string, failures = 0): void {
     const { storage, blobs, log } = this.#deps;
     const check = (async () => {
       await new Promise((resolve) => setImmediate(resolve));
@@ -208,7 +229,18 @@ export class DocumentService {
         outcome.accepted ? null : outcome.reason,
       );
     })()
-      .catch((error: unknown) => log(error, `checks of document ${documentId} failed`))
+      .catch((error: unknown) => {
+        if (this.#closed) return log(error, `checks of document ${documentId} failed; resumed at the next start`);
+        const delayMs = checkRetryDelayMs(failures + 1);
+        log(error, `checks of document ${documentId} failed; tried again in ${delayMs / 1000} s`);
+        const timer = setTimeout(() => {
+          this.#retries.delete(documentId);
+          this.#scheduleCheck(documentId, fileSha256, failures + 1);
+        }, delayMs);
+        // The listeners keep a gateway alive; a check waiting to run again does not hold a process that is ending.
+        timer.unref();
+        this.#retries.set(documentId, timer);
+      })
       .finally(() => this.#checks.delete(check));
     this.#checks.add(check);
   }
