@@ -42,12 +42,6 @@ const READMES = [
   "examples/README.md",
 ].filter((path) => existsSync(join(REPO_ROOT, path)));
 
-/**
- * Pages that still write files beside lrg-try/ (issue 40, finding 17): the readiness guide's run writes its reports
- * (`readiness.log`, `.xml`, `.html`, `.exit`) in the repository root; its owner moves them into lrg-try/ next.
- */
-const WRITES_BESIDE_THE_SCRATCH_FOLDER = new Set([join("apps", "docs", "guides", "readiness.md")]);
-
 /** The mock's documented address, replaced by a mock on a free port for a page that uses it. */
 const MOCK_DEFAULT = "http://127.0.0.1:4010";
 
@@ -95,8 +89,7 @@ describe("README.md and every guide, in order and then in reverse, on one gatewa
         await runStep(step, markdown);
         expect(await globalSandboxState(gateway.url), `the sandbox's global state after ${step}`).toEqual(untouched);
         // What a reader would find untracked in their checkout: the guides write their files in lrg-try/ only.
-        if (!WRITES_BESIDE_THE_SCRATCH_FOLDER.has(path))
-          expect(leftInRepositoryRoot(workDir, before), `files ${step} left beside ${SCRATCH_FOLDER}/`).toEqual([]);
+        expect(leftInRepositoryRoot(workDir, before), `files ${step} left beside ${SCRATCH_FOLDER}/`).toEqual([]);
       }
     } finally {
       await mock.close();

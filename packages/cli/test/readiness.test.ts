@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { createSandboxClient, unwrap, type SandboxComponents } from "@lrg/client";
-import { follow, lrg, SANDBOX_TOKEN, useSuite, type Follower } from "./support.js";
+import { follow, lrg, SANDBOX_TOKEN, submission, useSuite, writePdf, type Follower } from "./support.js";
 
 type Run = SandboxComponents["schemas"]["ReadinessRun"];
 
@@ -84,6 +84,43 @@ describe("readiness", () => {
     expect(page.startsWith("<!DOCTYPE html>")).toBe(true);
     expect(page).toContain(">failed</span>");
     expect(follower.stderr).toEqual([`lrg: wrote ${junit}`, `lrg: wrote ${html}`]);
+  });
+
+  it("passes the upload and submission checks with lrg applications submit as the software: a new address for the expired one, the lost answer retried with its key", async () => {
+    const { env, token } = await unitEnv();
+    const { follower } = await startRun(
+      ["--checks", "checksum-and-length,expired-upload,lost-answer", "--time-limit", "1m"],
+      env,
+    );
+    // A submission naming its document by a local path: lrg uploads it (the run's first address is issued expired),
+    // then submits (the run's first submission, whose answer the run drops).
+    writePdf(suite.home.dir, "readiness-submit.pdf", "readiness-submit");
+    const file = join(suite.home.dir, "readiness-submit.json");
+    const body = submission("x", "CLI-READINESS");
+    writeFileSync(
+      file,
+      JSON.stringify({ ...body, documents: { transfer: { type: "TR1", file: "readiness-submit.pdf" } } }),
+    );
+    const submitted = await lrg(["applications", "submit", file, "--json"], { env });
+    expect(submitted.code, submitted.stderr).toBe(0);
+    const { application_request_id: id } = JSON.parse(submitted.stdout) as { application_request_id: string };
+
+    await unwrap(
+      createSandboxClient({ baseUrl: suite.gateway.url, token }).POST("/sandbox/v1/clock/advance", {
+        body: { seconds: 61 },
+      }),
+    );
+    expect(await follower.exited).toBe(0);
+    const checks = ended(follower).run.checks;
+    expect(checks.map((check) => [check.name, check.verdict])).toEqual([
+      ["checksum-and-length", "passed"],
+      ["lost-answer", "passed"],
+      ["expired-upload", "passed"],
+    ]);
+    // The application whose answer was lost is the one lrg printed: the retry under its key answered it, not a second.
+    expect(checks.find((check) => check.name === "lost-answer")?.evidence.found).toContain(
+      `Application ${id} was stored and its answer lost`,
+    );
   });
 
   it.each([
