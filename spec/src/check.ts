@@ -10,12 +10,13 @@ import { problemCatalogue } from "./generated/constants.js";
 import { componentSchema, operationFor, type Operation } from "./reader.js";
 
 /** A JSON Schema 2020-12 validator for the spec's schemas (x- keywords and `example` ignored). */
-export function createValidator(options: { coerceTypes?: boolean } = {}): Ajv2020 {
+export function createValidator(options: { coerceTypes?: boolean; useDefaults?: boolean } = {}): Ajv2020 {
   const ajv = new Ajv2020({
     strict: false,
     allErrors: true,
     validateFormats: true,
     coerceTypes: options.coerceTypes ?? false,
+    useDefaults: options.useDefaults ?? false,
   });
   addFormats.default(ajv);
   return ajv;
