@@ -89,7 +89,8 @@ export function compileRequestCheck(operation: Operation): (request: ReceivedReq
     let body = request.body;
     if (validateBody) {
       if (body === undefined) {
-        if (bodyRequired) issues.push({ type: "required", detail: "a JSON request body is required", pointer: "/body" });
+        if (bodyRequired)
+          issues.push({ type: "required", detail: "a JSON request body is required", pointer: "/body" });
       } else {
         body = structuredClone(body);
         if (!validateBody(body)) issues.push(...issuesOf(validateBody.errors, "body"));

@@ -11,6 +11,7 @@ import { registerTitles } from "./commands/titles.js";
 import { registerSandbox } from "./commands/sandbox.js";
 import { registerReadiness } from "./commands/readiness.js";
 import { registerConformance } from "./commands/conformance.js";
+import { registerDrift } from "./commands/drift.js";
 import { allCommands, bashCompletion, zshCompletion } from "./completion.js";
 import { subcommand } from "./runtime.js";
 
@@ -56,6 +57,7 @@ export function buildProgram(): Command {
   registerSandbox(program);
   registerReadiness(program);
   registerConformance(program);
+  registerDrift(program);
   subcommand(program, "completion <shell>", "Print the completion script for bash or zsh", [
     "lrg completion bash > ~/.lrg-completion.bash && echo 'source ~/.lrg-completion.bash' >> ~/.bashrc",
     "source <(lrg completion bash)",
