@@ -75,8 +75,18 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
+/**
+ * The part of an answer's body a masked member leaves unjudged: the array item that holds it (a schema's `oneOf` fails
+ * on every branch of that item), or the whole body when no array holds it.
+ */
+function maskedScope(pointer: string): string {
+  const parts = pointer.split("/");
+  const item = parts.findLastIndex((part, i) => i > 0 && /^\d+$/.test(part));
+  return item === -1 ? "/body" : `/body${parts.slice(0, item + 1).join("/")}`;
+}
+
 const under = (pointer: string, masked: readonly string[]) =>
-  masked.some((prefix) => pointer === `/body${prefix}` || pointer.startsWith(`/body${prefix}/`));
+  masked.map(maskedScope).some((scope) => pointer === scope || pointer.startsWith(`${scope}/`));
 
 /** Judges one exchange on its own: its findings, and what the rules across exchanges read of it. */
 export function judgeExchange(spec: DriftSpec, exchange: Exchange): { judged: Judged; findings: Finding[] } {
