@@ -12,6 +12,7 @@ import { registerSandbox } from "./commands/sandbox.js";
 import { registerReadiness } from "./commands/readiness.js";
 import { registerConformance } from "./commands/conformance.js";
 import { registerDrift } from "./commands/drift.js";
+import { registerSpec } from "./commands/spec.js";
 import { allCommands, bashCompletion, zshCompletion } from "./completion.js";
 import { subcommand } from "./runtime.js";
 
@@ -58,6 +59,7 @@ export function buildProgram(): Command {
   registerReadiness(program);
   registerConformance(program);
   registerDrift(program);
+  registerSpec(program);
   subcommand(program, "completion <shell>", "Print the completion script for bash or zsh", [
     "lrg completion bash > ~/.lrg-completion.bash && echo 'source ~/.lrg-completion.bash' >> ~/.bashrc",
     "source <(lrg completion bash)",
