@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unwrap } from "@lrg/client";
 import { operationFor } from "@lrg/spec";
 import { IN_SERVICE_HOURS, searchOf } from "../../client/test/integration/gateway-support.js";
-import { harOf, harRecorder, type HarEntry } from "./har-recorder.js";
+import { harOf, harRecorder, type HarEntry } from "@lrg/conformance/drift";
 import { lrg, submitThroughClient, useSuite, waitForNew } from "./support.js";
 
 const suite = useSuite();

@@ -97,20 +97,30 @@ export function extensionChanges(before: Node, after: Node): SpecChange[] {
   return changes;
 }
 
-/** Where the pinned redocly CLI is: LRG_REDOCLY, or @redocly/cli as the current folder or lrg resolves it. */
+/** The bin/cli.js of @redocly/cli as `from` resolves it, if it does. */
+function redoclyFrom(from: string): string | undefined {
+  try {
+    const bin = join(dirname(createRequire(from).resolve("@redocly/cli/package.json")), "bin", "cli.js");
+    return existsSync(bin) ? bin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where the pinned redocly CLI is: LRG_REDOCLY, or @redocly/cli as the current folder resolves it, or as the spec's
+ * package does in a checkout of the repository (the workspace pins it there).
+ */
 export function redoclyBin(): string | undefined {
   const given = process.env["LRG_REDOCLY"];
   if (given !== undefined && given !== "") return given;
-  for (const from of [join(process.cwd(), "package.json"), import.meta.filename]) {
-    try {
-      const manifest = createRequire(from).resolve("@redocly/cli/package.json");
-      const bin = join(dirname(manifest), "bin", "cli.js");
-      if (existsSync(bin)) return bin;
-    } catch {
-      // not resolvable from there
-    }
+  const found = redoclyFrom(join(process.cwd(), "package.json")) ?? redoclyFrom(import.meta.filename);
+  if (found !== undefined) return found;
+  try {
+    return redoclyFrom(createRequire(import.meta.filename).resolve("@lrg/spec"));
+  } catch {
+    return undefined;
   }
-  return undefined;
 }
 
 interface RedoclyChange {

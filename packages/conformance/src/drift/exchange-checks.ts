@@ -5,7 +5,7 @@
 import type { Operation } from "@lrg/spec";
 import { responseIssues, mediaTypeOf } from "@lrg/spec/check";
 import { compileRequestCheckOf, type RequestCheck } from "@lrg/spec/request";
-import type { Exchange } from "./har.js";
+import { bytesOf, textOf, type Exchange } from "./har.js";
 
 /** Who departed from the spec: the registry answered what it does not allow, or the software sent it. */
 export type Side = "registry" | "software";
@@ -35,7 +35,10 @@ export interface Judged {
   readonly exchange: Exchange;
   readonly operation: Operation | undefined;
   readonly request: RequestCheck | undefined;
-  /** The answer's JSON body, undefined when it is unknown or not JSON. */
+  /**
+   * The answer's JSON body where the rules across exchanges read it (the notification services, polls, deferrals);
+   * undefined elsewhere, and when it is unknown or not JSON.
+   */
   readonly answer: unknown;
 }
 
@@ -101,9 +104,15 @@ export function judgeExchange(spec: DriftSpec, exchange: Exchange): { judged: Ju
       pointer,
       message,
     });
+  // Only what the rules across exchanges read is kept parsed: the notification services, polls and deferrals.
+  const kept =
+    operation !== undefined &&
+    (operation.tags.includes("notifications") ||
+      exchange.status === 202 ||
+      operation.parameters.some((p) => p.in === "path" && p.name === "message_id"));
   const responseJson =
-    exchange.responseBody.known && mediaTypeOf(exchange.responseHeaders["content-type"]).includes("json")
-      ? parseJson(exchange.responseBody.text)
+    kept && exchange.responseBody.known && mediaTypeOf(exchange.responseHeaders["content-type"]).includes("json")
+      ? parseJson(textOf(exchange.responseBody))
       : { ok: false as const };
   const answer = responseJson.ok ? responseJson.value : undefined;
   if (operation === undefined) {
@@ -123,7 +132,7 @@ export function judgeExchange(spec: DriftSpec, exchange: Exchange): { judged: Ju
   let bodyKnown = true;
   if (sent !== undefined && !sent.known) bodyKnown = false;
   else if (sent !== undefined && sent.text !== "" && jsonSent) {
-    const parsed = parseJson(sent.text);
+    const parsed = parseJson(textOf(sent));
     if (parsed.ok) body = parsed.value;
     else at("software", "request-schema", "/request/body", "the request body is not JSON");
   }
@@ -160,7 +169,7 @@ export function judgeExchange(spec: DriftSpec, exchange: Exchange): { judged: Ju
     {
       status: exchange.status,
       headers: exchange.responseHeaders,
-      body: exchange.responseBody.known ? exchange.responseBody.bytes : new Uint8Array(),
+      body: exchange.responseBody.known ? bytesOf(exchange.responseBody) : new Uint8Array(),
     },
     exchange.method === "HEAD",
     { body: exchange.responseBody.known },

@@ -3,10 +3,22 @@
 // recording from any tool will do. A body the recording cut short, left out or masked is unknown, never judged: a
 // recorder marks it with a `_lrg` member (`lrg record`), or its `size` exceeds the text it kept.
 
-/** A body as recorded: its bytes, or unknown (and why). */
+/** A body as recorded: its text (`base64` when the recording encoded its bytes so), or unknown (and why). */
 export type RecordedBody =
-  | { readonly known: true; readonly bytes: Uint8Array; readonly text: string }
+  | { readonly known: true; readonly text: string; readonly base64: boolean }
   | { readonly known: false; readonly why: string };
+
+/**
+ * A known body's bytes. Made when asked for, not kept: a recording of 100,000 exchanges holds its bodies once, as text.
+ */
+export function bytesOf(body: RecordedBody & { known: true }): Buffer {
+  return Buffer.from(body.text, body.base64 ? "base64" : "utf8");
+}
+
+/** A known body as UTF-8 text. */
+export function textOf(body: RecordedBody & { known: true }): string {
+  return body.base64 ? bytesOf(body).toString("utf8") : body.text;
+}
 
 /** One request of the recording and its answer. */
 export interface Exchange {
@@ -77,14 +89,14 @@ function bodyOf(holder: Entry | undefined, mark: unknown): { body: RecordedBody;
   if (typeof text !== "string") {
     if (typeof size === "number" && size > 0)
       return { body: { known: false, why: "the recording holds no text of it" }, masked };
-    return { body: { known: true, bytes: new Uint8Array(), text: "" }, masked };
+    return { body: { known: true, text: "", base64: false }, masked };
   }
   const base64 = holder?.["encoding"] === "base64";
-  const bytes = new Uint8Array(base64 ? Buffer.from(text, "base64") : Buffer.from(text));
   // HAR's content.size is the answer's length; postData has none (its bodySize is read by the caller).
-  if (typeof size === "number" && size > bytes.length)
-    return { body: { known: false, why: `cut short (${bytes.length} of ${size} bytes recorded)` }, masked };
-  return { body: { known: true, bytes, text: base64 ? Buffer.from(bytes).toString("utf8") : text }, masked };
+  const length = Buffer.byteLength(text, base64 ? "base64" : "utf8");
+  if (typeof size === "number" && size > length)
+    return { body: { known: false, why: `cut short (${length} of ${size} bytes recorded)` }, masked };
+  return { body: { known: true, text, base64 }, masked };
 }
 
 function queryOf(url: URL): Record<string, string | string[]> {

@@ -1,7 +1,9 @@
-// A transport for the client that records each exchange as a HAR 1.2 entry, as a recording proxy would: JSON and text
-// bodies as text, other answers in base64, a streamed upload's bytes left out (its size unknown). For the tests and the
-// benchmark of `lrg drift`, which need real traffic of the client to a real gateway.
-import type { Fetch } from "@lrg/client";
+// A transport for a client (the `fetch` option of @lrg/client) that records each exchange as a HAR 1.2 entry, as a
+// recording proxy would: JSON and text bodies as text, other answers in base64, a streamed upload's bytes left out (its
+// size unknown). For the tests and the benchmark of drift, which need real traffic of the client to a real gateway.
+
+/** A transport: the finished request in, its answer out. */
+type Fetch = (request: Request) => Promise<Response>;
 
 /** A HAR 1.2 entry (the members `lrg drift` reads, and those HAR requires). */
 export type HarEntry = Record<string, unknown> & {
