@@ -203,8 +203,8 @@ export const operationFor: (method: string, path: string) => Operation | undefin
 
 /**
  * A bundled document with every local `$ref` (`#/components/...`) replaced by the node it points to, as the dereferenced
- * bundles are. A node referenced twice is one object (validators compiled per schema object are shared); a reference
- * that points nowhere, or a cycle, throws.
+ * bundles are; members written beside a `$ref` win over the target's. A node referenced twice is one object (validators
+ * compiled per schema object are shared); a reference that points nowhere, or a cycle, throws.
  */
 export function dereference(document: SpecNode): SpecNode {
   const resolving = new Set<string>();
@@ -222,16 +222,20 @@ export function dereference(document: SpecNode): SpecNode {
   const walk = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(walk);
     if (typeof node !== "object" || node === null) return node;
-    const ref = (node as { $ref?: unknown }).$ref;
+    const { $ref: ref, ...siblings } = node as { $ref?: unknown };
     if (typeof ref === "string") {
-      const done = resolved.get(ref);
-      if (done !== undefined) return done;
-      if (resolving.has(ref)) throw new Error(`the reference ${ref} refers to itself`);
-      resolving.add(ref);
-      const value = walk(target(ref));
-      resolving.delete(ref);
-      resolved.set(ref, value);
-      return value;
+      let value = resolved.get(ref);
+      if (value === undefined) {
+        if (resolving.has(ref)) throw new Error(`the reference ${ref} refers to itself`);
+        resolving.add(ref);
+        value = walk(target(ref));
+        resolving.delete(ref);
+        resolved.set(ref, value);
+      }
+      // OpenAPI 3.1 lets a reference carry members of its own (a default, a description): they win.
+      if (Object.keys(siblings).length === 0) return value;
+      const own = walk(siblings) as Record<string, unknown>;
+      return { ...own, ...(value as Record<string, unknown>), ...own };
     }
     return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, walk(value)]));
   };

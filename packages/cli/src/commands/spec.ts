@@ -1,6 +1,6 @@
 // lrg spec diff OLD NEW: what changed between two versions of the spec, each change rated major, minor or patch (see
 // spec-diff.ts); with --changelog, whether the new one may be released (the gate CI runs on spec/).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Command } from "commander";
