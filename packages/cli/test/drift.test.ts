@@ -151,6 +151,15 @@ describe("lrg drift", () => {
     expect(run.code).toBe(0);
     const text = await lrg(["drift", join(dir, "clean.har")], { env: suite.home.env });
     expect(text.stdout).toMatch(/: 0 findings \(0 registry, 0 software\)\n$/);
+    // The same against the bundled document given by file, and with the gateway's address as the server.
+    const given = await lrg(
+      ["drift", join(dir, "clean.har"), "--spec", SPEC, "--server", suite.gateway.url, "--json"],
+      {
+        env: suite.home.env,
+      },
+    );
+    expect(JSON.parse(given.stdout)).toMatchObject({ findings: [], matched: clean.length });
+    expect(given.code).toBe(0);
   });
 
   it("reports each planted defect with its side, rule and pointer (exit 1); a body cut short is no finding", async () => {
