@@ -28,6 +28,7 @@ Exit codes:
   3  network: the gateway could not be reached
   4  timeout: applications watch --timeout ran out first
   10, 11, 12  applications watch: the application ended VALIDATION_FAILED, CANCELLED, SYSTEM_ERROR
+  drift: 1 the recording holds findings; spec diff: 1 a change at --fail-on (or, with --changelog, not releasable)
 
 Environment: LRG_BASE_URL, LRG_USERNAME, LRG_PASSWORD, LRG_CERT, LRG_KEY, LRG_CA and LRG_SANDBOX_TOKEN make the
 connection on their own: when any is set, no setting is read from the current profile (lrg warns; --profile NAME
