@@ -179,6 +179,32 @@ describe("drift's behaviour rules", () => {
   });
 });
 
+describe("drift's request checks", () => {
+  it("credentials-in-clear: credentials go over TLS, but to this machine", () => {
+    const page = JSON.stringify({ data: [] });
+    const har = (url: string) =>
+      JSON.stringify({
+        log: {
+          entries: [
+            {
+              startedDateTime: "2026-03-02T10:00:00.000Z",
+              request: { method: "GET", url, headers: [{ name: "Authorization", value: "Basic [redacted]" }] },
+              response: {
+                status: 200,
+                headers: [{ name: "Content-Type", value: "application/json" }],
+                content: { text: page },
+              },
+            },
+          ],
+        },
+      });
+    const rules = (url: string) => drift(builtSpec, readHar(har(url))).findings.map((f) => `${f.side} ${f.rule}`);
+    expect(rules("http://registry.example/v1/notifications")).toEqual(["software credentials-in-clear"]);
+    expect(rules("http://127.0.0.1:8080/v1/notifications")).toEqual([]);
+    expect(rules("https://registry.example/v1/notifications")).toEqual([]);
+  });
+});
+
 describe("drift reads a recording's bodies", () => {
   const page = { data: [notification(A, EARLY)] };
   const broken = { data: [notification(A, EARLY), { ...notification(B, LATE), status: 7 }] };

@@ -91,6 +91,16 @@ function maskedScope(pointer: string): string {
 const under = (pointer: string, masked: readonly string[]) =>
   masked.map(maskedScope).some((scope) => pointer === scope || pointer.startsWith(`${scope}/`));
 
+/** Whether an address is plain HTTP to a host other than this machine (where credentials travel in clear). */
+function inClear(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  return (
+    protocol === "http:" &&
+    !["localhost", "127.0.0.1", "[::1]", "::1"].includes(hostname) &&
+    !hostname.startsWith("127.")
+  );
+}
+
 /** Judges one exchange on its own: its findings, and what the rules across exchanges read of it. */
 export function judgeExchange(spec: DriftSpec, exchange: Exchange): { judged: Judged; findings: Finding[] } {
   const findings: Finding[] = [];
@@ -160,6 +170,14 @@ export function judgeExchange(spec: DriftSpec, exchange: Exchange): { judged: Ju
       "credentials",
       "/request/headers/authorization",
       `${operation.operationId} needs ${operation.security === "basic" ? "HTTP Basic credentials" : "the sandbox token"}; none were sent`,
+    );
+
+  if (exchange.requestHeaders["authorization"] !== undefined && inClear(exchange.url))
+    at(
+      "software",
+      "credentials-in-clear",
+      "/request/url",
+      `credentials sent over plain HTTP to ${new URL(exchange.url).host}: only a loopback address may be reached without TLS`,
     );
 
   // The answer: what the registry (or the gateway) answered.
