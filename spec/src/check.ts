@@ -10,12 +10,13 @@ import { problemCatalogue } from "./generated/constants.js";
 import { componentSchema, operationFor, type Operation } from "./reader.js";
 
 /** A JSON Schema 2020-12 validator for the spec's schemas (x- keywords and `example` ignored). */
-export function createValidator(options: { coerceTypes?: boolean } = {}): Ajv2020 {
+export function createValidator(options: { coerceTypes?: boolean; useDefaults?: boolean } = {}): Ajv2020 {
   const ajv = new Ajv2020({
     strict: false,
     allErrors: true,
     validateFormats: true,
     coerceTypes: options.coerceTypes ?? false,
+    useDefaults: options.useDefaults ?? false,
   });
   addFormats.default(ajv);
   return ajv;
@@ -144,6 +145,99 @@ function problemAnswerViolations(answer: Answer, code: string | undefined, head:
   return found;
 }
 
+/** One way an answer departs from the spec: where (a JSON pointer into `/status`, `/headers/<name>` or `/body`) and what. */
+export interface AnswerIssue {
+  pointer: string;
+  message: string;
+}
+
+function schemaIssues(schema: SpecNode, value: unknown): AnswerIssue[] {
+  const validate = validatorOf(schema);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).slice(0, 10).map((e) => {
+    const missing =
+      e.keyword === "required" ? `/${String((e.params as { missingProperty?: unknown }).missingProperty)}` : "";
+    return {
+      pointer: `/body${e.instancePath}${missing}`,
+      message: `body${e.instancePath} ${e.message ?? "is invalid"} (${e.schemaPath})`,
+    };
+  });
+}
+
+/** Each way an answer departs from one operation's documented responses, with its pointer (empty when it conforms). */
+export function responseIssues(
+  operation: Operation,
+  answer: Answer,
+  head = false,
+  options: CheckOptions = {},
+): AnswerIssue[] {
+  const response = operation.responses.get(answer.status);
+  if (response === undefined) {
+    const code = mediaTypeOf(answer.headers["content-type"]).includes("json")
+      ? (parseJson(answer.body) as { value?: { code?: unknown } }).value?.code
+      : undefined;
+    return [
+      {
+        pointer: "/status",
+        message: `status ${answer.status}${code === undefined ? "" : ` (${String(code)})`} is not documented for ${operation.operationId} (documented: ${[...operation.responses.keys()].join(", ")})`,
+      },
+    ];
+  }
+  const found: AnswerIssue[] = [];
+  for (const [name, header] of options.headers === false ? [] : response.headers) {
+    const raw = answer.headers[name];
+    const value = Array.isArray(raw) ? raw[0] : raw;
+    const pointer = `/headers/${name}`;
+    if (value === undefined) {
+      if (header.required) found.push({ pointer, message: `required header ${name} is missing from ${answer.status}` });
+    } else if (header.schema !== undefined) {
+      const validate = headerValidator(header.schema);
+      if (!validate({ value }))
+        found.push({
+          pointer,
+          message: `header ${name}: ${JSON.stringify(value)} ${validate.errors?.[0]?.message ?? "is invalid"}`,
+        });
+    }
+  }
+  if (options.body === false) return found;
+  const mediaType = mediaTypeOf(answer.headers["content-type"]);
+  const typePointer = "/headers/content-type";
+  if (response.content.size === 0) {
+    if (answer.body.length > 0 && !head)
+      found.push({
+        pointer: "/body",
+        message: `${answer.status} has a body of ${answer.body.length} bytes where the spec documents none (${mediaType || "no content type"})`,
+      });
+    return found;
+  }
+  if (!response.content.has(mediaType)) {
+    found.push({
+      pointer: typePointer,
+      message: `${answer.status} answered as ${mediaType || "(no content type)"}, documented ${[...response.content.keys()].join(", ")}`,
+    });
+    return found;
+  }
+  if (head) return found;
+  if (!mediaType.includes("json")) {
+    if (answer.body.length === 0)
+      found.push({ pointer: "/body", message: `${answer.status} ${mediaType} has an empty body` });
+    else if (mediaType === "application/pdf" && text(answer.body.subarray(0, 5)) !== "%PDF-")
+      found.push({ pointer: "/body", message: "an application/pdf body does not start with %PDF-" });
+    return found;
+  }
+  const parsed = parseJson(answer.body);
+  if (!parsed.ok)
+    return [
+      ...found,
+      { pointer: "/body", message: `${answer.status} body is not JSON: ${text(answer.body.subarray(0, 80))}` },
+    ];
+  const schema = response.content.get(mediaType);
+  if (schema !== undefined) found.push(...schemaIssues(schema, parsed.value));
+  if (mediaType === "application/problem+json")
+    found.push(...problemViolations(answer.status, parsed.value).map((message) => ({ pointer: "/body", message })));
+  return found;
+}
+
 /** The violations of an answer against one operation's documented responses (empty when it conforms). */
 export function responseViolations(
   operation: Operation,
@@ -151,55 +245,7 @@ export function responseViolations(
   head = false,
   options: CheckOptions = {},
 ): string[] {
-  const response = operation.responses.get(answer.status);
-  if (response === undefined) {
-    const code = mediaTypeOf(answer.headers["content-type"]).includes("json")
-      ? (parseJson(answer.body) as { value?: { code?: unknown } }).value?.code
-      : undefined;
-    return [
-      `status ${answer.status}${code === undefined ? "" : ` (${String(code)})`} is not documented for ${operation.operationId} (documented: ${[...operation.responses.keys()].join(", ")})`,
-    ];
-  }
-  const found: string[] = [];
-  for (const [name, header] of options.headers === false ? [] : response.headers) {
-    const raw = answer.headers[name];
-    const value = Array.isArray(raw) ? raw[0] : raw;
-    if (value === undefined) {
-      if (header.required) found.push(`required header ${name} is missing from ${answer.status}`);
-    } else if (header.schema !== undefined) {
-      const validate = headerValidator(header.schema);
-      if (!validate({ value }))
-        found.push(`header ${name}: ${JSON.stringify(value)} ${validate.errors?.[0]?.message ?? "is invalid"}`);
-    }
-  }
-  if (options.body === false) return found;
-  const mediaType = mediaTypeOf(answer.headers["content-type"]);
-  if (response.content.size === 0) {
-    if (answer.body.length > 0 && !head)
-      found.push(
-        `${answer.status} has a body of ${answer.body.length} bytes where the spec documents none (${mediaType || "no content type"})`,
-      );
-    return found;
-  }
-  if (!response.content.has(mediaType)) {
-    found.push(
-      `${answer.status} answered as ${mediaType || "(no content type)"}, documented ${[...response.content.keys()].join(", ")}`,
-    );
-    return found;
-  }
-  if (head) return found;
-  if (!mediaType.includes("json")) {
-    if (answer.body.length === 0) found.push(`${answer.status} ${mediaType} has an empty body`);
-    else if (mediaType === "application/pdf" && text(answer.body.subarray(0, 5)) !== "%PDF-")
-      found.push("an application/pdf body does not start with %PDF-");
-    return found;
-  }
-  const parsed = parseJson(answer.body);
-  if (!parsed.ok) return [...found, `${answer.status} body is not JSON: ${text(answer.body.subarray(0, 80))}`];
-  const schema = response.content.get(mediaType);
-  if (schema !== undefined) found.push(...schemaViolations(schema, parsed.value));
-  if (mediaType === "application/problem+json") found.push(...problemViolations(answer.status, parsed.value));
-  return found;
+  return responseIssues(operation, answer, head, options).map((issue) => issue.message);
 }
 
 /**

@@ -116,8 +116,11 @@ function parameterOf(p: SpecNode): Parameter {
   };
 }
 
-function operationsOfDocument(name: DocumentName): Operation[] {
-  const document = documents[name];
+/**
+ * The operations of a dereferenced document (every `$ref` replaced by what it points to), read as the document `name`
+ * of the spec: the bundled ones below, or another version of one given by a user (`lrg drift --spec`).
+ */
+export function readOperations(document: SpecNode, name: DocumentName): Operation[] {
   return Object.entries(document["paths"] as Record<string, SpecNode>).flatMap(([path, item]) =>
     METHODS.filter((method) => item[method] !== undefined).map((method): Operation => {
       const own = item[method] as SpecNode;
@@ -158,8 +161,8 @@ function operationsOfDocument(name: DocumentName): Operation[] {
 
 /** Every operation of both documents, the registry interface first, in document order. */
 export const operations: readonly Operation[] = [
-  ...operationsOfDocument("registry"),
-  ...operationsOfDocument("sandbox"),
+  ...readOperations(documents.registry, "registry"),
+  ...readOperations(documents.sandbox, "sandbox"),
 ];
 
 /** The operations of one document. */
@@ -174,19 +177,69 @@ export function operationById(operationId: string): Operation {
   return found;
 }
 
-const matchers = operations.flatMap((operation) =>
-  ["", ...operation.aliases].map((prefix) => ({
-    operation,
-    // An empty segment still reaches the operation (a router takes it as an empty parameter).
-    pattern: new RegExp(`^${prefix}${operation.path.replace(/\{\w+\}/g, "[^/]*")}$`),
-  })),
-);
+/**
+ * The function that finds the operation a request addresses among `candidates` (HEAD addresses the GET of its path; a
+ * query is ignored), or undefined.
+ */
+export function operationMatcher(
+  candidates: readonly Operation[],
+): (method: string, path: string) => Operation | undefined {
+  const matchers = candidates.flatMap((operation) =>
+    ["", ...operation.aliases].map((prefix) => ({
+      operation,
+      // An empty segment still reaches the operation (a router takes it as an empty parameter).
+      pattern: new RegExp(`^${prefix}${operation.path.replace(/\{\w+\}/g, "[^/]*")}$`),
+    })),
+  );
+  return (method, path) => {
+    const wanted = method.toUpperCase() === "HEAD" ? "GET" : method.toUpperCase();
+    const pathname = path.split("?")[0] ?? "";
+    return matchers.find((m) => m.operation.method === wanted && m.pattern.test(pathname))?.operation;
+  };
+}
 
-/** The operation a request addresses (HEAD addresses the GET of its path; a query is ignored), or undefined. */
-export function operationFor(method: string, path: string): Operation | undefined {
-  const wanted = method.toUpperCase() === "HEAD" ? "GET" : method.toUpperCase();
-  const pathname = path.split("?")[0] ?? "";
-  return matchers.find((m) => m.operation.method === wanted && m.pattern.test(pathname))?.operation;
+/** The operation of the spec a request addresses (HEAD addresses the GET of its path; a query is ignored), or undefined. */
+export const operationFor: (method: string, path: string) => Operation | undefined = operationMatcher(operations);
+
+/**
+ * A bundled document with every local `$ref` (`#/components/...`) replaced by the node it points to, as the dereferenced
+ * bundles are; members written beside a `$ref` win over the target's. A node referenced twice is one object (validators
+ * compiled per schema object are shared); a reference that points nowhere, or a cycle, throws.
+ */
+export function dereference(document: SpecNode): SpecNode {
+  const resolving = new Set<string>();
+  const resolved = new Map<string, unknown>();
+  const target = (ref: string): unknown => {
+    if (!ref.startsWith("#/")) throw new Error(`only local references are read: ${ref}`);
+    let node: unknown = document;
+    for (const part of ref.slice(2).split("/")) {
+      const key = decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~");
+      node = typeof node === "object" && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+      if (node === undefined) throw new Error(`the reference ${ref} points nowhere`);
+    }
+    return node;
+  };
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (typeof node !== "object" || node === null) return node;
+    const { $ref: ref, ...siblings } = node as { $ref?: unknown };
+    if (typeof ref === "string") {
+      let value = resolved.get(ref);
+      if (value === undefined) {
+        if (resolving.has(ref)) throw new Error(`the reference ${ref} refers to itself`);
+        resolving.add(ref);
+        value = walk(target(ref));
+        resolving.delete(ref);
+        resolved.set(ref, value);
+      }
+      // OpenAPI 3.1 lets a reference carry members of its own (a default, a description): they win.
+      if (Object.keys(siblings).length === 0) return value;
+      const own = walk(siblings) as Record<string, unknown>;
+      return { ...own, ...(value as Record<string, unknown>), ...own };
+    }
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, walk(value)]));
+  };
+  return walk(document) as SpecNode;
 }
 
 /** A component schema by name (of the registry interface unless another document is named). */

@@ -11,6 +11,8 @@ import { registerTitles } from "./commands/titles.js";
 import { registerSandbox } from "./commands/sandbox.js";
 import { registerReadiness } from "./commands/readiness.js";
 import { registerConformance } from "./commands/conformance.js";
+import { registerDrift } from "./commands/drift.js";
+import { registerSpec } from "./commands/spec.js";
 import { allCommands, bashCompletion, zshCompletion } from "./completion.js";
 import { subcommand } from "./runtime.js";
 
@@ -26,6 +28,7 @@ Exit codes:
   3  network: the gateway could not be reached
   4  timeout: applications watch --timeout ran out first
   10, 11, 12  applications watch: the application ended VALIDATION_FAILED, CANCELLED, SYSTEM_ERROR
+  drift: 1 the recording holds findings; spec diff: 1 a change at --fail-on (or, with --changelog, not releasable)
 
 Environment: LRG_BASE_URL, LRG_USERNAME, LRG_PASSWORD, LRG_CERT, LRG_KEY, LRG_CA and LRG_SANDBOX_TOKEN make the
 connection on their own: when any is set, no setting is read from the current profile (lrg warns; --profile NAME
@@ -56,6 +59,8 @@ export function buildProgram(): Command {
   registerSandbox(program);
   registerReadiness(program);
   registerConformance(program);
+  registerDrift(program);
+  registerSpec(program);
   subcommand(program, "completion <shell>", "Print the completion script for bash or zsh", [
     "lrg completion bash > ~/.lrg-completion.bash && echo 'source ~/.lrg-completion.bash' >> ~/.bashrc",
     "source <(lrg completion bash)",

@@ -8,22 +8,8 @@ export type ReadinessCheckResult = SandboxComponents["schemas"]["ReadinessCheckR
 /** One observed request of the unit's software. */
 export type ReadinessObservation = SandboxComponents["schemas"]["ReadinessObservation"];
 
-const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-/**
- * `text` safe as XML or HTML text and as a quoted attribute value. Characters XML 1.0 does not allow at all (control
- * characters but tab and line ends, lone surrogates, U+FFFE and U+FFFF: a query value may carry any of them) become
- * U+FFFD, so that the JUnit report always parses.
- */
-export function escapeMarkup(text: string): string {
-  return text
-    .replace(
-      // eslint-disable-next-line no-control-regex -- the control characters XML 1.0 forbids are what this replaces
-      /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
-      "\uFFFD",
-    )
-    .replace(/[&<>"']/g, (character) => ENTITIES[character] ?? character);
-}
+/** `text` safe as XML or HTML text and as a quoted attribute value (shared with every report of the toolkit). */
+export { escapeMarkup } from "@lrg/spec/markup";
 
 /** Seconds from one instant of the unit's clock to another, with milliseconds (`+5.120 s` in the timelines). */
 export function secondsBetween(from: string, to: string): number {

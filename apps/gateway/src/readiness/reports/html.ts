@@ -8,6 +8,7 @@ import {
   type ReadinessCheckResult,
   type ReadinessRun,
 } from "./escape.js";
+import { badge as colouredBadge, htmlPage } from "@lrg/spec/markup";
 
 /** Words and colours of each verdict (the overall one and each check's). */
 const VERDICTS: Record<ReadinessCheckResult["verdict"], { label: string; colour: string }> = {
@@ -17,26 +18,9 @@ const VERDICTS: Record<ReadinessCheckResult["verdict"], { label: string; colour:
   running: { label: "running", colour: "#0969da" },
 };
 
-// Inline only: the page loads nothing, and its Content-Security-Policy forbids it to (a report kept as a CI artifact
-// and opened from disk must look the same offline, and hostile text in it must never run).
-const STYLE = `
-body { font: 15px/1.5 system-ui, sans-serif; margin: 2rem auto; max-width: 70rem; padding: 0 1rem; color: #1f2328; }
-h1 { font-size: 1.6rem; margin-bottom: .25rem; }
-.verdict { display: inline-block; padding: .05rem .6rem; border-radius: 1rem; color: #fff; font-weight: 600; }
-section { border: 1px solid #d0d7de; border-radius: .5rem; padding: 0 1rem 1rem; margin: 1.5rem 0; }
-dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
-dt { font-weight: 600; }
-dd { margin: 0; }
-.timeline { overflow-x: auto; }
-table { border-collapse: collapse; font-size: .85rem; }
-table.summary { font-size: .95rem; margin: 1rem 0; }
-th, td { text-align: left; padding: .2rem .5rem; border-bottom: 1px solid #d0d7de; vertical-align: top; }
-code { font-family: ui-monospace, monospace; word-break: break-all; }
-`;
-
 function badge(verdict: ReadinessCheckResult["verdict"]): string {
   const { label, colour } = VERDICTS[verdict];
-  return `<span class="verdict" style="background:${colour}">${x(label)}</span>`;
+  return colouredBadge(label, colour);
 }
 
 function definitions(rows: [string, string | null][]): string {
@@ -123,21 +107,11 @@ export function htmlReport(run: ReadinessRun): string {
       `${run.observations.recorded} recorded${run.observations.dropped > 0 ? `, ${run.observations.dropped} not kept (over 10,000)` : ""}`,
     ],
   ]);
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Readiness run ${x(run.run_id)}: ${x(VERDICTS[run.verdict].label)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<h1>Readiness run ${badge(run.verdict)}</h1>
+  return htmlPage(
+    `Readiness run ${run.run_id}: ${VERDICTS[run.verdict].label}`,
+    `<h1>Readiness run ${badge(run.verdict)}</h1>
 ${summaryTable(run)}
 ${details}
-${run.checks.map((check) => checkSection(check, run.started_at)).join("\n")}
-</body>
-</html>
-`;
+${run.checks.map((check) => checkSection(check, run.started_at)).join("\n")}`,
+  );
 }

@@ -1,0 +1,235 @@
+// The behaviour rules of drift, judged on hand-made recordings: each rule is shown to find its departure, with the side
+// and pointer it names, and to find nothing when the rule is kept. Also how a recording's bodies are read (base64, cut
+// short, masked members).
+import { describe, expect, it } from "vitest";
+import { builtSpec, drift, readHar, type Finding } from "../src/drift/index.js";
+
+interface Made {
+  method?: string;
+  path: string;
+  status: number;
+  body?: unknown;
+  sent?: unknown;
+  headers?: Record<string, string>;
+  /** Seconds after the first exchange that the request started; it is answered at once. */
+  at?: number;
+  content?: Record<string, unknown>;
+}
+
+const START = Date.parse("2026-03-02T10:00:00.000Z");
+
+function recording(...made: Made[]): string {
+  const entries = made.map((m) => ({
+    startedDateTime: new Date(START + (m.at ?? 0) * 1000).toISOString(),
+    time: 0,
+    request: {
+      method: m.method ?? "GET",
+      url: `https://registry.example${m.path}`,
+      headers: [
+        { name: "Authorization", value: "Basic [redacted]" },
+        ...(m.sent === undefined ? [] : [{ name: "Content-Type", value: "application/json" }]),
+      ],
+      ...(m.sent === undefined ? {} : { postData: { mimeType: "application/json", text: JSON.stringify(m.sent) } }),
+    },
+    response: {
+      status: m.status,
+      headers: Object.entries({ "content-type": "application/json", ...m.headers }).map(([name, value]) => ({
+        name,
+        value,
+      })),
+      content: m.content ?? { mimeType: "application/json", text: m.body === undefined ? "" : JSON.stringify(m.body) },
+    },
+  }));
+  return JSON.stringify({ log: { version: "1.2", entries } });
+}
+
+const findingsOf = (...made: Made[]): Finding[] => [...drift(builtSpec, readHar(recording(...made))).findings];
+const ruled = (rule: string, findings: Finding[]) => findings.filter((f) => f.rule === rule);
+
+function notification(id: string, created: string, status = "NEW") {
+  return {
+    notification_id: id,
+    created_datetime: created,
+    event_datetime: created,
+    payload_schema: "https://registry.example/schemas/v1/application/attachment-success.json",
+    notification_type: "application.attachment-success",
+    subject_type: "APPLICATION",
+    subject: "6f1c2a4e-0b7d-4c1e-9a53-2d8f4b6e7c10",
+    additional_provider_filter: null,
+    status,
+    payload: { data: { document_id: "0b9f8c1e-2d3a-4b5c-8d6e-7f8091a2b3c4" } },
+  };
+}
+
+const A = "0b9f8c1e-2d3a-4b5c-8d6e-7f8091a2b3c4";
+const B = "1c0a9d2f-3e4b-4c6d-9e7f-8091a2b3c4d5";
+const EARLY = "2026-03-02T09:00:00.000Z";
+const LATE = "2026-03-02T09:30:00.000Z";
+
+describe("drift's behaviour rules", () => {
+  it("page-size: a list answers no more than its limit", () => {
+    const page = { data: [notification(A, EARLY), notification(B, LATE)] };
+    const over = findingsOf({ path: "/v1/notifications?limit=1", status: 200, body: page });
+    expect(ruled("page-size", over)).toEqual([
+      expect.objectContaining({ exchange: 0, side: "registry", pointer: "/response/body/data" }),
+    ]);
+    expect(findingsOf({ path: "/v1/notifications?limit=2", status: 200, body: page })).toEqual([]);
+  });
+
+  it("order: a list answers oldest first", () => {
+    const backwards = findingsOf({
+      path: "/v1/notifications",
+      status: 200,
+      body: { data: [notification(B, LATE), notification(A, EARLY)] },
+    });
+    expect(backwards).toEqual([
+      expect.objectContaining({ rule: "order", side: "registry", pointer: "/response/body/data/1/created_datetime" }),
+    ]);
+  });
+
+  it("acknowledged-seen-again: a notification acknowledged is not answered NEW again", () => {
+    const acknowledge: Made = {
+      method: "POST",
+      path: "/v1/notifications/acknowledge",
+      sent: { data: [A] },
+      status: 200,
+      body: { data: { acknowledged: [A] } },
+    };
+    const list: Made = { path: "/v1/notifications", status: 200, body: { data: [notification(A, EARLY)] } };
+    expect(findingsOf(acknowledge, list)).toEqual([
+      expect.objectContaining({
+        exchange: 1,
+        rule: "acknowledged-seen-again",
+        side: "registry",
+        pointer: "/response/body/data/0",
+      }),
+    ]);
+    expect(findingsOf(list, acknowledge)).toEqual([]);
+  });
+
+  it("retry-after: a 429 or 503 says when to try again; retry-too-soon: the software waits that long", () => {
+    const problem = (status: number) => ({
+      type: `https://land-registration-gateway.example/problems/${status}-01`,
+      title: status === 429 ? "Too Many Requests" : "Service Unavailable",
+      status,
+      detail: "later",
+      instance: "/v1/notifications",
+      code: `${status}-01`,
+    });
+    const limited = (headers: Record<string, string>): Made => ({
+      path: "/v1/notifications",
+      status: 429,
+      headers: { "content-type": "application/problem+json", ...headers },
+      body: problem(429),
+    });
+    const page = (at: number): Made => ({ path: "/v1/notifications", status: 200, body: { data: [] }, at });
+    expect(findingsOf(limited({}), page(1))).toEqual([
+      expect.objectContaining({
+        exchange: 0,
+        rule: "retry-after",
+        side: "registry",
+        pointer: "/response/headers/retry-after",
+      }),
+    ]);
+    expect(findingsOf(limited({ "retry-after": "2" }), page(1))).toEqual([
+      expect.objectContaining({ exchange: 1, rule: "retry-too-soon", side: "software", pointer: "/request" }),
+    ]);
+    expect(findingsOf(limited({ "retry-after": "2" }), page(2.5))).toEqual([]);
+  });
+
+  it("deferred-search: the poll of a deferred search answers its result, with its id, never 404", () => {
+    const deferred: Made = {
+      method: "POST",
+      path: "/api/v1/official-searches-of-whole",
+      status: 202,
+      headers: { "retry-after": "60", location: "/api/v1/poll-requests/os-2026-0001" },
+      body: {
+        data: {
+          id: A,
+          message_id: "os-2026-0001",
+          acknowledgement_message: "manual processing",
+          acknowledgement_code: "BG20001",
+          expected_response_at: "2026-03-02T10:01:00.000",
+        },
+      },
+    };
+    const poll = (status: number, at: number, body?: unknown): Made => ({
+      path: "/api/v1/poll-requests/os-2026-0001",
+      status,
+      headers: status === 202 ? { "retry-after": "30" } : {},
+      at,
+      body: body ?? { errors: [{ code: "BG40002", detail: "not found", status: "404", title: "Not Found" }] },
+    });
+    const lost = ruled("deferred-search", findingsOf(deferred, poll(404, 61)));
+    expect(lost).toEqual([expect.objectContaining({ exchange: 1, side: "registry", pointer: "/response/status" })]);
+    const early = findingsOf(deferred, poll(202, 5, { data: { ...(deferred.body as { data: object }).data } }));
+    expect(ruled("retry-too-soon", early)).toEqual([expect.objectContaining({ exchange: 1, side: "software" })]);
+    const otherId = findingsOf(
+      deferred,
+      poll(202, 61, { data: { ...(deferred.body as { data: object }).data, id: B } }),
+    );
+    expect(ruled("deferred-search", otherId)).toEqual([
+      expect.objectContaining({
+        exchange: 1,
+        rule: "deferred-search",
+        side: "registry",
+        pointer: "/response/body/data/id",
+      }),
+    ]);
+  });
+});
+
+describe("drift's request checks", () => {
+  it("credentials-in-clear: credentials go over TLS, but to this machine", () => {
+    const page = JSON.stringify({ data: [] });
+    const har = (url: string) =>
+      JSON.stringify({
+        log: {
+          entries: [
+            {
+              startedDateTime: "2026-03-02T10:00:00.000Z",
+              request: { method: "GET", url, headers: [{ name: "Authorization", value: "Basic [redacted]" }] },
+              response: {
+                status: 200,
+                headers: [{ name: "Content-Type", value: "application/json" }],
+                content: { text: page },
+              },
+            },
+          ],
+        },
+      });
+    const rules = (url: string) => drift(builtSpec, readHar(har(url))).findings.map((f) => `${f.side} ${f.rule}`);
+    expect(rules("http://registry.example/v1/notifications")).toEqual(["software credentials-in-clear"]);
+    expect(rules("http://127.0.0.1:8080/v1/notifications")).toEqual([]);
+    expect(rules("https://registry.example/v1/notifications")).toEqual([]);
+  });
+});
+
+describe("drift reads a recording's bodies", () => {
+  const page = { data: [notification(A, EARLY)] };
+  const broken = { data: [notification(A, EARLY), { ...notification(B, LATE), status: 7 }] };
+
+  it("decodes base64 answers", () => {
+    const content = {
+      mimeType: "application/json",
+      encoding: "base64",
+      text: Buffer.from(JSON.stringify(broken)).toString("base64"),
+    };
+    expect(findingsOf({ path: "/v1/notifications", status: 200, content }).map((f) => f.rule)).toContain(
+      "answer-schema",
+    );
+  });
+
+  it("takes a body cut short, or marked by the recorder, for unknown, and skips masked members", () => {
+    const text = JSON.stringify(broken);
+    const cut = { mimeType: "application/json", text: text.slice(0, 30), size: text.length };
+    expect(findingsOf({ path: "/v1/notifications", status: 200, content: cut })).toEqual([]);
+    const marked = { mimeType: "application/json", text, _lrg: { truncated: true } };
+    expect(findingsOf({ path: "/v1/notifications", status: 200, content: marked })).toEqual([]);
+    const masked = { mimeType: "application/json", text, _lrg: { masked: ["/data/1/status"] } };
+    expect(findingsOf({ path: "/v1/notifications", status: 200, content: masked })).toEqual([]);
+    const elsewhere = { mimeType: "application/json", text, _lrg: { masked: ["/data/0/subject"] } };
+    expect(findingsOf({ path: "/v1/notifications", status: 200, content: elsewhere })).not.toEqual([]);
+    expect(findingsOf({ path: "/v1/notifications", status: 200, body: page })).toEqual([]);
+  });
+});
