@@ -10,7 +10,19 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createGatewayClient, createSandboxClient, unwrap, type Fetch } from "@lrg/client";
 import { PERSONAL_DATA_PATHS } from "@lrg/spec/constants";
-import { follow, makeHome, SANDBOX_TOKEN, smallPdf, submission, useSuite, type Follower } from "./support.js";
+import { IN_SERVICE_HOURS, makeCertificates } from "../../client/test/integration/gateway-support.js";
+import {
+  connectionEnv,
+  follow,
+  lrg,
+  makeHome,
+  SANDBOX_TOKEN,
+  smallPdf,
+  startGateway,
+  submission,
+  useSuite,
+  type Follower,
+} from "./support.js";
 
 const suite = useSuite();
 
@@ -214,6 +226,46 @@ describe("lrg record in front of the gateway", () => {
     expect(paths).toEqual(
       expect.arrayContaining(["application_lodger.email", "data.proprietors.surname", "contact.telephone_number"]),
     );
+  });
+});
+
+describe("lrg record to an upstream that asks for mutual TLS", () => {
+  it("presents --cert and --key, trusts --ca, and masks the proprietors and the applicant named", async () => {
+    const certificates = makeCertificates();
+    const gateway = await startGateway({ tls: certificates });
+    const home = makeHome();
+    try {
+      await gateway.setClock(IN_SERVICE_HOURS);
+      const user = await gateway.newBusinessUnit();
+      const out = join(home.dir, "titles.har");
+      const tls = ["--cert", "client.crt", "--key", "client.key", "--ca", "ca.crt"].map((flag) =>
+        flag.startsWith("--") ? flag : certificates.path(flag),
+      );
+      const { proxy, recorder } = await record(gateway.url, out, [...tls, "--count", "2"], home.env);
+      const env = { ...home.env, ...connectionEnv(gateway, user), LRG_BASE_URL: proxy };
+      // The title enquiries need the client certificate: the proxy presents it, so they answer.
+      const names = await lrg(["titles", "names", "ZZ100001", "--json"], { env });
+      expect(names.stderr).toBe("");
+      expect(names.stdout).toContain("ALEX EXAMPLE");
+      const search = await lrg(
+        ["search", "ZZ100001", "--proprietors", "Alex Example and Sam Example", "--applicant", "Robin Sample"]
+          .concat(["--property", "1 Sample Row, Exampleton", "--from", "2025-03-14"]),
+        { env },
+      );
+      expect(search.code).toBe(0);
+      expect(await recorder.exited).toBe(0);
+      const text = readFileSync(out, "utf8");
+      const har = expectHar12(text);
+      expect(har.log.entries.map((entry) => entry.response.status)).toEqual([200, 201]);
+      for (const personal of ["ALEX EXAMPLE", "EXAMPLE", "Robin Sample", "Alex Example and Sam Example"])
+        expect(text, personal).not.toContain(personal);
+      expect(text).toContain("[personal data]");
+      expect(text).toContain("ZZ100001"); // the title number is not personal data
+    } finally {
+      home.remove();
+      await gateway.stop();
+      certificates.remove();
+    }
   });
 });
 
