@@ -8,7 +8,7 @@ import { writePrivateFile } from "../config.js";
 import { EXIT, ExitWith, UsageError, type Output } from "../conventions.js";
 import type { Har, HarEntry } from "../record/har.js";
 import { startRecordingProxy, type Upstream } from "../record/proxy.js";
-import { findLeak, SecretLedger, type Secret } from "../record/redaction.js";
+import { leakFinder, SecretLedger, type Secret } from "../record/redaction.js";
 import { readPem, runtimeOf, subcommand } from "../runtime.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
@@ -81,12 +81,13 @@ export function serializeChecked(
   har: Har,
   secrets: readonly Secret[],
 ): { text: string } | { exchange: number; secret: Secret } {
+  const findLeak = leakFinder(secrets);
   for (const [index, entry] of har.log.entries.entries()) {
-    const leak = findLeak(JSON.stringify(entry), secrets);
+    const leak = findLeak(JSON.stringify(entry));
     if (leak !== undefined) return { exchange: index + 1, secret: leak.secret };
   }
   const text = `${JSON.stringify(har, null, 2)}\n`;
-  const leak = findLeak(text, secrets);
+  const leak = findLeak(text);
   return leak === undefined ? { text } : { exchange: 0, secret: leak.secret };
 }
 

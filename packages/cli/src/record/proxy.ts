@@ -99,6 +99,7 @@ export async function startRecordingProxy(options: {
     ? new HttpsAgent({ keepAlive: true, ...(upstream.tls ?? {}) })
     : new HttpAgent({ keepAlive: true });
   const upstreamBase = baseOf(upstream.url);
+  const upstreamPath = upstream.url.pathname.replace(/\/+$/, "");
   const passed = youngGenerationPacer();
   let exchanges = 0;
   const inFlight = new Set<() => void>();
@@ -205,7 +206,7 @@ export async function startRecordingProxy(options: {
       hostname: upstream.url.hostname.replace(/^\[|\]$/g, ""),
       port: upstream.url.port || (secure ? 443 : 80),
       method: request.method,
-      path: new URL(target).pathname + new URL(target).search,
+      path: `${upstreamPath}${request.url ?? "/"}`,
       headers: headers.flat(),
       agent,
     });
@@ -223,7 +224,14 @@ export async function startRecordingProxy(options: {
       finish("the software hung up before the exchange ended");
     });
     requestTap.once("end", () => (times.sent = performance.now()));
-    request.pipe(requestTap).pipe(outgoing);
+    // A request without a body (most GETs) ends at once: no stream to pipe, no tap to pass through.
+    const bodyless = request.headers["content-length"] === undefined && request.headers["transfer-encoding"] === undefined;
+    if (bodyless) {
+      requestTap.end();
+      requestTap.resume();
+      outgoing.end();
+      request.resume();
+    } else request.pipe(requestTap).pipe(outgoing);
 
     outgoing.on("response", (incoming) => {
       answer = incoming;

@@ -42,7 +42,8 @@ const SECRET_NAME = /pass|token|secret|sig|authori[sz]ation|credential|private|(
 
 /** The ledger of one recording: every secret seen, and the key of the Idempotency-Key hashes. */
 export class SecretLedger {
-  readonly #secrets: Secret[] = [];
+  /** By value: a secret sent again (the same password in every exchange) is kept once, with where it was first seen. */
+  readonly #secrets = new Map<string, Secret>();
   readonly #hashKey: Buffer;
 
   /** `hashKey`: the key of the keyed hash of Idempotency-Key values (random per recording unless given). */
@@ -52,11 +53,11 @@ export class SecretLedger {
 
   /** Remembers a secret (empty values are not secrets). */
   saw(kind: SecretKind, value: string, exchange: number): void {
-    if (value.length > 0) this.#secrets.push({ kind, value, exchange });
+    if (value.length > 0 && !this.#secrets.has(value)) this.#secrets.set(value, { kind, value, exchange });
   }
 
   get secrets(): readonly Secret[] {
-    return this.#secrets;
+    return [...this.#secrets.values()];
   }
 
   /** The keyed hash that replaces an Idempotency-Key: the same key always gives the same hash. */
@@ -245,13 +246,18 @@ export interface Leak {
   readonly secret: Secret;
 }
 
-/** The first secret of the ledger found in `text` (in any of its forms), or undefined. */
-export function findLeak(text: string, secrets: readonly Secret[]): Leak | undefined {
-  for (const secret of secrets) {
-    if (secret.value.length < SHORTEST_SEARCHED) continue;
-    if (searchForms(secret.value).some((form) => text.includes(form))) return { secret };
-  }
-  return undefined;
+/**
+ * A search for the ledger's secrets (those of SHORTEST_SEARCHED characters or more, in every form of searchForms):
+ * answers the first one a text holds, or undefined. The forms are made once, for many texts.
+ */
+export function leakFinder(secrets: readonly Secret[]): (text: string) => Leak | undefined {
+  const searched = secrets
+    .filter((secret) => secret.value.length >= SHORTEST_SEARCHED)
+    .map((secret) => ({ secret, forms: searchForms(secret.value) }));
+  return (text) => {
+    const found = searched.find(({ forms }) => forms.some((form) => text.includes(form)));
+    return found === undefined ? undefined : { secret: found.secret };
+  };
 }
 
 export type { Json };
