@@ -5,7 +5,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { writePrivateFile } from "../config.js";
-import { EXIT, ExitWith, UsageError, type Output } from "../conventions.js";
+import { EXIT, ExitWith, httpAddressOf, UsageError, type Output } from "../conventions.js";
 import type { Har, HarEntry } from "../record/har.js";
 import { startRecordingProxy, type Upstream } from "../record/proxy.js";
 import { leakFinder, SecretLedger, type Secret } from "../record/redaction.js";
@@ -38,14 +38,7 @@ export function parseListen(text: string): { host: string; port: number } {
 }
 
 function upstreamOf(flags: RecordFlags): Upstream {
-  let url: URL;
-  try {
-    url = new URL(flags.upstream);
-  } catch {
-    throw new UsageError(`--upstream is not an address: ${flags.upstream}`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:")
-    throw new UsageError(`--upstream must be http: or https:, got ${url.protocol}`);
+  const url = httpAddressOf("--upstream", flags.upstream);
   if (url.search !== "" || url.hash !== "") throw new UsageError("--upstream is a base address: no query, no fragment");
   if ((flags.cert === undefined) !== (flags.key === undefined))
     throw new UsageError("a client certificate needs both --cert and --key");
