@@ -15,9 +15,21 @@ const ledger = () => new SecretLedger(Buffer.from("test key"));
 
 describe("redactUrl", () => {
   it.each([
-    ["a signed upload address", "http://h/v0/uploads/d?expires=1&signature=abc123", "http://h/v0/uploads/d?expires=1&signature=[redacted]"],
-    ["a pre-signed store address", "/x?X-Amz-Credential=a%2Fb&X-Amz-Signature=ff&part=1", "/x?X-Amz-Credential=[redacted]&X-Amz-Signature=[redacted]&part=1"],
-    ["an address without secrets, kept byte for byte", "/v1/notifications?created_after=2025-01-01T00%3A00%3A00Z&limit=100", "/v1/notifications?created_after=2025-01-01T00%3A00%3A00Z&limit=100"],
+    [
+      "a signed upload address",
+      "http://h/v0/uploads/d?expires=1&signature=abc123",
+      "http://h/v0/uploads/d?expires=1&signature=[redacted]",
+    ],
+    [
+      "a pre-signed store address",
+      "/x?X-Amz-Credential=a%2Fb&X-Amz-Signature=ff&part=1",
+      "/x?X-Amz-Credential=[redacted]&X-Amz-Signature=[redacted]&part=1",
+    ],
+    [
+      "an address without secrets, kept byte for byte",
+      "/v1/notifications?created_after=2025-01-01T00%3A00%3A00Z&limit=100",
+      "/v1/notifications?created_after=2025-01-01T00%3A00%3A00Z&limit=100",
+    ],
     ["a fragment after the query", "/a?token=t1#part", "/a?token=[redacted]#part"],
   ])("%s", (_name, given, want) => {
     expect(redactUrl(given, ledger(), 1)).toBe(want);
@@ -68,15 +80,47 @@ describe("redactHeaders", () => {
 });
 
 describe("redactJson", () => {
-  const personal = [["application_lodger", "email"], ["parties", "*", "name"], ["data", "proprietors", "surname"]];
+  const personal = [
+    ["application_lodger", "email"],
+    ["parties", "*", "name"],
+    ["data", "proprietors", "surname"],
+  ];
   it.each([
-    ["a member at a personal-data path", { application_lodger: { email: "a@b.test", type: "CONVEYANCER" } }, { application_lodger: { email: MASKED, type: "CONVEYANCER" } }],
-    ["a map's members (`*`)", { parties: { buyer: { name: "Robin", party_type: "X" } } }, { parties: { buyer: { name: MASKED, party_type: "X" } } }],
-    ["array items share their array's path", { data: { proprietors: [{ surname: "A", sequence: 1 }, { surname: "B" }] } }, { data: { proprietors: [{ surname: MASKED, sequence: 1 }, { surname: MASKED }] } }],
-    ["the same name elsewhere is kept", { name: "Check", email: "kept@example.test" }, { name: "Check", email: "kept@example.test" }],
-    ["secret members, whatever their depth", { unit: { password: "p", sandbox_token: "t", api_key: 7 } }, { unit: { password: REDACTED, sandbox_token: REDACTED, api_key: REDACTED } }],
-    ["a signed address in a string", { data: { upload_url: "http://h/u?signature=ab" } }, { data: { upload_url: "http://h/u?signature=[redacted]" } }],
-    ["a problem's instance with a query", { instance: "/v0/uploads/d?signature=ab" }, { instance: "/v0/uploads/d?signature=[redacted]" }],
+    [
+      "a member at a personal-data path",
+      { application_lodger: { email: "a@b.test", type: "CONVEYANCER" } },
+      { application_lodger: { email: MASKED, type: "CONVEYANCER" } },
+    ],
+    [
+      "a map's members (`*`)",
+      { parties: { buyer: { name: "Robin", party_type: "X" } } },
+      { parties: { buyer: { name: MASKED, party_type: "X" } } },
+    ],
+    [
+      "array items share their array's path",
+      { data: { proprietors: [{ surname: "A", sequence: 1 }, { surname: "B" }] } },
+      { data: { proprietors: [{ surname: MASKED, sequence: 1 }, { surname: MASKED }] } },
+    ],
+    [
+      "the same name elsewhere is kept",
+      { name: "Check", email: "kept@example.test" },
+      { name: "Check", email: "kept@example.test" },
+    ],
+    [
+      "secret members, whatever their depth",
+      { unit: { password: "p", sandbox_token: "t", api_key: 7 } },
+      { unit: { password: REDACTED, sandbox_token: REDACTED, api_key: REDACTED } },
+    ],
+    [
+      "a signed address in a string",
+      { data: { upload_url: "http://h/u?signature=ab" } },
+      { data: { upload_url: "http://h/u?signature=[redacted]" } },
+    ],
+    [
+      "a problem's instance with a query",
+      { instance: "/v0/uploads/d?signature=ab" },
+      { instance: "/v0/uploads/d?signature=[redacted]" },
+    ],
   ])("%s", (_name, given, want) => {
     expect(redactJson(given, ledger(), 1, [], personal)).toEqual(want);
   });

@@ -158,7 +158,11 @@ describe("lrg record in front of the gateway", () => {
         }),
       );
       const downloaded = await client.downloadDocument(despatched.documents[0]!.download_id);
-      expect(Buffer.from(await new Response(downloaded.body).arrayBuffer()).subarray(0, 5).toString()).toBe("%PDF-");
+      expect(
+        Buffer.from(await new Response(downloaded.body).arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).toBe("%PDF-");
       const downloadAddress = seen.addresses.find((address) => address.includes("/v1/document-downloads/"));
       expect(downloadAddress?.startsWith(proxy)).toBe(true); // the redirect was moved to the proxy's too
       const summary = await client.notifications.consume(async () => undefined);
@@ -208,7 +212,9 @@ describe("lrg record in front of the gateway", () => {
 
       // Personal data: the lodger's email is masked, the rest of the submission kept.
       expect(text).not.toContain("lodger@example.test");
-      const body = JSON.parse(submit.request.postData!.text!) as { application_lodger: { email: string; type: string } };
+      const body = JSON.parse(submit.request.postData!.text!) as {
+        application_lodger: { email: string; type: string };
+      };
       expect(body.application_lodger).toEqual({ email: "[personal data]", type: "CONVEYANCER" });
 
       // The PDFs are never stored whole: a bounded prefix, with the size and SHA-256 of the whole.
@@ -248,8 +254,12 @@ describe("lrg record to an upstream that asks for mutual TLS", () => {
       expect(names.stderr).toBe("");
       expect(names.stdout).toContain("ALEX EXAMPLE");
       const search = await lrg(
-        ["search", "ZZ100001", "--proprietors", "Alex Example and Sam Example", "--applicant", "Robin Sample"]
-          .concat(["--property", "1 Sample Row, Exampleton", "--from", "2025-03-14"]),
+        ["search", "ZZ100001", "--proprietors", "Alex Example and Sam Example", "--applicant", "Robin Sample"].concat([
+          "--property",
+          "1 Sample Row, Exampleton",
+          "--from",
+          "2025-03-14",
+        ]),
         { env },
       );
       expect(search.code).toBe(0);
@@ -343,12 +353,20 @@ describe("lrg record fails closed", () => {
       const [later] = await hashes(join(home.dir, "two.har"), ["submission-key-0001"]);
       expect(later).toBe(first);
       // Without --hash-key-env the key is random per recording: the same Idempotency-Key hashes differently.
-      const { recorder, proxy } = await record(urlOf(upstream), join(home.dir, "three.har"), ["--count", "1"], home.env);
-      await fetch(`${proxy}/v0/applications`, { method: "POST", headers: { "idempotency-key": "submission-key-0001" } });
+      const { recorder, proxy } = await record(
+        urlOf(upstream),
+        join(home.dir, "three.har"),
+        ["--count", "1"],
+        home.env,
+      );
+      await fetch(`${proxy}/v0/applications`, {
+        method: "POST",
+        headers: { "idempotency-key": "submission-key-0001" },
+      });
       expect(await recorder.exited).toBe(0);
-      const random = expectHar12(readFileSync(join(home.dir, "three.har"), "utf8")).log.entries[0]!.request.headers.find(
-        (h) => h.name.toLowerCase() === "idempotency-key",
-      )!.value;
+      const random = expectHar12(
+        readFileSync(join(home.dir, "three.har"), "utf8"),
+      ).log.entries[0]!.request.headers.find((h) => h.name.toLowerCase() === "idempotency-key")!.value;
       expect(random).not.toBe(first);
     } finally {
       home.remove();
@@ -357,7 +375,10 @@ describe("lrg record fails closed", () => {
 
   it("a usage error names what is wrong before anything listens", async () => {
     const out = join(suite.home.dir, "never.har");
-    const unset = follow(["record", "--upstream", "http://127.0.0.1:9", "--out", out, "--hash-key-env", "LRG_NOT_SET"], suite.home.env);
+    const unset = follow(
+      ["record", "--upstream", "http://127.0.0.1:9", "--out", out, "--hash-key-env", "LRG_NOT_SET"],
+      suite.home.env,
+    );
     expect(await unset.exited).toBe(2);
     expect(unset.stderr).toEqual(["lrg: usage: --hash-key-env LRG_NOT_SET: the variable is not set"]);
     const half = follow(["record", "--upstream", "https://127.0.0.1:9", "--out", out, "--cert", out], suite.home.env);
@@ -379,7 +400,11 @@ describe.skipIf(platform() !== "linux")("lrg record streams (Linux: /proc gives 
   it("a 40 MiB upload passes through with the proxy's peak resident memory growing by far less than the body", async () => {
     const out = join(suite.home.dir, "large.har");
     const { proxy, recorder } = await record(suite.gateway.url, out);
-    const client = createGatewayClient({ baseUrl: proxy, username: suite.user.username, password: suite.user.password });
+    const client = createGatewayClient({
+      baseUrl: proxy,
+      username: suite.user.username,
+      password: suite.user.password,
+    });
     const pid = recorder.child.pid!;
     const large = join(suite.home.dir, "large.pdf");
     const bytes = Buffer.alloc(40 * MiB, 0x20);

@@ -126,7 +126,13 @@ export async function recordBenchmark(options: {
     for (let round = 1; round <= options.rounds; round += 1) {
       const order = round % 2 === 0 ? ["record", "direct"] : ["direct", "record"];
       for (const way of order) {
-        const seconds = await uploadThrough(way === "direct" ? gateway.url : recorder.url, unit, document, length, sha256);
+        const seconds = await uploadThrough(
+          way === "direct" ? gateway.url : recorder.url,
+          unit,
+          document,
+          length,
+          sha256,
+        );
         (way === "direct" ? direct : recorded).push(seconds);
         await sleep(500); // the gateway's asynchronous type check reads the blob once; let it finish
       }
@@ -173,14 +179,23 @@ export async function recordBenchmark(options: {
       machine: machine(),
       request: "GET /v1/notifications (an empty page), Basic credentials",
       connections: options.connections,
-      schedule: { warmupSeconds: options.warmupSeconds, durationSeconds: options.durationSeconds, slices: options.slices },
+      schedule: {
+        warmupSeconds: options.warmupSeconds,
+        durationSeconds: options.durationSeconds,
+        slices: options.slices,
+      },
       load: { direct: summary(directLoad), throughPipeProxy: summary(pipeLoad), throughRecord: summary(recordLoad) },
       addedP99Ms: recordLoad.latencyMs.p99 - directLoad.latencyMs.p99,
       addedP50Ms: recordLoad.latencyMs.p50 - directLoad.latencyMs.p50,
       throughputRatio: recordLoad.requestsPerSecond / directLoad.requestsPerSecond,
       pipeProxyAddedP99Ms: pipeLoad.latencyMs.p99 - directLoad.latencyMs.p99,
       pipeProxyThroughputRatio: pipeLoad.requestsPerSecond / directLoad.requestsPerSecond,
-      upload: { fileBytes: length, rounds: options.rounds, ...upload, ratio: upload.throughRecord.mbPerSecond / upload.direct.mbPerSecond },
+      upload: {
+        fileBytes: length,
+        rounds: options.rounds,
+        ...upload,
+        ratio: upload.throughRecord.mbPerSecond / upload.direct.mbPerSecond,
+      },
       memory: { fileMiB: 40, lrgRecord: recordMemory, pipeProxy: pipeMemory },
       write: {
         exchanges: (JSON.parse(readFileSync(har, "utf8")) as { log: { entries: unknown[] } }).log.entries.length,

@@ -86,13 +86,21 @@ export function serializeChecked(
 
 function refuse(out: Output, file: string, har: Har, found: { exchange: number; secret: Secret }): never {
   const entries = har.log.entries;
-  const where = found.exchange === 0 ? "the file" : `exchange ${found.exchange}${exchangeName(entries[found.exchange - 1])}`;
+  const where =
+    found.exchange === 0 ? "the file" : `exchange ${found.exchange}${exchangeName(entries[found.exchange - 1])}`;
   const seen = `exchange ${found.secret.exchange}${exchangeName(entries[found.secret.exchange - 1])}`;
   const article = /^[aeiou]/i.test(found.secret.kind) ? "an" : "a";
   const detail = `${where} holds ${article} ${found.secret.kind} seen in ${seen}`;
   out.note(
     out.json
-      ? JSON.stringify({ error: "secret_in_recording", file, kind: found.secret.kind, exchange: found.exchange, seen_in: found.secret.exchange, detail })
+      ? JSON.stringify({
+          error: "secret_in_recording",
+          file,
+          kind: found.secret.kind,
+          exchange: found.exchange,
+          seen_in: found.secret.exchange,
+          detail,
+        })
       : `lrg: refused to write ${file}: ${detail}; nothing was written`,
   );
   throw new ExitWith(EXIT.refused);

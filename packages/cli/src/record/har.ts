@@ -4,7 +4,15 @@
 import { createHash, type Hash } from "node:crypto";
 import { Transform, type TransformCallback } from "node:stream";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import { redactForm, redactHeaders, redactJson, redactUrl, type Header, type Json, type SecretLedger } from "./redaction.js";
+import {
+  redactForm,
+  redactHeaders,
+  redactJson,
+  redactUrl,
+  type Header,
+  type Json,
+  type SecretLedger,
+} from "./redaction.js";
 
 /** Largest JSON, form or text body kept (and so redacted); a larger one is kept as its size and hash alone. */
 export const KEPT_TEXT_BYTES = 1024 * 1024;
@@ -158,7 +166,11 @@ export function contentOf(
 ): { mimeType: string; size: number; text?: string; encoding?: "base64"; _lrg: BodyFacts } {
   const mimeType = headers.contentType ?? "";
   const facts = { size: captured.size, sha256: captured.sha256 };
-  const none = (reason: string) => ({ mimeType, size: captured.size, _lrg: { ...facts, stored: "none" as const, reason } });
+  const none = (reason: string) => ({
+    mimeType,
+    size: captured.size,
+    _lrg: { ...facts, stored: "none" as const, reason },
+  });
   if (captured.size === 0) return { mimeType, size: 0, _lrg: { ...facts, stored: "whole" } };
   const kind = kindOf(mediaTypeOf(headers.contentType));
   if (kind === "binary") {
@@ -205,7 +217,10 @@ export function headersOf(raw: readonly string[], ledger: SecretLedger, exchange
 export function queryStringOf(redactedUrl: string): Header[] {
   const query = redactedUrl.indexOf("?");
   if (query === -1) return [];
-  return [...new URLSearchParams(redactedUrl.slice(query + 1).split("#", 1)[0])].map(([name, value]) => ({ name, value }));
+  return [...new URLSearchParams(redactedUrl.slice(query + 1).split("#", 1)[0])].map(([name, value]) => ({
+    name,
+    value,
+  }));
 }
 
 export { redactUrl };

@@ -4,11 +4,27 @@
 // out on its own origin (a download's `Location`, the `upload_url` of an upload address) are rewritten to the
 // proxy's, so the software's next request comes through the proxy too. The entry records the exchange as the
 // upstream saw it: its address, and its answer before the rewriting.
-import { createServer, request as httpRequest, Agent as HttpAgent, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  request as httpRequest,
+  Agent as HttpAgent,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { request as httpsRequest, Agent as HttpsAgent } from "node:https";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { BodyTap, contentOf, headersOf, keptBytesOf, mediaTypeOf, queryStringOf, KEPT_TEXT_BYTES, type HarEntry } from "./har.js";
+import {
+  BodyTap,
+  contentOf,
+  headersOf,
+  keptBytesOf,
+  mediaTypeOf,
+  queryStringOf,
+  KEPT_TEXT_BYTES,
+  type HarEntry,
+} from "./har.js";
 import { redactUrl, type SecretLedger } from "./redaction.js";
 
 /** The upstream and how to reach it. */
@@ -214,8 +230,16 @@ export async function startRecordingProxy(options: {
     outgoing.on("error", (error) => {
       const reason = `the upstream failed: ${(error as NodeJS.ErrnoException).code ?? error.message}`;
       if (!response.headersSent) {
-        const body = JSON.stringify({ type: "about:blank", title: "Bad Gateway", status: 502, detail: `lrg record: ${reason}` });
-        response.writeHead(502, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(body) });
+        const body = JSON.stringify({
+          type: "about:blank",
+          title: "Bad Gateway",
+          status: 502,
+          detail: `lrg record: ${reason}`,
+        });
+        response.writeHead(502, {
+          "content-type": "application/problem+json",
+          "content-length": Buffer.byteLength(body),
+        });
         response.end(body);
       } else response.destroy();
       finish(reason);

@@ -109,7 +109,8 @@ export function redactHeaders(headers: readonly Header[], ledger: SecretLedger, 
       for (const cookie of cookieValues(value, lower === "set-cookie")) ledger.saw("cookie", cookie, exchange);
       return { name, value: REDACTED };
     }
-    if (lower === "location" || lower === "content-location") return { name, value: redactUrl(value, ledger, exchange) };
+    if (lower === "location" || lower === "content-location")
+      return { name, value: redactUrl(value, ledger, exchange) };
     if (SECRET_HEADER.test(lower)) {
       ledger.saw("secret header", value, exchange);
       return { name, value: REDACTED };
@@ -187,7 +188,8 @@ export function redactJson(
 ): Json {
   if (path.length > 0 && personal.some((pattern) => pathMatches(pattern, path))) return mask(value);
   // An address (absolute, or a path as a problem's `instance`) may carry a signature in its query.
-  if (typeof value === "string") return /^(https?:\/\/|\/)\S*\?/i.test(value) ? redactUrl(value, ledger, exchange) : value;
+  if (typeof value === "string")
+    return /^(https?:\/\/|\/)\S*\?/i.test(value) ? redactUrl(value, ledger, exchange) : value;
   if (Array.isArray(value)) return value.map((item) => redactJson(item, ledger, exchange, path, personal));
   if (value === null || typeof value !== "object") return value;
   return Object.fromEntries(
