@@ -244,7 +244,10 @@ export async function startRecordingProxy(options: {
       } else response.destroy();
       finish(reason);
     });
-    request.on("aborted", () => {
+    // The software hung up, before its request ended or while it waited for the answer: every exchange that
+    // started is recorded, so that the file numbers exchanges as they came.
+    response.once("close", () => {
+      if (response.writableFinished) return;
       outgoing.destroy();
       finish("the software hung up before the exchange ended");
     });
@@ -266,9 +269,6 @@ export async function startRecordingProxy(options: {
         finish("the upstream hung up before its answer ended");
       });
       response.once("finish", () => finish());
-      response.once("close", () => {
-        if (!response.writableFinished) finish("the software hung up before the answer ended");
-      });
       const rewritable = /json/.test(type) && incoming.headers["content-encoding"] === undefined;
       if (!rewritable) {
         response.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, pairs.flat());
