@@ -137,6 +137,42 @@ function jsonMaxDepth() {
   return depth;
 }
 
+/**
+ * Where the JSON bodies of both documents hold personal data (`x-lrg-personal-data: true`): each a path of member
+ * names from the body's root, `*` for a key of a map (an object whose members the client names); array items share
+ * their array's path. Every request body and answer of every operation is walked, through `oneOf`, `anyOf` and
+ * `allOf`.
+ */
+function personalDataPaths() {
+  const found = new Set();
+  const walk = (schema, path, depth) => {
+    if (schema === null || typeof schema !== "object" || depth > 24) return;
+    if (schema["x-lrg-personal-data"] === true) {
+      found.add(JSON.stringify(path));
+      return;
+    }
+    for (const keyword of ["oneOf", "anyOf", "allOf"])
+      for (const branch of schema[keyword] ?? []) walk(branch, path, depth + 1);
+    if (schema.items) walk(schema.items, path, depth + 1);
+    for (const [name, member] of Object.entries(schema.properties ?? {})) walk(member, [...path, name], depth + 1);
+    if (typeof schema.additionalProperties === "object") walk(schema.additionalProperties, [...path, "*"], depth + 1);
+  };
+  const bodies = (content) =>
+    Object.entries(content ?? {})
+      .filter(([media]) => media.includes("json"))
+      .map(([, value]) => value.schema);
+  for (const document of [registry, sandbox])
+    for (const item of Object.values(document.paths))
+      for (const operation of Object.values(item)) {
+        if (typeof operation !== "object" || operation === null || !("responses" in operation)) continue;
+        for (const schema of bodies(operation.requestBody?.content)) walk(schema, [], 0);
+        for (const response of Object.values(operation.responses))
+          for (const schema of bodies(response.content)) walk(schema, [], 0);
+      }
+  if (found.size === 0) throw new Error("no member carries x-lrg-personal-data: the walk missed them");
+  return [...found].sort().map((path) => JSON.parse(path));
+}
+
 const constant = (doc, name, value, type = "") =>
   `/** ${doc} */\nexport const ${name}${type} = ${JSON.stringify(value, null, 2)} as const;\n`;
 files["constants.ts"] = [
@@ -217,6 +253,12 @@ files["constants.ts"] = [
     "failedLoginLimit",
     failedLoginLimit,
   ),
+  constant(
+    "Where JSON bodies hold personal data (members marked `x-lrg-personal-data`): paths of member names from the body's root, `*` for a key of a map; array items share their array's path.",
+    "PERSONAL_DATA_PATHS",
+    personalDataPaths(),
+    ": readonly (readonly string[])[]",
+  ).replace(" as const;", ";"),
   constant(
     "The Markdown table of scenario titles of the simulated register (officialSearchOfWhole's description).",
     "SCENARIO_TITLES_TABLE",

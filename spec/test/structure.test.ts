@@ -4,7 +4,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
-import { documents as specDocuments, operations as specOperations, type Json, type JsonObject } from "../src/index.js";
+import {
+  documents as specDocuments,
+  operations as specOperations,
+  PERSONAL_DATA_PATHS,
+  type Json,
+  type JsonObject,
+} from "../src/index.js";
 
 // Named by their files (openapi.yaml, sandbox.yaml), as the tests' names have them.
 const documents = { openapi: specDocuments.registry as JsonObject, sandbox: specDocuments.sandbox as JsonObject };
@@ -153,6 +159,29 @@ describe("extensions", () => {
       expect(String(signed["address"])).toMatch(/^\$response\.(body#\/|header\.)/);
       expect(operation["security"]).toEqual([]);
     }
+  });
+
+  it("every member marked x-lrg-personal-data (with true) is reached by PERSONAL_DATA_PATHS", () => {
+    // Member names of the component schemas' marked properties, at any depth.
+    const marked = new Set<string>();
+    const walk = (node: Json | undefined, name: string | undefined): void => {
+      if (node === null || typeof node !== "object") return;
+      if (Array.isArray(node)) return node.forEach((item) => walk(item, name));
+      if ("x-lrg-personal-data" in node) {
+        expect(node["x-lrg-personal-data"], `${name}: x-lrg-personal-data`).toBe(true);
+        if (name !== undefined) marked.add(name);
+      }
+      for (const [key, value] of Object.entries(node)) {
+        if (key === "properties" && value !== null && typeof value === "object" && !Array.isArray(value))
+          for (const [member, schema] of Object.entries(value)) walk(schema, member);
+        else if (key === "additionalProperties") walk(value, name === undefined ? undefined : `${name}.*`);
+        else walk(value, name);
+      }
+    };
+    for (const document of Object.values(documents)) walk((document["components"] as JsonObject)["schemas"], undefined);
+    const reached = new Set(PERSONAL_DATA_PATHS.map((path) => path.at(-1)));
+    expect(marked.size).toBeGreaterThan(0);
+    expect([...marked].map((name) => name.replace(/^.*\.\*$/, "*")).filter((name) => !reached.has(name))).toEqual([]);
   });
 
   const documented = readFileSync(join(import.meta.dirname, "..", "extensions.md"), "utf8");

@@ -126,6 +126,19 @@ export function reportOf(error: unknown): ErrorReport {
   return { exitCode: EXIT.refused, lines: [`lrg: failed: ${detail}`], json: { error: "failed", detail } };
 }
 
+/** The http: or https: address a flag names (`--to`, `--upstream`); a usage error otherwise. */
+export function httpAddressOf(flag: string, value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${flag} is not an address: ${value}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new UsageError(`${flag} must be http or https (got ${url.protocol})`);
+  return url;
+}
+
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
 
 /** A duration as `2d`, `90m`, `1d12h`, `30s` or plain seconds, in seconds (the sandbox clock, `--timeout`). */

@@ -13,6 +13,7 @@ import { registerReadiness } from "./commands/readiness.js";
 import { registerConformance } from "./commands/conformance.js";
 import { registerDrift } from "./commands/drift.js";
 import { registerSpec } from "./commands/spec.js";
+import { registerRecord } from "./commands/record.js";
 import { allCommands, bashCompletion, zshCompletion } from "./completion.js";
 import { subcommand } from "./runtime.js";
 
@@ -61,6 +62,7 @@ export function buildProgram(): Command {
   registerConformance(program);
   registerDrift(program);
   registerSpec(program);
+  registerRecord(program);
   subcommand(program, "completion <shell>", "Print the completion script for bash or zsh", [
     "lrg completion bash > ~/.lrg-completion.bash && echo 'source ~/.lrg-completion.bash' >> ~/.bashrc",
     "source <(lrg completion bash)",
@@ -79,7 +81,7 @@ const ANSWERING_FLAGS = new Set(["-h", "--help", "-V", "--version"]);
 /**
  * The arguments to parse (`argv` as `process.argv` gives it): as given, but without the help and version flags when
  * they follow a command that does not exist. Commander answers `--help` before it looks for the command, so
- * `lrg record --help` would print the usage and exit 0 where `lrg record` fails "unknown command" (2): a script
+ * `lrg teleport --help` would print the usage and exit 0 where `lrg teleport` fails "unknown command" (2): a script
  * probing for a command could not tell that it is missing.
  */
 export function argumentsToParse(program: Command, argv: readonly string[]): string[] {
@@ -90,7 +92,7 @@ export function argumentsToParse(program: Command, argv: readonly string[]): str
 }
 
 /**
- * The first word of `args` where a command is expected that names none (`record` in `lrg record`, `nope` in
+ * The first word of `args` where a command is expected that names none (`teleport` in `lrg teleport`, `nope` in
  * `lrg notifications nope`), or undefined. The values of options (`--profile NAME`) are not words; the
  * arguments of a command that has no subcommands are not either.
  */

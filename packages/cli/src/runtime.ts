@@ -44,7 +44,8 @@ function verboseLog(out: Output): Middleware {
   };
 }
 
-function readPem(path: string, what: string): Buffer {
+/** A PEM file's contents; a usage error (nothing sent) when it cannot be read. */
+export function readPem(path: string, what: string): Buffer {
   try {
     return readFileSync(path);
   } catch (error) {

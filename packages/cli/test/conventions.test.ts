@@ -71,12 +71,12 @@ describe("bad input: one line on stderr and the documented exit code", () => {
 
   // A script probing for a command must see it missing: --help (or --version) answers only for a command that exists.
   it.each([
-    ["record --help", "record"],
-    ["record -h", "record"],
-    ["record --json --help", "record --json"],
-    ["record --version", "record"],
-    ["--help record", "record"],
-    ["--profile sandbox record --help", "record"],
+    ["teleport --help", "teleport"],
+    ["teleport -h", "teleport"],
+    ["teleport --json --help", "teleport --json"],
+    ["teleport --version", "teleport"],
+    ["--help teleport", "teleport"],
+    ["--profile sandbox teleport --help", "teleport"],
     ["notifications nope --help", "notifications nope"],
   ])("lrg %s is the same usage error (2) as lrg %s", async (line, without) => {
     const run = await lrg(line.split(" "), { env: home.env });

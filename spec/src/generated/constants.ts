@@ -746,5 +746,84 @@ export const failedLoginLimit = {
   }
 } as const;
 
+/** Where JSON bodies hold personal data (members marked `x-lrg-personal-data`): paths of member names from the body's root, `*` for a key of a map; array items share their array's path. */
+export const PERSONAL_DATA_PATHS: readonly (readonly string[])[] = [
+  [
+    "addresses"
+  ],
+  [
+    "application_lodger",
+    "email"
+  ],
+  [
+    "application_lodger",
+    "telephone"
+  ],
+  [
+    "contact",
+    "name"
+  ],
+  [
+    "contact",
+    "telephone_number"
+  ],
+  [
+    "data",
+    "official_search_data",
+    "applicants"
+  ],
+  [
+    "data",
+    "official_search_data",
+    "proprietor_names"
+  ],
+  [
+    "data",
+    "official_search_data",
+    "result_entries",
+    "advisory_entries",
+    "name_mismatch",
+    "registered_proprietor_names"
+  ],
+  [
+    "data",
+    "proprietors",
+    "decoration"
+  ],
+  [
+    "data",
+    "proprietors",
+    "forenames"
+  ],
+  [
+    "data",
+    "proprietors",
+    "proprietor_name"
+  ],
+  [
+    "data",
+    "proprietors",
+    "surname"
+  ],
+  [
+    "data",
+    "proprietors",
+    "title"
+  ],
+  [
+    "official_search_of_whole_with_priority",
+    "applicant_party"
+  ],
+  [
+    "official_search_of_whole_with_priority",
+    "registered_proprietors_details_or_applicants_for_first_registration"
+  ],
+  [
+    "parties",
+    "*",
+    "name"
+  ]
+];
+
 /** The Markdown table of scenario titles of the simulated register (officialSearchOfWhole's description). */
 export const SCENARIO_TITLES_TABLE = "| Title | Register | Official search answers |\n|---|---|---|\n| ZZ100001 | Clean registered title, proprietors ALEX EXAMPLE and SAM EXAMPLE | 201, no changes, no advisory entries |\n| ZZ100002 | Registered to JORDAN EXAMPLE; the names given never match | 422 `bg.state.nonamematch`; with `NAME_MISMATCH_ON_REGISTER`, 201 with a `name_mismatch` advisory entry and a warning |\n| ZZ100003 | New edition dated 2025-03-20; a commonhold unit whose common parts are ZZ100013 | 201 with `has_register_changed: true` (for a `search_from_date` before the edition) and a `commonhold_title` advisory entry |\n| ZZ100004 | Fee 6.00 GBP | 422 `bg.fee.feeMismatch` when `expected_price` is absent or its gross amount is below 6.00; with `ACTUAL_FEE_EXCEEDS_EXPECTED_FEE`, 201 charging 6.00 with a warning |\n| ZZ100005 | An official search of part has priority | 422 `bg.title.pendingsearchofpart`; with `PENDING_SEARCHES_OF_PART`, 201 with a warning |\n| ZZ100006 | Closed, continued under ZZ100012 | 422 `bg.title.closed` |\n| ZZ100007 | Caution title | 422 `bg.title.caution` |\n| ZZ100008 | Developer's estate title of EXAMPLE HOMES LIMITED | 422 `bg.title.developertitle`; with `DEVELOPER_TITLE`, 201 with a warning |\n| ZZ100009 | Needs manual processing | 202 `BG20001`; the result is ready 15 minutes after receipt |\n| ZZ100010 | Not on the register | 422 `bg.title.invalid` |\n| ZZ100011 | Pending first registration by EXAMPLE ESTATES LIMITED | 201; `search_from_date` may be omitted |" as const;

@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 64d4a1da63dc67fc18c427eeb222b7ae15ca987af47bf5511301ea0b70822f46) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 2108b54f53a1165896415ffefdb0504014bdfab0da16158fb880f5f1dc432e8a) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {

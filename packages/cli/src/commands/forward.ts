@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { groupDuplicates, type NotificationEvent, type NotificationV1 } from "@lrg/client";
 import { stateDir, writePrivateFile } from "../config.js";
-import { UsageError } from "../conventions.js";
+import { httpAddressOf, UsageError } from "../conventions.js";
 import type { Runtime } from "../runtime.js";
 import { filtersOf, type ListFlags } from "./notification-filters.js";
 
@@ -75,14 +75,7 @@ function seconds(name: string, value: string): number {
 
 export async function forwardNotifications(runtime: Runtime, flags: ForwardFlags): Promise<void> {
   const { out } = runtime;
-  let target: URL;
-  try {
-    target = new URL(flags.to);
-  } catch {
-    throw new UsageError(`--to is not an address: ${flags.to}`);
-  }
-  if (target.protocol !== "http:" && target.protocol !== "https:")
-    throw new UsageError(`--to must be http or https (got ${target.protocol})`);
+  const target = httpAddressOf("--to", flags.to);
   const interval = seconds("--interval", flags.interval);
   const maxDelayMs = seconds("--max-delay", flags.maxDelay) * 1000;
   const client = await runtime.client();
