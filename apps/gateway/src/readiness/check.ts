@@ -1,9 +1,6 @@
 import { componentSchema } from "@lrg/spec";
 import type { SandboxComponents } from "../operation-types.js";
-import type { ReadinessObservationRow, ReadinessStimulusRows } from "../storage/storage.js";
-import type { DeferredSearch } from "./deferred-official-search.js";
-import type { ExpiredAddress } from "./expired-upload.js";
-import type { TakenSubmissions } from "./submissions.js";
+import type { ReadinessObservationRow, ReadinessRunRow, ReadinessStimulusRows, Storage } from "../storage/storage.js";
 
 /** The name of a readiness check (`ReadinessCheckName` in spec/sandbox.yaml). */
 export type CheckName = SandboxComponents["schemas"]["ReadinessCheckName"];
@@ -27,24 +24,24 @@ export interface Raised extends ReadinessStimulusRows {
   blobs?: Buffer[];
 }
 
-/** What a check is judged from: the run's observations, what it raised, and what the store says at its end. */
+/**
+ * What every check is judged from: the run's observations, what it raised, and whether it reached its deadline. A check
+ * that needs more (what the run took in the store, what the store says at its end) gathers it itself (`gather`).
+ */
 export interface RunFacts {
   observations: readonly ReadinessObservationRow[];
   stimulus: Stimulus;
   /** Whether the run has reached its deadline (verdicts are final). */
   ended: boolean;
-  /**
-   * At the end of the run: whether any notification was raised for the unit during the run, and the ids of those
-   * still NEW (at most 100), as the version the software consumed lists them (`consumedVersion`); undefined while it
-   * runs.
-   */
-  leftBehind: { raised: boolean; newIds: string[]; version: NotificationVersion } | undefined;
-  /** The unit's submissions the run took for its checks that act on one (`submissions.ts`), by check. */
-  submissions: TakenSubmissions;
-  /** The upload address the run issued expired (`expired-upload.ts`), once it issued one. */
-  expiredAddress: ExpiredAddress | undefined;
-  /** The official search the run deferred (`deferred-official-search.ts`), once it deferred one. */
-  deferredSearch: DeferredSearch | undefined;
+}
+
+/** What a check gathers its own facts from: the store, the run, its observations, and when it finished. */
+export interface GatherContext {
+  storage: Storage;
+  run: Pick<ReadinessRunRow, "id" | "businessUnitId" | "checks" | "startedMs" | "deadlineMs">;
+  observations: readonly ReadinessObservationRow[];
+  /** When the run reached its deadline (the unit's clock); undefined while it runs, and for a cancelled run. */
+  finishedMs: number | undefined;
 }
 
 /** The state of a run's business unit as the run answers it now: its clock, and the sandbox settings in force for it. */
@@ -75,17 +72,40 @@ export interface Judgement {
 
 /**
  * One readiness check: what correct software does, what the check expects, what the sandbox raises for it at the
- * start of a run (if anything), what the software must do meanwhile, and its verdict: a pure function of the facts.
+ * start of a run (if anything), what the software must do meanwhile, and its verdict: a pure function of the facts,
+ * the run's (`RunFacts`) and, for a check that gathers some of its own, those (`Own`, see `GatheringCheck`).
  */
-export interface ReadinessCheck {
+export interface ReadinessCheck<Own extends object = object> {
   howToPass: string;
   expected: string;
   /** Raises the check's stimulus for a business unit at `nowMs` (its clock); answers what to write and what to keep. */
   stimulus?: (businessUnitId: string, nowMs: number) => { raised: Raised; kept: Kept };
   /** What the software must do while the run runs. */
   instructions: (context: InstructionContext) => string;
-  judge: (facts: RunFacts) => Judgement;
+  judge: (facts: RunFacts & Own) => Judgement;
 }
+
+/** A check judged from facts of its own as well, which it gathers from the store each time the run is judged. */
+export interface GatheringCheck<Own extends object> extends ReadinessCheck<Own> {
+  gather: (context: GatherContext) => Promise<Own>;
+}
+
+/** A check as a run judges it: its own facts gathered (if any), then judged with the run's. */
+export interface RunCheck extends Omit<ReadinessCheck, "judge"> {
+  assess: (facts: RunFacts, context: GatherContext) => Promise<Judgement>;
+}
+
+/** A check judged from the run's facts alone, as a run judges it. */
+export const judgedFromRun = (check: ReadinessCheck): RunCheck => ({
+  ...check,
+  assess: async (facts) => check.judge(facts),
+});
+
+/** A check that gathers facts of its own, as a run judges it. */
+export const judgedFromOwnFacts = <Own extends object>(check: GatheringCheck<Own>): RunCheck => ({
+  ...check,
+  assess: async (facts, context) => check.judge({ ...facts, ...(await check.gather(context)) }),
+});
 
 /** The rule each check is tied to, as the spec gives it (`x-enumDescriptions` of ReadinessCheckName). */
 export const RULES = componentSchema("ReadinessCheckName", "sandbox")["x-enumDescriptions"] as Record<

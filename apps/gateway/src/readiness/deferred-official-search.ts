@@ -2,7 +2,7 @@ import { isoMillis } from "../clock.js";
 import { SERVICE_HOURS_IN_WORDS } from "../registry/london-time.js";
 import type { Storage } from "../storage/storage.js";
 import { deferredTiming, MANUAL_PROCESSING_MS, retryAfterSeconds } from "../title-enquiries/official-search.js";
-import { firstHundred, type ReadinessCheck, type UnitState } from "./check.js";
+import { firstHundred, type GatheringCheck, type UnitState } from "./check.js";
 import { clientCertificateNeed, refusedForClientCertificate } from "./client-certificate.js";
 import type { RunningRun } from "./observer.js";
 import { keptByRun, takeOncePerRun, type KeptByRun } from "./run-settings.js";
@@ -79,7 +79,7 @@ function deferralNow({ nowMs }: UnitState, deadlineMs: number): string {
  * `expected_response_at` on, never before (a poll answered 202 came too soon), and read it (200). A search or poll
  * refused for want of a client certificate (403 BG40005) fails the check.
  */
-export const deferredOfficialSearch: ReadinessCheck = {
+export const deferredOfficialSearch: GatheringCheck<{ deferredSearch: DeferredSearch | undefined }> = {
   howToPass:
     "On a 202, keep its message_id and wait the seconds of its Retry-After (the time to expected_response_at; the " +
     "registry's clock may differ from yours, so count from the answer rather than compare expected_response_at with " +
@@ -95,6 +95,7 @@ export const deferredOfficialSearch: ReadinessCheck = {
     "Make one official search of whole with priority (POST /api/v1/official-searches-of-whole) from your software " +
     `before ${deadline} (the run's deadline, on the unit's sandbox clock). ${deferralNow(unit, Date.parse(deadline))} ` +
     clientCertificateNeed(unit),
+  gather: async ({ storage, run }) => ({ deferredSearch: await deferredSearchOf(storage, run) }),
   judge: ({ observations, deferredSearch, ended }) => {
     const refused = refusedForClientCertificate(observations, SEARCH_OPERATIONS);
     if (refused) return refused;

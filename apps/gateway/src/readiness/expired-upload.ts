@@ -1,5 +1,5 @@
 import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
-import { answered, firstHundred, type ReadinessCheck } from "./check.js";
+import { answered, firstHundred, type GatheringCheck } from "./check.js";
 import type { RunningRun } from "./observer.js";
 import { keptByRun, takeOncePerRun, type KeptByRun } from "./run-settings.js";
 
@@ -112,7 +112,7 @@ export async function expiredAddressOf(
  * first upload address of the run already expired (as if the software had waited too long before its PUT): the
  * software must ask for a new address, and the same bytes' upload to it must be answered 200.
  */
-export const expiredUpload: ReadinessCheck = {
+export const expiredUpload: GatheringCheck<{ expiredAddress: ExpiredAddress | undefined }> = {
   howToPass:
     "When an upload PUT is refused as expired (403, code 403-02), or the address's expiry has passed before you send, " +
     "ask for a new address (POST /v0/documents/url with the same file_length and file_sha256) and PUT the bytes " +
@@ -122,6 +122,9 @@ export const expiredUpload: ReadinessCheck = {
     `Send one document from your software before ${deadline} (the run's deadline, on the unit's sandbox clock): ` +
     "the first upload address the sandbox issues in the run has already expired, and your software must ask for " +
     "another.",
+  gather: async ({ storage, run, observations }) => ({
+    expiredAddress: await expiredAddressOf(storage, run, observations),
+  }),
   judge: ({ observations, expiredAddress, ended }) => {
     const requests = firstHundred(observations.filter((observation) => isAsk(observation) || isPut(observation)));
     if (!expiredAddress) {

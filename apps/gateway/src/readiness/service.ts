@@ -5,9 +5,9 @@ import { Problem } from "../problems.js";
 import type { BlobStore } from "../storage/blobs/blob-store.js";
 import type { ReadinessObservationRow, ReadinessRunRow, Storage } from "../storage/storage.js";
 import {
-  consumedVersion,
   RULES,
   type CheckName,
+  type GatherContext,
   type Raised,
   type RunFacts,
   type Stimulus,
@@ -15,10 +15,7 @@ import {
   type Verdict,
 } from "./check.js";
 import { CHECK_NAMES, CHECKS } from "./checks.js";
-import { expiredAddressOf } from "./expired-upload.js";
 import type { ReadinessObserver } from "./observer.js";
-import { deferredSearchOf } from "./deferred-official-search.js";
-import { submissionChecksOf, submissionsOf } from "./submissions.js";
 
 type ReadinessRun = SandboxComponents["schemas"]["ReadinessRun"];
 type ReadinessRunSummary = SandboxComponents["schemas"]["ReadinessRunSummary"];
@@ -30,9 +27,6 @@ interface Result {
   verdict: Verdict;
   checks: CheckResult[];
 }
-
-/** What is judged from the store besides the observations, while a run runs and as it ends. */
-type Found = Pick<RunFacts, "submissions" | "expiredAddress" | "deferredSearch">;
 
 /** Who asks: a business unit's token (its id), or the admin token (null). */
 export type Reader = string | null;
@@ -129,8 +123,7 @@ export class ReadinessService {
   async get(runId: string, reader: Reader): Promise<ReadinessRun> {
     const run = await this.#visible(runId, reader);
     if (run.status !== "running") return this.#answer(run, []);
-    const observations = await this.#observations(run.id);
-    return this.#answer(run, observations, await this.#facts(run, observations));
+    return this.#answer(run, await this.#observations(run.id));
   }
 
   /**
@@ -140,10 +133,7 @@ export class ReadinessService {
   async evidence(runId: string, reader: Reader): Promise<{ run: ReadinessRun; observations: Observation[] }> {
     const run = await this.#visible(runId, reader);
     const observations = await this.#observations(run.id);
-    const answer =
-      run.status === "running"
-        ? this.#answer(run, observations, await this.#facts(run, observations))
-        : this.#answer(run, []);
+    const answer = await this.#answer(run, run.status === "running" ? observations : []);
     return { run: answer, observations: observations.map(toObservation) };
   }
 
@@ -151,19 +141,6 @@ export class ReadinessService {
   async #observations(runId: string): Promise<ReadinessObservationRow[]> {
     await this.#observer.settled();
     return this.#storage.readinessObservations(runId);
-  }
-
-  /** What a running run's checks are judged from besides the observations. */
-  async #facts(run: ReadinessRunRow, observations: readonly ReadinessObservationRow[]): Promise<Found> {
-    return {
-      submissions: submissionChecksOf(run.checks).length > 0 ? await submissionsOf(this.#storage, run) : {},
-      expiredAddress: run.checks.includes("expired-upload")
-        ? await expiredAddressOf(this.#storage, run, observations)
-        : undefined,
-      deferredSearch: run.checks.includes("deferred-official-search")
-        ? await deferredSearchOf(this.#storage, run)
-        : undefined,
-    };
   }
 
   /** The runs `reader` may see (of `businessUnitId` when given), newest first, without evidence. */
@@ -180,11 +157,7 @@ export class ReadinessService {
     for (const run of runs) {
       const running = run.status === "running";
       const observations = running ? await this.#observations(run.id) : [];
-      const {
-        checks,
-        observations: _counts,
-        ...summary
-      } = this.#answer(run, observations, running ? await this.#facts(run, observations) : {});
+      const { checks, observations: _counts, ...summary } = await this.#answer(run, observations);
       summaries.push({ ...summary, checks: checks.map(({ name, verdict }) => ({ name, verdict })) });
     }
     return summaries;
@@ -223,32 +196,12 @@ export class ReadinessService {
     const endedMs =
       status === "finished" ? run.deadlineMs : Math.min(this.#clock.nowMs(run.businessUnitId), run.deadlineMs);
     const observations = await this.#observations(run.id);
-    const leftBehind = status === "finished" ? await this.#leftBehind(run, endedMs, observations) : undefined;
-    const result = judge(run, observations, status, { ...(await this.#facts(run, observations)), leftBehind });
+    const result = await judge(run, observations, status, {
+      storage: this.#storage,
+      finishedMs: status === "finished" ? endedMs : undefined,
+    });
     await this.#storage.endReadinessRun(run.id, { status, endedMs, result });
     this.#observer.ended(run);
-  }
-
-  /**
-   * Whether notifications were raised for the unit during the run, and those still NEW (at most 100), in the feed of
-   * the version the software consumed (version 1 when it consumed neither).
-   */
-  async #leftBehind(
-    run: ReadinessRunRow,
-    endedMs: number,
-    observations: readonly ReadinessObservationRow[],
-  ): Promise<RunFacts["leftBehind"]> {
-    const version = consumedVersion(observations) ?? "v1";
-    const query = {
-      businessUnitId: run.businessUnitId,
-      version,
-      createdAfterMs: run.startedMs - 1,
-      createdBeforeMs: endedMs + 1,
-      additionalProviderFilter: null,
-    };
-    const raised = (await this.#storage.listNotifications({ ...query, limit: 1 })).length > 0;
-    const stillNew = await this.#storage.listNotifications({ ...query, status: "NEW", limit: 100 });
-    return { raised, newIds: stillNew.map((notification) => notification.id), version };
   }
 
   /** The unit's clock now and the settings in force for it, as its run answers it. */
@@ -260,10 +213,14 @@ export class ReadinessService {
    * The run in the spec's shape: its kept verdicts once it ended, else judged now from its observations, with the
    * instructions written from its unit's state now.
    */
-  #answer(run: ReadinessRunRow, observations: ReadinessObservationRow[], facts: Partial<Found> = {}): ReadinessRun {
+  async #answer(run: ReadinessRunRow, observations: readonly ReadinessObservationRow[]): Promise<ReadinessRun> {
     const result =
       run.status === "running"
-        ? judge(run, observations, "running", facts, this.#unitState(run.businessUnitId))
+        ? await judge(run, observations, "running", {
+            storage: this.#storage,
+            finishedMs: undefined,
+            unit: this.#unitState(run.businessUnitId),
+          })
         : (run.result as Result);
     return {
       run_id: run.id,
@@ -284,32 +241,25 @@ export class ReadinessService {
 export type Phase = "running" | "finished" | "cancelled";
 
 /**
- * Every check of a run judged from its facts. While it runs the overall verdict is `running`, and each check still
- * `running` has its instructions, written from the unit's state (`unit`, given while the run runs); once it ended, a
- * check still undecided is `not_exercised`, and the run `failed` if any check failed, `passed` if all passed, else
- * `not_exercised`.
+ * Every check of a run judged from its facts, each check's own gathered from the store first (`context`). While it
+ * runs the overall verdict is `running`, and each check still `running` has its instructions, written from the unit's
+ * state (`unit`, given while the run runs); once it ended, a check still undecided is `not_exercised`, and the run
+ * `failed` if any check failed, `passed` if all passed, else `not_exercised`.
  */
-export function judge(
-  run: Pick<ReadinessRunRow, "checks" | "stimulus" | "deadlineMs">,
+export async function judge(
+  run: GatherContext["run"] & Pick<ReadinessRunRow, "stimulus">,
   observations: readonly ReadinessObservationRow[],
   phase: Phase,
-  found: Partial<Found & Pick<RunFacts, "leftBehind">> = {},
-  unit?: UnitState,
-): Result {
-  const facts: RunFacts = {
-    observations,
-    stimulus: run.stimulus as Stimulus,
-    ended: phase === "finished",
-    leftBehind: found.leftBehind,
-    submissions: found.submissions ?? {},
-    expiredAddress: found.expiredAddress,
-    deferredSearch: found.deferredSearch,
-  };
-  const checks = (run.checks as CheckName[]).map((name): CheckResult => {
+  context: Omit<GatherContext, "run" | "observations"> & { unit?: UnitState },
+): Promise<Result> {
+  const { unit, ...gathering } = context;
+  const facts: RunFacts = { observations, stimulus: run.stimulus as Stimulus, ended: phase === "finished" };
+  const checks: CheckResult[] = [];
+  for (const name of run.checks as CheckName[]) {
     const check = CHECKS[name];
-    const judgement = check.judge(facts);
+    const judgement = await check.assess(facts, { ...gathering, run, observations });
     const verdict = judgement.verdict === "running" && phase !== "running" ? "not_exercised" : judgement.verdict;
-    return {
+    checks.push({
       name,
       verdict,
       rule: RULES[name],
@@ -319,8 +269,8 @@ export function judge(
           ? check.instructions({ deadline: isoMillis(run.deadlineMs), checks: run.checks as CheckName[], unit })
           : null,
       evidence: { expected: check.expected, found: judgement.found, requests: judgement.requests.map(toObservation) },
-    };
-  });
+    });
+  }
   const verdicts = checks.map((check) => check.verdict);
   const verdict: Verdict =
     phase === "running"

@@ -29,6 +29,11 @@ export interface TakenSubmission {
 /** The submissions a run took, by check. */
 export type TakenSubmissions = Partial<Record<SubmissionCheck, TakenSubmission>>;
 
+/** What the checks that act on a submission are judged from besides the run's facts: the submissions it took. */
+export interface SubmissionFacts {
+  submissions: TakenSubmissions;
+}
+
 /** What the setting keeps: the run that took them, and each taken submission in order. */
 interface Stored {
   runId: string;
@@ -90,8 +95,9 @@ export async function takeSubmission(
 /** The submissions a run took, by check. */
 export async function submissionsOf(
   storage: Storage,
-  run: { id: string; businessUnitId: string },
+  run: { id: string; businessUnitId: string; checks: readonly string[] },
 ): Promise<TakenSubmissions> {
+  if (submissionChecksOf(run.checks).length === 0) return {};
   const stored = await storage.getSetting<Stored>(submissionsSetting(run.businessUnitId));
   if (stored?.runId !== run.id) return {};
   return Object.fromEntries(stored.taken.map(({ check, ...taken }) => [check, taken]));

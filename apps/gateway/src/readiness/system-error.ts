@@ -1,4 +1,4 @@
-import { firstHundred, type ReadinessCheck } from "./check.js";
+import { firstHundred, type GatheringCheck } from "./check.js";
 import {
   describeCase,
   noSubmissionTaken,
@@ -6,6 +6,8 @@ import {
   sameCase,
   STORED_STATUSES,
   submissionPlace,
+  submissionsOf,
+  type SubmissionFacts,
 } from "./submissions.js";
 
 /**
@@ -16,7 +18,7 @@ import {
  * that stored an application (with the released key or a new one) for the same case (`sameCase`: the same `type`,
  * `customer_reference` and title numbers). Another application of the unit is not a resubmission.
  */
-export const systemError: ReadinessCheck = {
+export const systemError: GatheringCheck<SubmissionFacts> = {
   howToPass:
     "On application.error (SYSTEM_ERROR in version 0), or application information answering SYSTEM_ERROR, submit " +
     "the application again: with the same Idempotency-Key (the registry released it: the retry is a new application) " +
@@ -30,6 +32,7 @@ export const systemError: ReadinessCheck = {
     `${submissionPlace("system-error", checks)}: the sandbox answers it 202, then ends it in SYSTEM_ERROR ` +
     "(application.error; SYSTEM_ERROR in version 0), and your software must submit it again (a new application, " +
     "answered 202) before the deadline.",
+  gather: async ({ storage, run }) => ({ submissions: await submissionsOf(storage, run) }),
   judge: ({ observations, submissions, ended }) => {
     const failed = submissions["system-error"];
     if (!failed) return noSubmissionTaken(observations, ended);
