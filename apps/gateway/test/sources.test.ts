@@ -1,9 +1,11 @@
 // Facts about the gateway's own sources, read as TypeScript: its import graph has no cycle (each module can be read,
-// and tested, after those it imports).
-import { readdirSync, readFileSync } from "node:fs";
+// and tested, after those it imports), and the readiness checks name operations only through the spec's types.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { operations } from "@lrg/spec";
 
 const SOURCES = join(import.meta.dirname, "..", "src");
 
@@ -89,5 +91,84 @@ describe("the gateway's sources", () => {
     const graph = new Map(files.map((file) => [file, importsOf(file, readFileSync(file, "utf8"))]));
     const cycles = cyclesOf(graph).map((cycle) => cycle.map((file) => relative(SOURCES, file)).join(" → "));
     expect(cycles).toEqual([]);
+  });
+});
+
+/**
+ * The string literals of `files` that name an operation of the spec (the whole literal) and stand where the type
+ * checker types them as plain text: each such name is typed by the generated operation-name union (or a type of
+ * names), so that a renamed or removed operation is a type error rather than a check that silently never matches.
+ */
+function untypedOperationNames(files: readonly string[]): string[] {
+  const ids = new Set(operations.map((operation) => operation.operationId));
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(SOURCES, "..", "tsconfig.json"),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+      },
+    },
+  );
+  if (!config) throw new Error("no tsconfig.json");
+  const program = ts.createProgram(files, config.options);
+  const checker = program.getTypeChecker();
+  const untyped: string[] = [];
+  for (const file of files) {
+    const source = program.getSourceFile(file);
+    if (!source) throw new Error(`${file} is not in the program`);
+    const visit = (node: ts.Node): void => {
+      if (ts.isStringLiteralLike(node) && ids.has(node.text) && !ts.isLiteralTypeNode(node.parent)) {
+        // A comparison's literal is typed by the other side; any other by where it stands (a parameter, a member).
+        const parent = node.parent;
+        const compared =
+          ts.isBinaryExpression(parent) &&
+          [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(
+            parent.operatorToken.kind,
+          )
+            ? parent.left === node
+              ? parent.right
+              : parent.left
+            : undefined;
+        const contextual = compared ? checker.getTypeAtLocation(compared) : checker.getContextualType(node);
+        const members = contextual?.isUnion() ? contextual.types : contextual ? [contextual] : [];
+        const typed = members.length > 0 && members.every((member) => member.isStringLiteral());
+        const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+        if (!typed) untyped.push(`${relative(SOURCES, file)}:${line + 1} ${node.text}`);
+      }
+      node.forEachChild(visit);
+    };
+    visit(source);
+  }
+  return untyped;
+}
+
+describe("operation names in src/readiness/", () => {
+  it("are found where they stand as plain text, and not where the name union types them", () => {
+    const folder = mkdtempSync(join(tmpdir(), "lrg-names-"));
+    try {
+      const file = join(folder, "sample.ts");
+      writeFileSync(
+        file,
+        [
+          'type Named = "submitApplication" | "uploadDocument";',
+          'const plain: string = "submitApplication";',
+          'const typed: Named = "submitApplication";',
+          'const same = (id: string) => id === "uploadDocument";',
+          'const alike = (id: Named) => id === "uploadDocument";',
+          "export { plain, typed, same, alike, type Named };",
+        ].join("\n"),
+      );
+      const found = untypedOperationNames([file]).map((entry) => entry.replace(/^.*sample\.ts/, "sample.ts"));
+      expect(found).toEqual(["sample.ts:2 submitApplication", "sample.ts:4 uploadDocument"]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("are typed by the generated operation-name union", () => {
+    const files = sourceFiles(join(SOURCES, "readiness"));
+    expect(untypedOperationNames(files)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { componentSchema } from "@lrg/spec";
-import type { SandboxComponents } from "../operation-types.js";
+import type { RegistryOperationName, SandboxComponents } from "../operation-types.js";
 import type { ReadinessObservationRow, ReadinessRunRow, ReadinessStimulusRows, Storage } from "../storage/storage.js";
 
 /** The name of a readiness check (`ReadinessCheckName` in spec/sandbox.yaml). */
@@ -113,14 +113,23 @@ export const RULES = componentSchema("ReadinessCheckName", "sandbox")["x-enumDes
   string
 >;
 
+/** Whether an observation (or an operation) is of one of the operations named. */
+export function isOperation(observed: { operationId: string }, ...names: readonly RegistryOperationName[]): boolean {
+  const named: readonly string[] = names;
+  return named.includes(observed.operationId);
+}
+
 /** Operations that list notifications, and those that acknowledge them (both versions). */
-const LIST_OPERATIONS = new Set(["listNotificationsV1", "listNotificationsV0"]);
-const ACKNOWLEDGE_OPERATIONS = new Set(["acknowledgeNotificationsV1", "acknowledgeNotificationsV0"]);
+export const LIST_OPERATIONS: readonly RegistryOperationName[] = ["listNotificationsV1", "listNotificationsV0"];
+export const ACKNOWLEDGE_OPERATIONS: readonly RegistryOperationName[] = [
+  "acknowledgeNotificationsV1",
+  "acknowledgeNotificationsV0",
+];
 
 export const isListing = (observation: ReadinessObservationRow): boolean =>
-  LIST_OPERATIONS.has(observation.operationId);
+  isOperation(observation, ...LIST_OPERATIONS);
 export const isAcknowledgement = (observation: ReadinessObservationRow): boolean =>
-  ACKNOWLEDGE_OPERATIONS.has(observation.operationId);
+  isOperation(observation, ...ACKNOWLEDGE_OPERATIONS);
 
 /** The ids the software acknowledged with a successful call, and the calls that did. */
 export function acknowledgedIds(observations: readonly ReadinessObservationRow[]): Set<string> {

@@ -1,7 +1,8 @@
 import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
-import { answered, firstHundred, type GatheringCheck } from "./check.js";
+import { answered, firstHundred, isOperation, type GatheringCheck } from "./check.js";
 import type { RunningRun } from "./observer.js";
-import { keptByRun, takeOncePerRun, type KeptByRun } from "./run-settings.js";
+import { RunSetting, type KeptByRun } from "./run-settings.js";
+import { isNumber, isString, objectOf } from "./shapes.js";
 
 /** The upload address a run issued expired: which document, the bytes it was for, and when, by the unit's clock. */
 interface HeldAddress extends KeptByRun {
@@ -19,14 +20,23 @@ export interface ExpiredAddress {
   reuploadedAs: string | undefined;
 }
 
-/** The setting that holds the address a unit's run issued expired (one a unit; a later run's replaces it). */
-export const expiredAddressSetting = (businessUnitId: string): string => `readiness.expired-upload.${businessUnitId}`;
+/** The setting that holds the address a unit's run issued expired. */
+const expiredAddressSetting = new RunSetting<HeldAddress>(
+  "expired-upload",
+  objectOf<HeldAddress>({
+    runId: isString,
+    documentId: isString,
+    fileLength: isNumber,
+    fileSha256: isString,
+    issuedMs: isNumber,
+  }),
+);
 
 /** Most later uploads looked up for the same bytes when a run is judged. */
 const MOST_LOOKED_UP = 100;
 
-const isAsk = (observation: ReadinessObservationRow): boolean => observation.operationId === "createUploadUrl";
-const isPut = (observation: ReadinessObservationRow): boolean => observation.operationId === "uploadDocument";
+const isAsk = (observation: ReadinessObservationRow): boolean => isOperation(observation, "createUploadUrl");
+const isPut = (observation: ReadinessObservationRow): boolean => isOperation(observation, "uploadDocument");
 
 /**
  * The software's first request for an upload address refused for what it sent (a 4xx: a hex `file_sha256`, a length
@@ -75,7 +85,7 @@ export async function takeExpiredAddress(
     fileSha256: document.fileSha256,
     issuedMs: nowMs,
   };
-  return takeOncePerRun(storage, expiredAddressSetting(businessUnitId), held);
+  return expiredAddressSetting.takeOnce(storage, businessUnitId, held);
 }
 
 /**
@@ -87,7 +97,7 @@ export async function expiredAddressOf(
   run: { id: string; businessUnitId: string },
   observations: readonly ReadinessObservationRow[],
 ): Promise<ExpiredAddress | undefined> {
-  const held = await keptByRun<HeldAddress>(storage, expiredAddressSetting(run.businessUnitId), run.id);
+  const held = await expiredAddressSetting.keptBy(storage, run.businessUnitId, run.id);
   if (!held) return undefined;
   const later = observations
     .filter(

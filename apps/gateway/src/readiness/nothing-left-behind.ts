@@ -1,4 +1,10 @@
-import { consumedVersion, isListing, type GatherContext, type GatheringCheck, type NotificationVersion } from "./check.js";
+import {
+  consumedVersion,
+  isListing,
+  type GatherContext,
+  type GatheringCheck,
+  type NotificationVersion,
+} from "./check.js";
 
 /**
  * At the end of the run: whether any notification was raised for the unit during the run, and the ids of those still

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { READINESS_BOUNDS } from "@lrg/spec";
 import { isoMillis, type Clock } from "../clock.js";
 import type { SandboxComponents } from "../operation-types.js";
 import { Problem } from "../problems.js";
@@ -16,25 +17,18 @@ import {
 } from "./check.js";
 import { CHECK_NAMES, CHECKS } from "./checks.js";
 import type { ReadinessObserver } from "./observer.js";
+import { isCheckName, isResult, isStimulus, shaped, type Result } from "./shapes.js";
 
 type ReadinessRun = SandboxComponents["schemas"]["ReadinessRun"];
 type ReadinessRunSummary = SandboxComponents["schemas"]["ReadinessRunSummary"];
 type CheckResult = SandboxComponents["schemas"]["ReadinessCheckResult"];
 type Observation = SandboxComponents["schemas"]["ReadinessObservation"];
 
-/** The verdicts kept with a run once it ended. */
-interface Result {
-  verdict: Verdict;
-  checks: CheckResult[];
-}
-
 /** Who asks: a business unit's token (its id), or the admin token (null). */
 export type Reader = string | null;
 
-/** Most runs a list answers (ReadinessRunList `data` maxItems). */
-const LIST_LIMIT = 100;
-/** The spec's default time limit (ReadinessRunRequest `time_limit_seconds`). */
-const DEFAULT_TIME_LIMIT_SECONDS = 3600;
+/** Most runs a list answers (ReadinessRunList `data` maxItems), and the default time limit (ReadinessRunRequest). */
+const { runsListed, defaultTimeLimitSeconds } = READINESS_BOUNDS;
 
 /**
  * Readiness runs: a run raises each check's stimulus for one business unit, the observer records what the unit's
@@ -71,7 +65,7 @@ export class ReadinessService {
     await this.endDue();
     const names = CHECK_NAMES.filter((name) => request.checks === undefined || request.checks.includes(name));
     const nowMs = this.#clock.nowMs(businessUnitId);
-    const timeLimitSeconds = request.time_limit_seconds ?? DEFAULT_TIME_LIMIT_SECONDS;
+    const timeLimitSeconds = request.time_limit_seconds ?? defaultTimeLimitSeconds;
     const stimulus: Stimulus = {};
     const raised: Required<Raised> = {
       applications: [],
@@ -151,7 +145,7 @@ export class ReadinessService {
     const unit = reader ?? businessUnitId;
     const runs = await this.#storage.listReadinessRuns({
       ...(unit !== undefined ? { businessUnitId: unit } : {}),
-      limit: LIST_LIMIT,
+      limit: runsListed,
     });
     const summaries: ReadinessRunSummary[] = [];
     for (const run of runs) {
@@ -221,7 +215,7 @@ export class ReadinessService {
             finishedMs: undefined,
             unit: this.#unitState(run.businessUnitId),
           })
-        : (run.result as Result);
+        : shaped(run.result, isResult, `the result of readiness run ${run.id}`);
     return {
       run_id: run.id,
       business_unit_id: run.businessUnitId,
@@ -253,9 +247,11 @@ export async function judge(
   context: Omit<GatherContext, "run" | "observations"> & { unit?: UnitState },
 ): Promise<Result> {
   const { unit, ...gathering } = context;
-  const facts: RunFacts = { observations, stimulus: run.stimulus as Stimulus, ended: phase === "finished" };
+  const stimulus = shaped(run.stimulus, isStimulus, `the stimulus of readiness run ${run.id}`);
+  const facts: RunFacts = { observations, stimulus, ended: phase === "finished" };
+  const names = run.checks.filter(isCheckName);
   const checks: CheckResult[] = [];
-  for (const name of run.checks as CheckName[]) {
+  for (const name of names) {
     const check = CHECKS[name];
     const judgement = await check.assess(facts, { ...gathering, run, observations });
     const verdict = judgement.verdict === "running" && phase !== "running" ? "not_exercised" : judgement.verdict;
@@ -266,7 +262,7 @@ export async function judge(
       how_to_pass: check.howToPass,
       instructions:
         verdict === "running" && unit !== undefined
-          ? check.instructions({ deadline: isoMillis(run.deadlineMs), checks: run.checks as CheckName[], unit })
+          ? check.instructions({ deadline: isoMillis(run.deadlineMs), checks: names, unit })
           : null,
       evidence: { expected: check.expected, found: judgement.found, requests: judgement.requests.map(toObservation) },
     });

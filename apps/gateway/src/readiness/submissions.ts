@@ -1,8 +1,10 @@
 import type { SubmissionFate } from "../applications/service.js";
 import type { RuleError } from "../applications/validation-rules.js";
 import type { ReadinessObservationRow, Storage, SubmissionCase } from "../storage/storage.js";
-import { firstHundred, type CheckName, type Judgement } from "./check.js";
+import { firstHundred, isOperation, type CheckName, type Judgement } from "./check.js";
 import type { RunningRun } from "./observer.js";
+import { RunSetting } from "./run-settings.js";
+import { isNumber, isString, objectOf } from "./shapes.js";
 
 /**
  * The checks that act on the unit's own submissions during a run, in the fixed order they take them (of those the run
@@ -40,8 +42,26 @@ interface Stored {
   taken: (TakenSubmission & { check: SubmissionCheck })[];
 }
 
-/** The setting that holds a unit's taken submissions (one a unit; a later run's replaces it; a unit's reset clears it). */
-export const submissionsSetting = (businessUnitId: string): string => `readiness.submissions.${businessUnitId}`;
+const isSubmissionCheck = (value: unknown): value is SubmissionCheck =>
+  SUBMISSION_CHECKS.some((check) => check === value);
+
+/** The setting that holds a unit's taken submissions. */
+const submissionsSetting = new RunSetting<Stored>(
+  "submissions",
+  objectOf<Stored>({
+    runId: isString,
+    taken: (value): value is Stored["taken"] =>
+      Array.isArray(value) &&
+      value.every(
+        objectOf<Stored["taken"][number]>({
+          check: isSubmissionCheck,
+          applicationId: isString,
+          idempotencyKey: isString,
+          takenMs: isNumber,
+        }),
+      ),
+  }),
+);
 
 /** The errors the application validation-failed takes lists in its information. */
 const VALIDATION_ERRORS: RuleError[] = [
@@ -79,16 +99,13 @@ export async function takeSubmission(
   const order = submissionChecksOf(run.checks);
   if (order.length === 0) return undefined;
   const { businessUnitId, applicationId, idempotencyKey } = submission;
-  const check = await storage.updateSetting<Stored, SubmissionCheck | undefined>(
-    submissionsSetting(businessUnitId),
-    (current) => {
-      const taken = current?.runId === run.id ? current.taken : [];
-      const next = order[taken.length];
-      if (next === undefined) return { value: { runId: run.id, taken }, answer: undefined };
-      const took = { check: next, applicationId, idempotencyKey, takenMs: nowMs };
-      return { value: { runId: run.id, taken: [...taken, took] }, answer: next };
-    },
-  );
+  const check = await submissionsSetting.update<SubmissionCheck | undefined>(storage, businessUnitId, (current) => {
+    const taken = current?.runId === run.id ? current.taken : [];
+    const next = order[taken.length];
+    if (next === undefined) return { value: { runId: run.id, taken }, answer: undefined };
+    const took = { check: next, applicationId, idempotencyKey, takenMs: nowMs };
+    return { value: { runId: run.id, taken: [...taken, took] }, answer: next };
+  });
   return check === undefined ? undefined : FATES[check];
 }
 
@@ -98,8 +115,8 @@ export async function submissionsOf(
   run: { id: string; businessUnitId: string; checks: readonly string[] },
 ): Promise<TakenSubmissions> {
   if (submissionChecksOf(run.checks).length === 0) return {};
-  const stored = await storage.getSetting<Stored>(submissionsSetting(run.businessUnitId));
-  if (stored?.runId !== run.id) return {};
+  const stored = await submissionsSetting.keptBy(storage, run.businessUnitId, run.id);
+  if (!stored) return {};
   return Object.fromEntries(stored.taken.map(({ check, ...taken }) => [check, taken]));
 }
 
@@ -117,7 +134,7 @@ export function submissionPlace(check: SubmissionCheck, checks: readonly string[
 
 /** Whether an observation is a submission (`POST /v0/applications`), whatever its answer. */
 export const isSubmission = (observation: ReadinessObservationRow): boolean =>
-  observation.operationId === "submitApplication";
+  isOperation(observation, "submitApplication");
 
 /** Statuses of a submission that stored a new application: 202, or 444 (stored, its answer lost on purpose). */
 export const STORED_STATUSES: ReadonlySet<number> = new Set([202, 444]);

@@ -1,4 +1,4 @@
-import { firstHundred, type GatheringCheck } from "./check.js";
+import { firstHundred, isOperation, type GatheringCheck } from "./check.js";
 import {
   describeCase,
   noSubmissionTaken,
@@ -39,7 +39,7 @@ export const systemError: GatheringCheck<SubmissionFacts> = {
     const { own, later } = observedAround(observations, failed, 202);
     const reads = observations.filter(
       (observation) =>
-        observation.operationId === "getApplicationInformation" &&
+        isOperation(observation, "getApplicationInformation") &&
         observation.pathParameters["id"] === failed.applicationId,
     );
     const requests = firstHundred([...(own ? [own] : []), ...later, ...reads].sort((a, b) => a.sequence - b.sequence));

@@ -1,4 +1,4 @@
-import { firstHundred, type GatheringCheck } from "./check.js";
+import { firstHundred, isOperation, type GatheringCheck } from "./check.js";
 import {
   isSubmission,
   noSubmissionTaken,
@@ -30,7 +30,7 @@ export const validationFailed: GatheringCheck<SubmissionFacts> = {
     const { applicationId, takenMs: failedMs } = failedSubmission;
     const reads = observations.filter(
       (observation) =>
-        observation.operationId === "getApplicationInformation" && observation.pathParameters["id"] === applicationId,
+        isOperation(observation, "getApplicationInformation") && observation.pathParameters["id"] === applicationId,
     );
     const read = reads.find((observation) => observation.status === 200 && observation.clockMs >= failedMs);
     const requests = firstHundred([...submissions, ...reads].sort((a, b) => a.sequence - b.sequence));
