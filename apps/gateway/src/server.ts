@@ -18,18 +18,10 @@ import { Problem } from "./problems.js";
 import { SandboxState } from "./registry/sandbox-state.js";
 import type { RegistryOperations, SandboxOperations } from "./operation-types.js";
 import { registryPolicies } from "./policies.js";
-import { businessUnitOf, errorAnswer, noOperation, registerOperations, type RegistryHandlers } from "./routing.js";
+import { errorAnswer, noOperation, registerOperations, type RegistryHandlers } from "./routing.js";
 import { createBusinessUnit, sandboxHandlers } from "./sandbox/routes.js";
-import { ReadinessObserver } from "./readiness/observer.js";
-import { readinessReportHandlers } from "./readiness/report-routes.js";
-import { readinessHandlers } from "./readiness/routes.js";
-import { ReadinessService } from "./readiness/service.js";
-import { takeExpiredAddress } from "./readiness/expired-upload.js";
-import { submissionChecksOf, takeSubmission } from "./readiness/submissions.js";
-import { takeDeferral } from "./readiness/deferred-official-search.js";
-import { ListFaults } from "./readiness/faults-and-cadence.js";
-import { takeRateLimit } from "./readiness/rate-limits.js";
-import type { CheckName } from "./readiness/check.js";
+import { emptyHooks } from "./hooks.js";
+import { installReadiness } from "./readiness/install.js";
 import { ControlTokens } from "./sandbox/tokens.js";
 import { openBlobStore } from "./storage/blobs/open-blob-store.js";
 import { openStorage } from "./storage/open-storage.js";
@@ -114,40 +106,17 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   const state = new SandboxState(storage, clock);
   await state.load();
   const authenticator = new BasicAuthenticator(storage, { now: () => clock.nowMs() });
-  // What the unit software under a readiness run does on the registry interface is observed; the running runs are
-  // cached (read again when another instance starts or ends one).
-  const readinessObserver = new ReadinessObserver(
-    storage,
-    clock,
-    (error) => app.log.error({ err: error }, "recording a readiness observation failed"),
-    // On SQLite this instance alone answers the units' software, and judges their runs.
-    { deferred: storage.describe().database === "sqlite" },
-  );
-  await readinessObserver.reload();
+  const hooks = emptyHooks();
+  const log = (error: unknown, message: string) => app.log.error({ err: error }, message);
+  const readiness = await installReadiness({ storage, clock, blobs, state, hooks, log });
   const applications = new ApplicationService({
     storage,
     clock,
     blobs,
     state,
     decisionDelayMs: config.decisionDelayMs,
-    readiness: {
-      mayTakeSubmission: (businessUnitId, nowMs) => {
-        const run = readinessObserver.runOf(businessUnitId, nowMs);
-        return run !== undefined && submissionChecksOf(run.checks).length > 0;
-      },
-      takeSubmission: async (submission, nowMs) => {
-        const run = readinessObserver.runOf(submission.businessUnitId, nowMs);
-        return run ? takeSubmission(storage, run, submission, nowMs) : undefined;
-      },
-    },
+    hooks: hooks.registry,
   });
-  /** The unit's running run when it examines `check` (one in-memory look-up for a unit without a run). */
-  const runExamining = (businessUnitId: string, check: CheckName, nowMs?: number) => {
-    if (!readinessObserver.running().has(businessUnitId)) return undefined;
-    const run = readinessObserver.runOf(businessUnitId, nowMs ?? clock.nowMs(businessUnitId));
-    return run?.checks.includes(check) ? run : undefined;
-  };
-  const listFaults = new ListFaults(storage);
   const attachments = new AttachmentService({ storage, clock, state });
   const notifications = new NotificationService(
     storage,
@@ -159,13 +128,8 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     clock,
     blobs,
     signer: new AddressSigner(config.signingSecret),
-    log: (error, message) => app.log.error({ err: error }, message),
-    readiness: {
-      takeExpiredAddress: async (businessUnitId, document, nowMs) => {
-        const run = runExamining(businessUnitId, "expired-upload", nowMs);
-        return run ? takeExpiredAddress(storage, run, businessUnitId, document, nowMs) : false;
-      },
-    },
+    log,
+    hooks: hooks.registry,
   });
   const metrics = new Metrics();
   metrics.include(() => authenticator.metrics());
@@ -230,16 +194,9 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     void parseJson(request, body as string, done);
   });
 
-  const readiness = new ReadinessService(storage, clock, readinessObserver, blobs, (businessUnitId) =>
-    state.settingsOf(businessUnitId),
-  );
-
   // Another instance on the same store changed the sandbox state or a password: read it again, forget what was derived.
   storage.onStateChanged(async () => {
     authenticator.forget();
-    await readinessObserver
-      .reload()
-      .catch((error: unknown) => app.log.error({ err: error }, "reloading the readiness runs failed"));
     await state.load().then(
       () => notifications.forgetPages(),
       (error: unknown) => app.log.error({ err: error }, "reloading the sandbox state failed"),
@@ -287,24 +244,12 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     blobs,
     settings: (businessUnitId) => state.settingsOf(businessUnitId),
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
-    readiness: {
-      takeRateLimit: async (businessUnitId, nowMs) => {
-        const run = runExamining(businessUnitId, "rate-limits", nowMs);
-        return run ? takeRateLimit(storage, run, businessUnitId) : null;
-      },
-      takeDeferral: async (businessUnitId, search, nowMs) => {
-        const run = runExamining(businessUnitId, "deferred-official-search", nowMs);
-        return run ? takeDeferral(storage, run, businessUnitId, search, nowMs) : false;
-      },
-    },
+    hooks: hooks.registry,
   });
   const schemaBase = (request: FastifyRequest) => config.publicUrl ?? `${request.protocol}://${request.host}`;
   const registryHandlers: RegistryHandlers = {
     ...applicationHandlers(applications, attachments),
-    ...notificationHandlers(notifications, schemaBase, async (businessUnitId) => {
-      const run = runExamining(businessUnitId, "faults-and-cadence");
-      if (run) await listFaults.meet(run, businessUnitId);
-    }),
+    ...notificationHandlers(notifications, schemaBase, hooks.registry),
     ...documentHandlers(documents, schemaBase),
     ...titles.handlers,
   };
@@ -312,19 +257,17 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     authenticator,
     policies: registryPolicies((businessUnitId) => state.settingsOf(businessUnitId)),
     bodyTimeoutMs: limits.bodyTimeoutMs,
-    onAnswer: (operation, request, reply, payload) =>
-      readinessObserver.observe(operation, businessUnitOf(request), request, reply, payload),
+    onAnswer: (operation, request, reply, payload) => hooks.registry.answerSent?.(operation, request, reply, payload),
   });
   const controlTokens = new ControlTokens(storage, config.sandboxToken);
   const afterClockChange = async () => {
     notifications.forgetPages();
-    await readiness.endDue();
+    for (const hook of hooks.afterClockChange) await hook();
     await applications.decideDue();
     await notifications.purgeExpired();
   };
   const afterReset = async () => {
-    // The runs went with the store; a unit's reset ends its run through afterClockChange (its run is gone: endDue).
-    readinessObserver.forget(null);
+    for (const hook of hooks.afterReset) hook();
     titles.reset();
     authenticator.forgetFailures();
     await ensureDemoUser();
@@ -337,8 +280,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     {
       ...sandboxHandlers({ storage, clock, state, applications, authenticator, afterClockChange, afterReset }),
       ...auditHandlers(audit),
-      ...readinessHandlers(readiness, storage),
-      ...readinessReportHandlers(readiness),
+      ...readiness,
     },
     {
       authenticator,
@@ -386,7 +328,7 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
     clearInterval(retention);
     while (deciding) await sleep(10);
     await documents.settled();
-    await readinessObserver.settled();
+    for (const hook of hooks.beforeClose) await hook();
     await Promise.all(tlsClosed);
     await storage.close();
   });

@@ -2,7 +2,7 @@
 // and tested, after those it imports), and the readiness checks name operations only through the spec's types.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { operations } from "@lrg/spec";
@@ -170,5 +170,37 @@ describe("operation names in src/readiness/", () => {
   it("are typed by the generated operation-name union", () => {
     const files = sourceFiles(join(SOURCES, "readiness"));
     expect(untypedOperationNames(files)).toEqual([]);
+  });
+});
+
+/**
+ * The stores keep readiness runs and observations beside everything else until `Storage` is split into the ports each
+ * domain uses (issue 39, "Storage by domain"): the readiness port and its two implementations then move under
+ * src/readiness/, and these files leave this list.
+ */
+const STORES_UNTIL_THE_SPLIT = [
+  "storage/storage.ts",
+  "storage/rows.ts",
+  "storage/sqlite/migrations.ts",
+  "storage/sqlite/sqlite-storage.ts",
+  "storage/sqlite/writes.ts",
+  "storage/postgres/migrations.ts",
+  "storage/postgres/postgres-storage.ts",
+];
+
+describe("readiness, one seam of the gateway", () => {
+  const outside = sourceFiles(SOURCES)
+    .map((file) => relative(SOURCES, file))
+    .filter((file) => !file.startsWith(`readiness${sep}`));
+
+  it("is spoken of outside src/readiness/ only by server.ts, which installs it (and the stores, until the split)", () => {
+    const speaking = outside.filter((file) => /readiness/i.test(readFileSync(join(SOURCES, file), "utf8")));
+    expect(speaking.sort()).toEqual(["server.ts", ...STORES_UNTIL_THE_SPLIT].sort());
+  });
+
+  it("is installed by server.ts through one import", () => {
+    const server = join(SOURCES, "server.ts");
+    const imported = importsOf(server, readFileSync(server, "utf8")).map((file) => relative(SOURCES, file));
+    expect(imported.filter((file) => file.startsWith(`readiness${sep}`))).toEqual([`readiness${sep}install.ts`]);
   });
 });

@@ -1,4 +1,5 @@
 import { componentSchema } from "@lrg/spec";
+import type { RegistryHooks } from "../hooks.js";
 import type { RegistryOperationName, SandboxComponents } from "../operation-types.js";
 import type { ReadinessObservationRow, ReadinessRunRow, ReadinessStimulusRows, Storage } from "../storage/storage.js";
 
@@ -61,6 +62,36 @@ export interface InstructionContext {
   unit: UnitState;
 }
 
+/** The running run of a business unit, as the observer caches it. */
+export interface RunningRun {
+  id: string;
+  deadlineMs: number;
+  checks: readonly string[];
+}
+
+/** A hook of the registry interface as a check's step: given the unit's running run first. */
+type StepOf<Hook> = Hook extends (...args: infer Args) => infer Answer
+  ? (run: RunningRun, ...args: Args) => Answer
+  : never;
+
+/**
+ * What a check does at the hook points of the registry interface (`hooks.ts`) for a unit under its run: the points it
+ * needs. A point is filled while a run of any unit has a check with a step there, and empty otherwise.
+ */
+export type CheckSteps = {
+  [Point in Exclude<keyof RegistryHooks, "submissionTaken" | "answerSent">]?: StepOf<NonNullable<RegistryHooks[Point]>>;
+} & {
+  /** The fate of a new application of the unit (whether the unit's submissions are held follows from having it). */
+  submissionTaken?: StepOf<NonNullable<RegistryHooks["submissionTaken"]>["fateOf"]>;
+};
+
+/** What a check's steps are made with, once a gateway. */
+export interface StepScope {
+  storage: Storage;
+  /** The steps made for `key` once a gateway, on first use: steps that checks share are the same steps. */
+  shared(key: object, make: () => CheckSteps): CheckSteps;
+}
+
 /** A check's verdict with its evidence. */
 export interface Judgement {
   verdict: Verdict;
@@ -82,6 +113,8 @@ export interface ReadinessCheck<Own extends object = object> {
   stimulus?: (businessUnitId: string, nowMs: number) => { raised: Raised; kept: Kept };
   /** What the software must do while the run runs. */
   instructions: (context: InstructionContext) => string;
+  /** The check's steps at the hook points it needs (see `CheckSteps`), made once a gateway. */
+  steps?: (scope: StepScope) => CheckSteps;
   judge: (facts: RunFacts & Own) => Judgement;
 }
 

@@ -5,7 +5,7 @@ import type { Storage } from "../storage/storage.js";
 import { deferredTiming, MANUAL_PROCESSING_MS, retryAfterSeconds } from "../title-enquiries/official-search.js";
 import { firstHundred, isOperation, type GatheringCheck, type UnitState } from "./check.js";
 import { clientCertificateNeed, refusedForClientCertificate } from "./client-certificate.js";
-import type { RunningRun } from "./observer.js";
+import type { RunningRun } from "./check.js";
 import { RunSetting, type KeptByRun } from "./run-settings.js";
 import { isNumber, isString, objectOf } from "./shapes.js";
 
@@ -106,6 +106,9 @@ export const deferredOfficialSearch: GatheringCheck<{ deferredSearch: DeferredSe
     "Make one official search of whole with priority (POST /api/v1/official-searches-of-whole) from your software " +
     `before ${deadline} (the run's deadline, on the unit's sandbox clock). ${deferralNow(unit, Date.parse(deadline))} ` +
     clientCertificateNeed(unit),
+  steps: ({ storage }) => ({
+    officialSearch: (run, businessUnitId, search, nowMs) => takeDeferral(storage, run, businessUnitId, search, nowMs),
+  }),
   gather: async ({ storage, run }) => ({ deferredSearch: await deferredSearchOf(storage, run) }),
   judge: ({ observations, deferredSearch, ended }) => {
     const refused = refusedForClientCertificate(observations, (observation) =>

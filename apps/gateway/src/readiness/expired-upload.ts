@@ -1,6 +1,6 @@
 import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
 import { answered, firstHundred, isOperation, type GatheringCheck } from "./check.js";
-import type { RunningRun } from "./observer.js";
+import type { RunningRun } from "./check.js";
 import { RunSetting, type KeptByRun } from "./run-settings.js";
 import { isNumber, isString, objectOf } from "./shapes.js";
 
@@ -132,6 +132,10 @@ export const expiredUpload: GatheringCheck<{ expiredAddress: ExpiredAddress | un
     `Send one document from your software before ${deadline} (the run's deadline, on the unit's sandbox clock): ` +
     "the first upload address the sandbox issues in the run has already expired, and your software must ask for " +
     "another.",
+  steps: ({ storage }) => ({
+    uploadAddressIssued: (run, businessUnitId, document, nowMs) =>
+      takeExpiredAddress(storage, run, businessUnitId, document, nowMs),
+  }),
   gather: async ({ storage, run, observations }) => ({
     expiredAddress: await expiredAddressOf(storage, run, observations),
   }),

@@ -3,7 +3,7 @@ import { isoMillis } from "../clock.js";
 import { Problem } from "../problems.js";
 import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
 import { firstHundred, isListing, type ReadinessCheck } from "./check.js";
-import type { RunningRun } from "./observer.js";
+import type { RunningRun } from "./check.js";
 import { describeWait, seconds, waitEvidence, waitsAfter } from "./waits.js";
 import { RunSetting } from "./run-settings.js";
 import { isNumber, isString, objectOf } from "./shapes.js";
@@ -105,6 +105,10 @@ export const faultsAndCadence: ReadinessCheck = {
     `after ${LIST_FAULTS[0]!.latencyMs} ms, with Retry-After: ${LIST_FAULTS.map((fault) => fault.retryAfterSeconds).join(", then ")} ` +
     `seconds: wait that long before each retry, and never list more than ${POLLING_LIMIT.requests} times in ` +
     `${POLLING_LIMIT.windowSeconds} seconds.`,
+  steps: ({ storage }) => {
+    const faults = new ListFaults(storage);
+    return { beforeList: (run, businessUnitId) => faults.meet(run, businessUnitId) };
+  },
   judge: ({ observations, ended }) => {
     const listings = observations.filter(isListing);
     const burst = tooFrequent(listings);

@@ -4,6 +4,7 @@ import {
   observedAround,
   STORED_STATUSES,
   submissionPlace,
+  submissionSteps,
   submissionsOf,
   type SubmissionFacts,
 } from "./submissions.js";
@@ -28,6 +29,7 @@ export const lostAnswer: GatheringCheck<SubmissionFacts> = {
     `${submissionPlace("lost-answer", checks)}: the sandbox stores it, then closes the connection before its answer ` +
     "is sent, and your software must retry it with the same Idempotency-Key, before it submits anything else and " +
     "before the deadline.",
+  steps: submissionSteps,
   gather: async ({ storage, run }) => ({ submissions: await submissionsOf(storage, run) }),
   judge: ({ observations, submissions, ended }) => {
     const stored = submissions["lost-answer"];

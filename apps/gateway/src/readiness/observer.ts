@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { READINESS_BOUNDS, type Operation } from "@lrg/spec";
 import type { Clock } from "../clock.js";
 import { errorOfAnswer } from "../problems.js";
-import { ACKNOWLEDGE_OPERATIONS, isOperation } from "./check.js";
+import { ACKNOWLEDGE_OPERATIONS, isOperation, type RunningRun } from "./check.js";
 import type { ReadinessObservationRow, ReadinessRunRow, Storage, SubmissionCase } from "../storage/storage.js";
 
 /** The most observations one run keeps (ReadinessObservation `sequence` maximum); later ones are counted as dropped. */
@@ -13,13 +13,6 @@ const SECRET_NAME = /sig|token|secret|pass|credential|auth|key/i;
 const REDACTED = "[redacted]";
 /** What an observation keeps at most (ReadinessObservation): a value's length, parameters, ids, title numbers. */
 const { valueLength, parametersKept, acknowledgedIdsKept, idempotencyKeyLength, titleNumbersKept } = READINESS_BOUNDS;
-
-/** The running run of a business unit, as the observer caches it. */
-export interface RunningRun {
-  id: string;
-  deadlineMs: number;
-  checks: readonly string[];
-}
 
 /**
  * Observes the registry interface for the business units under a running readiness run: each answered request of such
@@ -32,6 +25,7 @@ export class ReadinessObserver {
   readonly #clock: Clock;
   readonly #log: (error: unknown) => void;
   #running = new Map<string, RunningRun>();
+  #changed: () => void = () => undefined;
   #pending: PendingObservation[] = [];
   #writing: Promise<void> | undefined;
 
@@ -61,6 +55,12 @@ export class ReadinessObserver {
   /** Reads the running runs from the store again. */
   async reload(): Promise<void> {
     this.#running = runningByUnit(await this.#storage.runningReadinessRuns());
+    this.#changed();
+  }
+
+  /** Calls `listener` whenever the running runs changed (one started, ended or was forgotten; they were read again). */
+  onChange(listener: () => void): void {
+    this.#changed = listener;
   }
 
   /** The running runs, by business unit. */
@@ -76,16 +76,19 @@ export class ReadinessObserver {
 
   started(run: Pick<ReadinessRunRow, "id" | "businessUnitId" | "deadlineMs" | "checks">): void {
     this.#running.set(run.businessUnitId, { id: run.id, deadlineMs: run.deadlineMs, checks: run.checks });
+    this.#changed();
   }
 
   ended(run: Pick<ReadinessRunRow, "id" | "businessUnitId">): void {
     if (this.#running.get(run.businessUnitId)?.id === run.id) this.#running.delete(run.businessUnitId);
+    this.#changed();
   }
 
   /** Forgets every run of a business unit (its reset), or every run (null: the sandbox's reset). */
   forget(businessUnitId: string | null): void {
     if (businessUnitId === null) this.#running.clear();
     else this.#running.delete(businessUnitId);
+    this.#changed();
   }
 
   /**

@@ -5,7 +5,7 @@ import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
 import { proprietorNamesClosed } from "../title-enquiries/routes.js";
 import { firstHundred, type ReadinessCheck, type UnitState } from "./check.js";
 import { clientCertificateNeed, refusedForClientCertificate } from "./client-certificate.js";
-import type { RunningRun } from "./observer.js";
+import type { RunningRun } from "./check.js";
 import { isKeptByRun, RunSetting } from "./run-settings.js";
 import { describeWait, waitEvidence, waitsAfter, type Wait } from "./waits.js";
 
@@ -64,6 +64,7 @@ export const rateLimits: ReadinessCheck = {
     "of its official copies (GET /s1/v1/titles/{title_number}/official-copies/availability). The run answers the " +
     `first look-up 429 with Retry-After: ${RUN_RETRY_AFTER_SECONDS}: wait that long, then look it up again. ` +
     `${namesClosedNow(unit)}${clientCertificateNeed(unit)}`,
+  steps: ({ storage }) => ({ titleLookUp: (run, businessUnitId) => takeRateLimit(storage, run, businessUnitId) }),
   judge: ({ observations, ended }) => {
     const refused = refusedForClientCertificate(observations, (observation) => LOOK_UPS.has(observation.operationId));
     if (refused) return refused;

@@ -1,8 +1,15 @@
-import type { SubmissionFate } from "../applications/service.js";
+import type { NewSubmission, SubmissionFate } from "../hooks.js";
 import type { RuleError } from "../applications/validation-rules.js";
 import type { ReadinessObservationRow, Storage, SubmissionCase } from "../storage/storage.js";
-import { firstHundred, isOperation, type CheckName, type Judgement } from "./check.js";
-import type { RunningRun } from "./observer.js";
+import {
+  firstHundred,
+  isOperation,
+  type CheckName,
+  type CheckSteps,
+  type Judgement,
+  type RunningRun,
+  type StepScope,
+} from "./check.js";
 import { RunSetting } from "./run-settings.js";
 import { isNumber, isString, objectOf } from "./shapes.js";
 
@@ -76,10 +83,19 @@ const VALIDATION_ERRORS: RuleError[] = [
 
 /** What the gateway does with the submission each check takes. */
 const FATES: { readonly [Check in SubmissionCheck]: SubmissionFate } = {
-  "validation-failed": { kind: "validation-failed", errors: VALIDATION_ERRORS },
-  "system-error": { kind: "system-error" },
-  "lost-answer": { kind: "lost-answer" },
+  "validation-failed": { kind: "fail-validation", errors: VALIDATION_ERRORS },
+  "system-error": { kind: "fail-internally" },
+  "lost-answer": { kind: "close-unanswered" },
 };
+
+/**
+ * The step of the checks that act on a submission (`submissionTaken`), one a gateway whichever of them a run examines:
+ * the unit's new application is offered once, to the run's next such check.
+ */
+export const submissionSteps = (scope: StepScope): CheckSteps =>
+  scope.shared(SUBMISSION_CHECKS, () => ({
+    submissionTaken: (run, submission, nowMs) => takeSubmission(scope.storage, run, submission, nowMs),
+  }));
 
 /** The submission-taking checks of a run, in the order they take submissions. */
 export const submissionChecksOf = (checks: readonly string[]): SubmissionCheck[] =>
@@ -93,7 +109,7 @@ export const submissionChecksOf = (checks: readonly string[]): SubmissionCheck[]
 export async function takeSubmission(
   storage: Storage,
   run: Pick<RunningRun, "id" | "checks">,
-  submission: { businessUnitId: string; applicationId: string; idempotencyKey: string },
+  submission: NewSubmission,
   nowMs: number,
 ): Promise<SubmissionFate | undefined> {
   const order = submissionChecksOf(run.checks);

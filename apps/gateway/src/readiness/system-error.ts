@@ -6,6 +6,7 @@ import {
   sameCase,
   STORED_STATUSES,
   submissionPlace,
+  submissionSteps,
   submissionsOf,
   type SubmissionFacts,
 } from "./submissions.js";
@@ -32,6 +33,7 @@ export const systemError: GatheringCheck<SubmissionFacts> = {
     `${submissionPlace("system-error", checks)}: the sandbox answers it 202, then ends it in SYSTEM_ERROR ` +
     "(application.error; SYSTEM_ERROR in version 0), and your software must submit it again (a new application, " +
     "answered 202) before the deadline.",
+  steps: submissionSteps,
   gather: async ({ storage, run }) => ({ submissions: await submissionsOf(storage, run) }),
   judge: ({ observations, submissions, ended }) => {
     const failed = submissions["system-error"];

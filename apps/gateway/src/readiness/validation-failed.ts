@@ -3,6 +3,7 @@ import {
   isSubmission,
   noSubmissionTaken,
   submissionPlace,
+  submissionSteps,
   submissionsOf,
   type SubmissionFacts,
 } from "./submissions.js";
@@ -22,6 +23,7 @@ export const validationFailed: GatheringCheck<SubmissionFacts> = {
     `Submit one application from your software before ${deadline} (the run's deadline, on the unit's sandbox clock), ` +
     `${submissionPlace("validation-failed", checks)}: the sandbox fails its validation, and your software must handle ` +
     "the application.validation-failed that follows.",
+  steps: submissionSteps,
   gather: async ({ storage, run }) => ({ submissions: await submissionsOf(storage, run) }),
   judge: ({ observations, submissions: taken, ended }) => {
     const failedSubmission = taken["validation-failed"];

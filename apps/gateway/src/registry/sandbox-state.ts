@@ -71,6 +71,8 @@ export class SandboxState {
   #draw: () => number = Math.random;
   /** The units that set their own clock or settings (their clock offsets are in the Clock). */
   #units = new Map<string, UnitState>();
+  /** The first parts of the keys of the settings features keep per unit (see keepsUnitSettings). */
+  readonly #unitSettingPrefixes = new Set<string>();
   /** Each such unit's settings in force, merged once per change rather than once per request. */
   #effective = new Map<string, SandboxSettings>();
 
@@ -150,15 +152,15 @@ export class SandboxState {
 
   /**
    * Resets one business unit: its records go (see `Storage.resetBusinessUnit`), with its rate-limit buckets,
-   * scheduled system errors and what a readiness run kept for it; its clock and settings follow the global ones again. The unit and its credentials stay.
+   * scheduled system errors and the settings features keep for it (`keepsUnitSettings`); its clock and settings follow
+   * the global ones again. The unit and its credentials stay.
    */
   async resetUnit(businessUnitId: string): Promise<void> {
     // The title look-ups' buckets are keyed `rate_limit.<limit>.<unit>` or `rate_limit.<limit>.<unit>\n<user>`.
     await this.#storage.resetBusinessUnit(businessUnitId, [
       `rate_limit.%.${businessUnitId}`,
       `rate_limit.%.${businessUnitId}\n%`,
-      // What a readiness run kept for the unit (e.g. the submissions it took: readiness/submissions.ts).
-      `readiness.%.${businessUnitId}`,
+      ...[...this.#unitSettingPrefixes].map((prefix) => `${prefix}.%.${businessUnitId}`),
     ]);
     await this.#storage.updateSetting<Record<string, number>, void>(KEYS.systemErrors, (stored = {}) => {
       const { [businessUnitId]: _cleared, ...others } = stored;
@@ -167,6 +169,11 @@ export class SandboxState {
     this.#units.delete(businessUnitId);
     this.#clock.follow(businessUnitId);
     this.#merge();
+  }
+
+  /** Settings a feature keeps per unit, keyed `<prefix>.<name>.<unit>`: a unit's reset clears them. */
+  keepsUnitSettings(prefix: string): void {
+    this.#unitSettingPrefixes.add(prefix);
   }
 
   /** A draw for at-least-once delivery: true when a notification should be delivered twice (global settings). */
