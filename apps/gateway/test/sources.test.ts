@@ -204,3 +204,17 @@ describe("readiness, one seam of the gateway", () => {
     expect(imported.filter((file) => file.startsWith(`readiness${sep}`))).toEqual([`readiness${sep}install.ts`]);
   });
 });
+
+describe("server.ts", () => {
+  it("composes the gateway in a createServer of at most 120 lines: what decides lives with its owner", () => {
+    const file = join(SOURCES, "server.ts");
+    const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+    const factory = source.statements.find(
+      (statement): statement is ts.FunctionDeclaration =>
+        ts.isFunctionDeclaration(statement) && statement.name?.text === "createServer",
+    );
+    if (!factory) throw new Error("server.ts has no createServer");
+    const lineOf = (position: number) => source.getLineAndCharacterOfPosition(position).line;
+    expect(lineOf(factory.getEnd()) - lineOf(factory.getStart(source)) + 1).toBeLessThanOrEqual(120);
+  });
+});
