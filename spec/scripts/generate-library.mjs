@@ -41,9 +41,16 @@ const schemas = registry.components.schemas;
 
 /** A bound of a component schema, by property path; fails loudly when the schema moves. */
 function bound(schema, path, keyword, document = registry) {
+  // A member of a nullable value (`oneOf` a type and null) is looked up in the branch that has it; `*` steps into
+  // `additionalProperties`.
+  const branch = (node, has) => (node && has(node) ? node : node?.oneOf?.find(has));
   let node = document.components.schemas[schema];
-  for (const name of path) node = node?.properties?.[name];
-  const value = node?.[keyword];
+  for (const name of path)
+    node =
+      name === "*"
+        ? branch(node, (each) => each.additionalProperties)?.additionalProperties
+        : branch(node, (each) => each.properties?.[name])?.properties[name];
+  const value = branch(node, (each) => typeof each[keyword] === "number")?.[keyword];
   if (typeof value !== "number") throw new Error(`${schema}.${path.join(".")} has no numeric ${keyword}`);
   return value;
 }
@@ -211,6 +218,22 @@ files["constants.ts"] = [
     "Most entries one page of the control plane's audit trail lists (sandbox SandboxAuditList `data` maxItems).",
     "AUDIT_PAGE_SIZE",
     bound("SandboxAuditList", ["data"], "maxItems", sandbox),
+  ),
+  constant(
+    "The bounds of readiness runs (sandbox ReadinessRunList, ReadinessRunRequest and ReadinessObservation): most runs " +
+      "a list answers, the default time limit, most observations a run keeps (`sequence` maximum), and what one " +
+      "observation keeps of a request.",
+    "READINESS_BOUNDS",
+    {
+      runsListed: bound("ReadinessRunList", ["data"], "maxItems", sandbox),
+      defaultTimeLimitSeconds: bound("ReadinessRunRequest", ["time_limit_seconds"], "default", sandbox),
+      observationsKept: bound("ReadinessObservation", ["sequence"], "maximum", sandbox),
+      parametersKept: bound("ReadinessObservation", ["query"], "maxProperties", sandbox),
+      valueLength: bound("ReadinessObservation", ["query", "*"], "maxLength", sandbox),
+      acknowledgedIdsKept: bound("ReadinessObservation", ["acknowledged_ids"], "maxItems", sandbox),
+      idempotencyKeyLength: bound("ReadinessObservation", ["idempotency_key"], "maxLength", sandbox),
+      titleNumbersKept: bound("ReadinessObservation", ["submission_case", "title_numbers"], "maxItems", sandbox),
+    },
   ),
   constant("The string enums of the component schemas of both documents, by schema name.", "enums", enums),
   constant("Every application status, in the spec's order.", "APPLICATION_STATUSES", statusSchema.enum),

@@ -13,6 +13,7 @@ import {
   operationFor,
   operations,
   problemCatalogue,
+  READINESS_BOUNDS,
   scopeOf,
   signedAddressOf,
   transitions,
@@ -68,6 +69,23 @@ describe("the reader", () => {
     );
     expect(transitions.length).toBeGreaterThan(0);
     expect(problemCatalogue["404-02"].status).toBe(404);
+  });
+
+  it("generates the readiness bounds from the sandbox's schemas, a nullable member's from the branch that has it", () => {
+    const observation = componentSchema("ReadinessObservation", "sandbox")["properties"] as never;
+    const request = componentSchema("ReadinessRunRequest", "sandbox")["properties"] as never;
+    const list = componentSchema("ReadinessRunList", "sandbox")["properties"] as never;
+    expect(READINESS_BOUNDS).toEqual({
+      runsListed: list["data"]["maxItems"],
+      defaultTimeLimitSeconds: request["time_limit_seconds"]["default"],
+      observationsKept: observation["sequence"]["maximum"],
+      parametersKept: observation["query"]["maxProperties"],
+      valueLength: observation["query"]["additionalProperties"]["maxLength"],
+      acknowledgedIdsKept: observation["acknowledged_ids"]["oneOf"][0]["maxItems"],
+      idempotencyKeyLength: observation["idempotency_key"]["oneOf"][0]["maxLength"],
+      titleNumbersKept: observation["submission_case"]["oneOf"][0]["properties"]["title_numbers"]["maxItems"],
+    });
+    expect(Object.values(READINESS_BOUNDS).every((bound) => Number.isInteger(bound) && bound > 0)).toBe(true);
   });
 });
 

@@ -85,8 +85,8 @@ export function storageProblemOf(error: unknown): Problem | undefined {
  * The code and detail of an error answer as it is sent (its serialized JSON, status 400 or more): a problem's `code`,
  * with the detail of its first schema error (`errors[0].detail`, which names the member) or else its `detail`; or, in
  * a registry envelope (no top-level code), its first item's `code` or `error_code` and `detail`, `message` or
- * `error_message`. Nulls for a success, or a body that is not such JSON. The audit trail and the readiness observer
- * read answers with it.
+ * `error_message`. Nulls for a success, or a body that is not such JSON. The audit trail and the observations of the
+ * `answerSent` hook read answers with it.
  */
 export function errorOfAnswer(status: number, payload: unknown): { code: string | null; detail: string | null } {
   const none = { code: null, detail: null };

@@ -59,8 +59,8 @@ export type Answer<Op, Status extends StatusOf<Op> = StatusOf<Op>> = {
 }[Status];
 
 /**
- * What a handler answers when it wrote the reply itself (see `loseAnswer`): the registrar sends nothing more. The one
- * way out of the typed answer, so that it is seen where it is taken.
+ * What a handler answers when it wrote the reply itself (see `closeUnanswered`): the registrar sends nothing more. The
+ * one way out of the typed answer, so that it is seen where it is taken.
  */
 export const replyWritten: unique symbol = Symbol("reply written");
 
@@ -98,7 +98,7 @@ export interface HandlerContext<Op extends OperationShape> {
   headers: Record<string, string | string[] | undefined>;
 }
 
-/** The handler of one operation: answers a documented status with its body, or `replyWritten` (see `loseAnswer`). */
+/** The handler of one operation: answers a documented status with its body, or `replyWritten` (see `closeUnanswered`). */
 export type Handler<Op extends OperationShape> = (
   context: HandlerContext<Op>,
 ) => Promise<Answer<Op> | typeof replyWritten>;
@@ -124,23 +124,10 @@ export type RegistryHandlers<K extends keyof RegistryOperations = keyof Registry
   K
 >;
 
-/**
- * Handlers of the sandbox control plane (`spec/sandbox.yaml`), but its audit trail's reader (see `audit/routes.ts`)
- * and the readiness runs (see `readiness/routes.ts`) with their reports and evidence (`readiness/report-routes.ts`).
- */
-export type SandboxHandlers = HandlersOf<
+/** Handlers of the sandbox control plane (`spec/sandbox.yaml`); with `K`, of those operations only. */
+export type SandboxHandlers<K extends keyof SandboxOperations = keyof SandboxOperations> = HandlersOf<
   SandboxOperations,
-  Exclude<
-    keyof SandboxOperations,
-    | "listAuditEntries"
-    | "startReadinessRun"
-    | "getReadinessRun"
-    | "listReadinessRuns"
-    | "cancelReadinessRun"
-    | "getReadinessRunJunit"
-    | "getReadinessRunHtml"
-    | "getReadinessRunEvidence"
-  >
+  K
 >;
 
 export interface RegistrarOptions {
@@ -156,9 +143,9 @@ export interface RegistrarOptions {
   bodyTimeoutMs?: number;
   /**
    * Sees every answer of the document's operations, refusals included, before it is sent (the audit trail of the
-   * control plane; the readiness observer on the registry interface): a hook on each route, so that no handler has to
-   * remember it. `payload` is the body as it will be sent. Answers nothing when it has nothing to wait for (the
-   * observer, for a unit without a running run), so that the answer goes out without a turn of the event loop.
+   * control plane; the registry interface's `answerSent` hook, see `hooks.ts`): a hook on each route, so that no
+   * handler has to remember it. `payload` is the body as it will be sent. Answers nothing when it has nothing to wait
+   * for, so that the answer goes out without a turn of the event loop.
    */
   onAnswer?: (
     operation: OperationSpec,
@@ -244,7 +231,7 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
         ): void => {
           const answered = () => {
             // Seen as any other answer first, so that its observation precedes whatever the client does next.
-            if (lostAnswers.has(request)) request.raw.socket.destroy();
+            if (unanswered.has(request)) request.raw.socket.destroy();
             done(null, payload);
           };
           const seen = onAnswer(spec, request, reply, payload);
@@ -287,32 +274,32 @@ export function principalOf(request: FastifyRequest): Principal | undefined {
   return principals.get(request);
 }
 
-/** Requests whose answer their handler lost on purpose (see loseAnswer). */
-const lostAnswers = new WeakSet<FastifyRequest>();
+/** Requests whose connection their handler closes unanswered (see closeUnanswered). */
+const unanswered = new WeakSet<FastifyRequest>();
 
 /**
- * Loses a request's answer on purpose, after its work was done (a readiness run's lost-answer check): the answer is
- * seen by `onAnswer` with status 444 (nginx's "connection closed without response"; ReadinessObservation `status`),
- * then its connection is destroyed before a byte of it is written. For operations registered with `onAnswer` (the
- * registry interface). The handler answers what it answers (`replyWritten`).
+ * Closes a request's connection without its answer, after its work was done (the network lost the answer): the
+ * answer is seen by `onAnswer` with status 444 (nginx's "connection closed without response"), then the connection is
+ * destroyed before a byte of it is written. For operations registered with `onAnswer` (the registry interface). The
+ * handler answers what it answers (`replyWritten`).
  */
-export function loseAnswer(request: FastifyRequest, reply: FastifyReply): typeof replyWritten {
-  lostAnswers.add(request);
+export function closeUnanswered(request: FastifyRequest, reply: FastifyReply): typeof replyWritten {
+  unanswered.add(request);
   void reply.code(444).send();
   return replyWritten;
 }
 
 /** The business unit whose document a signed (credential-less) request named, once its handler found it. */
-const signedOwners = new WeakMap<FastifyRequest, string>();
+const documentOwners = new WeakMap<FastifyRequest, string>();
 
 /** Records that a request to a signed upload or download address named a document of `businessUnitId`. */
-export function ownSignedRequest(request: FastifyRequest, businessUnitId: string): void {
-  signedOwners.set(request, businessUnitId);
+export function noteDocumentOwner(request: FastifyRequest, businessUnitId: string): void {
+  documentOwners.set(request, businessUnitId);
 }
 
 /** The business unit a request acted for: its credentials', else the owner of the document its signed address named. */
 export function businessUnitOf(request: FastifyRequest): string | undefined {
-  return principals.get(request)?.businessUnitId ?? signedOwners.get(request);
+  return principals.get(request)?.businessUnitId ?? documentOwners.get(request);
 }
 
 /** The policies of an operation: those of each of its tags, in the order declared. */

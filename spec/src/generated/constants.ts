@@ -21,6 +21,18 @@ export const MAX_PENDING_SYSTEM_ERRORS = 1000000 as const;
 /** Most entries one page of the control plane's audit trail lists (sandbox SandboxAuditList `data` maxItems). */
 export const AUDIT_PAGE_SIZE = 100 as const;
 
+/** The bounds of readiness runs (sandbox ReadinessRunList, ReadinessRunRequest and ReadinessObservation): most runs a list answers, the default time limit, most observations a run keeps (`sequence` maximum), and what one observation keeps of a request. */
+export const READINESS_BOUNDS = {
+  "runsListed": 100,
+  "defaultTimeLimitSeconds": 3600,
+  "observationsKept": 10000,
+  "parametersKept": 20,
+  "valueLength": 200,
+  "acknowledgedIdsKept": 100,
+  "idempotencyKeyLength": 255,
+  "titleNumbersKept": 100
+} as const;
+
 /** The string enums of the component schemas of both documents, by schema name. */
 export const enums = {
   "OfficialCopiesAvailabilityCode": [

@@ -1,10 +1,10 @@
-import { loseAnswer, type RegistryHandlers } from "../routing.js";
+import { closeUnanswered, type RegistryHandlers } from "../routing.js";
 import type { AttachmentService } from "./attachments.js";
 import type { ApplicationService } from "./service.js";
 
 /**
- * Handlers of submit-an-application, application information, and Attach a document or a message. A submission a
- * readiness run took to lose its answer (`readiness/submissions.ts`) is stored, then its connection closed unanswered.
+ * Handlers of submit-an-application, application information, and Attach a document or a message. A submission whose
+ * fate is to go unanswered (the `submissionTaken` hook, `hooks.ts`) is stored, then its connection closed unanswered.
  */
 export function applicationHandlers(
   applications: ApplicationService,
@@ -13,8 +13,8 @@ export function applicationHandlers(
   return {
     submitApplication: async ({ principal, body, headers, request, reply }) => {
       const key = String(headers["idempotency-key"]);
-      const { applicationId, answerLost } = await applications.submit(principal, body, key);
-      if (answerLost) return loseAnswer(request, reply);
+      const { applicationId, unanswered } = await applications.submit(principal, body, key);
+      if (unanswered) return closeUnanswered(request, reply);
       return {
         status: 202,
         headers: { location: `/v0/applications/${applicationId}/information` },

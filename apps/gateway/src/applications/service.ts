@@ -10,10 +10,11 @@ import type { SandboxState } from "../registry/sandbox-state.js";
 import type { BlobStore } from "../storage/blobs/blob-store.js";
 import { isConstraintViolation } from "../storage/errors.js";
 import type { ApplicationRow, NotificationRow, Storage } from "../storage/storage.js";
+import type { RegistryHooks, SubmissionFate } from "../hooks.js";
 import { transitionBetween } from "./state-machine.js";
 import type { ApplicationStatus } from "@lrg/spec";
 import { londonDate } from "../registry/london-time.js";
-import { futureDates, validateSubmission, type RuleError, type Submission } from "./validation-rules.js";
+import { futureDates, validateSubmission, type Submission } from "./validation-rules.js";
 
 /** What the control plane may ask for when it moves an application (the union of SandboxTransitionRequest). */
 export type TransitionRequest = { to: SandboxSchemas["SandboxTransitionRequest"]["to"] } & Partial<
@@ -31,26 +32,9 @@ export interface ApplicationServiceDeps {
   blobs: BlobStore;
   state: SandboxState;
   decisionDelayMs: number;
-  /**
-   * A readiness run's hold on the unit's submissions (`readiness/submissions.ts`): whether a run may take the next
-   * one (in memory), and taking one new application for the run's next check that acts on a submission (once per
-   * check, in the store), which answers what to do with it.
-   */
-  readiness?: {
-    mayTakeSubmission(businessUnitId: string, nowMs: number): boolean;
-    takeSubmission(
-      submission: { businessUnitId: string; applicationId: string; idempotencyKey: string },
-      nowMs: number,
-    ): Promise<SubmissionFate | undefined>;
-  };
+  /** The hook points: `submissionTaken` may decide a new application's fate. */
+  hooks?: Pick<RegistryHooks, "submissionTaken">;
 }
-
-/**
- * What a readiness run does with a new application it takes: fails its validation with these errors, ends it in
- * SYSTEM_ERROR as a scheduled system error does, or stores it and loses its answer (the connection is closed).
- */
-export type SubmissionFate =
-  { kind: "validation-failed"; errors: RuleError[] } | { kind: "system-error" } | { kind: "lost-answer" };
 
 type SandboxSchemas = SandboxComponents["schemas"];
 
@@ -97,24 +81,25 @@ export class ApplicationService {
   }
 
   /**
-   * Stores a new application, or answers the one its Idempotency-Key names (`replayed`). `answerLost` when a readiness
-   * run took it to lose its answer: the caller then closes the connection instead of answering.
+   * Stores a new application, or answers the one its Idempotency-Key names (`replayed`). `unanswered` when its fate
+   * (the `submissionTaken` hook) is to go unanswered: the caller then closes the connection instead of answering.
    */
   async submit(
     principal: Principal,
     submission: Submission,
     idempotencyKey: string,
-  ): Promise<{ applicationId: string; replayed: boolean; answerLost: boolean }> {
+  ): Promise<{ applicationId: string; replayed: boolean; unanswered: boolean }> {
     const { storage, clock, state, decisionDelayMs } = this.#deps;
     const businessUnitId = principal.businessUnitId;
     const now = clock.nowMs(businessUnitId);
     const future = futureDates(submission, londonDate(now));
     if (future.length > 0) throw schemaMismatch(future);
-    // An application that may meet a scheduled system error, or that a readiness run may take, is stored with no
+    // An application that may meet a scheduled system error, or a fate of the `submissionTaken` hook, is stored with no
     // decision due, so that automatic processing cannot decide it before its fate is applied (the move to SYSTEM_ERROR
     // or VALIDATION_FAILED would then be refused).
     const systemErrorPending = await state.systemErrorPending(businessUnitId);
-    const held = systemErrorPending || (this.#deps.readiness?.mayTakeSubmission(businessUnitId, now) ?? false);
+    const hook = this.#deps.hooks?.submissionTaken;
+    const held = systemErrorPending || (hook?.holds(businessUnitId, now) ?? false);
     const decideAtMs = state.settingsOf(businessUnitId).processing === "automatic" ? now + decisionDelayMs : null;
     const outcome = await storage.submitApplication(
       {
@@ -148,16 +133,15 @@ export class ApplicationService {
     return {
       applicationId: outcome.applicationId,
       replayed: outcome.kind === "replayed",
-      answerLost: fate?.kind === "lost-answer",
+      unanswered: fate?.kind === "close-unanswered",
     };
   }
 
   /**
    * A new application stored with no decision due: takes a scheduled system error when one was pending and fails it
-   * (the registry accepts the submission, then fails internally); else lets the unit's readiness run take it for its
-   * next check that acts on a submission, and applies that check's fate. Otherwise (a concurrent submission used the
-   * last one meanwhile, or the run took every submission it needs) schedules its decision as any other's
-   * (`decideAtMs`, null under manual processing). Answers the readiness run's fate, if it took it.
+   * (the registry accepts the submission, then fails internally); else applies the fate the `submissionTaken` hook
+   * gives it. Otherwise (a concurrent submission used the last system error meanwhile, or the hook gives it none)
+   * schedules its decision as any other's (`decideAtMs`, null under manual processing). Answers its fate, if any.
    */
   async #meetHold(
     applicationId: string,
@@ -165,7 +149,7 @@ export class ApplicationService {
     systemErrorPending: boolean,
     when: { decideAtMs: number | null; nowMs: number },
   ): Promise<SubmissionFate | undefined> {
-    const { storage, state, readiness } = this.#deps;
+    const { storage, state, hooks } = this.#deps;
     const application = await storage.findApplication(applicationId);
     if (!application) return undefined;
     const { businessUnitId } = application;
@@ -173,10 +157,10 @@ export class ApplicationService {
       await this.#apply(application, { to: "SYSTEM_ERROR" });
       return undefined;
     }
-    const fate = await readiness?.takeSubmission({ businessUnitId, applicationId, idempotencyKey }, when.nowMs);
-    if (fate?.kind === "validation-failed")
+    const fate = await hooks?.submissionTaken?.fateOf({ businessUnitId, applicationId, idempotencyKey }, when.nowMs);
+    if (fate?.kind === "fail-validation")
       await this.#apply(application, { to: "VALIDATION_FAILED", errors: fate.errors });
-    else if (fate?.kind === "system-error") await this.#apply(application, { to: "SYSTEM_ERROR" });
+    else if (fate?.kind === "fail-internally") await this.#apply(application, { to: "SYSTEM_ERROR" });
     else await this.#scheduleDecision(application, when);
     return fate;
   }

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import { ownSignedRequest, type RegistryHandlers } from "../routing.js";
+import { noteDocumentOwner, type RegistryHandlers } from "../routing.js";
 import type { DocumentService } from "./service.js";
 
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(",") : value);
@@ -16,8 +16,8 @@ export function documentHandlers(
     }),
     uploadDocument: async ({ params, query, headers, body, request }) => {
       await documents.receiveUpload({
-        // Whose document it is, so that a readiness run of that unit observes the upload.
-        onDocument: (businessUnitId) => ownSignedRequest(request, businessUnitId),
+        // Whose document it is, so that the upload is seen as that unit's (the answerSent hook, an error's clock).
+        onDocument: (businessUnitId) => noteDocumentOwner(request, businessUnitId),
         documentId: params.document_id,
         query,
         contentLength: header(headers["content-length"]),
@@ -32,7 +32,7 @@ export function documentHandlers(
     }),
     fetchDocumentContent: async ({ params, query, request }) => {
       const { document, body } = await documents.openDownload(params.download_id, query, (businessUnitId) =>
-        ownSignedRequest(request, businessUnitId),
+        noteDocumentOwner(request, businessUnitId),
       );
       return {
         status: 200,

@@ -10,6 +10,7 @@ import type { BlobStore } from "../storage/blobs/blob-store.js";
 import type { RegistryDocumentRow, Storage } from "../storage/storage.js";
 import { checkFile } from "./file-type.js";
 import type { AddressSigner } from "./signing.js";
+import type { RegistryHooks } from "../hooks.js";
 
 const UPLOAD_WINDOW_MS = 10 * 60 * 1000;
 const DOWNLOAD_WINDOW_MS = 5 * 60 * 1000;
@@ -33,14 +34,8 @@ export interface DocumentServiceDeps {
   blobs: BlobStore;
   signer: AddressSigner;
   log: (error: unknown, message: string) => void;
-  /** A readiness run of the unit with the expired-upload check: whether it takes this address to issue expired. */
-  readiness?: {
-    takeExpiredAddress(
-      businessUnitId: string,
-      document: { id: string; fileLength: number; fileSha256: string },
-      nowMs: number,
-    ): Promise<boolean>;
-  };
+  /** The hook points: `uploadAddressIssued` may have a new address issued already expired. */
+  hooks?: Pick<RegistryHooks, "uploadAddressIssued">;
 }
 
 /** What a PUT to an upload address brings: its address parts, its headers and its body stream. */
@@ -77,17 +72,19 @@ export class DocumentService {
     request: { document_type: string; file_length: number; file_sha256: string },
     baseUrl: string,
   ) {
-    const { storage, clock, signer, readiness } = this.#deps;
+    const { storage, clock, signer, hooks } = this.#deps;
     const id = randomUUID();
     const now = clock.nowMs(principal.businessUnitId);
-    // A readiness run's expired-upload check has the unit's first address of the run issued already expired, as if
-    // the software had waited past its ten minutes: its PUT is refused 403-02 by the usual rule below.
-    const expired =
-      (await readiness?.takeExpiredAddress(
-        principal.businessUnitId,
-        { id, fileLength: request.file_length, fileSha256: request.file_sha256 },
-        now,
-      )) ?? false;
+    // An address the `uploadAddressIssued` hook has issued already expired, as if the software had waited past its ten
+    // minutes: its PUT is refused 403-02 by the usual rule below.
+    const issued = hooks?.uploadAddressIssued;
+    const expired = issued
+      ? await issued(
+          principal.businessUnitId,
+          { id, fileLength: request.file_length, fileSha256: request.file_sha256 },
+          now,
+        )
+      : false;
     const expires = expired ? Math.floor(now / 1000) - 1 : Math.floor((now + UPLOAD_WINDOW_MS) / 1000);
     await storage.insertDocument({
       id,

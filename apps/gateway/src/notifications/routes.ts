@@ -2,6 +2,7 @@ import type { FastifyRequest } from "fastify";
 import type { components, RegistryOperations } from "../operation-types.js";
 import type { HandlerContext, JsonText, RegistryHandlers } from "../routing.js";
 import type { NotificationService, Version } from "./service.js";
+import type { RegistryHooks } from "../hooks.js";
 
 /** The page each version's list answers. */
 interface Pages {
@@ -10,13 +11,13 @@ interface Pages {
 }
 
 /**
- * Handlers of the four notification operations (v0 and v1, list and acknowledge). `beforeList` sees each list request
- * of a unit first and may answer it instead by throwing (a readiness run's faults: `readiness/faults-and-cadence.ts`).
+ * Handlers of the four notification operations (v0 and v1, list and acknowledge). The `beforeList` hook, when filled,
+ * sees each list request of a unit first and may answer it instead by throwing.
  */
 export function notificationHandlers(
   notifications: NotificationService,
   schemaBase: (request: FastifyRequest) => string,
-  beforeList: (businessUnitId: string) => Promise<void> = async () => undefined,
+  hooks: Pick<RegistryHooks, "beforeList"> = { beforeList: undefined },
 ): RegistryHandlers<
   "listNotificationsV0" | "listNotificationsV1" | "acknowledgeNotificationsV0" | "acknowledgeNotificationsV1"
 > {
@@ -27,7 +28,8 @@ export function notificationHandlers(
       query,
       request,
     }: HandlerContext<RegistryOperations["listNotificationsV0" | "listNotificationsV1"]>) => {
-      await beforeList(principal.businessUnitId);
+      const beforeList = hooks.beforeList;
+      if (beforeList) await beforeList(principal.businessUnitId);
       // The version's page as JSON text, as `renderNotificationPage` writes it (and the service caches it).
       const page = (await notifications.page(version, principal, query, schemaBase(request))) as JsonText<Pages[V]>;
       return { status: 200 as const, headers: { "content-type": "application/json; charset=utf-8" }, body: page };

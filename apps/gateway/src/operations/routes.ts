@@ -56,7 +56,7 @@ function storeMetrics(storage: Storage): string {
     .join("\n");
 }
 
-/** Health, readiness, metrics, the bundled spec, the payload schemas and the docs. */
+/** Health, whether the gateway is ready for traffic, metrics, the bundled spec, the payload schemas and the docs. */
 export function registerOperationsRoutes(
   app: FastifyInstance,
   storage: Storage,

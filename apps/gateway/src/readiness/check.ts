@@ -1,9 +1,7 @@
 import { componentSchema } from "@lrg/spec";
-import type { SandboxComponents } from "../operation-types.js";
-import type { ReadinessObservationRow, ReadinessStimulusRows } from "../storage/storage.js";
-import type { DeferredSearch } from "./deferred-official-search.js";
-import type { ExpiredAddress } from "./expired-upload.js";
-import type { TakenSubmissions } from "./submissions.js";
+import type { RegistryHooks } from "../hooks.js";
+import type { RegistryOperationName, SandboxComponents } from "../operation-types.js";
+import type { ReadinessObservationRow, ReadinessRunRow, ReadinessStimulusRows, Storage } from "../storage/storage.js";
 
 /** The name of a readiness check (`ReadinessCheckName` in spec/sandbox.yaml). */
 export type CheckName = SandboxComponents["schemas"]["ReadinessCheckName"];
@@ -27,24 +25,24 @@ export interface Raised extends ReadinessStimulusRows {
   blobs?: Buffer[];
 }
 
-/** What a check is judged from: the run's observations, what it raised, and what the store says at its end. */
+/**
+ * What every check is judged from: the run's observations, what it raised, and whether it reached its deadline. A check
+ * that needs more (what the run took in the store, what the store says at its end) gathers it itself (`gather`).
+ */
 export interface RunFacts {
   observations: readonly ReadinessObservationRow[];
   stimulus: Stimulus;
   /** Whether the run has reached its deadline (verdicts are final). */
   ended: boolean;
-  /**
-   * At the end of the run: whether any notification was raised for the unit during the run, and the ids of those
-   * still NEW (at most 100), as the version the software consumed lists them (`consumedVersion`); undefined while it
-   * runs.
-   */
-  leftBehind: { raised: boolean; newIds: string[]; version: NotificationVersion } | undefined;
-  /** The unit's submissions the run took for its checks that act on one (`submissions.ts`), by check. */
-  submissions: TakenSubmissions;
-  /** The upload address the run issued expired (`expired-upload.ts`), once it issued one. */
-  expiredAddress: ExpiredAddress | undefined;
-  /** The official search the run deferred (`deferred-official-search.ts`), once it deferred one. */
-  deferredSearch: DeferredSearch | undefined;
+}
+
+/** What a check gathers its own facts from: the store, the run, its observations, and when it finished. */
+export interface GatherContext {
+  storage: Storage;
+  run: Pick<ReadinessRunRow, "id" | "businessUnitId" | "checks" | "startedMs" | "deadlineMs">;
+  observations: readonly ReadinessObservationRow[];
+  /** When the run reached its deadline (the unit's clock); undefined while it runs, and for a cancelled run. */
+  finishedMs: number | undefined;
 }
 
 /** The state of a run's business unit as the run answers it now: its clock, and the sandbox settings in force for it. */
@@ -64,6 +62,36 @@ export interface InstructionContext {
   unit: UnitState;
 }
 
+/** The running run of a business unit, as the observer caches it. */
+export interface RunningRun {
+  id: string;
+  deadlineMs: number;
+  checks: readonly string[];
+}
+
+/** A hook of the registry interface as a check's step: given the unit's running run first. */
+type StepOf<Hook> = Hook extends (...args: infer Args) => infer Answer
+  ? (run: RunningRun, ...args: Args) => Answer
+  : never;
+
+/**
+ * What a check does at the hook points of the registry interface (`hooks.ts`) for a unit under its run: the points it
+ * needs. A point is filled while a run of any unit has a check with a step there, and empty otherwise.
+ */
+export type CheckSteps = {
+  [Point in Exclude<keyof RegistryHooks, "submissionTaken" | "answerSent">]?: StepOf<NonNullable<RegistryHooks[Point]>>;
+} & {
+  /** The fate of a new application of the unit (whether the unit's submissions are held follows from having it). */
+  submissionTaken?: StepOf<NonNullable<RegistryHooks["submissionTaken"]>["fateOf"]>;
+};
+
+/** What a check's steps are made with, once a gateway. */
+export interface StepScope {
+  storage: Storage;
+  /** The steps made for `key` once a gateway, on first use: steps that checks share are the same steps. */
+  shared(key: object, make: () => CheckSteps): CheckSteps;
+}
+
 /** A check's verdict with its evidence. */
 export interface Judgement {
   verdict: Verdict;
@@ -75,17 +103,42 @@ export interface Judgement {
 
 /**
  * One readiness check: what correct software does, what the check expects, what the sandbox raises for it at the
- * start of a run (if anything), what the software must do meanwhile, and its verdict: a pure function of the facts.
+ * start of a run (if anything), what the software must do meanwhile, and its verdict: a pure function of the facts,
+ * the run's (`RunFacts`) and, for a check that gathers some of its own, those (`Own`, see `GatheringCheck`).
  */
-export interface ReadinessCheck {
+export interface ReadinessCheck<Own extends object = object> {
   howToPass: string;
   expected: string;
   /** Raises the check's stimulus for a business unit at `nowMs` (its clock); answers what to write and what to keep. */
   stimulus?: (businessUnitId: string, nowMs: number) => { raised: Raised; kept: Kept };
   /** What the software must do while the run runs. */
   instructions: (context: InstructionContext) => string;
-  judge: (facts: RunFacts) => Judgement;
+  /** The check's steps at the hook points it needs (see `CheckSteps`), made once a gateway. */
+  steps?: (scope: StepScope) => CheckSteps;
+  judge: (facts: RunFacts & Own) => Judgement;
 }
+
+/** A check judged from facts of its own as well, which it gathers from the store each time the run is judged. */
+export interface GatheringCheck<Own extends object> extends ReadinessCheck<Own> {
+  gather: (context: GatherContext) => Promise<Own>;
+}
+
+/** A check as a run judges it: its own facts gathered (if any), then judged with the run's. */
+export interface RunCheck extends Omit<ReadinessCheck, "judge"> {
+  assess: (facts: RunFacts, context: GatherContext) => Promise<Judgement>;
+}
+
+/** A check judged from the run's facts alone, as a run judges it. */
+export const judgedFromRun = (check: ReadinessCheck): RunCheck => ({
+  ...check,
+  assess: async (facts) => check.judge(facts),
+});
+
+/** A check that gathers facts of its own, as a run judges it. */
+export const judgedFromOwnFacts = <Own extends object>(check: GatheringCheck<Own>): RunCheck => ({
+  ...check,
+  assess: async (facts, context) => check.judge({ ...facts, ...(await check.gather(context)) }),
+});
 
 /** The rule each check is tied to, as the spec gives it (`x-enumDescriptions` of ReadinessCheckName). */
 export const RULES = componentSchema("ReadinessCheckName", "sandbox")["x-enumDescriptions"] as Record<
@@ -93,14 +146,23 @@ export const RULES = componentSchema("ReadinessCheckName", "sandbox")["x-enumDes
   string
 >;
 
+/** Whether an observation (or an operation) is of one of the operations named. */
+export function isOperation(observed: { operationId: string }, ...names: readonly RegistryOperationName[]): boolean {
+  const named: readonly string[] = names;
+  return named.includes(observed.operationId);
+}
+
 /** Operations that list notifications, and those that acknowledge them (both versions). */
-const LIST_OPERATIONS = new Set(["listNotificationsV1", "listNotificationsV0"]);
-const ACKNOWLEDGE_OPERATIONS = new Set(["acknowledgeNotificationsV1", "acknowledgeNotificationsV0"]);
+export const LIST_OPERATIONS: readonly RegistryOperationName[] = ["listNotificationsV1", "listNotificationsV0"];
+export const ACKNOWLEDGE_OPERATIONS: readonly RegistryOperationName[] = [
+  "acknowledgeNotificationsV1",
+  "acknowledgeNotificationsV0",
+];
 
 export const isListing = (observation: ReadinessObservationRow): boolean =>
-  LIST_OPERATIONS.has(observation.operationId);
+  isOperation(observation, ...LIST_OPERATIONS);
 export const isAcknowledgement = (observation: ReadinessObservationRow): boolean =>
-  ACKNOWLEDGE_OPERATIONS.has(observation.operationId);
+  isOperation(observation, ...ACKNOWLEDGE_OPERATIONS);
 
 /** The ids the software acknowledged with a successful call, and the calls that did. */
 export function acknowledgedIds(observations: readonly ReadinessObservationRow[]): Set<string> {

@@ -1,4 +1,4 @@
-import type { CheckName, ReadinessCheck } from "./check.js";
+import { judgedFromOwnFacts, judgedFromRun, type CheckName, type RunCheck } from "./check.js";
 import { checksumAndLength } from "./checksum-and-length.js";
 import { deferredOfficialSearch } from "./deferred-official-search.js";
 import { downloads } from "./downloads.js";
@@ -16,19 +16,19 @@ import { validationFailed } from "./validation-failed.js";
  * Every readiness check, by the name the spec gives it (`ReadinessCheckName`): a name added to the spec is a type
  * error here until its module exists. The order is the order a run answers them in.
  */
-export const CHECKS: { readonly [Name in CheckName]: ReadinessCheck } = {
-  duplicates,
-  paging,
-  "nothing-left-behind": nothingLeftBehind,
-  "validation-failed": validationFailed,
-  "checksum-and-length": checksumAndLength,
-  "system-error": systemError,
-  "lost-answer": lostAnswer,
-  downloads,
-  "expired-upload": expiredUpload,
-  "rate-limits": rateLimits,
-  "faults-and-cadence": faultsAndCadence,
-  "deferred-official-search": deferredOfficialSearch,
+export const CHECKS: { readonly [Name in CheckName]: RunCheck } = {
+  duplicates: judgedFromRun(duplicates),
+  paging: judgedFromRun(paging),
+  "nothing-left-behind": judgedFromOwnFacts(nothingLeftBehind),
+  "validation-failed": judgedFromOwnFacts(validationFailed),
+  "checksum-and-length": judgedFromRun(checksumAndLength),
+  "system-error": judgedFromOwnFacts(systemError),
+  "lost-answer": judgedFromOwnFacts(lostAnswer),
+  downloads: judgedFromRun(downloads),
+  "expired-upload": judgedFromOwnFacts(expiredUpload),
+  "rate-limits": judgedFromRun(rateLimits),
+  "faults-and-cadence": judgedFromRun(faultsAndCadence),
+  "deferred-official-search": judgedFromOwnFacts(deferredOfficialSearch),
 };
 
 /** The check names, in the order of CHECKS. */

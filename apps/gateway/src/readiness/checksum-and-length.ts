@@ -1,4 +1,4 @@
-import { answered, firstHundred, type ReadinessCheck } from "./check.js";
+import { answered, firstHundred, isOperation, type ReadinessCheck } from "./check.js";
 import { addressRefused, refusedAddressRequest, refusedForExpiry } from "./expired-upload.js";
 
 /**
@@ -22,8 +22,8 @@ export const checksumAndLength: ReadinessCheck = {
     `Send one document from your software before ${deadline} (the run's deadline, on the unit's sandbox clock): ` +
     "POST /v0/documents/url, then PUT the bytes to the upload_url.",
   judge: ({ observations, ended }) => {
-    const puts = observations.filter((observation) => observation.operationId === "uploadDocument");
-    const asks = observations.filter((observation) => observation.operationId === "createUploadUrl");
+    const puts = observations.filter((observation) => isOperation(observation, "uploadDocument"));
+    const asks = observations.filter((observation) => isOperation(observation, "createUploadUrl"));
     const requests = firstHundred([...asks, ...puts].sort((a, b) => a.sequence - b.sequence));
     const leaked = puts.find((put) => put.credentialsSent);
     if (leaked)

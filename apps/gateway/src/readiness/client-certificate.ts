@@ -5,19 +5,17 @@ import { firstHundred, type Judgement, type UnitState } from "./check.js";
 
 /**
  * The judgement of a title check (`rate-limits`, `deferred-official-search`) whose software sent one of its title
- * enquiries (`operationIds`) without a client certificate: refused 403 BG40005, it never met the check's stimulus the
+ * enquiries (`isEnquiry`) without a client certificate: refused 403 BG40005, it never met the check's stimulus the
  * way the registry's services let it, so the check fails, with the refused requests as evidence. Undefined when none
  * was refused so.
  */
 export function refusedForClientCertificate(
   observations: readonly ReadinessObservationRow[],
-  operationIds: ReadonlySet<string>,
+  isEnquiry: (observation: ReadinessObservationRow) => boolean,
 ): Judgement | undefined {
   const refused = observations.filter(
     (observation) =>
-      operationIds.has(observation.operationId) &&
-      observation.status === 403 &&
-      observation.answerCode === CLIENT_CERTIFICATE_REQUIRED,
+      isEnquiry(observation) && observation.status === 403 && observation.answerCode === CLIENT_CERTIFICATE_REQUIRED,
   );
   const first = refused[0];
   if (!first) return undefined;

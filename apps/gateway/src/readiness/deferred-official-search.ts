@@ -1,11 +1,13 @@
 import { isoMillis } from "../clock.js";
 import { SERVICE_HOURS_IN_WORDS } from "../registry/london-time.js";
+import type { RegistryOperationName } from "../operation-types.js";
 import type { Storage } from "../storage/storage.js";
 import { deferredTiming, MANUAL_PROCESSING_MS, retryAfterSeconds } from "../title-enquiries/official-search.js";
-import { firstHundred, type ReadinessCheck, type UnitState } from "./check.js";
+import { firstHundred, isOperation, type GatheringCheck, type UnitState } from "./check.js";
 import { clientCertificateNeed, refusedForClientCertificate } from "./client-certificate.js";
-import type { RunningRun } from "./observer.js";
-import { keptByRun, takeOncePerRun, type KeptByRun } from "./run-settings.js";
+import type { RunningRun } from "./check.js";
+import { RunSetting, type KeptByRun } from "./run-settings.js";
+import { isNumber, isString, objectOf } from "./shapes.js";
 
 /** The official search a run deferred: its `message_id`, when it was made and when its result is due. */
 export interface DeferredSearch extends KeptByRun {
@@ -18,10 +20,19 @@ export interface DeferredSearch extends KeptByRun {
 }
 
 /** The official search and its Poll Request Service. */
-const SEARCH_OPERATIONS: ReadonlySet<string> = new Set(["officialSearchOfWhole", "getPollRequest"]);
+const SEARCH_OPERATIONS: readonly RegistryOperationName[] = ["officialSearchOfWhole", "getPollRequest"];
 
-/** The setting that holds the search a unit's run deferred (one a unit; a later run's replaces it; a unit's reset clears it). */
-const deferredSetting = (businessUnitId: string): string => `readiness.deferred-official-search.${businessUnitId}`;
+/** The setting that holds the search a unit's run deferred. */
+const deferredSetting = new RunSetting<DeferredSearch>(
+  "deferred-official-search",
+  objectOf<DeferredSearch>({
+    runId: isString,
+    messageId: isString,
+    deferredMs: isNumber,
+    readyMs: isNumber,
+    deadlineMs: isNumber,
+  }),
+);
 
 /**
  * Takes the run's one deferral for an accepted official search of its unit: the first search of the run takes it (once,
@@ -35,14 +46,14 @@ export function takeDeferral(
   nowMs: number,
 ): Promise<boolean> {
   const deferred: DeferredSearch = { runId: run.id, ...search, deferredMs: nowMs, deadlineMs: run.deadlineMs };
-  return takeOncePerRun(storage, deferredSetting(businessUnitId), deferred);
+  return deferredSetting.takeOnce(storage, businessUnitId, deferred);
 }
 
 /** The search a run deferred, if it deferred one. */
 export const deferredSearchOf = (
   storage: Storage,
   run: { id: string; businessUnitId: string },
-): Promise<DeferredSearch | undefined> => keptByRun(storage, deferredSetting(run.businessUnitId), run.id);
+): Promise<DeferredSearch | undefined> => deferredSetting.keptBy(storage, run.businessUnitId, run.id);
 
 /**
  * How the run defers a search made now, by the unit's clock (`deferredTiming`, as it defers the search itself), and
@@ -79,7 +90,7 @@ function deferralNow({ nowMs }: UnitState, deadlineMs: number): string {
  * `expected_response_at` on, never before (a poll answered 202 came too soon), and read it (200). A search or poll
  * refused for want of a client certificate (403 BG40005) fails the check.
  */
-export const deferredOfficialSearch: ReadinessCheck = {
+export const deferredOfficialSearch: GatheringCheck<{ deferredSearch: DeferredSearch | undefined }> = {
   howToPass:
     "On a 202, keep its message_id and wait the seconds of its Retry-After (the time to expected_response_at; the " +
     "registry's clock may differ from yours, so count from the answer rather than compare expected_response_at with " +
@@ -95,10 +106,16 @@ export const deferredOfficialSearch: ReadinessCheck = {
     "Make one official search of whole with priority (POST /api/v1/official-searches-of-whole) from your software " +
     `before ${deadline} (the run's deadline, on the unit's sandbox clock). ${deferralNow(unit, Date.parse(deadline))} ` +
     clientCertificateNeed(unit),
+  steps: ({ storage }) => ({
+    officialSearch: (run, businessUnitId, search, nowMs) => takeDeferral(storage, run, businessUnitId, search, nowMs),
+  }),
+  gather: async ({ storage, run }) => ({ deferredSearch: await deferredSearchOf(storage, run) }),
   judge: ({ observations, deferredSearch, ended }) => {
-    const refused = refusedForClientCertificate(observations, SEARCH_OPERATIONS);
+    const refused = refusedForClientCertificate(observations, (observation) =>
+      isOperation(observation, ...SEARCH_OPERATIONS),
+    );
     if (refused) return refused;
-    const searches = observations.filter((observation) => observation.operationId === "officialSearchOfWhole");
+    const searches = observations.filter((observation) => isOperation(observation, "officialSearchOfWhole"));
     if (!deferredSearch) {
       const found = "The software made no official search that the registry accepted during the run.";
       return { verdict: ended ? "not_exercised" : "running", found, requests: firstHundred(searches) };
@@ -106,7 +123,7 @@ export const deferredOfficialSearch: ReadinessCheck = {
     const { messageId, readyMs, deadlineMs } = deferredSearch;
     const polls = observations.filter(
       (observation) =>
-        observation.operationId === "getPollRequest" && observation.pathParameters["message_id"] === messageId,
+        isOperation(observation, "getPollRequest") && observation.pathParameters["message_id"] === messageId,
     );
     const requests = firstHundred([...searches, ...polls].sort((a, b) => a.sequence - b.sequence));
     const deferred = `Search ${messageId} was deferred until ${isoMillis(readyMs)}`;

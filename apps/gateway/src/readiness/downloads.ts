@@ -1,13 +1,13 @@
 import type { ReadinessObservationRow } from "../storage/storage.js";
-import { acknowledgedIds, firstHundred, type ReadinessCheck } from "./check.js";
+import { acknowledgedIds, firstHundred, isOperation, type ReadinessCheck } from "./check.js";
 import type { DocumentCode } from "../registry/correspondence.js";
 import { despatchedCorrespondence } from "./stimulus.js";
 
 /** The documents the run despatches: a letter and an official copy of the register, so that "each" means two. */
 const CODES: DocumentCode[] = ["LTR", "OCR"];
 
-const isAsk = (observation: ReadinessObservationRow): boolean => observation.operationId === "downloadDocument";
-const isFetch = (observation: ReadinessObservationRow): boolean => observation.operationId === "fetchDocumentContent";
+const isAsk = (observation: ReadinessObservationRow): boolean => isOperation(observation, "downloadDocument");
+const isFetch = (observation: ReadinessObservationRow): boolean => isOperation(observation, "fetchDocumentContent");
 const idOf = (observation: ReadinessObservationRow): string | undefined => observation.pathParameters["download_id"];
 
 /** What became of one despatched document: asked for (302), then fetched from its download address (200)? */

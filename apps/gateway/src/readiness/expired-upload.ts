@@ -1,7 +1,8 @@
 import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
-import { answered, firstHundred, type ReadinessCheck } from "./check.js";
-import type { RunningRun } from "./observer.js";
-import { keptByRun, takeOncePerRun, type KeptByRun } from "./run-settings.js";
+import { answered, firstHundred, isOperation, type GatheringCheck } from "./check.js";
+import type { RunningRun } from "./check.js";
+import { RunSetting, type KeptByRun } from "./run-settings.js";
+import { isNumber, isString, objectOf } from "./shapes.js";
 
 /** The upload address a run issued expired: which document, the bytes it was for, and when, by the unit's clock. */
 interface HeldAddress extends KeptByRun {
@@ -19,14 +20,23 @@ export interface ExpiredAddress {
   reuploadedAs: string | undefined;
 }
 
-/** The setting that holds the address a unit's run issued expired (one a unit; a later run's replaces it). */
-export const expiredAddressSetting = (businessUnitId: string): string => `readiness.expired-upload.${businessUnitId}`;
+/** The setting that holds the address a unit's run issued expired. */
+const expiredAddressSetting = new RunSetting<HeldAddress>(
+  "expired-upload",
+  objectOf<HeldAddress>({
+    runId: isString,
+    documentId: isString,
+    fileLength: isNumber,
+    fileSha256: isString,
+    issuedMs: isNumber,
+  }),
+);
 
 /** Most later uploads looked up for the same bytes when a run is judged. */
 const MOST_LOOKED_UP = 100;
 
-const isAsk = (observation: ReadinessObservationRow): boolean => observation.operationId === "createUploadUrl";
-const isPut = (observation: ReadinessObservationRow): boolean => observation.operationId === "uploadDocument";
+const isAsk = (observation: ReadinessObservationRow): boolean => isOperation(observation, "createUploadUrl");
+const isPut = (observation: ReadinessObservationRow): boolean => isOperation(observation, "uploadDocument");
 
 /**
  * The software's first request for an upload address refused for what it sent (a 4xx: a hex `file_sha256`, a length
@@ -75,7 +85,7 @@ export async function takeExpiredAddress(
     fileSha256: document.fileSha256,
     issuedMs: nowMs,
   };
-  return takeOncePerRun(storage, expiredAddressSetting(businessUnitId), held);
+  return expiredAddressSetting.takeOnce(storage, businessUnitId, held);
 }
 
 /**
@@ -87,7 +97,7 @@ export async function expiredAddressOf(
   run: { id: string; businessUnitId: string },
   observations: readonly ReadinessObservationRow[],
 ): Promise<ExpiredAddress | undefined> {
-  const held = await keptByRun<HeldAddress>(storage, expiredAddressSetting(run.businessUnitId), run.id);
+  const held = await expiredAddressSetting.keptBy(storage, run.businessUnitId, run.id);
   if (!held) return undefined;
   const later = observations
     .filter(
@@ -112,7 +122,7 @@ export async function expiredAddressOf(
  * first upload address of the run already expired (as if the software had waited too long before its PUT): the
  * software must ask for a new address, and the same bytes' upload to it must be answered 200.
  */
-export const expiredUpload: ReadinessCheck = {
+export const expiredUpload: GatheringCheck<{ expiredAddress: ExpiredAddress | undefined }> = {
   howToPass:
     "When an upload PUT is refused as expired (403, code 403-02), or the address's expiry has passed before you send, " +
     "ask for a new address (POST /v0/documents/url with the same file_length and file_sha256) and PUT the bytes " +
@@ -122,6 +132,13 @@ export const expiredUpload: ReadinessCheck = {
     `Send one document from your software before ${deadline} (the run's deadline, on the unit's sandbox clock): ` +
     "the first upload address the sandbox issues in the run has already expired, and your software must ask for " +
     "another.",
+  steps: ({ storage }) => ({
+    uploadAddressIssued: (run, businessUnitId, document, nowMs) =>
+      takeExpiredAddress(storage, run, businessUnitId, document, nowMs),
+  }),
+  gather: async ({ storage, run, observations }) => ({
+    expiredAddress: await expiredAddressOf(storage, run, observations),
+  }),
   judge: ({ observations, expiredAddress, ended }) => {
     const requests = firstHundred(observations.filter((observation) => isAsk(observation) || isPut(observation)));
     if (!expiredAddress) {

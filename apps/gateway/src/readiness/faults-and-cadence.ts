@@ -3,8 +3,10 @@ import { isoMillis } from "../clock.js";
 import { Problem } from "../problems.js";
 import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
 import { firstHundred, isListing, type ReadinessCheck } from "./check.js";
-import type { RunningRun } from "./observer.js";
+import type { RunningRun } from "./check.js";
 import { describeWait, seconds, waitEvidence, waitsAfter } from "./waits.js";
+import { RunSetting } from "./run-settings.js";
+import { isNumber, isString, objectOf } from "./shapes.js";
 
 /**
  * The faults a run answers the unit's first notification list requests with, in order: a 503 after `latencyMs`, with
@@ -28,7 +30,10 @@ interface Answered {
   answered: number;
 }
 
-const faultsSetting = (businessUnitId: string): string => `readiness.faults-and-cadence.${businessUnitId}`;
+const faultsSetting = new RunSetting<Answered>(
+  "faults-and-cadence",
+  objectOf<Answered>({ runId: isString, answered: isNumber }),
+);
 
 /**
  * The faults of the notification list under readiness runs. Which fault a list request meets is taken atomically in
@@ -47,14 +52,11 @@ export class ListFaults {
   /** Answers a list request of the unit under `run` with the run's next fault (waits, then throws a 503), if any is left. */
   async meet(run: Pick<RunningRun, "id">, businessUnitId: string): Promise<void> {
     if (this.#spent.has(run.id)) return;
-    const index = await this.#storage.updateSetting<Answered, number | null>(
-      faultsSetting(businessUnitId),
-      (stored) => {
-        const answered = stored?.runId === run.id ? stored.answered : 0;
-        if (answered >= LIST_FAULTS.length) return { value: { runId: run.id, answered }, answer: null };
-        return { value: { runId: run.id, answered: answered + 1 }, answer: answered };
-      },
-    );
+    const index = await faultsSetting.update<number | null>(this.#storage, businessUnitId, (stored) => {
+      const answered = stored?.runId === run.id ? stored.answered : 0;
+      if (answered >= LIST_FAULTS.length) return { value: { runId: run.id, answered }, answer: null };
+      return { value: { runId: run.id, answered: answered + 1 }, answer: answered };
+    });
     const fault = index === null ? undefined : LIST_FAULTS[index];
     if (!fault) {
       if (this.#spent.size >= 10_000) this.#spent.clear();
@@ -103,6 +105,10 @@ export const faultsAndCadence: ReadinessCheck = {
     `after ${LIST_FAULTS[0]!.latencyMs} ms, with Retry-After: ${LIST_FAULTS.map((fault) => fault.retryAfterSeconds).join(", then ")} ` +
     `seconds: wait that long before each retry, and never list more than ${POLLING_LIMIT.requests} times in ` +
     `${POLLING_LIMIT.windowSeconds} seconds.`,
+  steps: ({ storage }) => {
+    const faults = new ListFaults(storage);
+    return { beforeList: (run, businessUnitId) => faults.meet(run, businessUnitId) };
+  },
   judge: ({ observations, ended }) => {
     const listings = observations.filter(isListing);
     const burst = tooFrequent(listings);

@@ -1,5 +1,13 @@
-import { firstHundred, type ReadinessCheck } from "./check.js";
-import { noSubmissionTaken, observedAround, STORED_STATUSES, submissionPlace } from "./submissions.js";
+import { firstHundred, type GatheringCheck } from "./check.js";
+import {
+  noSubmissionTaken,
+  observedAround,
+  STORED_STATUSES,
+  submissionPlace,
+  submissionSteps,
+  submissionsOf,
+  type SubmissionFacts,
+} from "./submissions.js";
 
 /**
  * Lost answer: the network may lose the answer of a submission the registry stored. The run stores one of the unit's
@@ -7,7 +15,7 @@ import { noSubmissionTaken, observedAround, STORED_STATUSES, submissionPlace } f
  * the same Idempotency-Key, which the gateway answers with the stored application, so that exactly one exists. The
  * software's first submission after the lost one is its retry: with another key it is a second application.
  */
-export const lostAnswer: ReadinessCheck = {
+export const lostAnswer: GatheringCheck<SubmissionFacts> = {
   howToPass:
     "Generate an Idempotency-Key once per application and keep it with the application before sending. When a " +
     "submission's answer does not arrive (connection closed or reset, timeout), send the same request again with " +
@@ -21,6 +29,8 @@ export const lostAnswer: ReadinessCheck = {
     `${submissionPlace("lost-answer", checks)}: the sandbox stores it, then closes the connection before its answer ` +
     "is sent, and your software must retry it with the same Idempotency-Key, before it submits anything else and " +
     "before the deadline.",
+  steps: submissionSteps,
+  gather: async ({ storage, run }) => ({ submissions: await submissionsOf(storage, run) }),
   judge: ({ observations, submissions, ended }) => {
     const stored = submissions["lost-answer"];
     if (!stored) return noSubmissionTaken(observations, ended);

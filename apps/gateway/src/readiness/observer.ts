@@ -1,27 +1,18 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Operation } from "@lrg/spec";
+import { READINESS_BOUNDS, type Operation } from "@lrg/spec";
 import type { Clock } from "../clock.js";
 import { errorOfAnswer } from "../problems.js";
+import { ACKNOWLEDGE_OPERATIONS, isOperation, type RunningRun } from "./check.js";
 import type { ReadinessObservationRow, ReadinessRunRow, Storage, SubmissionCase } from "../storage/storage.js";
 
 /** The most observations one run keeps (ReadinessObservation `sequence` maximum); later ones are counted as dropped. */
-export const OBSERVATIONS_KEPT_PER_RUN = 10_000;
+export const OBSERVATIONS_KEPT_PER_RUN = READINESS_BOUNDS.observationsKept;
 
 /** Query parameters whose value is never kept: a secret or the signature of a signed address. */
 const SECRET_NAME = /sig|token|secret|pass|credential|auth|key/i;
 const REDACTED = "[redacted]";
-/** Longest query value kept, and most parameters kept (ReadinessObservation `query`). */
-const MAX_VALUE = 200;
-const MAX_PARAMETERS = 20;
-/** Most acknowledged ids kept of one call (the spec's bound on an acknowledge call). */
-const MAX_IDS = 100;
-
-/** The running run of a business unit, as the observer caches it. */
-export interface RunningRun {
-  id: string;
-  deadlineMs: number;
-  checks: readonly string[];
-}
+/** What an observation keeps at most (ReadinessObservation): a value's length, parameters, ids, title numbers. */
+const { valueLength, parametersKept, acknowledgedIdsKept, idempotencyKeyLength, titleNumbersKept } = READINESS_BOUNDS;
 
 /**
  * Observes the registry interface for the business units under a running readiness run: each answered request of such
@@ -34,6 +25,7 @@ export class ReadinessObserver {
   readonly #clock: Clock;
   readonly #log: (error: unknown) => void;
   #running = new Map<string, RunningRun>();
+  #changed: () => void = () => undefined;
   #pending: PendingObservation[] = [];
   #writing: Promise<void> | undefined;
 
@@ -63,6 +55,12 @@ export class ReadinessObserver {
   /** Reads the running runs from the store again. */
   async reload(): Promise<void> {
     this.#running = runningByUnit(await this.#storage.runningReadinessRuns());
+    this.#changed();
+  }
+
+  /** Calls `listener` whenever the running runs changed (one started, ended or was forgotten; they were read again). */
+  onChange(listener: () => void): void {
+    this.#changed = listener;
   }
 
   /** The running runs, by business unit. */
@@ -78,16 +76,19 @@ export class ReadinessObserver {
 
   started(run: Pick<ReadinessRunRow, "id" | "businessUnitId" | "deadlineMs" | "checks">): void {
     this.#running.set(run.businessUnitId, { id: run.id, deadlineMs: run.deadlineMs, checks: run.checks });
+    this.#changed();
   }
 
   ended(run: Pick<ReadinessRunRow, "id" | "businessUnitId">): void {
     if (this.#running.get(run.businessUnitId)?.id === run.id) this.#running.delete(run.businessUnitId);
+    this.#changed();
   }
 
   /** Forgets every run of a business unit (its reset), or every run (null: the sandbox's reset). */
   forget(businessUnitId: string | null): void {
     if (businessUnitId === null) this.#running.clear();
     else this.#running.delete(businessUnitId);
+    this.#changed();
   }
 
   /**
@@ -179,7 +180,7 @@ export function observationOf(
   context: { runId: string; businessUnitId: string; clockMs: number },
 ): Omit<ReadinessObservationRow, "sequence"> {
   const error = errorOfAnswer(reply.statusCode, payload);
-  const ids = operation.operationId.startsWith("acknowledgeNotifications") ? acknowledgeIdsOf(request.body) : null;
+  const ids = isOperation(operation, ...ACKNOWLEDGE_OPERATIONS) ? acknowledgeIdsOf(request.body) : null;
   const key = request.headers["idempotency-key"];
   return {
     ...context,
@@ -188,14 +189,14 @@ export function observationOf(
     query: redacted(request.query),
     status: reply.statusCode,
     credentialsSent: request.headers.authorization !== undefined,
-    acknowledgedIds: ids === null ? null : ids.slice(0, MAX_IDS).map((id) => cut(id)),
+    acknowledgedIds: ids === null ? null : ids.slice(0, acknowledgedIdsKept).map((id) => cut(id)),
     acknowledgedCount: ids === null ? null : ids.length,
-    idempotencyKey: typeof key === "string" ? cut(key, 255) : null,
+    idempotencyKey: typeof key === "string" ? cut(key, idempotencyKeyLength) : null,
     pathParameters: redacted(request.params),
     retryAfterSeconds: wholeSeconds(reply.getHeader("retry-after")),
     answerCode: error.code === null ? null : cut(error.code),
     answerDetail: error.detail === null ? null : cut(error.detail),
-    submissionCase: operation.operationId === "submitApplication" ? submissionCaseOf(request.body) : null,
+    submissionCase: isOperation(operation, "submitApplication") ? submissionCaseOf(request.body) : null,
   };
 }
 
@@ -209,7 +210,7 @@ export function submissionCaseOf(body: unknown): SubmissionCase | null {
   const numbers =
     typeof titles === "object" && titles !== null
       ? Object.values(titles as Record<string, unknown>)
-          .slice(0, MAX_IDS)
+          .slice(0, titleNumbersKept)
           .map((title) => (title as { title_number?: unknown } | null)?.title_number)
           .filter((number): number is string => typeof number === "string")
           .map((number) => cut(number.toUpperCase()))
@@ -228,13 +229,14 @@ function wholeSeconds(header: unknown): number | null {
   return /^\d{1,9}$/.test(value) ? Number(value) : null;
 }
 
-const cut = (text: string, most = MAX_VALUE): string => (text.length > most ? `${text.slice(0, most - 1)}…` : text);
+const cut = (text: string, most: number = valueLength): string =>
+  text.length > most ? `${text.slice(0, most - 1)}…` : text;
 
 /** Query or path parameters as kept: at most 20, each value cut, a secret's or a signature's value redacted. */
 function redacted(parameters: unknown): Record<string, string> {
   if (typeof parameters !== "object" || parameters === null) return {};
   const kept: [string, string][] = Object.entries(parameters as Record<string, unknown>)
-    .slice(0, MAX_PARAMETERS)
+    .slice(0, parametersKept)
     .map(([name, value]) => [cut(name), SECRET_NAME.test(name) ? REDACTED : cut(String(value))]);
   return Object.fromEntries(kept);
 }

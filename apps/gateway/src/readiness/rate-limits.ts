@@ -5,8 +5,8 @@ import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
 import { proprietorNamesClosed } from "../title-enquiries/routes.js";
 import { firstHundred, type ReadinessCheck, type UnitState } from "./check.js";
 import { clientCertificateNeed, refusedForClientCertificate } from "./client-certificate.js";
-import type { RunningRun } from "./observer.js";
-import { takeOncePerRun } from "./run-settings.js";
+import type { RunningRun } from "./check.js";
+import { isKeptByRun, RunSetting } from "./run-settings.js";
 import { describeWait, waitEvidence, waitsAfter, type Wait } from "./waits.js";
 
 /**
@@ -18,8 +18,8 @@ export const RUN_RETRY_AFTER_SECONDS = 2;
 /** The rate-limited title look-ups, as the spec names them (`x-lrg-rate-limit`). */
 const LOOK_UPS: ReadonlySet<string> = new Set(Object.keys(RATE_LIMITED));
 
-/** The setting that holds the run that answered a unit's 429 (one a unit; a unit's reset clears it). */
-const rateLimitedSetting = (businessUnitId: string): string => `readiness.rate-limits.${businessUnitId}`;
+/** The setting that holds the run that answered a unit's 429. */
+const rateLimitedSetting = new RunSetting("rate-limits", isKeptByRun);
 
 /**
  * Takes the run's one 429 for a rate-limited look-up of its unit: the first such request of the run takes it (once,
@@ -30,7 +30,7 @@ export async function takeRateLimit(
   run: Pick<RunningRun, "id">,
   businessUnitId: string,
 ): Promise<number | null> {
-  const taken = await takeOncePerRun(storage, rateLimitedSetting(businessUnitId), { runId: run.id });
+  const taken = await rateLimitedSetting.takeOnce(storage, businessUnitId, { runId: run.id });
   return taken ? RUN_RETRY_AFTER_SECONDS : null;
 }
 
@@ -64,8 +64,9 @@ export const rateLimits: ReadinessCheck = {
     "of its official copies (GET /s1/v1/titles/{title_number}/official-copies/availability). The run answers the " +
     `first look-up 429 with Retry-After: ${RUN_RETRY_AFTER_SECONDS}: wait that long, then look it up again. ` +
     `${namesClosedNow(unit)}${clientCertificateNeed(unit)}`,
+  steps: ({ storage }) => ({ titleLookUp: (run, businessUnitId) => takeRateLimit(storage, run, businessUnitId) }),
   judge: ({ observations, ended }) => {
-    const refused = refusedForClientCertificate(observations, LOOK_UPS);
+    const refused = refusedForClientCertificate(observations, (observation) => LOOK_UPS.has(observation.operationId));
     if (refused) return refused;
     const byOperation = new Map<string, ReadinessObservationRow[]>();
     for (const observation of observations) {

@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
+import { READINESS_BOUNDS } from "@lrg/spec";
 import { isoMillis, type Clock } from "../clock.js";
 import type { SandboxComponents } from "../operation-types.js";
 import { Problem } from "../problems.js";
 import type { BlobStore } from "../storage/blobs/blob-store.js";
 import type { ReadinessObservationRow, ReadinessRunRow, Storage } from "../storage/storage.js";
 import {
-  consumedVersion,
   RULES,
   type CheckName,
+  type GatherContext,
   type Raised,
   type RunFacts,
   type Stimulus,
@@ -15,32 +16,19 @@ import {
   type Verdict,
 } from "./check.js";
 import { CHECK_NAMES, CHECKS } from "./checks.js";
-import { expiredAddressOf } from "./expired-upload.js";
 import type { ReadinessObserver } from "./observer.js";
-import { deferredSearchOf } from "./deferred-official-search.js";
-import { submissionChecksOf, submissionsOf } from "./submissions.js";
+import { isCheckName, isResult, isStimulus, shaped, type Result } from "./shapes.js";
 
 type ReadinessRun = SandboxComponents["schemas"]["ReadinessRun"];
 type ReadinessRunSummary = SandboxComponents["schemas"]["ReadinessRunSummary"];
 type CheckResult = SandboxComponents["schemas"]["ReadinessCheckResult"];
 type Observation = SandboxComponents["schemas"]["ReadinessObservation"];
 
-/** The verdicts kept with a run once it ended. */
-interface Result {
-  verdict: Verdict;
-  checks: CheckResult[];
-}
-
-/** What is judged from the store besides the observations, while a run runs and as it ends. */
-type Found = Pick<RunFacts, "submissions" | "expiredAddress" | "deferredSearch">;
-
 /** Who asks: a business unit's token (its id), or the admin token (null). */
 export type Reader = string | null;
 
-/** Most runs a list answers (ReadinessRunList `data` maxItems). */
-const LIST_LIMIT = 100;
-/** The spec's default time limit (ReadinessRunRequest `time_limit_seconds`). */
-const DEFAULT_TIME_LIMIT_SECONDS = 3600;
+/** Most runs a list answers (ReadinessRunList `data` maxItems), and the default time limit (ReadinessRunRequest). */
+const { runsListed, defaultTimeLimitSeconds } = READINESS_BOUNDS;
 
 /**
  * Readiness runs: a run raises each check's stimulus for one business unit, the observer records what the unit's
@@ -80,7 +68,7 @@ export class ReadinessService {
     await this.endDue();
     const names = CHECK_NAMES.filter((name) => request.checks === undefined || request.checks.includes(name));
     const nowMs = this.#clock.nowMs(businessUnitId);
-    const timeLimitSeconds = request.time_limit_seconds ?? DEFAULT_TIME_LIMIT_SECONDS;
+    const timeLimitSeconds = request.time_limit_seconds ?? defaultTimeLimitSeconds;
     const stimulus: Stimulus = {};
     const raised: Required<Raised> = {
       applications: [],
@@ -134,8 +122,7 @@ export class ReadinessService {
   async get(runId: string, reader: Reader): Promise<ReadinessRun> {
     const run = await this.#visible(runId, reader);
     if (run.status !== "running") return this.#answer(run, []);
-    const observations = await this.#observations(run.id);
-    return this.#answer(run, observations, await this.#facts(run, observations));
+    return this.#answer(run, await this.#observations(run.id));
   }
 
   /**
@@ -145,10 +132,7 @@ export class ReadinessService {
   async evidence(runId: string, reader: Reader): Promise<{ run: ReadinessRun; observations: Observation[] }> {
     const run = await this.#visible(runId, reader);
     const observations = await this.#observations(run.id);
-    const answer =
-      run.status === "running"
-        ? this.#answer(run, observations, await this.#facts(run, observations))
-        : this.#answer(run, []);
+    const answer = await this.#answer(run, run.status === "running" ? observations : []);
     return { run: answer, observations: observations.map(toObservation) };
   }
 
@@ -156,19 +140,6 @@ export class ReadinessService {
   async #observations(runId: string): Promise<ReadinessObservationRow[]> {
     await this.#observer.settled();
     return this.#storage.readinessObservations(runId);
-  }
-
-  /** What a running run's checks are judged from besides the observations. */
-  async #facts(run: ReadinessRunRow, observations: readonly ReadinessObservationRow[]): Promise<Found> {
-    return {
-      submissions: submissionChecksOf(run.checks).length > 0 ? await submissionsOf(this.#storage, run) : {},
-      expiredAddress: run.checks.includes("expired-upload")
-        ? await expiredAddressOf(this.#storage, run, observations)
-        : undefined,
-      deferredSearch: run.checks.includes("deferred-official-search")
-        ? await deferredSearchOf(this.#storage, run)
-        : undefined,
-    };
   }
 
   /** The runs `reader` may see (of `businessUnitId` when given), newest first, without evidence. */
@@ -179,17 +150,13 @@ export class ReadinessService {
     const unit = reader ?? businessUnitId;
     const runs = await this.#storage.listReadinessRuns({
       ...(unit !== undefined ? { businessUnitId: unit } : {}),
-      limit: LIST_LIMIT,
+      limit: runsListed,
     });
     const summaries: ReadinessRunSummary[] = [];
     for (const run of runs) {
       const running = run.status === "running";
       const observations = running ? await this.#observations(run.id) : [];
-      const {
-        checks,
-        observations: _counts,
-        ...summary
-      } = this.#answer(run, observations, running ? await this.#facts(run, observations) : {});
+      const { checks, observations: _counts, ...summary } = await this.#answer(run, observations);
       summaries.push({ ...summary, checks: checks.map(({ name, verdict }) => ({ name, verdict })) });
     }
     return summaries;
@@ -228,33 +195,13 @@ export class ReadinessService {
     const endedMs =
       status === "finished" ? run.deadlineMs : Math.min(this.#clock.nowMs(run.businessUnitId), run.deadlineMs);
     const observations = await this.#observations(run.id);
-    const leftBehind = status === "finished" ? await this.#leftBehind(run, endedMs, observations) : undefined;
-    const result = judge(run, observations, status, { ...(await this.#facts(run, observations)), leftBehind });
+    const result = await judge(run, observations, status, {
+      storage: this.#storage,
+      finishedMs: status === "finished" ? endedMs : undefined,
+    });
     await this.#storage.endReadinessRun(run.id, { status, endedMs, result });
     await this.#registryState.release(run.businessUnitId);
     this.#observer.ended(run);
-  }
-
-  /**
-   * Whether notifications were raised for the unit during the run, and those still NEW (at most 100), in the feed of
-   * the version the software consumed (version 1 when it consumed neither).
-   */
-  async #leftBehind(
-    run: ReadinessRunRow,
-    endedMs: number,
-    observations: readonly ReadinessObservationRow[],
-  ): Promise<RunFacts["leftBehind"]> {
-    const version = consumedVersion(observations) ?? "v1";
-    const query = {
-      businessUnitId: run.businessUnitId,
-      version,
-      createdAfterMs: run.startedMs - 1,
-      createdBeforeMs: endedMs + 1,
-      additionalProviderFilter: null,
-    };
-    const raised = (await this.#storage.listNotifications({ ...query, limit: 1 })).length > 0;
-    const stillNew = await this.#storage.listNotifications({ ...query, status: "NEW", limit: 100 });
-    return { raised, newIds: stillNew.map((notification) => notification.id), version };
   }
 
   /** The unit's clock now and the settings in force for it, as its run answers it. */
@@ -266,11 +213,15 @@ export class ReadinessService {
    * The run in the spec's shape: its kept verdicts once it ended, else judged now from its observations, with the
    * instructions written from its unit's state now.
    */
-  #answer(run: ReadinessRunRow, observations: ReadinessObservationRow[], facts: Partial<Found> = {}): ReadinessRun {
+  async #answer(run: ReadinessRunRow, observations: readonly ReadinessObservationRow[]): Promise<ReadinessRun> {
     const result =
       run.status === "running"
-        ? judge(run, observations, "running", facts, this.#unitState(run.businessUnitId))
-        : (run.result as Result);
+        ? await judge(run, observations, "running", {
+            storage: this.#storage,
+            finishedMs: undefined,
+            unit: this.#unitState(run.businessUnitId),
+          })
+        : shaped(run.result, isResult, `the result of readiness run ${run.id}`);
     return {
       run_id: run.id,
       business_unit_id: run.businessUnitId,
@@ -300,43 +251,38 @@ export interface RegistryStateHold {
 export type Phase = "running" | "finished" | "cancelled";
 
 /**
- * Every check of a run judged from its facts. While it runs the overall verdict is `running`, and each check still
- * `running` has its instructions, written from the unit's state (`unit`, given while the run runs); once it ended, a
- * check still undecided is `not_exercised`, and the run `failed` if any check failed, `passed` if all passed, else
- * `not_exercised`.
+ * Every check of a run judged from its facts, each check's own gathered from the store first (`context`). While it
+ * runs the overall verdict is `running`, and each check still `running` has its instructions, written from the unit's
+ * state (`unit`, given while the run runs); once it ended, a check still undecided is `not_exercised`, and the run
+ * `failed` if any check failed, `passed` if all passed, else `not_exercised`.
  */
-export function judge(
-  run: Pick<ReadinessRunRow, "checks" | "stimulus" | "deadlineMs">,
+export async function judge(
+  run: GatherContext["run"] & Pick<ReadinessRunRow, "stimulus">,
   observations: readonly ReadinessObservationRow[],
   phase: Phase,
-  found: Partial<Found & Pick<RunFacts, "leftBehind">> = {},
-  unit?: UnitState,
-): Result {
-  const facts: RunFacts = {
-    observations,
-    stimulus: run.stimulus as Stimulus,
-    ended: phase === "finished",
-    leftBehind: found.leftBehind,
-    submissions: found.submissions ?? {},
-    expiredAddress: found.expiredAddress,
-    deferredSearch: found.deferredSearch,
-  };
-  const checks = (run.checks as CheckName[]).map((name): CheckResult => {
+  context: Omit<GatherContext, "run" | "observations"> & { unit?: UnitState },
+): Promise<Result> {
+  const { unit, ...gathering } = context;
+  const stimulus = shaped(run.stimulus, isStimulus, `the stimulus of readiness run ${run.id}`);
+  const facts: RunFacts = { observations, stimulus, ended: phase === "finished" };
+  const names = run.checks.filter(isCheckName);
+  const checks: CheckResult[] = [];
+  for (const name of names) {
     const check = CHECKS[name];
-    const judgement = check.judge(facts);
+    const judgement = await check.assess(facts, { ...gathering, run, observations });
     const verdict = judgement.verdict === "running" && phase !== "running" ? "not_exercised" : judgement.verdict;
-    return {
+    checks.push({
       name,
       verdict,
       rule: RULES[name],
       how_to_pass: check.howToPass,
       instructions:
         verdict === "running" && unit !== undefined
-          ? check.instructions({ deadline: isoMillis(run.deadlineMs), checks: run.checks as CheckName[], unit })
+          ? check.instructions({ deadline: isoMillis(run.deadlineMs), checks: names, unit })
           : null,
       evidence: { expected: check.expected, found: judgement.found, requests: judgement.requests.map(toObservation) },
-    };
-  });
+    });
+  }
   const verdicts = checks.map((check) => check.verdict);
   const verdict: Verdict =
     phase === "running"

@@ -1,8 +1,17 @@
-import type { SubmissionFate } from "../applications/service.js";
+import type { NewSubmission, SubmissionFate } from "../hooks.js";
 import type { RuleError } from "../applications/validation-rules.js";
 import type { ReadinessObservationRow, Storage, SubmissionCase } from "../storage/storage.js";
-import { firstHundred, type CheckName, type Judgement } from "./check.js";
-import type { RunningRun } from "./observer.js";
+import {
+  firstHundred,
+  isOperation,
+  type CheckName,
+  type CheckSteps,
+  type Judgement,
+  type RunningRun,
+  type StepScope,
+} from "./check.js";
+import { RunSetting } from "./run-settings.js";
+import { isNumber, isString, objectOf } from "./shapes.js";
 
 /**
  * The checks that act on the unit's own submissions during a run, in the fixed order they take them (of those the run
@@ -29,14 +38,37 @@ export interface TakenSubmission {
 /** The submissions a run took, by check. */
 export type TakenSubmissions = Partial<Record<SubmissionCheck, TakenSubmission>>;
 
+/** What the checks that act on a submission are judged from besides the run's facts: the submissions it took. */
+export interface SubmissionFacts {
+  submissions: TakenSubmissions;
+}
+
 /** What the setting keeps: the run that took them, and each taken submission in order. */
 interface Stored {
   runId: string;
   taken: (TakenSubmission & { check: SubmissionCheck })[];
 }
 
-/** The setting that holds a unit's taken submissions (one a unit; a later run's replaces it; a unit's reset clears it). */
-export const submissionsSetting = (businessUnitId: string): string => `readiness.submissions.${businessUnitId}`;
+const isSubmissionCheck = (value: unknown): value is SubmissionCheck =>
+  SUBMISSION_CHECKS.some((check) => check === value);
+
+/** The setting that holds a unit's taken submissions. */
+const submissionsSetting = new RunSetting<Stored>(
+  "submissions",
+  objectOf<Stored>({
+    runId: isString,
+    taken: (value): value is Stored["taken"] =>
+      Array.isArray(value) &&
+      value.every(
+        objectOf<Stored["taken"][number]>({
+          check: isSubmissionCheck,
+          applicationId: isString,
+          idempotencyKey: isString,
+          takenMs: isNumber,
+        }),
+      ),
+  }),
+);
 
 /** The errors the application validation-failed takes lists in its information. */
 const VALIDATION_ERRORS: RuleError[] = [
@@ -51,10 +83,19 @@ const VALIDATION_ERRORS: RuleError[] = [
 
 /** What the gateway does with the submission each check takes. */
 const FATES: { readonly [Check in SubmissionCheck]: SubmissionFate } = {
-  "validation-failed": { kind: "validation-failed", errors: VALIDATION_ERRORS },
-  "system-error": { kind: "system-error" },
-  "lost-answer": { kind: "lost-answer" },
+  "validation-failed": { kind: "fail-validation", errors: VALIDATION_ERRORS },
+  "system-error": { kind: "fail-internally" },
+  "lost-answer": { kind: "close-unanswered" },
 };
+
+/**
+ * The step of the checks that act on a submission (`submissionTaken`), one a gateway whichever of them a run examines:
+ * the unit's new application is offered once, to the run's next such check.
+ */
+export const submissionSteps = (scope: StepScope): CheckSteps =>
+  scope.shared(SUBMISSION_CHECKS, () => ({
+    submissionTaken: (run, submission, nowMs) => takeSubmission(scope.storage, run, submission, nowMs),
+  }));
 
 /** The submission-taking checks of a run, in the order they take submissions. */
 export const submissionChecksOf = (checks: readonly string[]): SubmissionCheck[] =>
@@ -68,32 +109,30 @@ export const submissionChecksOf = (checks: readonly string[]): SubmissionCheck[]
 export async function takeSubmission(
   storage: Storage,
   run: Pick<RunningRun, "id" | "checks">,
-  submission: { businessUnitId: string; applicationId: string; idempotencyKey: string },
+  submission: NewSubmission,
   nowMs: number,
 ): Promise<SubmissionFate | undefined> {
   const order = submissionChecksOf(run.checks);
   if (order.length === 0) return undefined;
   const { businessUnitId, applicationId, idempotencyKey } = submission;
-  const check = await storage.updateSetting<Stored, SubmissionCheck | undefined>(
-    submissionsSetting(businessUnitId),
-    (current) => {
-      const taken = current?.runId === run.id ? current.taken : [];
-      const next = order[taken.length];
-      if (next === undefined) return { value: { runId: run.id, taken }, answer: undefined };
-      const took = { check: next, applicationId, idempotencyKey, takenMs: nowMs };
-      return { value: { runId: run.id, taken: [...taken, took] }, answer: next };
-    },
-  );
+  const check = await submissionsSetting.update<SubmissionCheck | undefined>(storage, businessUnitId, (current) => {
+    const taken = current?.runId === run.id ? current.taken : [];
+    const next = order[taken.length];
+    if (next === undefined) return { value: { runId: run.id, taken }, answer: undefined };
+    const took = { check: next, applicationId, idempotencyKey, takenMs: nowMs };
+    return { value: { runId: run.id, taken: [...taken, took] }, answer: next };
+  });
   return check === undefined ? undefined : FATES[check];
 }
 
 /** The submissions a run took, by check. */
 export async function submissionsOf(
   storage: Storage,
-  run: { id: string; businessUnitId: string },
+  run: { id: string; businessUnitId: string; checks: readonly string[] },
 ): Promise<TakenSubmissions> {
-  const stored = await storage.getSetting<Stored>(submissionsSetting(run.businessUnitId));
-  if (stored?.runId !== run.id) return {};
+  if (submissionChecksOf(run.checks).length === 0) return {};
+  const stored = await submissionsSetting.keptBy(storage, run.businessUnitId, run.id);
+  if (!stored) return {};
   return Object.fromEntries(stored.taken.map(({ check, ...taken }) => [check, taken]));
 }
 
@@ -111,7 +150,7 @@ export function submissionPlace(check: SubmissionCheck, checks: readonly string[
 
 /** Whether an observation is a submission (`POST /v0/applications`), whatever its answer. */
 export const isSubmission = (observation: ReadinessObservationRow): boolean =>
-  observation.operationId === "submitApplication";
+  isOperation(observation, "submitApplication");
 
 /** Statuses of a submission that stored a new application: 202, or 444 (stored, its answer lost on purpose). */
 export const STORED_STATUSES: ReadonlySet<number> = new Set([202, 444]);

@@ -1,4 +1,4 @@
-import { firstHundred, type ReadinessCheck } from "./check.js";
+import { firstHundred, isOperation, type GatheringCheck } from "./check.js";
 import {
   describeCase,
   noSubmissionTaken,
@@ -6,6 +6,9 @@ import {
   sameCase,
   STORED_STATUSES,
   submissionPlace,
+  submissionSteps,
+  submissionsOf,
+  type SubmissionFacts,
 } from "./submissions.js";
 
 /**
@@ -16,7 +19,7 @@ import {
  * that stored an application (with the released key or a new one) for the same case (`sameCase`: the same `type`,
  * `customer_reference` and title numbers). Another application of the unit is not a resubmission.
  */
-export const systemError: ReadinessCheck = {
+export const systemError: GatheringCheck<SubmissionFacts> = {
   howToPass:
     "On application.error (SYSTEM_ERROR in version 0), or application information answering SYSTEM_ERROR, submit " +
     "the application again: with the same Idempotency-Key (the registry released it: the retry is a new application) " +
@@ -30,13 +33,15 @@ export const systemError: ReadinessCheck = {
     `${submissionPlace("system-error", checks)}: the sandbox answers it 202, then ends it in SYSTEM_ERROR ` +
     "(application.error; SYSTEM_ERROR in version 0), and your software must submit it again (a new application, " +
     "answered 202) before the deadline.",
+  steps: submissionSteps,
+  gather: async ({ storage, run }) => ({ submissions: await submissionsOf(storage, run) }),
   judge: ({ observations, submissions, ended }) => {
     const failed = submissions["system-error"];
     if (!failed) return noSubmissionTaken(observations, ended);
     const { own, later } = observedAround(observations, failed, 202);
     const reads = observations.filter(
       (observation) =>
-        observation.operationId === "getApplicationInformation" &&
+        isOperation(observation, "getApplicationInformation") &&
         observation.pathParameters["id"] === failed.applicationId,
     );
     const requests = firstHundred([...(own ? [own] : []), ...later, ...reads].sort((a, b) => a.sequence - b.sequence));

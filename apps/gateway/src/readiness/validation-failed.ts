@@ -1,12 +1,19 @@
-import { firstHundred, type ReadinessCheck } from "./check.js";
-import { isSubmission, noSubmissionTaken, submissionPlace } from "./submissions.js";
+import { firstHundred, isOperation, type GatheringCheck } from "./check.js";
+import {
+  isSubmission,
+  noSubmissionTaken,
+  submissionPlace,
+  submissionSteps,
+  submissionsOf,
+  type SubmissionFacts,
+} from "./submissions.js";
 
 /**
  * Validation failed: an application that fails validation moves to VALIDATION_FAILED and raises
  * `application.validation-failed`; why is only in the application information's `errors`. The run fails the first of
  * the unit's submissions it takes (`submissions.ts`): the software must then read that application's information.
  */
-export const validationFailed: ReadinessCheck = {
+export const validationFailed: GatheringCheck<SubmissionFacts> = {
   howToPass:
     "On application.validation-failed (APPLICATION_VALIDATION_FAILED in version 0), read the application's " +
     "information (GET /v0/applications/{id}/information) and act on its errors (show them to the case worker, " +
@@ -16,6 +23,8 @@ export const validationFailed: ReadinessCheck = {
     `Submit one application from your software before ${deadline} (the run's deadline, on the unit's sandbox clock), ` +
     `${submissionPlace("validation-failed", checks)}: the sandbox fails its validation, and your software must handle ` +
     "the application.validation-failed that follows.",
+  steps: submissionSteps,
+  gather: async ({ storage, run }) => ({ submissions: await submissionsOf(storage, run) }),
   judge: ({ observations, submissions: taken, ended }) => {
     const failedSubmission = taken["validation-failed"];
     if (!failedSubmission) return noSubmissionTaken(observations, ended);
@@ -23,7 +32,7 @@ export const validationFailed: ReadinessCheck = {
     const { applicationId, takenMs: failedMs } = failedSubmission;
     const reads = observations.filter(
       (observation) =>
-        observation.operationId === "getApplicationInformation" && observation.pathParameters["id"] === applicationId,
+        isOperation(observation, "getApplicationInformation") && observation.pathParameters["id"] === applicationId,
     );
     const read = reads.find((observation) => observation.status === 200 && observation.clockMs >= failedMs);
     const requests = firstHundred([...submissions, ...reads].sort((a, b) => a.sequence - b.sequence));

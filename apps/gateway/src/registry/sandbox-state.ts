@@ -49,7 +49,7 @@ const ANY_UNIT = "*";
 export type Scope = string | null;
 
 /**
- * The registry-wide state held for one unit (while a readiness run examines it): from the moment the hold began, the
+ * The registry-wide state held for one unit (while the sandbox examines its software): from the moment the hold began, the
  * admin token's changes to the global settings, clock, day list and system errors for any unit no longer reach it.
  */
 interface Hold {
@@ -88,6 +88,8 @@ export class SandboxState {
   #draw: () => number = Math.random;
   /** The units that set their own clock or settings (their clock offsets are in the Clock). */
   #units = new Map<string, UnitState>();
+  /** The first parts of the keys of the settings features keep per unit (see keepsUnitSettings). */
+  readonly #unitSettingPrefixes = new Set<string>();
   /** Each such unit's settings in force, merged once per change rather than once per request. */
   #effective = new Map<string, SandboxSettings>();
 
@@ -170,7 +172,7 @@ export class SandboxState {
   }
 
   /**
-   * Holds the registry-wide state for a business unit as it is now (a readiness run begins): the global settings in
+   * Holds the registry-wide state for a business unit as it is now (an examination of its software begins): the global settings in
    * force become its own, it keeps its own clock from the global clock's time, and the day list and the system errors
    * scheduled for any unit are those of the moment. Changes the unit makes itself still apply. Nothing when held.
    */
@@ -215,15 +217,15 @@ export class SandboxState {
 
   /**
    * Resets one business unit: its records go (see `Storage.resetBusinessUnit`), with its rate-limit buckets,
-   * scheduled system errors and what a readiness run kept for it; its clock and settings follow the global ones again. The unit and its credentials stay.
+   * scheduled system errors and the settings features keep for it (`keepsUnitSettings`); its clock and settings follow
+   * the global ones again. The unit and its credentials stay.
    */
   async resetUnit(businessUnitId: string): Promise<void> {
     // The title look-ups' buckets are keyed `rate_limit.<limit>.<unit>` or `rate_limit.<limit>.<unit>\n<user>`.
     await this.#storage.resetBusinessUnit(businessUnitId, [
       `rate_limit.%.${businessUnitId}`,
       `rate_limit.%.${businessUnitId}\n%`,
-      // What a readiness run kept for the unit (e.g. the submissions it took: readiness/submissions.ts).
-      `readiness.%.${businessUnitId}`,
+      ...[...this.#unitSettingPrefixes].map((prefix) => `${prefix}.%.${businessUnitId}`),
     ]);
     await this.#storage.updateSetting<Record<string, number>, void>(KEYS.systemErrors, (stored = {}) => {
       const { [businessUnitId]: _cleared, ...others } = stored;
@@ -232,6 +234,11 @@ export class SandboxState {
     this.#units.delete(businessUnitId);
     this.#clock.follow(businessUnitId);
     this.#merge();
+  }
+
+  /** Settings a feature keeps per unit, keyed `<prefix>.<name>.<unit>`: a unit's reset clears them. */
+  keepsUnitSettings(prefix: string): void {
+    this.#unitSettingPrefixes.add(prefix);
   }
 
   /** A draw for at-least-once delivery: true when a notification should be delivered twice (global settings). */

@@ -58,7 +58,23 @@ function requireAdmin(request: FastifyRequest, what: string): void {
 }
 
 /** Handlers of the sandbox control plane (spec/sandbox.yaml). */
-export function sandboxHandlers(deps: SandboxDeps): SandboxHandlers {
+export function sandboxHandlers(
+  deps: SandboxDeps,
+): SandboxHandlers<
+  | "createBusinessUnit"
+  | "rotateBusinessUnitToken"
+  | "getClock"
+  | "setClock"
+  | "advanceClock"
+  | "getDayList"
+  | "setDayList"
+  | "transitionApplication"
+  | "despatchCorrespondence"
+  | "scheduleSystemErrors"
+  | "getSettings"
+  | "updateSettings"
+  | "resetSandbox"
+> {
   const { storage, clock, state, applications } = deps;
   const clockAnswer = (scope: Scope) => ({ status: 200 as const, body: { now: isoMillis(clock.nowMs(scope)) } });
   /** A unit token sees its own unit only: another unit (or none) is not found, the same answer for both. */

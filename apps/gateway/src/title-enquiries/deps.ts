@@ -2,6 +2,7 @@ import type { Clock } from "../clock.js";
 import type { SandboxSettings } from "../registry/sandbox-state.js";
 import type { Storage } from "../storage/storage.js";
 import type { BlobStore } from "../storage/blobs/blob-store.js";
+import type { RegistryHooks } from "../hooks.js";
 
 /** What the title enquiry services get from the gateway. */
 export interface TitleEnquiryDeps {
@@ -12,17 +13,6 @@ export interface TitleEnquiryDeps {
   settings: (businessUnitId: string | null) => SandboxSettings;
   /** Base address for the certificate links handed out; derived from the request when absent. */
   publicUrl?: string | undefined;
-  /** What a readiness run of the caller's unit does to its title enquiries. */
-  readiness?: TitleEnquiryReadiness | undefined;
-}
-
-/**
- * A readiness run's holds on a unit's title enquiries (`readiness/rate-limits.ts`, `readiness/deferred-official-search.ts`),
- * each taken once a run, atomically in the store.
- */
-export interface TitleEnquiryReadiness {
-  /** The `Retry-After` of the 429 the run answers this rate-limited look-up with (its first), else null. */
-  takeRateLimit(businessUnitId: string, nowMs: number): Promise<number | null>;
-  /** Whether the run defers this accepted official search (its first), due at `readyMs`. */
-  takeDeferral(businessUnitId: string, search: { messageId: string; readyMs: number }, nowMs: number): Promise<boolean>;
+  /** The hook points: `titleLookUp` may refuse a rate-limited look-up, `officialSearch` may defer a search. */
+  hooks?: Pick<RegistryHooks, "titleLookUp" | "officialSearch">;
 }

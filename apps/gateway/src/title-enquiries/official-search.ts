@@ -69,7 +69,7 @@ function manualProcessing(receivedMs: number): DeferredTiming {
 
 /**
  * How a search received at `receivedMs` is deferred when it is not answered at once: out of the service hours until
- * they resume (BG20002), else by hand, 15 minutes (BG20001). A readiness run defers its search so, whatever the title.
+ * they resume (BG20002), else by hand, 15 minutes (BG20001). A search the `officialSearch` hook defers is deferred so, whatever the title.
  */
 export function deferredTiming(receivedMs: number): DeferredTiming {
   if (!withinServiceHours(receivedMs)) {
@@ -192,16 +192,15 @@ export class OfficialSearchService {
   }
 
   /**
-   * When a search is answered: by its title and the hour, unless the unit's readiness run takes it as the search it
-   * defers (`readiness/deferred-official-search.ts`): then as `deferredTiming` defers it (one that would be answered at
-   * once is processed by hand).
+   * When a search is answered: by its title and the hour, unless the `officialSearch` hook defers it: then as
+   * `deferredTiming` defers it (one that would be answered at once is processed by hand).
    */
   async #timing(businessUnitId: string, messageId: string, title: RegisterTitle, nowMs: number): Promise<Timing> {
     const timing = timingOf(title, nowMs);
-    const readiness = this.#deps.readiness;
-    if (!readiness) return timing;
+    const defers = this.#deps.hooks?.officialSearch;
+    if (!defers) return timing;
     const deferred = deferredTiming(nowMs);
-    const taken = await readiness.takeDeferral(businessUnitId, { messageId, readyMs: deferred.readyMs }, nowMs);
+    const taken = await defers(businessUnitId, { messageId, readyMs: deferred.readyMs }, nowMs);
     return taken ? deferred : timing;
   }
 

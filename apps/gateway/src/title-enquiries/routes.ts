@@ -64,11 +64,12 @@ export function titleEnquiries(deps: TitleEnquiryDeps): TitleEnquiries {
 
   /**
    * Takes a request's tokens from the caller's bucket: 429 (the registry's BG40006) when it is short of them, or when
-   * the unit's readiness run answers its first look-up so (the same 429: the software cannot tell them apart).
+   * the `titleLookUp` hook refuses it (the same 429: the software cannot tell them apart).
    */
   const throttle = async (buckets: TokenBuckets, caller: string, businessUnitId: string) => {
     const nowMs = deps.clock.nowMs(businessUnitId);
-    const held = (await deps.readiness?.takeRateLimit(businessUnitId, nowMs)) ?? null;
+    const lookUp = deps.hooks?.titleLookUp;
+    const held = lookUp ? await lookUp(businessUnitId, nowMs) : null;
     if (held !== null) throw tooManyRequests(held);
     const decision = await buckets.take(caller, nowMs);
     if (!decision.allowed) throw tooManyRequests(decision.retryAfterSeconds);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { RunFacts } from "../../src/readiness/check.js";
 import { checksumAndLength } from "../../src/readiness/checksum-and-length.js";
 import { downloads } from "../../src/readiness/downloads.js";
 import { duplicates } from "../../src/readiness/duplicates.js";
@@ -8,7 +7,7 @@ import { nothingLeftBehind } from "../../src/readiness/nothing-left-behind.js";
 import { paging } from "../../src/readiness/paging.js";
 import { validationFailed } from "../../src/readiness/validation-failed.js";
 import type { ReadinessObservationRow } from "../../src/storage/storage.js";
-import { factsOf, observed } from "./observations.js";
+import { factsOf, observed, type HandMadeFacts } from "./observations.js";
 
 const ack = (ids: string[], status = 200) =>
   observed("acknowledgeNotificationsV1", { acknowledgedIds: ids.slice(0, 100), acknowledgedCount: ids.length, status });
@@ -16,7 +15,7 @@ const listing = (query: Record<string, string> = {}) => observed("listNotificati
 
 const burst = Array.from({ length: 250 }, (_, index) => `p-${index}`);
 /** The facts of a run that raised the duplicates, paging and downloads stimuli. */
-const facts = (observations: ReadinessObservationRow[], ended: boolean, overrides: Partial<RunFacts> = {}): RunFacts =>
+const facts = (observations: ReadinessObservationRow[], ended: boolean, overrides: Partial<HandMadeFacts> = {}): HandMadeFacts =>
   factsOf(observations, ended, {
     stimulus: {
       duplicates: { notificationIds: ["d-1", "d-2"] },

@@ -1,5 +1,9 @@
 // Hand-made observations, for the tests that judge checks without a gateway.
 import type { RunFacts } from "../../src/readiness/check.js";
+import type { DeferredSearch } from "../../src/readiness/deferred-official-search.js";
+import type { ExpiredAddress } from "../../src/readiness/expired-upload.js";
+import type { LeftBehind } from "../../src/readiness/nothing-left-behind.js";
+import type { TakenSubmissions } from "../../src/readiness/submissions.js";
 import type { ReadinessObservationRow } from "../../src/storage/storage.js";
 
 /** A hand-made observation of a unit's request. */
@@ -34,12 +38,20 @@ export function observed(
 export const inOrder = (rows: ReadinessObservationRow[]): ReadinessObservationRow[] =>
   rows.map((row, index) => ({ ...row, sequence: index + 1 }));
 
+/** The run's facts with those the checks that gather their own read (each check takes the ones it reads). */
+export interface HandMadeFacts extends RunFacts {
+  leftBehind: LeftBehind;
+  submissions: TakenSubmissions;
+  expiredAddress: ExpiredAddress | undefined;
+  deferredSearch: DeferredSearch | undefined;
+}
+
 /** The facts of a run that raised nothing: its observations, whether it ended, and what else a check reads. */
 export const factsOf = (
   observations: ReadinessObservationRow[],
   ended: boolean,
-  overrides: Partial<RunFacts> = {},
-): RunFacts => ({
+  overrides: Partial<HandMadeFacts> = {},
+): HandMadeFacts => ({
   observations: inOrder(observations),
   stimulus: {},
   ended,

@@ -3,11 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import { APPLICATION_STATUSES } from "@lrg/spec";
-import type { RunFacts } from "../../src/readiness/check.js";
 import type { SubmissionCheck, TakenSubmission } from "../../src/readiness/submissions.js";
 import type { ReadinessObservationRow } from "../../src/storage/storage.js";
 import { startPostgres } from "../../src/testing/postgres.js";
-import { factsOf, observed } from "./observations.js";
+import { factsOf, observed, type HandMadeFacts } from "./observations.js";
 import { uploadAddress, uploadHeaders } from "../support/documents.js";
 import type { components, SandboxComponents } from "../../src/operation-types.js";
 import { basic, startGateway, submission, type Credentials, type TestGateway } from "../support/gateway.js";
@@ -307,7 +306,7 @@ export function handMadeSubmissions(check: SubmissionCheck, taken: TakenSubmissi
         status,
         idempotencyKey: key,
       }),
-    facts: (observations: ReadinessObservationRow[], ended: boolean): RunFacts =>
+    facts: (observations: ReadinessObservationRow[], ended: boolean): HandMadeFacts =>
       factsOf(observations, ended, { submissions: { [check]: taken } }),
   };
 }

@@ -1,5 +1,6 @@
 // A readiness run as one self-contained HTML page for people: a verdict per check with its rule, how to fix it and
 // the evidence as a timeline.
+import { READINESS_BOUNDS } from "@lrg/spec";
 import {
   carried,
   escapeMarkup as x,
@@ -104,7 +105,7 @@ export function htmlReport(run: ReadinessRun): string {
     ["Time limit", `${run.time_limit_seconds} s`],
     [
       "Observed requests",
-      `${run.observations.recorded} recorded${run.observations.dropped > 0 ? `, ${run.observations.dropped} not kept (over 10,000)` : ""}`,
+      `${run.observations.recorded} recorded${run.observations.dropped > 0 ? `, ${run.observations.dropped} not kept (over ${READINESS_BOUNDS.observationsKept.toLocaleString("en-GB")})` : ""}`,
     ],
   ]);
   return htmlPage(
