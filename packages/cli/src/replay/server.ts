@@ -169,7 +169,7 @@ export function unmatchedProblem(
     type: `https://land-registration-gateway.example/problems/${code}`,
     title,
     status,
-    detail: `lrg replay: no recorded exchange answers ${asked}; ${named}`.slice(0, 2000),
+    detail: `no recorded exchange answers ${asked}; ${named}`.slice(0, 2000),
     instance: request.pathname.slice(0, 2048),
     code,
     ...(closest !== undefined && {
