@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { problemCatalogue } from "@lrg/spec/constants";
-import type { DriftSpec, Exchange } from "@lrg/conformance/drift";
+import { queryOf, type DriftSpec, type Exchange } from "@lrg/conformance/drift";
 import { BodyTap, keptBytesOf, kindOf, mediaTypeOf, KEPT_TEXT_BYTES } from "../record/har.js";
 import { rewriteAddress, rewriteJsonText } from "../record/proxy.js";
 import { choose, type BodyFacts, type Difference, type RequestFacts } from "./match.js";
@@ -21,7 +21,6 @@ export interface ReplayedExchange {
   readonly index: number;
   readonly request: RequestFacts;
   readonly status: number;
-  readonly statusText: string;
   /** The answer's headers, without those of the connection or of the recorded body's length and encoding. */
   readonly headers: readonly (readonly [string, string])[];
   readonly body: Buffer;
@@ -117,7 +116,6 @@ export function replayedExchanges(
           operation: spec.match(exchange.method, exchange.pathname),
         },
         status: exchange.status,
-        statusText: "",
         headers: headerPairs(raw?.response?.headers),
         ...answerOf(raw?.response),
       };
@@ -127,11 +125,6 @@ export function replayedExchanges(
 /** Reads a request whole while hashing it; its text is kept when it is JSON, form or text and not too large. */
 async function requestFactsOf(spec: DriftSpec, request: IncomingMessage): Promise<RequestFacts> {
   const url = new URL(request.url ?? "/", "http://replay");
-  const query: Record<string, string | string[]> = {};
-  for (const [name, value] of url.searchParams) {
-    const before = query[name];
-    query[name] = before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value];
-  }
   const type = mediaTypeOf(request.headers["content-type"]);
   const tap = new BodyTap(keptBytesOf(type));
   request.pipe(tap).resume();
@@ -145,7 +138,7 @@ async function requestFactsOf(spec: DriftSpec, request: IncomingMessage): Promis
   return {
     method,
     pathname: url.pathname,
-    query,
+    query: queryOf(url),
     body: size === 0 ? undefined : textual ? { size, sha256, text: kept.toString("utf8") } : { size, sha256 },
     operation: spec.match(method, url.pathname),
   };
