@@ -14,6 +14,7 @@ import { registerConformance } from "./commands/conformance.js";
 import { registerDrift } from "./commands/drift.js";
 import { registerSpec } from "./commands/spec.js";
 import { registerRecord } from "./commands/record.js";
+import { registerReplay } from "./commands/replay.js";
 import { allCommands, bashCompletion, zshCompletion } from "./completion.js";
 import { subcommand } from "./runtime.js";
 
@@ -63,6 +64,7 @@ export function buildProgram(): Command {
   registerDrift(program);
   registerSpec(program);
   registerRecord(program);
+  registerReplay(program);
   subcommand(program, "completion <shell>", "Print the completion script for bash or zsh", [
     "lrg completion bash > ~/.lrg-completion.bash && echo 'source ~/.lrg-completion.bash' >> ~/.bashrc",
     "source <(lrg completion bash)",

@@ -27,7 +27,7 @@ interface DriftFlags {
 }
 
 /** Only the exchanges under `server` (a base URL), with its path taken off theirs; all of them without it. */
-function underServer(exchanges: Exchange[], server: string | undefined): Exchange[] {
+export function underServer(exchanges: Exchange[], server: string | undefined): Exchange[] {
   if (server === undefined) return exchanges;
   let base: URL;
   try {

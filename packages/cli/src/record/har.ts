@@ -122,13 +122,15 @@ export class BodyTap extends Transform {
   }
 }
 
-type BodyKind = "json" | "form" | "text" | "binary";
+/** How a body of a media type is kept. */
+export type BodyKind = "json" | "form" | "text" | "binary";
 
 /** The media type of a Content-Type header, lower case, without parameters. */
 export const mediaTypeOf = (contentType: string | undefined): string =>
   (contentType ?? "").split(";", 1)[0]!.trim().toLowerCase();
 
-function kindOf(mediaType: string): BodyKind {
+/** How a body of this media type is kept: JSON, form and text whole; anything else as binary. */
+export function kindOf(mediaType: string): BodyKind {
   if (/^application\/([\w.+-]+\+)?json$/.test(mediaType)) return "json";
   if (mediaType === "application/x-www-form-urlencoded") return "form";
   if (mediaType.startsWith("text/") || /^application\/([\w.+-]+\+)?xml$/.test(mediaType)) return "text";

@@ -75,7 +75,7 @@ export function rewriteAddress(address: string, upstreamBase: string, proxyBase:
 }
 
 /** A JSON text with every address on the upstream's base moved to the proxy's. */
-function rewriteJsonText(text: string, upstreamBase: string, proxyBase: string): string {
+export function rewriteJsonText(text: string, upstreamBase: string, proxyBase: string): string {
   const escaped = upstreamBase.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
   return text.replace(new RegExp(`${escaped}(?=[/?#"])`, "g"), proxyBase);
 }

@@ -54,7 +54,7 @@ function requestCheckOf(operation: Operation): ReturnType<typeof compileRequestC
 }
 
 /** The path parameters of a path as its operation's template names them (an alias prefix is the leading segments). */
-function pathParameters(operation: Operation, pathname: string): Record<string, string> {
+export function pathParameters(operation: Operation, pathname: string): Record<string, string> {
   const template = operation.path.split("/");
   const segments = pathname.split("/").slice(-template.length);
   const params: Record<string, string> = {};

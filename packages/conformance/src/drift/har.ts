@@ -99,7 +99,8 @@ function bodyOf(holder: Entry | undefined, mark: unknown): { body: RecordedBody;
   return { body: { known: true, text, base64 }, masked };
 }
 
-function queryOf(url: URL): Record<string, string | string[]> {
+/** Query members of an address by name; a repeated one as an array, as a router gives it. */
+export function queryOf(url: URL): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
   for (const [name, value] of url.searchParams) {
     const before = query[name];
