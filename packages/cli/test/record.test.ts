@@ -9,6 +9,7 @@ import { platform } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createGatewayClient, createSandboxClient, unwrap, type Fetch } from "@lrg/client";
+import { builtSpec, drift, readHar } from "@lrg/conformance/drift";
 import { PERSONAL_DATA_PATHS } from "@lrg/spec/constants";
 import { IN_SERVICE_HOURS, makeCertificates } from "../../client/test/integration/gateway-support.js";
 import {
@@ -216,6 +217,20 @@ describe("lrg record in front of the gateway", () => {
         application_lodger: { email: string; type: string };
       };
       expect(body.application_lodger).toEqual({ email: "[personal data]", type: "CONVEYANCER" });
+
+      // lrg drift judges the bodies recorded whole, but for the members masked or redacted: the recording of this
+      // correct traffic holds no finding, and an answer member of another type in it is found.
+      const exchanges = readHar(text);
+      const submitExchange = exchanges.find((exchange) => exchange.pathname === "/v0/applications")!;
+      expect(submitExchange.requestBody?.known).toBe(true);
+      expect(submitExchange.requestMasked).toContain("/application_lodger/email");
+      expect(drift(builtSpec, exchanges).findings).toEqual([]);
+      const changed = JSON.parse(text) as { log: { entries: { response: { content: { text?: string } } }[] } };
+      const answer = changed.log.entries[exchanges.indexOf(submitExchange)]!.response.content;
+      answer.text = answer.text!.replace(/"application_request_id":"[^"]+"/, '"application_request_id":1');
+      expect(drift(builtSpec, readHar(JSON.stringify(changed))).findings).toEqual([
+        expect.objectContaining({ side: "registry", rule: "answer-schema" }),
+      ]);
 
       // The PDFs are never stored whole: a bounded prefix, with the size and SHA-256 of the whole.
       const put = har.log.entries.find((entry) => entry.request.method === "PUT")!;

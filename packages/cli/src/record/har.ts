@@ -5,6 +5,8 @@ import { createHash, type Hash } from "node:crypto";
 import { Transform, type TransformCallback } from "node:stream";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import {
+  MASKED,
+  REDACTED,
   redactForm,
   redactHeaders,
   redactJson,
@@ -29,6 +31,8 @@ export interface BodyFacts {
   readonly stored: "whole" | "prefix" | "none";
   /** Why it is not stored whole. */
   readonly reason?: string;
+  /** JSON pointers of the members of a JSON body whose values were masked or redacted (`lrg drift` judges them not). */
+  readonly masked?: readonly string[];
 }
 
 export interface HarPostData {
@@ -205,7 +209,22 @@ export function contentOf(
   } catch {
     return none("not valid JSON: cannot be redacted");
   }
-  return whole(JSON.stringify(redactJson(parsed, ledger, exchange)));
+  const redacted = redactJson(parsed, ledger, exchange);
+  const masked = placeholdersIn(redacted);
+  const kept = whole(JSON.stringify(redacted));
+  return masked.length === 0 ? kept : { ...kept, _lrg: { ...kept._lrg, masked } };
+}
+
+/** The JSON pointers of the strings that hold a placeholder (a masked or redacted value, or an address holding one). */
+function placeholdersIn(value: Json, pointer = ""): string[] {
+  if (typeof value === "string") return value.includes(MASKED) || value.includes(REDACTED) ? [pointer] : [];
+  if (value === null || typeof value !== "object") return [];
+  const members = Array.isArray(value)
+    ? value.map((item, index) => [String(index), item] as const)
+    : Object.entries(value);
+  return members.flatMap(([name, member]) =>
+    placeholdersIn(member, `${pointer}/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`),
+  );
 }
 
 /** Raw header pairs (`IncomingMessage.rawHeaders`) as HAR's list, redacted. */

@@ -79,7 +79,7 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 }
 
 /**
- * The part of an answer's body a masked member leaves unjudged: the array item that holds it (a schema's `oneOf` fails
+ * The part of a body a masked member leaves unjudged: the array item that holds it (a schema's `oneOf` fails
  * on every branch of that item), or the whole body when no array holds it.
  */
 function maskedScope(pointer: string): string {
@@ -160,8 +160,9 @@ export function judgeExchange(spec: DriftSpec, exchange: Exchange): { judged: Ju
       `${name} is not a query parameter of ${operation.operationId}`,
     );
   for (const issue of request.issues) {
-    // A body the recording does not hold whole is not judged.
+    // A body the recording does not hold whole is not judged, nor a member it masked.
     if (!bodyKnown && issue.pointer.startsWith("/body")) continue;
+    if (under(issue.pointer, exchange.requestMasked)) continue;
     at("software", "request-schema", `/request${issue.pointer}`, issue.detail);
   }
   if (operation.security !== "none" && exchange.requestHeaders["authorization"] === undefined)

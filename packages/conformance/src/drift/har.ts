@@ -36,6 +36,8 @@ export interface Exchange {
   /** Header names in lower case; a repeated header joined with ", ". */
   readonly requestHeaders: Record<string, string>;
   readonly requestBody: RecordedBody | undefined;
+  /** JSON pointers (into the request's body) of members the recorder masked or redacted: not judged. */
+  readonly requestMasked: readonly string[];
   /** 0 when no answer was recorded (the request failed). */
   readonly status: number;
   readonly responseHeaders: Record<string, string>;
@@ -65,13 +67,24 @@ function headersOf(list: unknown): Record<string, string> {
   return headers;
 }
 
-/** What a `_lrg` mark says of a body: masked members (JSON pointers), or that the body is not whole. */
-function markOf(mark: unknown): { unknown?: string; masked: string[] } {
+/**
+ * What a `_lrg` mark says of a body: the JSON pointers of members masked or redacted (not judged), or that the body is
+ * not whole. `lrg record`'s mark says how the body was kept (`stored`: `whole`, `prefix`, `none`, with its `size` and
+ * `sha256`, and a `reason` when not whole); a mark of another recorder with any other member makes the body unknown.
+ */
+function markOf(mark: unknown): { unknown?: string; masked: string[]; whole?: true } {
   if (mark === undefined) return { masked: [] };
   if (isObject(mark)) {
     const masked = Array.isArray(mark["masked"])
       ? (mark["masked"] as unknown[]).filter((p): p is string => typeof p === "string")
       : [];
+    if (typeof mark["stored"] === "string")
+      return mark["stored"] === "whole"
+        ? { masked, whole: true }
+        : {
+            unknown: `the recorder kept ${mark["stored"] === "prefix" ? "only its first bytes" : "none of it"}`,
+            masked,
+          };
     const other = Object.entries(mark).filter(
       ([name, value]) => name !== "masked" && value !== false && value !== null,
     );
@@ -82,7 +95,7 @@ function markOf(mark: unknown): { unknown?: string; masked: string[] } {
 }
 
 function bodyOf(holder: Entry | undefined, mark: unknown): { body: RecordedBody; masked: string[] } {
-  const { unknown, masked } = markOf(mark);
+  const { unknown, masked, whole } = markOf(mark);
   if (unknown !== undefined) return { body: { known: false, why: unknown }, masked };
   const text = holder?.["text"];
   const size = holder?.["size"];
@@ -94,7 +107,8 @@ function bodyOf(holder: Entry | undefined, mark: unknown): { body: RecordedBody;
   const base64 = holder?.["encoding"] === "base64";
   // HAR's content.size is the answer's length; postData has none (its bodySize is read by the caller).
   const length = Buffer.byteLength(text, base64 ? "base64" : "utf8");
-  if (typeof size === "number" && size > length)
+  // A body the recorder says it kept whole may be shorter than on the wire: redacted, masked or decompressed.
+  if (!whole && typeof size === "number" && size > length)
     return { body: { known: false, why: `cut short (${length} of ${size} bytes recorded)` }, masked };
   return { body: { known: true, text, base64 }, masked };
 }
@@ -128,12 +142,9 @@ function exchangeOf(entry: unknown, index: number): Exchange {
   const time = typeof entry["time"] === "number" && entry["time"] > 0 ? entry["time"] : 0;
   const postData = isObject(request["postData"]) ? request["postData"] : undefined;
   const bodySize = typeof request["bodySize"] === "number" ? request["bodySize"] : -1;
+  const sent = postData === undefined ? undefined : bodyOf({ ...postData, size: bodySize }, postData["_lrg"]);
   const requestBody: RecordedBody | undefined =
-    postData === undefined
-      ? bodySize > 0
-        ? { known: false, why: "the recording holds no text of it" }
-        : undefined
-      : bodyOf({ ...postData, size: bodySize }, postData["_lrg"]).body;
+    sent?.body ?? (bodySize > 0 ? { known: false, why: "the recording holds no text of it" } : undefined);
   const content = isObject(response["content"]) ? response["content"] : undefined;
   const answer = bodyOf(content, content?.["_lrg"] ?? response["_lrg"]);
   return {
@@ -146,6 +157,7 @@ function exchangeOf(entry: unknown, index: number): Exchange {
     query: queryOf(url),
     requestHeaders: headersOf(request["headers"]),
     requestBody,
+    requestMasked: sent?.masked ?? [],
     status: response["status"],
     responseHeaders: headersOf(response["headers"]),
     responseBody: answer.body,
