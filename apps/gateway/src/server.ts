@@ -51,12 +51,23 @@ export interface Gateway {
   listenMutualTls: ListenMutualTls;
 }
 
+/** How the gateway is composed beyond its configuration; every member has the deployed gateway's default. */
+export interface Composition {
+  /**
+   * false: readiness never steps into the gateway's work: it is installed on hook points of its own that nothing calls,
+   * so the gateway's stay empty for good (its runs can be started, and observe and change nothing). The gateway a
+   * benchmark measures what readiness costs against; its requests take the path of a build without readiness. Default
+   * true.
+   */
+  readiness?: boolean;
+}
+
 /**
  * Builds the gateway: storage in `config.dataDir` (migrated), the simulated registry, every handled operation of
  * the spec and of the sandbox control plane, and the operational routes. Call `app.listen()` to serve;
  * `app.close()` finishes in-flight requests, stops the registry's background work and closes the store.
  */
-export async function createServer(config: GatewayConfig): Promise<Gateway> {
+export async function createServer(config: GatewayConfig, composition: Composition = {}): Promise<Gateway> {
   // The blob store first: a configuration it refuses then leaves no database open.
   const blobs = await openBlobStore(config);
   const storage = await openStorage(config);
@@ -77,7 +88,8 @@ export async function createServer(config: GatewayConfig): Promise<Gateway> {
   const { decisionDelayMs } = config;
   const applications = new ApplicationService({ storage, clock, blobs, state, decisionDelayMs, hooks: hooks.registry });
   const admitWaiting = (businessUnitId: string) => applications.admitWaiting(businessUnitId);
-  const readiness = await installReadiness({ storage, clock, blobs, state, hooks, log, admitWaiting });
+  const readinessHooks = composition.readiness === false ? emptyHooks() : hooks;
+  const readiness = await installReadiness({ storage, clock, blobs, state, hooks: readinessHooks, log, admitWaiting });
   const attachments = new AttachmentService({ storage, clock, state });
   const notifications = new NotificationService(storage, clock, (unit) => settingsOf(unit).strict_date_times);
   const signer = new AddressSigner(config.signingSecret);

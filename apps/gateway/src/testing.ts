@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { GatewayConfig } from "./config.js";
 import type { SandboxComponents } from "./operation-types.js";
-import { createServer, type Gateway } from "./server.js";
+import { createServer, type Composition, type Gateway } from "./server.js";
 
 export { hashPassword } from "./auth/passwords.js";
 export { copyToPostgres } from "./copy-to-postgres.js";
@@ -50,6 +50,8 @@ export interface TestGatewayOptions {
   /** Blobs in this bucket (`s3://bucket/prefix`, `LRG_BLOB_URL`) instead of a directory, reached with `s3`. */
   blobUrl?: string;
   s3?: GatewayConfig["s3"];
+  /** How the gateway is composed (see `Composition`): a benchmark's gateway may leave a feature out. */
+  composition?: Composition;
 }
 
 /** A gateway listening for a test. */
@@ -78,24 +80,27 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       : (options.demoUser ?? { username: "demo", password: `demo-${randomBytes(12).toString("base64url")}` });
   let gateway: Gateway | undefined;
   try {
-    gateway = await createServer({
-      dataDir,
-      sandboxToken,
-      signingSecret: options.signingSecret ?? randomBytes(18).toString("base64url"),
-      decisionDelayMs: options.decisionDelayMs ?? 50,
-      logger: options.logger ?? false,
-      ...(demo ? { demoUser: demo } : {}),
-      ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
-      ...(options.tls ? { tls: options.tls } : {}),
-      ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
-      ...(options.databaseAcknowledgeStatements
-        ? { databaseAcknowledgeStatements: options.databaseAcknowledgeStatements }
-        : {}),
-      ...(options.blobDir ? { blobDir: options.blobDir } : {}),
-      ...(options.limits ? { limits: options.limits } : {}),
-      ...(options.blobUrl ? { blobUrl: options.blobUrl } : {}),
-      ...(options.s3 ? { s3: options.s3 } : {}),
-    });
+    gateway = await createServer(
+      {
+        dataDir,
+        sandboxToken,
+        signingSecret: options.signingSecret ?? randomBytes(18).toString("base64url"),
+        decisionDelayMs: options.decisionDelayMs ?? 50,
+        logger: options.logger ?? false,
+        ...(demo ? { demoUser: demo } : {}),
+        ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+        ...(options.tls ? { tls: options.tls } : {}),
+        ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
+        ...(options.databaseAcknowledgeStatements
+          ? { databaseAcknowledgeStatements: options.databaseAcknowledgeStatements }
+          : {}),
+        ...(options.blobDir ? { blobDir: options.blobDir } : {}),
+        ...(options.limits ? { limits: options.limits } : {}),
+        ...(options.blobUrl ? { blobUrl: options.blobUrl } : {}),
+        ...(options.s3 ? { s3: options.s3 } : {}),
+      },
+      options.composition,
+    );
     if (options.settings) {
       // Through the control plane in process, so that the settings are checked as any caller's are.
       const answer = await gateway.app.inject({
