@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { createServer, type AddressInfo, type Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { BENCH_ROOT } from "../options.js";
+import type { Composition } from "@lrg/gateway";
 import { serveRuntime } from "@lrg/gateway/testing";
 import type { CannedAnswer } from "./bare-child.js";
 
@@ -32,12 +33,25 @@ interface ChildServer extends ServerProcess {
   send(message: string, socket?: Socket): void;
 }
 
+/** How a child runs beside its entry: Node.js flags and environment settings added to this process's. */
+interface ChildRuntime {
+  flags: string[];
+  env: Record<string, string>;
+}
+
 /** Forks a TypeScript entry of this package (through tsx), waits for it to report `{ url }` over IPC. */
-async function startChild(entry: string, args: string[], init?: unknown): Promise<ChildServer> {
+async function startChild(
+  entry: string,
+  args: string[],
+  init?: unknown,
+  runtime: ChildRuntime = { flags: [], env: {} },
+): Promise<ChildServer> {
   const child = fork(join(BENCH_ROOT, "src", "servers", entry), args, {
     cwd: BENCH_ROOT,
+    env: { ...process.env, ...runtime.env },
     // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
     execArgv: [
+      ...runtime.flags,
       "--import",
       "tsx",
       ...(process.env["BENCH_CPU_PROF"] ? ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_CPU_PROF"]}`] : []),
@@ -76,19 +90,34 @@ async function startChild(entry: string, args: string[], init?: unknown): Promis
   };
 }
 
+/** What a gateway child is told beside its store (gateway-child.ts reads it over IPC before it starts). */
+export interface GatewayChildInit {
+  /** The control plane's admin token. Default: a fresh one nobody is told. */
+  sandboxToken?: string;
+  /** How the gateway is composed (createServer's `Composition`): a feature may be left out. */
+  composition?: Composition;
+}
+
 /**
  * The gateway (createServer from @lrg/gateway) on a data directory (or a PostgreSQL database), in its own process; on
  * PostgreSQL, `acknowledgeStatements` at once (LRG_DATABASE_ACKNOWLEDGE_STATEMENTS; the gateway's default when unset).
+ * `serve`: run as the gateway's `serve` script runs it (SERVE_FLAGS, SERVE_ENV).
  */
 export async function startGateway(
   dataDir: string,
   databaseUrl?: string,
   acknowledgeStatements?: number,
+  { init = {}, serve = false }: { init?: GatewayChildInit; serve?: boolean } = {},
 ): Promise<GatewayProcess> {
   const args = databaseUrl
     ? [dataDir, databaseUrl, ...(acknowledgeStatements ? [String(acknowledgeStatements)] : [])]
     : [dataDir];
-  const child = await startChild("gateway-child.ts", args);
+  const child = await startChild(
+    "gateway-child.ts",
+    args,
+    init,
+    serve ? { flags: SERVE_FLAGS, env: SERVE_ENV } : undefined,
+  );
   return { ...child, handOver: (socket) => child.send("connection", socket) };
 }
 
