@@ -1,20 +1,22 @@
 // `npm run bench`: every benchmark in one run, each comparison measured side by side: notifications (gateway,
 // Prism, bare node:http, SQLite), upload (gateway PUT, sha256sum, memory), client (@lrg/client, raw fetch,
-// sha256sum, memory), failed logins (a correct client beside 16 wrong-password clients) and, with BENCH_LOAD=1, the
-// 60 s load run. Writes results/latest.{json,md,svg}; prints
+// sha256sum, memory), failed logins (a correct client beside 16 wrong-password clients), what readiness runs cost
+// (list and acknowledge with no run, a run on another unit, a run on this unit, against the gateway without readiness)
+// and, with BENCH_LOAD=1, the 60 s load run. Writes results/latest.{json,md,svg}; prints
 // progress on stderr and the figures against their targets on stdout. See README.md.
-//   BENCH_ONLY=upload,client   runs only the named benchmarks (notifications, upload, client, logins, load)
+//   BENCH_ONLY=upload,client   runs only the named benchmarks (notifications, upload, client, logins, readiness, load)
 //   BENCH_QUICK=1              smaller data set and shorter runs, results in results/quick/
 import { loadavg } from "node:os";
 import { clientBenchmark } from "./client.js";
 import { loadRun } from "./load.js";
 import { loginBenchmark } from "./logins.js";
 import { notificationBenchmarks } from "./notifications.js";
+import { readinessBenchmark } from "./readiness.js";
 import { benchOptions, machine, progress } from "./options.js";
 import { finishRun, type BenchResults } from "./report.js";
 import { uploadBenchmark } from "./upload.js";
 
-const SECTIONS = ["notifications", "upload", "client", "load", "logins"] as const;
+const SECTIONS = ["notifications", "upload", "client", "load", "logins", "readiness"] as const;
 type Section = (typeof SECTIONS)[number];
 
 const yes = (name: string) => ["1", "true", "yes"].includes((process.env[name] ?? "").toLowerCase());
@@ -28,7 +30,7 @@ function selected(): Section[] {
       throw new Error(`BENCH_ONLY names ${unknown.join(", ")}; choose from ${SECTIONS.join(", ")}`);
     return names as Section[];
   }
-  return yes("BENCH_LOAD") ? [...SECTIONS] : ["notifications", "upload", "client", "logins"];
+  return yes("BENCH_LOAD") ? [...SECTIONS] : SECTIONS.filter((section) => section !== "load");
 }
 
 const options = benchOptions();
@@ -60,6 +62,9 @@ for (const section of sections) {
           ? { connections: 8, warmupSeconds: 2, durationSeconds: 6, slices: 3 }
           : { connections: 8, warmupSeconds: 10, durationSeconds: 20, slices: 5 },
       );
+      break;
+    case "readiness":
+      partial.readiness = await readinessBenchmark(options);
       break;
     case "load":
       partial.load = await loadRun(

@@ -8,6 +8,7 @@ import type { CpuShare } from "./cpu.js";
 import type { LoadRunResults } from "./load.js";
 import { MiB } from "./memory.js";
 import { machine, progress } from "./options.js";
+import { READINESS_TARGETS, type ReadinessResults } from "./readiness.js";
 import type { UploadResults } from "./upload.js";
 import { SERVE_ENV, SERVE_FLAGS } from "./servers/processes.js";
 
@@ -41,7 +42,7 @@ export interface StoreResults {
 /** A figure against its target: at least (`min`) or at most (`max`) the target; without a target it informs. */
 export interface Ratio {
   /** Which benchmark it belongs to. */
-  group: "notifications" | "upload" | "client" | "load" | "logins";
+  group: "notifications" | "upload" | "client" | "load" | "logins" | "readiness";
   name: string;
   value: number;
   unit: "×" | "ms" | "MiB" | "%" | "errors";
@@ -105,6 +106,7 @@ export interface BenchResults {
   client?: ClientResults;
   load?: LoadRunResults;
   logins?: LoginResults;
+  readiness?: ReadinessResults;
   ratios: Ratio[];
   notes: string[];
 }
@@ -321,6 +323,37 @@ export function ratiosOf(results: Omit<BenchResults, "ratios">): Ratio[] {
       }),
     );
   }
+  const r = results.readiness;
+  if (r !== undefined) {
+    for (const operation of ["list", "acknowledge"] as const) {
+      const figures = r[operation];
+      const against = `/ ${READINESS_TARGETS.removed}`;
+      ratios.push(
+        check({
+          group: "readiness",
+          name: `readiness, ${operation}: ${READINESS_TARGETS.idle} ${against}`,
+          value: figures.idle,
+          unit: "×",
+          target: r.targets.idle,
+          kind: "min",
+        }),
+        check({
+          group: "readiness",
+          name: `readiness, ${operation}: units without a run, ${READINESS_TARGETS.elsewhere} ${against}`,
+          value: figures.elsewhere,
+          unit: "×",
+          target: r.targets.elsewhere,
+          kind: "min",
+        }),
+        {
+          group: "readiness",
+          name: `readiness, ${operation}: ${READINESS_TARGETS.here} ${against}`,
+          value: figures.here,
+          unit: "×",
+        },
+      );
+    }
+  }
   return ratios;
 }
 
@@ -474,6 +507,37 @@ function clientMarkdown(c: ClientResults): string[] {
   ];
 }
 
+function readinessMarkdown(r: ReadinessResults): string[] {
+  const names = Object.values(READINESS_TARGETS);
+  const row = (label: string, cell: (name: (typeof names)[number]) => string) =>
+    `| ${label} | ${names.map(cell).join(" | ")} |`;
+  const rate = (operation: "list" | "acknowledge") =>
+    row(`${operation}, requests/s`, (name) => fixed(r[operation].results[name].requestsPerSecond, 0));
+  const cpu = (operation: "list" | "acknowledge") =>
+    row(`${operation}, gateway CPU ms/request`, (name) => {
+      const value = r[operation].gatewayCpuMsPerRequest[name];
+      return value === undefined ? "–" : fixed(value, 3);
+    });
+  return [
+    "## Readiness runs (issues 33, 39)",
+    "",
+    `${r.dataSet.notifications.toLocaleString("en")} notifications, ${r.dataSet.measuredUnits} measured units; ${r.connections} connections, ` +
+      `${r.schedule.warmupSeconds} s warm-up, then ${r.schedule.durationSeconds} s per gateway in ${r.schedule.slices} interleaved slices; ` +
+      `every gateway its own process and copy of the data set, run as \`npm run serve\` runs it. "${READINESS_TARGETS.removed}": the same build ` +
+      `composed without readiness; "${READINESS_TARGETS.elsewhere}": one run on a unit the measured requests do not come from; ` +
+      `"${READINESS_TARGETS.here}": a run on every measured unit (its runs recorded ${r.observations.recorded.toLocaleString("en")} observations and dropped ${r.observations.dropped.toLocaleString("en")}). ` +
+      `Load average ${r.loadAverage.start} → ${r.loadAverage.end}.`,
+    "",
+    `| | ${names.join(" | ")} |`,
+    `|---|${names.map(() => "---:").join("|")}|`,
+    rate("list"),
+    cpu("list"),
+    rate("acknowledge"),
+    cpu("acknowledge"),
+    "",
+  ];
+}
+
 function loadMarkdown(l: LoadRunResults): string[] {
   const lines = [
     "## Load (issue 9)",
@@ -553,7 +617,8 @@ export function markdownOf(results: BenchResults): string {
   if (results.client !== undefined) lines.push(...clientMarkdown(results.client));
   if (results.load !== undefined) lines.push(...loadMarkdown(results.load));
   if (results.logins !== undefined) lines.push(...loginsMarkdown(results.logins));
-  const missing = (["notifications", "upload", "client", "load", "logins"] as const).filter(
+  if (results.readiness !== undefined) lines.push(...readinessMarkdown(results.readiness));
+  const missing = (["notifications", "upload", "client", "load", "logins", "readiness"] as const).filter(
     (section) => results[section] === undefined,
   );
   if (missing.length > 0) lines.push(`Not measured in this run: ${missing.join(", ")}.`, "");
