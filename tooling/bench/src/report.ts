@@ -116,7 +116,7 @@ const check = (ratio: Ratio): Ratio =>
     ? ratio
     : { ...ratio, met: ratio.kind === "max" ? ratio.value <= ratio.target : ratio.value >= ratio.target };
 
-/** The ratios and targeted figures of whatever the run measured, with the targets of issues 3, 4, 6 and 9. */
+/** The ratios and targeted figures of whatever the run measured, with the targets of issues 3, 4, 6, 9, 16 and 39. */
 export function ratiosOf(results: Omit<BenchResults, "ratios">): Ratio[] {
   const ratios: Ratio[] = [];
   const n = results.notifications;
@@ -141,7 +141,8 @@ export function ratiosOf(results: Omit<BenchResults, "ratios">): Ratio[] {
           name: `${operation}: gateway / bare node:http`,
           value: gateway.requestsPerSecond / bare.requestsPerSecond,
           unit: "×",
-          target: 0.5,
+          // Issue 39 raised the list's from 0.5×; acknowledge writes 100 rows durably, which the bare server does not.
+          target: operation === "list" ? 0.8 : 0.5,
           kind: "min",
         }),
       );
