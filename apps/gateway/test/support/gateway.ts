@@ -52,7 +52,10 @@ export function basic(credentials: Credentials): string {
 
 /** Starts a gateway; `dataDir` reuses a directory (restart tests), `settings` are the sandbox's at start. */
 export async function startGateway(
-  options: Pick<TestGatewayOptions, "dataDir" | "decisionDelayMs" | "databaseUrl" | "blobUrl" | "s3" | "settings"> = {},
+  options: Pick<
+    TestGatewayOptions,
+    "dataDir" | "decisionDelayMs" | "databaseUrl" | "blobUrl" | "s3" | "settings" | "composition"
+  > = {},
 ): Promise<TestGateway> {
   const started = await startTestGateway({
     ...options,
