@@ -110,10 +110,16 @@ describe("a run is isolated from other units and from the admin token's registry
       if (software === "correct") expect(alone).toEqual(Object.fromEntries(CHECK_NAMES.map((n) => [n, "passed"])));
       else expect(Object.values(alone)).toContain("failed");
       const other = await newUnit();
-      // The other team's own unit keeps its requests answered whatever the admin token sets for everyone.
+      // The other team's own unit keeps its requests answered whatever the admin token sets for everyone, and decides
+      // its applications by hand (the registry never decides one before the team moves it).
       expect(
-        (await gateway().control(other.sandbox_token, "PUT", "/sandbox/v1/settings", { error_rate: 0, latency_ms: 0 }))
-          .status,
+        (
+          await gateway().control(other.sandbox_token, "PUT", "/sandbox/v1/settings", {
+            error_rate: 0,
+            latency_ms: 0,
+            processing: "manual",
+          })
+        ).status,
       ).toBe(200);
       const settings = (await gateway().sandbox("GET", "/sandbox/v1/settings")).body;
       try {
