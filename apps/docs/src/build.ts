@@ -62,6 +62,10 @@ export const GUIDES = [
     summary: "A readiness run examines your own software: a verdict per check with its evidence, a JUnit file for CI.",
   },
   {
+    slug: "sandbox-to-production",
+    summary: "Record your software's real exchanges, find drift from the spec, replay a recording in your own tests.",
+  },
+  {
     slug: "sandbox-differences",
     summary: "Where the sandbox behaves as the registry does, where we chose, and what it does not simulate.",
   },

@@ -205,6 +205,26 @@ describe("drift's request checks", () => {
   });
 });
 
+describe("drift reads a recording's headers", () => {
+  const availability = (tokens: string): Made => ({
+    path: "/s1/v1/titles/ZZ100001/official-copies/availability",
+    status: 200,
+    headers: { "x-ratelimit-requested-tokens": tokens },
+  });
+  const onHeaders = (findings: Finding[]) => findings.filter((f) => f.pointer.startsWith("/response/headers/"));
+
+  it("judges a documented header, but not one the recorder redacted (its name says token)", () => {
+    expect(onHeaders(findingsOf(availability("many")))).toEqual([
+      expect.objectContaining({
+        side: "registry",
+        rule: "answer-schema",
+        pointer: "/response/headers/x-ratelimit-requested-tokens",
+      }),
+    ]);
+    expect(onHeaders(findingsOf(availability("[redacted]")))).toEqual([]);
+  });
+});
+
 describe("drift reads a recording's bodies", () => {
   const page = { data: [notification(A, EARLY)] };
   const broken = { data: [notification(A, EARLY), { ...notification(B, LATE), status: 7 }] };

@@ -3,10 +3,11 @@
 // remembered in a ledger; personal data (members the spec marks `x-lrg-personal-data`) is masked; and before the
 // file is written the ledger's every value is looked for in the serialized file, in the forms it could take there.
 import { createHmac } from "node:crypto";
+import { REDACTED } from "@lrg/conformance/drift";
 import { PERSONAL_DATA_PATHS } from "@lrg/spec/constants";
 
-/** What stands in the file where a secret was. */
-export const REDACTED = "[redacted]";
+/** What stands in the file where a secret was (what `lrg drift` leaves unjudged). */
+export { REDACTED };
 /** What stands in the file where personal data was. */
 export const MASKED = "[personal data]";
 

@@ -5,7 +5,7 @@
 import type { Operation } from "@lrg/spec";
 import { responseIssues, mediaTypeOf } from "@lrg/spec/check";
 import { compileRequestCheckOf, type RequestCheck } from "@lrg/spec/request";
-import { bytesOf, textOf, type Exchange } from "./har.js";
+import { bytesOf, REDACTED, textOf, type Exchange } from "./har.js";
 
 /** Who departed from the spec: the registry answered what it does not allow, or the software sent it. */
 export type Side = "registry" | "software";
@@ -91,6 +91,12 @@ function maskedScope(pointer: string): string {
 const under = (pointer: string, masked: readonly string[]) =>
   masked.map(maskedScope).some((scope) => pointer === scope || pointer.startsWith(`${scope}/`));
 
+/** Whether `pointer` is into a header the recording holds redacted (a rate limit's `...-Tokens` count, say): unknown. */
+const redactedHeader = (pointer: string, headers: Readonly<Record<string, string>>): boolean => {
+  const name = /^\/headers\/([^/]+)/.exec(pointer)?.[1];
+  return name !== undefined && headers[name.toLowerCase()] === REDACTED;
+};
+
 /** Whether an address is plain HTTP to a host other than this machine (where credentials travel in clear). */
 function inClear(url: string): boolean {
   const { protocol, hostname } = new URL(url);
@@ -162,7 +168,8 @@ export function judgeExchange(spec: DriftSpec, exchange: Exchange): { judged: Ju
   for (const issue of request.issues) {
     // A body the recording does not hold whole is not judged, nor a member it masked.
     if (!bodyKnown && issue.pointer.startsWith("/body")) continue;
-    if (under(issue.pointer, exchange.requestMasked)) continue;
+    if (under(issue.pointer, exchange.requestMasked) || redactedHeader(issue.pointer, exchange.requestHeaders))
+      continue;
     at("software", "request-schema", `/request${issue.pointer}`, issue.detail);
   }
   if (operation.security !== "none" && exchange.requestHeaders["authorization"] === undefined)
@@ -194,7 +201,7 @@ export function judgeExchange(spec: DriftSpec, exchange: Exchange): { judged: Ju
     { body: exchange.responseBody.known },
   );
   for (const issue of issues) {
-    if (under(issue.pointer, exchange.masked)) continue;
+    if (under(issue.pointer, exchange.masked) || redactedHeader(issue.pointer, exchange.responseHeaders)) continue;
     const rule = issue.pointer === "/status" ? "undocumented-status" : "answer-schema";
     at("registry", rule, `/response${issue.pointer}`, issue.message);
   }

@@ -3,6 +3,12 @@
 // recording from any tool will do. A body the recording cut short, left out or masked is unknown, never judged: a
 // recorder marks it with a `_lrg` member (`lrg record`), or its `size` exceeds the text it kept.
 
+/**
+ * What a recorder (`lrg record`) writes in place of a secret: a header, query parameter or member whose value it is
+ * holds something not recorded, so it is unknown, never judged.
+ */
+export const REDACTED = "[redacted]";
+
 /** A body as recorded: its text (`base64` when the recording encoded its bytes so), or unknown (and why). */
 export type RecordedBody =
   | { readonly known: true; readonly text: string; readonly base64: boolean }

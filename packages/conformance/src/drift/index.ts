@@ -2,7 +2,7 @@
 // checkers the gateway and the properties use. `lrg drift` is its command line.
 export { builtSpec, drift, specFromFile, type DriftReport, type DriftSpec, type Finding } from "./drift.js";
 export { pathParameters, type Side } from "./exchange-checks.js";
-export { bytesOf, HarError, queryOf, readHar, textOf, type Exchange, type RecordedBody } from "./har.js";
+export { bytesOf, HarError, queryOf, readHar, REDACTED, textOf, type Exchange, type RecordedBody } from "./har.js";
 export {
   findingLine,
   htmlReport,
