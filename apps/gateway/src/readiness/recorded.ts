@@ -120,5 +120,7 @@ export function judgeRecording(
   return { verdict: runVerdict(checks, "finished"), checks };
 }
 
-export { CHECK_NAMES };
-export type { CheckName };
+/** The checks judged on a recording, in the order a run answers them. */
+export const OFFLINE_CHECKS: readonly CheckName[] = CHECK_NAMES.filter(
+  (name) => OFFLINE_JUDGING[name].judged === "offline",
+);

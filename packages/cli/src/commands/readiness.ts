@@ -7,7 +7,10 @@ import { unwrap, type SandboxClient, type SandboxComponents } from "@lrg/client"
 import { enums } from "@lrg/spec/constants";
 import { evidenceMismatch } from "@lrg/spec/evidence";
 import { EXIT, ExitWith, parseDuration, reportOf, table, UsageError, type Output } from "../conventions.js";
+import { HarError, readHar, type Exchange } from "@lrg/conformance/drift";
+import { htmlReport, junitReport, OFFLINE_CHECKS } from "@lrg/gateway/readiness-judges";
 import { runtimeOf, subcommand } from "../runtime.js";
+import { judgedRecording } from "./readiness-judge.js";
 import {
   didNotFailText,
   exitCodeOf,
@@ -126,6 +129,11 @@ function printRun(out: Output, run: Run, expected?: { standings: CheckStanding[]
   out.line(
     `started ${run.started_at}, deadline ${run.deadline}${run.ended_at === null ? "" : `, ended ${run.ended_at}`} (the unit's clock); ${run.observations.recorded} requests observed`,
   );
+  printChecks(out, run, expected);
+}
+
+/** A line per check, then how to pass each check that failed (see `printRun`). */
+function printChecks(out: Output, run: Run, expected?: { standings: CheckStanding[]; file: string }): void {
   const standings = expected?.standings ?? [];
   for (const line of checkLines(out, run, standings)) out.line(line);
   for (const standing of standings) {
@@ -321,6 +329,46 @@ export function registerReadiness(program: Command): void {
         if (code !== EXIT.ok) throw new ExitWith(code);
       },
     );
+
+  subcommand(
+    readiness,
+    "judge <file.har>",
+    `Judge a HAR recording of your software's exchanges (lrg record, from any environment) with the readiness checks' own judges, as a finished run: a verdict per check with the exchanges as evidence, not_exercised where the recording met no occasion (no 429, no duplicate) or cannot show it. Judged offline: ${OFFLINE_CHECKS.join(", ")}; the others need the sandbox's store (see the README). Exit 0: no check failed; 1: a check failed; 2: the file cannot be read as HAR`,
+    [
+      "lrg readiness judge production.har",
+      "lrg readiness judge production.har --junit readiness.xml --html readiness.html",
+      "lrg readiness judge production.har --json | jq '.checks[] | {name, verdict}'",
+    ],
+  )
+    .option("--junit <file>", "also write the JUnit XML report here")
+    .option("--html <file>", "also write the HTML report here")
+    .action((file: string, flags: Omit<ReportFlags, "evidence">, command: Command) => {
+      const { out } = runtimeOf(command);
+      let exchanges: Exchange[];
+      try {
+        exchanges = readHar(readGivenFile(file));
+      } catch (error) {
+        if (error instanceof HarError) throw new UsageError(`${file} cannot be read: ${error.message}`);
+        throw error;
+      }
+      const run = judgedRecording(exchanges);
+      for (const [target, render] of [
+        [flags.junit, junitReport],
+        [flags.html, htmlReport],
+      ] as const) {
+        if (target === undefined) continue;
+        writeFile(target, render(run));
+        if (!out.json) out.note(`lrg: wrote ${target}`);
+      }
+      if (out.json) out.data(run);
+      else {
+        out.line(
+          `${file} judged: verdict ${paintVerdict(out, run.verdict)}; ${exchanges.length} exchanges from ${run.started_at} to ${run.ended_at}, ${run.observations.recorded} of the registry's operations`,
+        );
+        printChecks(out, run);
+      }
+      if (run.verdict === "failed") throw new ExitWith(1);
+    });
 
   subcommand(
     readiness,
