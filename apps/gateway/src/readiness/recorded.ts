@@ -116,7 +116,9 @@ export function judgeRecording(
   listedDuplicates: readonly string[] = [],
   names: readonly CheckName[] = CHECK_NAMES,
 ): Result {
-  const checks = names.map((name) => checkResult(name, judgedOffline(name, observations, listedDuplicates), "finished"));
+  const checks = names.map((name) =>
+    checkResult(name, judgedOffline(name, observations, listedDuplicates), "finished"),
+  );
   return { verdict: runVerdict(checks, "finished"), checks };
 }
 
