@@ -163,13 +163,14 @@ describe("lrg readiness judge", () => {
     const judged = await lrg(["readiness", "judge", out, "--junit", junit, "--html", html], { env: suite.home.env });
     expect(judged.code, judged.stderr).toBe(0);
     expect(judged.stdout).toMatch(/judged: verdict not_exercised; 1 exchanges/);
-    for (const [check, found] of [
+    const expected: [string, string][] = [
       ["duplicates", "No list answer of the recording holds one event delivered twice."],
       ["rate-limits", "The software met no 429 during the run."],
       ["faults-and-cadence", "The software met no 503 of the notification list during the run."],
       ["checksum-and-length", "The software made no upload PUT during the run."],
       ["paging", "Not judged on a recording: "],
-    ])
+    ];
+    for (const [check, found] of expected)
       expect(judged.stdout).toMatch(new RegExp(`^${check} +not_exercised +${found.replace(/[.]/g, "\\.")}`, "m"));
     expect(judged.stderr).toContain(`lrg: wrote ${junit}`);
     expect(judged.stderr).toContain(`lrg: wrote ${html}`);

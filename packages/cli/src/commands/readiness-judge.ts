@@ -46,7 +46,8 @@ function listedDuplicates(exchanges: readonly Exchange[]): string[] {
   const listed = new Map<string, NotificationV0 | NotificationV1>();
   for (const exchange of exchanges) {
     const operation = builtSpec.match(exchange.method, exchange.pathname);
-    if (exchange.status !== 200 || !operation?.operationId.startsWith("listNotifications")) continue;
+    // A notification list: a GET of the notification services (the other is the acknowledgement, a POST).
+    if (exchange.status !== 200 || operation?.method !== "GET" || !operation.tags.includes("notifications")) continue;
     const data = (parsed(exchange.responseBody) as { data?: unknown } | undefined)?.data;
     if (!Array.isArray(data)) continue;
     for (const notification of data as (NotificationV0 | NotificationV1)[])
