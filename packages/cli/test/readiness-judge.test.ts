@@ -23,7 +23,7 @@ type CheckName = SandboxComponents["schemas"]["ReadinessCheckName"];
 const suite = useSuite();
 
 /** The checks of the live runs: each judged offline, each with an occasion the consumers meet. */
-const CHECKS: CheckName[] = ["duplicates", "checksum-and-length", "rate-limits", "faults-and-cadence"];
+const CHECKS: CheckName[] = ["duplicates", "checksum-and-length", "downloads", "rate-limits", "faults-and-cadence"];
 
 /** Starts `lrg record` in front of the gateway; answers its address once it printed it. */
 async function record(out: string): Promise<{ proxy: string; recorder: Follower }> {
@@ -55,9 +55,10 @@ async function newUnit(): Promise<Unit> {
 
 /**
  * The unit's software, through the recorder at `proxy`: a title look-up (the run answers it 429), the notification list
- * (the run answers it 503 twice), an acknowledgement of what was listed, and an upload. Correct, it waits each
- * Retry-After, acknowledges every id of an event delivered twice and sends the base64 checksum; naive, it retries at
- * once, acknowledges one id per event and sends the hex checksum.
+ * (the run answers it 503 twice), an acknowledgement of what was listed, the despatched documents downloaded, and an
+ * upload. Correct, it waits each Retry-After, acknowledges every id of an event delivered twice, sends no credentials
+ * to a download address and sends the base64 checksum; naive, it retries at once, acknowledges one id per event, lets
+ * fetch follow the 302 with the Authorization header and sends the hex checksum.
  */
 async function consume(proxy: string, unit: Unit, naive: boolean): Promise<void> {
   const authorization = `Basic ${Buffer.from(`${unit.username}:${unit.password}`).toString("base64")}`;
@@ -91,6 +92,26 @@ async function consume(proxy: string, unit: Unit, naive: boolean): Promise<void>
     body: JSON.stringify({ data: ids }),
   });
   expect(acknowledged.status).toBe(200);
+
+  // Each despatched document: correct, the 302 followed by a fresh request without credentials; naive, by fetch itself,
+  // which keeps the Authorization header on the same origin.
+  for (const notification of listed)
+    if (notification.notification_type === "application.correspondence-despatched")
+      for (const { download_id: id } of notification.payload.data.documents) {
+        const asked = await fetch(`${proxy}/v1/documents/${id}`, {
+          headers: { authorization },
+          redirect: naive ? "follow" : "manual",
+        });
+        await asked.arrayBuffer();
+        if (naive) continue;
+        expect(asked.status).toBe(302);
+        const fetched = await fetch(asked.headers.get("location")!);
+        expect(
+          Buffer.from(await fetched.arrayBuffer())
+            .subarray(0, 5)
+            .toString("latin1"),
+        ).toBe("%PDF-");
+      }
 
   // The naive uploader sends the hex digest as X-Provider-Checksum-Sha256.
   const bytes = smallPdf("JUDGED");
