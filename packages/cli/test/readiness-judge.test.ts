@@ -197,6 +197,11 @@ describe("lrg readiness judge", () => {
     expect(judged.stderr).toContain(`lrg: wrote ${html}`);
   });
 
+  it("names in its help the checks judged offline, as the judges give them", async () => {
+    const help = await lrg(["readiness", "judge", "--help"], { env: suite.home.env });
+    expect(help.stdout.replace(/\s+/g, " ")).toContain(`Judged offline: ${OFFLINE_CHECKS.join(", ")};`);
+  });
+
   it("exits 2 for a file that is not HAR", async () => {
     const file = join(suite.home.dir, "not.har");
     writeFileSync(file, "{ not json");

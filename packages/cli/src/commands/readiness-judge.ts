@@ -3,6 +3,8 @@
 import { groupDuplicates, type NotificationV0, type NotificationV1, type SandboxComponents } from "@lrg/client";
 import { builtSpec, pathParameters, textOf, type Exchange, type RecordedBody } from "@lrg/conformance/drift";
 import { judgeRecording, observationOf, type ReadinessObservationRow } from "@lrg/gateway/readiness-judges";
+
+export { htmlReport, junitReport } from "@lrg/gateway/readiness-judges";
 import { READINESS_BOUNDS } from "@lrg/spec/constants";
 
 type Run = SandboxComponents["schemas"]["ReadinessRun"];

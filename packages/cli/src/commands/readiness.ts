@@ -8,9 +8,7 @@ import { enums } from "@lrg/spec/constants";
 import { evidenceMismatch } from "@lrg/spec/evidence";
 import { EXIT, ExitWith, parseDuration, reportOf, table, UsageError, type Output } from "../conventions.js";
 import { HarError, readHar, type Exchange } from "@lrg/conformance/drift";
-import { htmlReport, junitReport, OFFLINE_CHECKS } from "@lrg/gateway/readiness-judges";
 import { runtimeOf, subcommand } from "../runtime.js";
-import { judgedRecording } from "./readiness-judge.js";
 import {
   didNotFailText,
   exitCodeOf,
@@ -197,6 +195,22 @@ class Progress {
   }
 }
 
+/**
+ * The readiness checks' judges (`./readiness-judge.js`, on `@lrg/gateway/readiness-judges`), loaded when a recording is
+ * judged: the gateway is an optional peer of lrg (the tarballs `npm run pack` writes leave it out), so every other
+ * command works without it.
+ */
+async function readinessJudges(): Promise<typeof import("./readiness-judge.js")> {
+  try {
+    return await import("./readiness-judge.js");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw error;
+    throw new UsageError(
+      "lrg readiness judge needs @lrg/gateway installed beside lrg (it judges with the gateway's own readiness checks): run lrg from the repository's workspace",
+    );
+  }
+}
+
 /** Starts a run: its refusal (409 a run is running, 400 bad input, 401, 404) is exit code 2, the run never started. */
 async function start(sandbox: SandboxClient, body: RunRequest, out: Output): Promise<Run> {
   try {
@@ -333,7 +347,7 @@ export function registerReadiness(program: Command): void {
   subcommand(
     readiness,
     "judge <file.har>",
-    `Judge a HAR recording of your software's exchanges (lrg record, from any environment) with the readiness checks' own judges, as a finished run: a verdict per check with the exchanges as evidence, not_exercised where the recording met no occasion (no 429, no duplicate) or cannot show it. Judged offline: ${OFFLINE_CHECKS.join(", ")}; the others need the sandbox's store (see the README). Exit 0: no check failed; 1: a check failed; 2: the file cannot be read as HAR`,
+    `Judge a HAR recording of your software's exchanges (lrg record, from any environment) with the readiness checks' own judges, as a finished run: a verdict per check with the exchanges as evidence, not_exercised where the recording met no occasion (no 429, no duplicate) or cannot show it. Judged offline: duplicates, checksum-and-length, downloads, rate-limits, faults-and-cadence; the others need the sandbox's store (the README says why, per check). Needs @lrg/gateway beside lrg (the repository's workspace). Exit 0: no check failed; 1: a check failed; 2: the file cannot be read as HAR`,
     [
       "lrg readiness judge production.har",
       "lrg readiness judge production.har --junit readiness.xml --html readiness.html",
@@ -342,8 +356,9 @@ export function registerReadiness(program: Command): void {
   )
     .option("--junit <file>", "also write the JUnit XML report here")
     .option("--html <file>", "also write the HTML report here")
-    .action((file: string, flags: Omit<ReportFlags, "evidence">, command: Command) => {
+    .action(async (file: string, flags: Omit<ReportFlags, "evidence">, command: Command) => {
       const { out } = runtimeOf(command);
+      const { judgedRecording, htmlReport, junitReport } = await readinessJudges();
       let exchanges: Exchange[];
       try {
         exchanges = readHar(readGivenFile(file));
