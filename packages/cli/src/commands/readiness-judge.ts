@@ -5,6 +5,7 @@ import { builtSpec, pathParameters, textOf, type Exchange, type RecordedBody } f
 import { judgeRecording, observationOf, type ReadinessObservationRow } from "@lrg/gateway/readiness-judges";
 
 export { htmlReport, junitReport } from "@lrg/gateway/readiness-judges";
+export { HarError, readHar } from "@lrg/conformance/drift";
 import { READINESS_BOUNDS } from "@lrg/spec/constants";
 
 type Run = SandboxComponents["schemas"]["ReadinessRun"];

@@ -7,7 +7,6 @@ import { unwrap, type SandboxClient, type SandboxComponents } from "@lrg/client"
 import { enums } from "@lrg/spec/constants";
 import { evidenceMismatch } from "@lrg/spec/evidence";
 import { EXIT, ExitWith, parseDuration, reportOf, table, UsageError, type Output } from "../conventions.js";
-import { HarError, readHar, type Exchange } from "@lrg/conformance/drift";
 import { runtimeOf, subcommand } from "../runtime.js";
 import {
   didNotFailText,
@@ -196,9 +195,9 @@ class Progress {
 }
 
 /**
- * The readiness checks' judges (`./readiness-judge.js`, on `@lrg/gateway/readiness-judges`), loaded when a recording is
- * judged: the gateway is an optional peer of lrg (the tarballs `npm run pack` writes leave it out), so every other
- * command works without it.
+ * The readiness checks' judges (`./readiness-judge.js`, on `@lrg/gateway/readiness-judges`) and the HAR reader, loaded
+ * when a recording is judged: the gateway is an optional peer of lrg (the tarballs `npm run pack` writes leave it out),
+ * so every other command works without it, and starts without either.
  */
 async function readinessJudges(): Promise<typeof import("./readiness-judge.js")> {
   try {
@@ -358,8 +357,8 @@ export function registerReadiness(program: Command): void {
     .option("--html <file>", "also write the HTML report here")
     .action(async (file: string, flags: Omit<ReportFlags, "evidence">, command: Command) => {
       const { out } = runtimeOf(command);
-      const { judgedRecording, htmlReport, junitReport } = await readinessJudges();
-      let exchanges: Exchange[];
+      const { judgedRecording, htmlReport, junitReport, HarError, readHar } = await readinessJudges();
+      let exchanges: ReturnType<typeof readHar>;
       try {
         exchanges = readHar(readGivenFile(file));
       } catch (error) {
