@@ -9,6 +9,7 @@ import {
   RULES,
   type CheckName,
   type GatherContext,
+  type Judgement,
   type Raised,
   type RunFacts,
   type Stimulus,
@@ -270,29 +271,41 @@ export async function judge(
   for (const name of names) {
     const check = CHECKS[name];
     const judgement = await check.assess(facts, { ...gathering, run, observations });
-    const verdict = judgement.verdict === "running" && phase !== "running" ? "not_exercised" : judgement.verdict;
+    const result = checkResult(name, judgement, phase);
     checks.push({
-      name,
-      verdict,
-      rule: RULES[name],
-      how_to_pass: check.howToPass,
+      ...result,
       instructions:
-        verdict === "running" && unit !== undefined
+        result.verdict === "running" && unit !== undefined
           ? check.instructions({ deadline: isoMillis(run.deadlineMs), checks: names, unit })
           : null,
-      evidence: { expected: check.expected, found: judgement.found, requests: judgement.requests.map(toObservation) },
     });
   }
+  return { verdict: runVerdict(checks, phase), checks };
+}
+
+/**
+ * A check's result as a run answers it, from its judgement (a check still `running` once the run ended is
+ * `not_exercised`), without instructions.
+ */
+export function checkResult(name: CheckName, judgement: Judgement, phase: Phase): CheckResult {
+  const check = CHECKS[name];
+  const verdict = judgement.verdict === "running" && phase !== "running" ? "not_exercised" : judgement.verdict;
+  return {
+    name,
+    verdict,
+    rule: RULES[name],
+    how_to_pass: check.howToPass,
+    instructions: null,
+    evidence: { expected: check.expected, found: judgement.found, requests: judgement.requests.map(toObservation) },
+  };
+}
+
+/** A run's verdict from its checks': `failed` if any failed, `passed` if all passed, else `not_exercised`. */
+export function runVerdict(checks: readonly Pick<CheckResult, "verdict">[], phase: Phase): Verdict {
   const verdicts = checks.map((check) => check.verdict);
-  const verdict: Verdict =
-    phase === "running"
-      ? "running"
-      : verdicts.includes("failed")
-        ? "failed"
-        : verdicts.every((each) => each === "passed")
-          ? "passed"
-          : "not_exercised";
-  return { verdict, checks };
+  if (phase === "running") return "running";
+  if (verdicts.includes("failed")) return "failed";
+  return verdicts.every((each) => each === "passed") ? "passed" : "not_exercised";
 }
 
 function toObservation(row: ReadinessObservationRow): Observation {

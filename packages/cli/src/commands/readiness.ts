@@ -126,6 +126,11 @@ function printRun(out: Output, run: Run, expected?: { standings: CheckStanding[]
   out.line(
     `started ${run.started_at}, deadline ${run.deadline}${run.ended_at === null ? "" : `, ended ${run.ended_at}`} (the unit's clock); ${run.observations.recorded} requests observed`,
   );
+  printChecks(out, run, expected);
+}
+
+/** A line per check, then how to pass each check that failed (see `printRun`). */
+function printChecks(out: Output, run: Run, expected?: { standings: CheckStanding[]; file: string }): void {
   const standings = expected?.standings ?? [];
   for (const line of checkLines(out, run, standings)) out.line(line);
   for (const standing of standings) {
@@ -186,6 +191,22 @@ class Progress {
     const rewind = this.#drawn > 0 ? `\u001b[${this.#drawn}A\u001b[J` : "";
     process.stdout.write(`${rewind}${lines.join("\n")}\n`);
     this.#drawn = lines.length;
+  }
+}
+
+/**
+ * The readiness checks' judges (`./readiness-judge.js`, on `@lrg/gateway/readiness-judges`) and the HAR reader, loaded
+ * when a recording is judged: the gateway is an optional peer of lrg (the tarballs `npm run pack` writes leave it out),
+ * so every other command works without it, and starts without either.
+ */
+async function readinessJudges(): Promise<typeof import("./readiness-judge.js")> {
+  try {
+    return await import("./readiness-judge.js");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw error;
+    throw new UsageError(
+      "lrg readiness judge needs @lrg/gateway installed beside lrg (it judges with the gateway's own readiness checks): run lrg from the repository's workspace",
+    );
   }
 }
 
@@ -321,6 +342,47 @@ export function registerReadiness(program: Command): void {
         if (code !== EXIT.ok) throw new ExitWith(code);
       },
     );
+
+  subcommand(
+    readiness,
+    "judge <file.har>",
+    `Judge a HAR recording of your software's exchanges (lrg record, from any environment) with the readiness checks' own judges, as a finished run: a verdict per check with the exchanges as evidence, not_exercised where the recording met no occasion (no 429, no duplicate) or cannot show it. Judged offline: duplicates, checksum-and-length, downloads, rate-limits, faults-and-cadence; the others need the sandbox's store (the README says why, per check). Needs @lrg/gateway beside lrg (the repository's workspace). Exit 0: no check failed; 1: a check failed; 2: the file cannot be read as HAR`,
+    [
+      "lrg readiness judge production.har",
+      "lrg readiness judge production.har --junit readiness.xml --html readiness.html",
+      "lrg readiness judge production.har --json | jq '.checks[] | {name, verdict}'",
+    ],
+  )
+    .option("--junit <file>", "also write the JUnit XML report here")
+    .option("--html <file>", "also write the HTML report here")
+    .action(async (file: string, flags: Omit<ReportFlags, "evidence">, command: Command) => {
+      const { out } = runtimeOf(command);
+      const { judgedRecording, htmlReport, junitReport, HarError, readHar } = await readinessJudges();
+      let exchanges: ReturnType<typeof readHar>;
+      try {
+        exchanges = readHar(readGivenFile(file));
+      } catch (error) {
+        if (error instanceof HarError) throw new UsageError(`${file} cannot be read: ${error.message}`);
+        throw error;
+      }
+      const run = judgedRecording(exchanges);
+      for (const [target, render] of [
+        [flags.junit, junitReport],
+        [flags.html, htmlReport],
+      ] as const) {
+        if (target === undefined) continue;
+        writeFile(target, render(run));
+        if (!out.json) out.note(`lrg: wrote ${target}`);
+      }
+      if (out.json) out.data(run);
+      else {
+        out.line(
+          `${file} judged: verdict ${paintVerdict(out, run.verdict)}; ${exchanges.length} exchanges from ${run.started_at} to ${run.ended_at}, ${run.observations.recorded} of the registry's operations`,
+        );
+        printChecks(out, run);
+      }
+      if (run.verdict === "failed") throw new ExitWith(1);
+    });
 
   subcommand(
     readiness,
