@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unwrap } from "@lrg/client";
 import { operationFor } from "@lrg/spec";
 import { IN_SERVICE_HOURS, searchOf } from "../../client/test/integration/gateway-support.js";
-import { harOf, harRecorder, type HarEntry } from "@lrg/conformance/drift";
+import { harOf, harRecorder, REPORT_FORMATS as DRIFT_REPORT_FORMATS, type HarEntry } from "@lrg/conformance/drift";
+import { REPORT_FORMATS } from "../src/commands/drift.js";
 import { lrg, submitThroughClient, useSuite, waitForNew } from "./support.js";
 
 const suite = useSuite();
@@ -142,6 +143,10 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("lrg drift", () => {
+  it("offers every report the drift module writes (the command names them without loading it)", () => {
+    expect(REPORT_FORMATS).toEqual([...DRIFT_REPORT_FORMATS]);
+  });
+
   it("reports nothing on the client's real traffic to the gateway (exit 0)", async () => {
     const run = await lrg(["drift", join(dir, "clean.har"), "--json"], { env: suite.home.env });
     const report = JSON.parse(run.stdout) as Report;

@@ -6,9 +6,10 @@ import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { writePrivateFile } from "../config.js";
 import { EXIT, ExitWith, httpAddressOf, UsageError, type Output } from "../conventions.js";
+// The proxy and the redaction (and the HAR reader they share with lrg drift) are loaded when a recording starts.
 import type { Har, HarEntry } from "../record/har.js";
-import { startRecordingProxy, type Upstream } from "../record/proxy.js";
-import { leakFinder, SecretLedger, type Secret } from "../record/redaction.js";
+import type { Upstream } from "../record/proxy.js";
+import type { Secret } from "../record/redaction.js";
 import { readPem, runtimeOf, subcommand } from "../runtime.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
@@ -69,21 +70,6 @@ function countOf(text: string | undefined): number | undefined {
 const exchangeName = (entry: HarEntry | undefined): string =>
   entry === undefined ? "" : ` (${entry.request.method} ${new URL(entry.request.url).pathname})`;
 
-/** The text of the HAR file, or the one line that says which secret it would hold and where. */
-export function serializeChecked(
-  har: Har,
-  secrets: readonly Secret[],
-): { text: string } | { exchange: number; secret: Secret } {
-  const findLeak = leakFinder(secrets);
-  for (const [index, entry] of har.log.entries.entries()) {
-    const leak = findLeak(JSON.stringify(entry));
-    if (leak !== undefined) return { exchange: index + 1, secret: leak.secret };
-  }
-  const text = `${JSON.stringify(har, null, 2)}\n`;
-  const leak = findLeak(text);
-  return leak === undefined ? { text } : { exchange: 0, secret: leak.secret };
-}
-
 function refuse(out: Output, file: string, har: Har, found: { exchange: number; secret: Secret }): never {
   const entries = har.log.entries;
   const where =
@@ -135,6 +121,11 @@ export function registerRecord(program: Command): void {
       const upstream = upstreamOf(flags);
       const listen = parseListen(flags.listen);
       const count = countOf(flags.count);
+      const [{ SecretLedger }, { startRecordingProxy }, { serializeChecked }] = await Promise.all([
+        import("../record/redaction.js"),
+        import("../record/proxy.js"),
+        import("../record/har.js"),
+      ]);
       const ledger = new SecretLedger(hashKeyOf(flags.hashKeyEnv));
 
       const entries: { exchange: number; entry: HarEntry }[] = [];

@@ -1,8 +1,9 @@
 // lrg replay FILE.har: a recording served again as a mock, for the software's own regression tests.
 import type { Command } from "commander";
-import { builtSpec, HarError, readHar, type Exchange } from "@lrg/conformance/drift";
+// The replay server and the HAR reader (the conformance suite's) are loaded when a replay starts.
+import type { Exchange } from "@lrg/conformance/drift";
 import { UsageError } from "../conventions.js";
-import { replayedExchanges, startReplay, type RawEntry } from "../replay/server.js";
+import type { RawEntry } from "../replay/server.js";
 import { runtimeOf, subcommand } from "../runtime.js";
 import { underServer } from "./drift.js";
 import { readGivenFile } from "./readiness-expectations.js";
@@ -30,6 +31,10 @@ export function registerReplay(program: Command): void {
       "the recorded upstream's base address: only the exchanges under it, served at the root (default: the first exchange's origin)",
     )
     .action(async (file: string, flags: ReplayFlags, command: Command) => {
+      const [{ builtSpec, HarError, readHar }, { replayedExchanges, startReplay }] = await Promise.all([
+        import("@lrg/conformance/drift"),
+        import("../replay/server.js"),
+      ]);
       const { out } = runtimeOf(command);
       const listen = parseListen(flags.listen);
       const text = readGivenFile(file);

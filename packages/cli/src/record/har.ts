@@ -7,12 +7,14 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import {
   MASKED,
   REDACTED,
+  leakFinder,
   redactForm,
   redactHeaders,
   redactJson,
   redactUrl,
   type Header,
   type Json,
+  type Secret,
   type SecretLedger,
 } from "./redaction.js";
 
@@ -245,3 +247,18 @@ export function queryStringOf(redactedUrl: string): Header[] {
 }
 
 export { redactUrl };
+
+/** The text of the HAR file, or the one line that says which secret it would hold and where. */
+export function serializeChecked(
+  har: Har,
+  secrets: readonly Secret[],
+): { text: string } | { exchange: number; secret: Secret } {
+  const findLeak = leakFinder(secrets);
+  for (const [index, entry] of har.log.entries.entries()) {
+    const leak = findLeak(JSON.stringify(entry));
+    if (leak !== undefined) return { exchange: index + 1, secret: leak.secret };
+  }
+  const text = `${JSON.stringify(har, null, 2)}\n`;
+  const leak = findLeak(text);
+  return leak === undefined ? { text } : { exchange: 0, secret: leak.secret };
+}
