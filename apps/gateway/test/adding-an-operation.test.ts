@@ -181,7 +181,7 @@ describe("adding an operation, as README.md says", () => {
     run("npx", [...pnpm, "--filter", "@lrg/gateway", "check"]);
     const generated = readFileSync(join(scratch, "spec/src/generated/openapi.ts"), "utf8");
     expect(generated).toContain(`"${PATH}"`);
-  }, 600_000);
+  }, 900_000);
 
   it("is fuzzed, reached with success and checked for isolation by the conformance suite, unedited", () => {
     const report = join(scratch, "fuzz-report.json");
