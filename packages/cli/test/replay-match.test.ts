@@ -8,7 +8,14 @@ describe("compareValue", () => {
   it.each([
     ["the same value", { recorded: "NEW", given: "NEW", want: "exact" }],
     ["another word", { recorded: "NEW", given: "ACKNOWLEDGED", want: "differs" }],
-    ["another UUID", { recorded: "0b54c83a-7bb6-4428-923f-34997a2f8afd", given: "840f9671-120e-4428-923f-34997a2f8afd", want: "loose" }],
+    [
+      "another UUID",
+      {
+        recorded: "0b54c83a-7bb6-4428-923f-34997a2f8afd",
+        given: "840f9671-120e-4428-923f-34997a2f8afd",
+        want: "loose",
+      },
+    ],
     ["a UUID for a word", { recorded: "0b54c83a-7bb6-4428-923f-34997a2f8afd", given: "latest", want: "differs" }],
     ["another hex id", { recorded: "fd470af92e762a34b227eb4e", given: "0123456789abcdef0123", want: "loose" }],
     ["a short hex number", { recorded: "fd47", given: "0123", want: "differs" }],

@@ -82,7 +82,9 @@ async function workflow(baseUrl: string): Promise<Outcome> {
     );
     const downloadId = despatched.documents[0]!.download_id;
     const downloaded = await client.downloadDocument(downloadId);
-    const head = Buffer.from(await new Response(downloaded.body).arrayBuffer()).subarray(0, 5).toString();
+    const head = Buffer.from(await new Response(downloaded.body).arrayBuffer())
+      .subarray(0, 5)
+      .toString();
     const listedBefore = (await unwrap(client.GET("/v1/notifications"))).data.length;
     const events: string[] = [];
     const summary = await client.notifications.consume(async ({ notification }) => {
@@ -148,7 +150,9 @@ describe("lrg replay of the client's own recording", () => {
         headers: { authorization: "Basic eDp5" },
       });
       expect(download.status).toBe(200);
-      const cut = /^kept=(\d+); size=(\d+); sha256=([0-9a-f]{64})$/.exec(download.headers.get("x-lrg-replay-cut") ?? "");
+      const cut = /^kept=(\d+); size=(\d+); sha256=([0-9a-f]{64})$/.exec(
+        download.headers.get("x-lrg-replay-cut") ?? "",
+      );
       expect(cut?.[3]).toBe(recorded.downloadId);
       const body = Buffer.from(await download.arrayBuffer());
       expect(body.length).toBe(Number(cut?.[1]));
@@ -207,7 +211,9 @@ describe("lrg replay of the client's own recording", () => {
 
   it("answers the same request repeated with the recorded answers in order, then the last one again", async () => {
     const listings = entries
-      .filter((entry) => entry.request.method === "GET" && entry.request.url === `${suite.gateway.url}/v1/notifications`)
+      .filter(
+        (entry) => entry.request.method === "GET" && entry.request.url === `${suite.gateway.url}/v1/notifications`,
+      )
       .map((entry) => entry.response.content.text);
     expect(new Set(listings).size).toBeGreaterThan(1); // a listing with notifications, then an empty one
     const replay = await started(["replay", har]);

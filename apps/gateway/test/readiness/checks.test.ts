@@ -15,7 +15,11 @@ const listing = (query: Record<string, string> = {}) => observed("listNotificati
 
 const burst = Array.from({ length: 250 }, (_, index) => `p-${index}`);
 /** The facts of a run that raised the duplicates, paging and downloads stimuli. */
-const facts = (observations: ReadinessObservationRow[], ended: boolean, overrides: Partial<HandMadeFacts> = {}): HandMadeFacts =>
+const facts = (
+  observations: ReadinessObservationRow[],
+  ended: boolean,
+  overrides: Partial<HandMadeFacts> = {},
+): HandMadeFacts =>
   factsOf(observations, ended, {
     stimulus: {
       duplicates: { notificationIds: ["d-1", "d-2"] },

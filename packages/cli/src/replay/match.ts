@@ -146,9 +146,14 @@ export function compareRequest(recorded: RequestFacts, given: RequestFacts): Com
   const operation = recorded.operation?.operationId !== given.operation?.operationId;
   if (operation || (recorded.operation === undefined && recorded.pathname !== given.pathname)) {
     const name = (facts: RequestFacts) =>
-      facts.operation === undefined ? `${facts.pathname} (no operation)` : `${facts.operation.operationId} (${facts.operation.path})`;
+      facts.operation === undefined
+        ? `${facts.pathname} (no operation)`
+        : `${facts.operation.operationId} (${facts.operation.path})`;
     if (!method || recorded.pathname !== given.pathname)
-      tally.differences.push({ pointer: "/request/operation", detail: `recorded ${name(recorded)}, got ${name(given)}` });
+      tally.differences.push({
+        pointer: "/request/operation",
+        detail: `recorded ${name(recorded)}, got ${name(given)}`,
+      });
     return { differences: tally.differences, loose: 0, otherOperation: true };
   }
   if (recorded.operation !== undefined && given.operation !== undefined) {
@@ -210,4 +215,3 @@ export function choose(recorded: readonly RequestFacts[], given: RequestFacts): 
   if (closest === undefined) return { matched: false, closest: undefined };
   return { matched: false, closest: closest.index, differences: closest.differences };
 }
-
