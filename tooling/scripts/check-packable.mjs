@@ -37,10 +37,17 @@ const builtFiles = (dir) =>
     return /\.(m?js|d\.m?ts)$/.test(entry.name) ? [path] : [];
   });
 
+/** The files an `exports` map points at (its values, never its subpath keys such as "./drift"; no patterns). */
+function targetsOf(exports) {
+  if (typeof exports === "string") return exports.startsWith("./") && !exports.includes("*") ? [exports] : [];
+  if (exports === null || typeof exports !== "object") return [];
+  return Object.values(exports).flatMap(targetsOf);
+}
+
 const problems = [];
 const entryPoints = [
   ...(typeof manifest.bin === "string" ? [manifest.bin] : Object.values(manifest.bin ?? {})),
-  ...[...JSON.stringify(manifest.exports ?? {}).matchAll(/"(\.\/[^"*]+)"/g)].map((match) => match[1]),
+  ...targetsOf(manifest.exports ?? {}),
   ...[manifest.main, manifest.types].filter((path) => typeof path === "string"),
 ];
 for (const path of entryPoints) if (!existsSync(join(packageDir, path))) problems.push(`${path} is missing`);
