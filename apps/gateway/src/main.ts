@@ -49,8 +49,8 @@ const lines = [
       ]),
   "",
 ];
-console.log(lines.join("\n"));
-
+// The stop is handled before the banner says the gateway listens: a signal sent as soon as it is read (a supervisor,
+// a test) finds its handler, instead of ending the process by the signal's default (exit 143 for SIGTERM).
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
     console.log(`${signal}: finishing in-flight requests, then stopping.`);
@@ -63,6 +63,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     );
   });
 }
+console.log(lines.join("\n"));
 
 /** The banner's lines about the mutual TLS listener: where it is, the demo certificates, and a request to paste. */
 function mutualTlsLines({
