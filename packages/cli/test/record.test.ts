@@ -8,13 +8,16 @@ import { createServer, type Server } from "node:http";
 import { platform } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createGatewayClient, createSandboxClient, unwrap, type Fetch } from "@lrg/client";
+import { createGatewayClient, createSandboxClient, unwrap } from "@lrg/client";
 import { builtSpec, drift, readHar } from "@lrg/conformance/drift";
 import { PERSONAL_DATA_PATHS } from "@lrg/spec/constants";
 import { IN_SERVICE_HOURS, makeCertificates } from "../../client/test/integration/gateway-support.js";
 import {
   connectionEnv,
   follow,
+  interrupted,
+  keepingAddresses,
+  listening,
   lrg,
   makeHome,
   SANDBOX_TOKEN,
@@ -34,29 +37,14 @@ async function record(
   extra: readonly string[] = [],
   env: NodeJS.ProcessEnv = suite.home.env,
 ): Promise<{ proxy: string; recorder: Follower }> {
-  const recorder = follow(["record", "--upstream", upstream, "--out", out, ...extra], env);
-  const [address] = await recorder.waitForLines(1);
-  expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-  return { proxy: address!, recorder };
+  const { address, process } = await listening(["record", "--upstream", upstream, "--out", out, ...extra], env);
+  return { proxy: address, recorder: process };
 }
 
 /** Stops a recording with SIGINT; answers its exit code and stderr. */
 async function stop(recorder: Follower): Promise<{ code: number | null; stderr: string }> {
-  recorder.child.kill("SIGINT");
-  const code = await recorder.exited;
+  const code = await interrupted(recorder);
   return { code, stderr: recorder.stderr.join("\n") };
-}
-
-/** A fetch that keeps the address of every request (the signed addresses the client followed are among them). */
-function keepingAddresses(): { fetch: Fetch; addresses: string[] } {
-  const addresses: string[] = [];
-  return {
-    addresses,
-    fetch: (request) => {
-      addresses.push(request.url);
-      return globalThis.fetch(request);
-    },
-  };
 }
 
 interface HarShape {

@@ -7,36 +7,10 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createGatewayClient, createSandboxClient, unwrap, type Fetch, type GatewayClient } from "@lrg/client";
-import { follow, SANDBOX_TOKEN, smallPdf, submission, useSuite, type Follower } from "./support.js";
+import { createGatewayClient, createSandboxClient, unwrap, type GatewayClient } from "@lrg/client";
+import { interrupted, keepingAddresses, listening, SANDBOX_TOKEN, smallPdf, submission, useSuite } from "./support.js";
 
 const suite = useSuite();
-
-/** Starts a long-running lrg that prints its address first (record, replay); answers the address. */
-async function started(args: readonly string[]): Promise<{ address: string; process: Follower }> {
-  const process = follow(args, suite.home.env);
-  const [address] = await process.waitForLines(1);
-  expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-  return { address: address!, process };
-}
-
-/** Stops a long-running lrg with SIGINT; answers its exit code. */
-async function stopped(follower: Follower): Promise<number | null> {
-  follower.child.kill("SIGINT");
-  return follower.exited;
-}
-
-/** A fetch that keeps the address of every request the client made (the upload and download addresses too). */
-function keepingAddresses(): { fetch: Fetch; addresses: string[] } {
-  const addresses: string[] = [];
-  return {
-    addresses,
-    fetch: (request) => {
-      addresses.push(request.url);
-      return globalThis.fetch(request);
-    },
-  };
-}
 
 /** What the workflow ends with: everything the software learnt, and every address it was sent to. */
 interface Outcome {
@@ -122,11 +96,11 @@ describe("lrg replay of the client's own recording", () => {
 
   beforeAll(async () => {
     har = join(suite.home.dir, "workflows.har");
-    const recorder = await started(["record", "--upstream", suite.gateway.url, "--out", har]);
+    const recorder = await listening(["record", "--upstream", suite.gateway.url, "--out", har], suite.home.env);
     try {
       recorded = await workflow(recorder.address);
     } finally {
-      expect(await stopped(recorder.process)).toBe(0);
+      expect(await interrupted(recorder.process)).toBe(0);
     }
     entries = (JSON.parse(readFileSync(har, "utf8")) as { log: { entries: HarEntryShape[] } }).log.entries;
   }, 120_000);
@@ -134,7 +108,7 @@ describe("lrg replay of the client's own recording", () => {
   it("runs the workflow again with the same results, through the replay's own addresses", async () => {
     expect(recorded.summary.acknowledged).toBeGreaterThan(0);
     expect(recorded.listedBefore).toBeGreaterThan(0);
-    const replay = await started(["replay", har]);
+    const replay = await listening(["replay", har], suite.home.env);
     try {
       const replayed = await workflow(replay.address);
       expect(replayed).toEqual(recorded);
@@ -158,12 +132,12 @@ describe("lrg replay of the client's own recording", () => {
       expect(body.length).toBe(Number(cut?.[1]));
       expect(Number(cut?.[2])).toBeGreaterThan(body.length);
     } finally {
-      await stopped(replay.process);
+      await interrupted(replay.process);
     }
   }, 120_000);
 
   it("answers a request nothing recorded matches with 404-02 naming the closest exchange and what differs", async () => {
-    const replay = await started(["replay", har]);
+    const replay = await listening(["replay", har], suite.home.env);
     try {
       // Another id of the same kind matches the recorded one loosely.
       const other = await fetch(`${replay.address}/v0/applications/${randomUUID()}/information`);
@@ -205,7 +179,7 @@ describe("lrg replay of the client's own recording", () => {
       expect(byMethod.errors.map((error) => error.pointer)).toContain("/request/method");
       expect(replay.process.stderr.join("\n")).toContain("no recorded exchange answers POST /v0/applications");
     } finally {
-      await stopped(replay.process);
+      await interrupted(replay.process);
     }
   }, 60_000);
 
@@ -216,7 +190,7 @@ describe("lrg replay of the client's own recording", () => {
       )
       .map((entry) => entry.response.content.text);
     expect(new Set(listings).size).toBeGreaterThan(1); // a listing with notifications, then an empty one
-    const replay = await started(["replay", har]);
+    const replay = await listening(["replay", har], suite.home.env);
     try {
       const answers: string[] = [];
       for (let i = 0; i <= listings.length; i += 1)
@@ -228,7 +202,7 @@ describe("lrg replay of the client's own recording", () => {
         listings.at(-1),
       ]);
     } finally {
-      await stopped(replay.process);
+      await interrupted(replay.process);
     }
   }, 60_000);
 });

@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { afterAll, beforeAll } from "vitest";
-import type { GatewayClient, NotificationV1 } from "@lrg/client";
+import { afterAll, beforeAll, expect } from "vitest";
+import type { Fetch, GatewayClient, NotificationV1 } from "@lrg/client";
 import {
   SANDBOX_TOKEN,
   smallPdf,
@@ -180,4 +180,33 @@ export function useSuite(): Suite {
     await suite.gateway?.stop();
   });
   return suite;
+}
+
+/** Starts a long-running lrg that prints its loopback address first (record, replay); answers it and the process. */
+export async function listening(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ address: string; process: Follower }> {
+  const process = follow(args, env);
+  const [address] = await process.waitForLines(1);
+  expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  return { address: address!, process };
+}
+
+/** Stops a long-running lrg with SIGINT; answers its exit code. */
+export async function interrupted(follower: Follower): Promise<number | null> {
+  follower.child.kill("SIGINT");
+  return follower.exited;
+}
+
+/** A fetch that keeps the address of every request the client made (the signed upload and download addresses too). */
+export function keepingAddresses(): { fetch: Fetch; addresses: string[] } {
+  const addresses: string[] = [];
+  return {
+    addresses,
+    fetch: (request) => {
+      addresses.push(request.url);
+      return globalThis.fetch(request);
+    },
+  };
 }

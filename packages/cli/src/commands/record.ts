@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import type { Server } from "node:net";
 import type { Command } from "commander";
 import { writePrivateFile } from "../config.js";
 import { EXIT, ExitWith, httpAddressOf, UsageError, type Output } from "../conventions.js";
@@ -36,6 +37,13 @@ export function parseListen(text: string): { host: string; port: number } {
   const port = Number(match?.[3]);
   if (match === null || port > 65_535) throw new UsageError(`--listen takes HOST:PORT (e.g. 127.0.0.1:0), got ${text}`);
   return { host: match[1] ?? match[2]!, port };
+}
+
+/** The `http://HOST:PORT` a server started on `listen` answers at (the port it was given when `listen` asked for 0). */
+export function listeningAddress(server: Server, listen: { host: string; port: number }): string {
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : listen.port;
+  return `http://${listen.host.includes(":") ? `[${listen.host}]` : listen.host}:${port}`;
 }
 
 function upstreamOf(flags: RecordFlags): Upstream {
@@ -142,10 +150,7 @@ export function registerRecord(program: Command): void {
       }).catch((error: NodeJS.ErrnoException) => {
         throw new UsageError(`cannot listen on ${flags.listen}: ${error.code ?? error.message}`);
       });
-      const address = proxy.server.address();
-      const port = typeof address === "object" && address !== null ? address.port : listen.port;
-      const host = listen.host.includes(":") ? `[${listen.host}]` : listen.host;
-      const url = `http://${host}:${port}`;
+      const url = listeningAddress(proxy.server, listen);
       if (out.json) out.data({ event: "listening", address: url, upstream: upstream.url.href, out: file });
       else {
         out.line(url);

@@ -7,7 +7,7 @@ import type { RawEntry } from "../replay/server.js";
 import { runtimeOf, subcommand } from "../runtime.js";
 import { underServer } from "./drift.js";
 import { readGivenFile } from "./readiness-expectations.js";
-import { parseListen } from "./record.js";
+import { listeningAddress, parseListen } from "./record.js";
 
 interface ReplayFlags {
   readonly listen: string;
@@ -61,10 +61,7 @@ export function registerReplay(program: Command): void {
       }).catch((error: NodeJS.ErrnoException) => {
         throw new UsageError(`cannot listen on ${flags.listen}: ${error.code ?? error.message}`);
       });
-      const address = replay.server.address();
-      const port = typeof address === "object" && address !== null ? address.port : listen.port;
-      const host = listen.host.includes(":") ? `[${listen.host}]` : listen.host;
-      const url = `http://${host}:${port}`;
+      const url = listeningAddress(replay.server, listen);
       if (out.json) out.data({ event: "listening", address: url, recording: file, exchanges: served.length });
       else {
         out.line(url);
