@@ -20,8 +20,17 @@ export default defineConfig({
         test: {
           name: "gateway",
           include: ["test/**/*.test.ts"],
-          // Following the README to add an operation is about the workspace's tools, not the Node.js that runs it.
-          exclude: enginesPass ? ["test/adding-an-operation.test.ts"] : [],
+          // Following the README to add an operation is about the workspace's tools, not the Node.js that runs it;
+          // the failed-login budgets, a PostgreSQL outage and the crash of one of two instances are the gateway's own
+          // logic on any Node.js, and repeating them would take CI past its 20 minutes.
+          exclude: enginesPass
+            ? [
+                "test/adding-an-operation.test.ts",
+                "test/failed-logins.test.ts",
+                "test/postgres-faults.test.ts",
+                "test/many-instances-crash.test.ts",
+              ]
+            : [],
         },
       },
       // The readiness tests again on PostgreSQL, two instances: runs started on one, the software talking to the other.

@@ -180,6 +180,14 @@ function personalDataPaths() {
   return [...found].sort().map((path) => JSON.parse(path));
 }
 
+/** The base of every problem's `type` URI: the Problem schema's `type` example without its code. */
+function problemTypeBase() {
+  const example = registry.components.schemas.Problem.properties.type.example;
+  const match = /^(https:\/\/.+\/)\d{3}-\d{2}$/.exec(example ?? "");
+  if (!match) throw new Error(`Problem's type example ${example} is not a URI ending in a problem code`);
+  return match[1];
+}
+
 const constant = (doc, name, value, type = "") =>
   `/** ${doc} */\nexport const ${name}${type} = ${JSON.stringify(value, null, 2)} as const;\n`;
 files["constants.ts"] = [
@@ -244,6 +252,9 @@ files["constants.ts"] = [
     catalogue,
   ),
   "/** A problem code of the catalogue. */\nexport type ProblemCode = keyof typeof problemCatalogue;\n",
+  constant("The `type` URI of every problem, less its code (Problem `type`).", "PROBLEM_TYPE_BASE", problemTypeBase()),
+  "/** The `type` URI of the problem with this code. */\n" +
+    "export const problemTypeOf = (code: string): string => `${PROBLEM_TYPE_BASE}${code}`;\n",
   [
     "/** One allowed move of an application between statuses (an entry of ApplicationStatus `x-lrg-transitions`). */",
     "export interface Transition {",

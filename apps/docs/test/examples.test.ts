@@ -61,14 +61,36 @@ describe("the TypeScript snippets of every page", () => {
 
 const read = (path: string): string => readFileSync(join(REPO_ROOT, path), "utf8");
 
+/** The guide whose last section is the readiness run a vendor gates a release on, every check at once, --strict. */
+const READINESS_GUIDE = join("apps", "docs", "guides", "readiness.md");
+
+/**
+ * How a reader sets up `lrg`, as the readiness guide asks first: the command line guide's "Set up" section up to the
+ * end of its first block (the demo profile; the block after it only puts registry-wide settings back).
+ */
+function lrgSetUp(): string {
+  const page = read(join("apps", "docs", "guides", "command-line.md"));
+  const section = page.indexOf("## Set up");
+  const blockEnd = page.indexOf("\n```\n", page.indexOf("```sh", section)) + "\n```\n".length;
+  return page.slice(section, blockEnd);
+}
+
 // A newcomer reads README.md, then every guide in order, on one `npm start`, one machine (one HOME), a new
 // terminal per page; and may come back to any page later. So the guides run in one order, then in the reverse
 // order, with the README before and after them, all against one gateway: a page that leaves state behind (a global
 // setting, the day list closed, the global clock moved) or that needs state it does not set fails here.
+//
+// Meanwhile another team, on another machine (its own HOME and scratch directory) and a business unit of its own,
+// follows the readiness guide beside them: once as the sequence starts, once again as its reverse half starts. Its
+// last block passes only when `lrg readiness run --strict` exits 0, every check passed, as when it runs alone: what
+// the guides do with the admin token (settings, the day list, the global clock, and their put-back steps) and the
+// demo unit's work change nothing its run raises, observes or judges (issue 38).
 describe("README.md and every guide, in order and then in reverse, on one gateway", () => {
-  it("runs every example of each page, whatever ran before it", { timeout: 1_200_000 }, async () => {
+  it("runs every example of each page, whatever ran before it or beside it", { timeout: 1_200_000 }, async () => {
     const sequence = [ROOT_README, ...GUIDES, ...[...GUIDES].reverse(), ROOT_README];
+    const reverseHalf = 1 + GUIDES.length;
     const workDir = mkdtempSync(join(tmpdir(), "lrg-docs-sequence-"));
+    const besideDir = mkdtempSync(join(tmpdir(), "lrg-docs-beside-"));
     const gateway = await startDocsGateway();
     const mock = await startMock();
     const environment = {
@@ -77,10 +99,17 @@ describe("README.md and every guide, in order and then in reverse, on one gatewa
       env: { LRG_SANDBOX_TOKEN: SANDBOX_TOKEN },
     };
     const pages = sequence.map((path) => [path, read(path)] as const);
+    let beside: Promise<void> = Promise.resolve();
     try {
       // What npm start leaves, and what every page must leave as it found it: it changes a unit of its own.
       const untouched = await globalSandboxState(gateway.url);
       for (const [index, [path, markdown]] of pages.entries()) {
+        if (index === 0 || index === reverseHalf) {
+          const run = index === 0 ? "as the sequence starts" : "as its reverse half starts";
+          beside = beside.then(() => runBeside(`${READINESS_GUIDE}, by another team ${run}`));
+          // Its failure is reported when the sequence awaits it, not as an unhandled rejection before then.
+          beside.catch(() => undefined);
+        }
         // consume.ts downloads a correspondence notification's documents: make sure one is waiting for it.
         if (path.endsWith("consuming-notifications.md"))
           await runStep(PENDING_CORRESPONDENCE, read(PENDING_CORRESPONDENCE));
@@ -91,19 +120,28 @@ describe("README.md and every guide, in order and then in reverse, on one gatewa
         // What a reader would find untracked in their checkout: the guides write their files in lrg-try/ only.
         expect(leftInRepositoryRoot(workDir, before), `files ${step} left beside ${SCRATCH_FOLDER}/`).toEqual([]);
       }
+      await beside;
     } finally {
+      // A failed page ends the test: the team beside it finishes first, so that the gateway is not stopped under it.
+      await beside.catch(() => undefined);
       await mock.close();
       await gateway.stop();
       rmSync(workDir, { recursive: true, force: true });
+      rmSync(besideDir, { recursive: true, force: true });
     }
 
-    async function runStep(name: string, markdown: string): Promise<void> {
+    async function runStep(name: string, markdown: string, where = environment): Promise<void> {
       try {
-        await runPage(markdown, environment);
+        await runPage(markdown, where);
       } catch (error) {
         if (error instanceof ExampleError) throw new ExampleError(`${name}: ${error.message}`, error.block);
         throw error;
       }
+    }
+
+    /** The readiness guide in the other team's scratch directory, `lrg` set up first, as the guide says. */
+    function runBeside(name: string): Promise<void> {
+      return runStep(name, `${lrgSetUp()}\n${read(READINESS_GUIDE)}`, { ...environment, workDir: besideDir });
     }
   });
 });

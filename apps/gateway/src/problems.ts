@@ -1,4 +1,4 @@
-import { problemCatalogue, type ProblemCode } from "@lrg/spec";
+import { problemCatalogue, problemTypeOf, type ProblemCode } from "@lrg/spec";
 import { storageFaultOf } from "./storage/errors.js";
 
 export type { ProblemCode };
@@ -42,7 +42,7 @@ export class Problem extends Error {
   /** The problem+json body, with `instance` set to the request path. */
   body(instance: string): Record<string, unknown> {
     return {
-      type: `https://land-registration-gateway.example/problems/${this.code}`,
+      type: problemTypeOf(this.code),
       title: this.title,
       status: this.status,
       // Within the Problem schema's bounds, however long the request path was.

@@ -201,7 +201,6 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
     const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
       // A refused upload is answered before its body is read: end the connection rather than wait for the rest.
       if (rawBody) reply.header("connection", "close");
-      else if (options.bodyTimeoutMs !== undefined) bodyDeadline(request.raw, options.bodyTimeoutMs);
       const authorization = request.headers.authorization;
       if (security === "basic")
         principals.set(request, await options.authenticator.authenticate(authorization, request.ip));
@@ -209,6 +208,9 @@ export function registerOperations<Ops extends Record<keyof Ops, OperationShape>
         if (!options.controlActor) throw new Error(`operation ${spec.operationId}: no bearer token check was given`);
         setControlActor(request, await options.controlActor(authorization));
       }
+      // The body's deadline runs from here: a refused caller is answered whatever its body does, and a password check
+      // that waits for a core on a busy machine is not counted against the client (it once cut a 401 off unsent).
+      if (!rawBody && options.bodyTimeoutMs !== undefined) bodyDeadline(request.raw, options.bodyTimeoutMs);
     };
     const run = async (request: FastifyRequest, reply: FastifyReply) => {
       const principal = principals.get(request) ?? anonymous;

@@ -635,6 +635,12 @@ export const problemCatalogue = {
 /** A problem code of the catalogue. */
 export type ProblemCode = keyof typeof problemCatalogue;
 
+/** The `type` URI of every problem, less its code (Problem `type`). */
+export const PROBLEM_TYPE_BASE = "https://land-registration-gateway.example/problems/" as const;
+
+/** The `type` URI of the problem with this code. */
+export const problemTypeOf = (code: string): string => `${PROBLEM_TYPE_BASE}${code}`;
+
 /** One allowed move of an application between statuses (an entry of ApplicationStatus `x-lrg-transitions`). */
 export interface Transition {
   from: ApplicationStatus;

@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 2108b54f53a1165896415ffefdb0504014bdfab0da16158fb880f5f1dc432e8a) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 a5f6b36a5b058d38c4beb9455313df830eb2840b80214501934f02bc76008c60) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {

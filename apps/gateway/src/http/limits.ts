@@ -35,8 +35,9 @@ export function limitServer(server: Server, limits: ConnectionLimits): void {
 }
 
 /**
- * Closes the connection of a request whose body has not arrived `timeoutMs` after its headers: a client that sends
- * a JSON body slowly holds a connection and a parser for nothing. A request without a body is left alone.
+ * Closes the connection of a request whose body has not arrived `timeoutMs` after its credentials were accepted: a
+ * client that sends a JSON body slowly holds a connection and a parser for nothing. A request without a body is left
+ * alone.
  */
 export function bodyDeadline(request: IncomingMessage, timeoutMs: number): void {
   const hasBody = request.headers["content-length"] !== undefined || request.headers["transfer-encoding"] !== undefined;

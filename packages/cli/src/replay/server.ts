@@ -6,7 +6,7 @@
 // answered with what was kept and an `X-Lrg-Replay-Cut` header saying so.
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { problemCatalogue } from "@lrg/spec/constants";
+import { problemCatalogue, problemTypeOf } from "@lrg/spec/constants";
 import { queryOf, type DriftSpec, type Exchange } from "@lrg/conformance/drift";
 import { BodyTap, keptBytesOf, kindOf, mediaTypeOf, KEPT_TEXT_BYTES } from "../record/har.js";
 import { rewriteAddress, rewriteJsonText } from "../record/proxy.js";
@@ -159,7 +159,7 @@ export function unmatchedProblem(
           .map((d) => `${d.pointer}: ${d.detail}`)
           .join("; ")}`;
   return {
-    type: `https://land-registration-gateway.example/problems/${code}`,
+    type: problemTypeOf(code),
     title,
     status,
     detail: `no recorded exchange answers ${asked}; ${named}`.slice(0, 2000),
@@ -173,7 +173,7 @@ export function unmatchedProblem(
         operation: closest.exchange.request.operation?.operationId ?? null,
       },
       errors: closest.differences.slice(0, 100).map((d) => ({
-        type: `https://land-registration-gateway.example/problems/${code}`,
+        type: problemTypeOf(code),
         detail: d.detail,
         pointer: d.pointer,
       })),
