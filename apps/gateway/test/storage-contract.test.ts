@@ -5,8 +5,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isConstraintViolation } from "../src/storage/errors.js";
-import { PostgresStorage } from "../src/storage/postgres/postgres-storage.js";
-import { SqliteStorage } from "../src/storage/sqlite/sqlite-storage.js";
+import { openPostgresStorage } from "../src/storage/postgres/postgres-storage.js";
+import { openSqliteStorage } from "../src/storage/sqlite/sqlite-storage.js";
 import type {
   ApplicationRow,
   AuditEntryRow,
@@ -50,13 +50,13 @@ const backends: {
   {
     name: "SQLite",
     kind: "sqlite",
-    open: async () => new SqliteStorage(temporaryDirectory()),
+    open: async () => openSqliteStorage(temporaryDirectory()),
     gatewayOptions: async () => ({}),
   },
   {
     name: "PostgreSQL",
     kind: "postgresql",
-    open: async () => PostgresStorage.open(await server.createDatabase()),
+    open: async () => openPostgresStorage(await server.createDatabase()),
     gatewayOptions: async () => ({ databaseUrl: await server.createDatabase() }),
   },
 ];
