@@ -11,7 +11,7 @@ import {
   toCorrespondence,
 } from "../rows.js";
 import type { ApplicationChange, ApplicationStore, CorrespondenceRow, SubmitOutcome } from "../ports/applications.js";
-import type { PostgresDatabase } from "./database.js";
+import { rowById, type PostgresDatabase } from "./database.js";
 import { insertNotifications } from "./notifications.js";
 
 /** Applications, their correspondence and attachments, on PostgreSQL. */
@@ -52,11 +52,7 @@ export function postgresApplications(db: PostgresDatabase): ApplicationStore {
     },
 
     async findApplication(id, businessUnitId) {
-      const row = (
-        businessUnitId === undefined
-          ? await db.query("SELECT * FROM applications WHERE id = $1", [id])
-          : await db.query("SELECT * FROM applications WHERE id = $1 AND business_unit_id = $2", [id, businessUnitId])
-      ).rows[0];
+      const row = await rowById(db, "applications", id, businessUnitId);
       return row && toApplication(row);
     },
 

@@ -1,4 +1,4 @@
-import { json, toBusinessUnit, toUnitSandboxState, UNIT_RECORD_TABLES } from "../rows.js";
+import { json, toBusinessUnit, toUnitSandboxState, toUser, UNIT_RECORD_TABLES } from "../rows.js";
 import type { BusinessUnitStore } from "../ports/business-units.js";
 import type { PostgresDatabase } from "./database.js";
 
@@ -83,14 +83,7 @@ export function postgresBusinessUnits(db: PostgresDatabase): BusinessUnitStore {
 
     async findUser(username) {
       const row = (await db.query("SELECT * FROM users WHERE username = $1", [username])).rows[0];
-      return (
-        row && {
-          username: String(row["username"]),
-          businessUnitId: String(row["business_unit_id"]),
-          passwordHash: String(row["password_hash"]),
-          createdMs: Number(row["created_ms"]),
-        }
-      );
+      return row && toUser(row);
     },
 
     async setPasswordHash(username, passwordHash) {

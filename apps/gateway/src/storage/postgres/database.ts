@@ -190,3 +190,17 @@ export class PostgresDatabase {
     ];
   }
 }
+
+/** The row of `table` with this id, if any; of that business unit alone when one is named (a request's scope). */
+export async function rowById(
+  db: PostgresDatabase,
+  table: "applications" | "documents",
+  id: string,
+  businessUnitId: string | undefined,
+): Promise<Row | undefined> {
+  const { rows } =
+    businessUnitId === undefined
+      ? await db.query(`SELECT * FROM ${table} WHERE id = $1`, [id])
+      : await db.query(`SELECT * FROM ${table} WHERE id = $1 AND business_unit_id = $2`, [id, businessUnitId]);
+  return rows[0];
+}

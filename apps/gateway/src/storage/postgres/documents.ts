@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { toDocument, toRegistryDocument } from "../rows.js";
 import type { DocumentStore, RegistryDocumentRow } from "../ports/documents.js";
-import type { PostgresDatabase } from "./database.js";
+import { rowById, type PostgresDatabase } from "./database.js";
 
 /** Documents and registry documents on PostgreSQL. */
 export function postgresDocuments(db: PostgresDatabase): DocumentStore {
@@ -44,11 +44,7 @@ export function postgresDocuments(db: PostgresDatabase): DocumentStore {
     },
 
     async findDocument(id, businessUnitId) {
-      const row = (
-        businessUnitId === undefined
-          ? await db.query("SELECT * FROM documents WHERE id = $1", [id])
-          : await db.query("SELECT * FROM documents WHERE id = $1 AND business_unit_id = $2", [id, businessUnitId])
-      ).rows[0];
+      const row = await rowById(db, "documents", id, businessUnitId);
       return row && toDocument(row);
     },
 

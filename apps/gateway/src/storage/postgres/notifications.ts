@@ -1,6 +1,6 @@
 import type pg from "pg";
-import { json } from "../rows.js";
-import type { NotificationListing, NotificationRow, NotificationStore } from "../ports/notifications.js";
+import { json, toNotificationListing, type ListingColumns } from "../rows.js";
+import type { NotificationRow, NotificationStore } from "../ports/notifications.js";
 import type { StoreFigures } from "../storage.js";
 import { CHANNEL, type ChangeMessage } from "./change-channel.js";
 import type { PostgresDatabase } from "./database.js";
@@ -51,22 +51,7 @@ export function postgresNotifications(db: PostgresDatabase, acknowledgements: Ac
           CASE WHEN q.seq IS NULL THEN 'ACKNOWLEDGED' ELSE 'NEW' END, n.additional_provider_filter
         FROM ${fromNew ? "new_notifications q JOIN notifications n ON n.seq = q.seq" : "notifications n LEFT JOIN new_notifications q ON q.seq = n.seq"}
         WHERE ${where.join(" AND ")} ORDER BY ${key}created_ms, ${key}seq LIMIT $${values.length}`;
-      const rows = await db.queryArrays<
-        [string, string, string, string, string, number, number, NotificationListing["status"], string | null]
-      >(text, values);
-      return rows.map(
-        ([id, applicationId, type, schema, payloadJson, eventMs, createdMs, status, additionalProviderFilter]) => ({
-          id,
-          applicationId,
-          type,
-          schema,
-          payloadJson,
-          eventMs,
-          createdMs,
-          status,
-          additionalProviderFilter,
-        }),
-      );
+      return (await db.queryArrays<ListingColumns>(text, values)).map(toNotificationListing);
     },
 
     async acknowledgeNotifications(businessUnitId, ids) {

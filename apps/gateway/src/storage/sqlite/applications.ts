@@ -1,20 +1,17 @@
 import { earlyCompleted, toApplication, toAttachment, toCorrespondence, type Row } from "../rows.js";
 import type { ApplicationStore } from "../ports/applications.js";
-import type { SqliteConnection } from "./connection.js";
+import { rowById, type SqliteConnection } from "./connection.js";
 
 /** Applications, their correspondence and attachments, on SQLite. */
-export function sqliteApplications({ read, writer }: SqliteConnection): ApplicationStore {
+export function sqliteApplications(connection: SqliteConnection): ApplicationStore {
+  const { read, writer } = connection;
   return {
     async submitApplication(application, claim) {
       return writer.run("submitApplication", application, claim);
     },
 
     async findApplication(id, businessUnitId) {
-      const row = (
-        businessUnitId === undefined
-          ? read("SELECT * FROM applications WHERE id = ?").get(id)
-          : read("SELECT * FROM applications WHERE id = ? AND business_unit_id = ?").get(id, businessUnitId)
-      ) as Row | undefined;
+      const row = rowById(connection, "applications", id, businessUnitId);
       return row && toApplication(row);
     },
 

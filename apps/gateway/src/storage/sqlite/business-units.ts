@@ -1,4 +1,4 @@
-import { toBusinessUnit, toUnitSandboxState, type Row } from "../rows.js";
+import { toBusinessUnit, toUnitSandboxState, toUser, type Row } from "../rows.js";
 import type { BusinessUnitStore } from "../ports/business-units.js";
 import type { SqliteConnection } from "./connection.js";
 
@@ -43,14 +43,7 @@ export function sqliteBusinessUnits({ read, writer }: SqliteConnection): Busines
 
     async findUser(username) {
       const row = read("SELECT * FROM users WHERE username = ?").get(username) as Row | undefined;
-      return (
-        row && {
-          username: String(row["username"]),
-          businessUnitId: String(row["business_unit_id"]),
-          passwordHash: String(row["password_hash"]),
-          createdMs: Number(row["created_ms"]),
-        }
-      );
+      return row && toUser(row);
     },
 
     async setPasswordHash(username, passwordHash) {

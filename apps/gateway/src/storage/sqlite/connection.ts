@@ -1,3 +1,4 @@
+import type { Row } from "../rows.js";
 import type { SqliteStatement } from "./driver.js";
 import type { SqliteWriter } from "./writer.js";
 
@@ -9,4 +10,18 @@ import type { SqliteWriter } from "./writer.js";
 export interface SqliteConnection {
   read: (sql: string) => SqliteStatement;
   writer: SqliteWriter;
+}
+
+/** The row of `table` with this id, if any; of that business unit alone when one is named (a request's scope). */
+export function rowById(
+  { read }: SqliteConnection,
+  table: "applications" | "documents",
+  id: string,
+  businessUnitId: string | undefined,
+): Row | undefined {
+  return (
+    businessUnitId === undefined
+      ? read(`SELECT * FROM ${table} WHERE id = ?`).get(id)
+      : read(`SELECT * FROM ${table} WHERE id = ? AND business_unit_id = ?`).get(id, businessUnitId)
+  ) as Row | undefined;
 }

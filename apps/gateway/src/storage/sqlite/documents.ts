@@ -1,9 +1,10 @@
 import { toDocument, toRegistryDocument, type Row } from "../rows.js";
 import type { DocumentStore } from "../ports/documents.js";
-import type { SqliteConnection } from "./connection.js";
+import { rowById, type SqliteConnection } from "./connection.js";
 
 /** Documents and registry documents on SQLite. */
-export function sqliteDocuments({ read, writer }: SqliteConnection): DocumentStore {
+export function sqliteDocuments(connection: SqliteConnection): DocumentStore {
+  const { read, writer } = connection;
   return {
     async insertDocument(document) {
       return writer.run("insertDocument", document);
@@ -22,11 +23,7 @@ export function sqliteDocuments({ read, writer }: SqliteConnection): DocumentSto
     },
 
     async findDocument(id, businessUnitId) {
-      const row = (
-        businessUnitId === undefined
-          ? read("SELECT * FROM documents WHERE id = ?").get(id)
-          : read("SELECT * FROM documents WHERE id = ? AND business_unit_id = ?").get(id, businessUnitId)
-      ) as Row | undefined;
+      const row = rowById(connection, "documents", id, businessUnitId);
       return row && toDocument(row);
     },
 

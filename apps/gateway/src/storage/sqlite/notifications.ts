@@ -1,4 +1,5 @@
-import type { NotificationListing, NotificationStore } from "../ports/notifications.js";
+import type { NotificationStore } from "../ports/notifications.js";
+import { toNotificationListing, type ListingColumns } from "../rows.js";
 import type { SqliteConnection } from "./connection.js";
 import { STATUS_OF_NOTIFICATION } from "./migrations.js";
 
@@ -41,30 +42,7 @@ export function sqliteNotifications(
           : ["notifications n", `(SELECT s.status FROM notification_status s WHERE ${STATUS_OF_NOTIFICATION})`];
       const sql = `SELECT n.id, n.application_id, n.${v}_type, n.${v}_schema, n.${v}_payload, n.event_ms, ${t}.created_ms, ${status}, n.additional_provider_filter
         FROM ${from} WHERE ${where.join(" AND ")} ORDER BY ${t}.created_ms, ${t}.seq LIMIT @limit`;
-      const rows = read(sql).raw().all(query) as [
-        string,
-        string,
-        string,
-        string,
-        string,
-        number,
-        number,
-        NotificationListing["status"],
-        string | null,
-      ][];
-      return rows.map(
-        ([id, applicationId, type, schema, payloadJson, eventMs, createdMs, status, additionalProviderFilter]) => ({
-          id,
-          applicationId,
-          type,
-          schema,
-          payloadJson,
-          eventMs,
-          createdMs,
-          status,
-          additionalProviderFilter,
-        }),
-      );
+      return (read(sql).raw().all(query) as ListingColumns[]).map(toNotificationListing);
     },
 
     async acknowledgeNotifications(businessUnitId, ids, nowMs) {
