@@ -131,6 +131,31 @@ interface Given<Port, Beside = unknown> {
   readonly kind: "sqlite" | "postgresql";
 }
 
+/** The unit's notifications without a label as v1 lists them (of one status, when given), oldest first, 10 at most. */
+function v1List(notifications: NotificationStore, businessUnitId: string, status?: "NEW" | "ACKNOWLEDGED") {
+  return notifications.listNotifications({
+    businessUnitId,
+    version: "v1",
+    ...(status !== undefined && { status }),
+    additionalProviderFilter: null,
+    limit: 10,
+  });
+}
+
+/**
+ * A second business unit, on a clock of its own a minute ahead of the global one and with these settings of its own;
+ * answers its id.
+ */
+async function unitAhead(units: BusinessUnitStore, settings: Record<string, unknown>): Promise<string> {
+  const ahead = randomUUID();
+  await units.createBusinessUnit(
+    { id: ahead, name: "Ahead", createdMs: NOW },
+    { username: `user-${ahead}`, businessUnitId: ahead, passwordHash: "h", createdMs: NOW },
+  );
+  await units.putUnitSandboxState({ businessUnitId: ahead, clockOffsetMs: 60_000, settings });
+  return ahead;
+}
+
 /** An application of the unit moved out of VALIDATING with the given notifications; answers its id. */
 async function decided(
   applications: ApplicationStore,
@@ -155,12 +180,7 @@ async function decided(
 /** Two notifications of one decided application of the unit, oldest first. */
 async function twoDecidedNotifications(applications: ApplicationStore, notifications: NotificationStore, unit: string) {
   await decided(applications, unit, (id) => [notification(unit, id), notification(unit, id)]);
-  return notifications.listNotifications({
-    businessUnitId: unit,
-    version: "v1",
-    additionalProviderFilter: null,
-    limit: 10,
-  });
+  return v1List(notifications, unit);
 }
 
 /** The business units: units and users, tokens, a unit's own state and its reset. */
@@ -201,16 +221,7 @@ function businessUnitCases(given: Given<BusinessUnitStore, ApplicationStore & Se
 
   it("keeps a unit's own clock and settings, and resets one unit alone", async () => {
     const { port: units, beside: store, unit } = given;
-    const ahead = randomUUID();
-    await units.createBusinessUnit(
-      { id: ahead, name: "Ahead", createdMs: NOW },
-      { username: `user-${ahead}`, businessUnitId: ahead, passwordHash: "h", createdMs: NOW },
-    );
-    await units.putUnitSandboxState({
-      businessUnitId: ahead,
-      clockOffsetMs: 60_000,
-      settings: { processing: "manual" },
-    });
+    const ahead = await unitAhead(units, { processing: "manual" });
     expect(await units.unitSandboxStates()).toContainEqual({
       businessUnitId: ahead,
       clockOffsetMs: 60_000,
@@ -379,14 +390,7 @@ function applicationCases(given: Given<ApplicationStore, BusinessUnitStore & Not
     expect(await applications.countApplications("COMPLETED", unit)).toBeGreaterThan(0);
     expect(await applications.countApplications("COMPLETED", randomUUID())).toBe(0);
     expect(await applications.correspondenceOf(row.id)).toEqual([change.correspondence]);
-    expect(
-      await store.listNotifications({
-        businessUnitId: unit,
-        version: "v1",
-        additionalProviderFilter: null,
-        limit: 10,
-      }),
-    ).toHaveLength(1);
+    expect(await v1List(store, unit)).toHaveLength(1);
   });
 
   it("finds a unit's applications that completed early, oldest first, and no other", async () => {
@@ -437,28 +441,12 @@ function applicationCases(given: Given<ApplicationStore, BusinessUnitStore & Not
       ),
     ).resolves.toBe(true);
     expect((await applications.findApplication(second.id))?.registryReference).toBeNull();
-    expect(
-      await store.listNotifications({
-        businessUnitId: unit,
-        version: "v1",
-        additionalProviderFilter: null,
-        limit: 10,
-      }),
-    ).toEqual([]);
+    expect(await v1List(store, unit)).toEqual([]);
   });
 
   it("finds due decisions by each unit's clock and processing", async () => {
     const { port: applications, beside: store, unit } = given;
-    const ahead = randomUUID();
-    await store.createBusinessUnit(
-      { id: ahead, name: "Ahead", createdMs: NOW },
-      { username: `user-${ahead}`, businessUnitId: ahead, passwordHash: "h", createdMs: NOW },
-    );
-    await store.putUnitSandboxState({
-      businessUnitId: ahead,
-      clockOffsetMs: 60_000,
-      settings: { processing: "manual" },
-    });
+    const ahead = await unitAhead(store, { processing: "manual" });
     const mine = application(unit, { decideAtMs: NOW + 30_000 });
     const theirs = application(ahead, { decideAtMs: NOW + 30_000 });
     await applications.submitApplication(mine, newKey());
@@ -506,14 +494,7 @@ function applicationCases(given: Given<ApplicationStore, BusinessUnitStore & Not
         notification(unit, row.id),
       ]),
     ).toBe(false);
-    expect(
-      await store.listNotifications({
-        businessUnitId: unit,
-        version: "v1",
-        additionalProviderFilter: null,
-        limit: 10,
-      }),
-    ).toHaveLength(1);
+    expect(await v1List(store, unit)).toHaveLength(1);
   });
 }
 
@@ -584,14 +565,7 @@ function notificationCases(given: Given<NotificationStore, ApplicationStore & Bu
     const { port: notifications, beside: store, unit } = given;
     await decided(store, unit, (id) => [1, 2, 3].map(() => notification(unit, id, { createdMs: NOW })));
     await decided(store, unit, (id) => [notification(unit, id, { createdMs: NOW })]);
-    const created = (
-      await notifications.listNotifications({
-        businessUnitId: unit,
-        version: "v1",
-        additionalProviderFilter: null,
-        limit: 10,
-      })
-    ).map((n) => n.createdMs);
+    const created = (await v1List(notifications, unit)).map((n) => n.createdMs);
     expect(created).toHaveLength(4);
     for (let i = 1; i < created.length; i += 1) expect(created[i]).toBeGreaterThan(created[i - 1]!);
   });
@@ -618,14 +592,7 @@ function notificationCases(given: Given<NotificationStore, ApplicationStore & Bu
     // unit's last, so that a reader paging with created_after past that one still finds it.
     await decided(store, unit, (id) => [notification(unit, id, { createdMs: NOW + 5 })]);
     const createdOf = async (businessUnitId: string) =>
-      (
-        await notifications.listNotifications({
-          businessUnitId,
-          version: "v1",
-          additionalProviderFilter: null,
-          limit: 10,
-        })
-      ).map((n) => n.createdMs);
+      (await v1List(notifications, businessUnitId)).map((n) => n.createdMs);
     // Each unit's own sequence still strictly increases; neither takes the other's instants.
     expect(await createdOf(unit)).toEqual([NOW + 10, NOW + 11]);
     expect(await createdOf(ahead)).toEqual([NOW + months]);
@@ -643,21 +610,9 @@ function notificationCases(given: Given<NotificationStore, ApplicationStore & Bu
     ]);
     expect(heard).toContain(unit);
     expect(await notifications.acknowledgeNotifications(unit, [first!.id], NOW)).toEqual([first!.id]);
-    const fresh = await notifications.listNotifications({
-      businessUnitId: unit,
-      version: "v1",
-      status: "NEW",
-      additionalProviderFilter: null,
-      limit: 10,
-    });
+    const fresh = await v1List(notifications, unit, "NEW");
     expect(fresh.map((n) => n.id)).toEqual([second!.id]);
-    const done = await notifications.listNotifications({
-      businessUnitId: unit,
-      version: "v1",
-      status: "ACKNOWLEDGED",
-      additionalProviderFilter: null,
-      limit: 10,
-    });
+    const done = await v1List(notifications, unit, "ACKNOWLEDGED");
     expect(done.map((n) => n.id)).toEqual([first!.id]);
   });
 
@@ -692,15 +647,7 @@ function notificationCases(given: Given<NotificationStore, ApplicationStore & Bu
     await decided(store, unit, (id) => [notification(unit, id), notification(unit, id)]);
     await decided(store, other, (id) => [notification(other, id)]);
     const fresh = async (businessUnitId: string) =>
-      (
-        await notifications.listNotifications({
-          businessUnitId,
-          version: "v1",
-          status: "NEW",
-          additionalProviderFilter: null,
-          limit: 10,
-        })
-      ).map((n) => n.id);
+      (await v1List(notifications, businessUnitId, "NEW")).map((n) => n.id);
     const [mine, alsoMine] = await fresh(unit);
     const [theirs] = await fresh(other);
     const heard: (string | null)[] = [];
@@ -725,30 +672,12 @@ function notificationCases(given: Given<NotificationStore, ApplicationStore & Bu
     expect(await notifications.purgeNotifications(2)).toBeGreaterThanOrEqual(1);
     // Gone from every view: NEW ones are found through their own table on PostgreSQL.
     for (const status of [undefined, "NEW", "ACKNOWLEDGED"] as const)
-      expect(
-        await notifications.listNotifications({
-          businessUnitId: unit,
-          version: "v1",
-          ...(status !== undefined && { status }),
-          additionalProviderFilter: null,
-          limit: 10,
-        }),
-      ).toEqual([]);
+      expect(await v1List(notifications, unit, status)).toEqual([]);
   });
 
   it("purges by scope: the notifications of the units on the global clock, or of one unit", async () => {
     const { port: notifications, beside: store, unit } = given;
-    const ahead = randomUUID();
-    await store.createBusinessUnit(
-      { id: ahead, name: "Ahead", createdMs: NOW },
-      { username: `user-${ahead}`, businessUnitId: ahead, passwordHash: "h", createdMs: NOW },
-    );
-    // A unit on a clock of its own.
-    await store.putUnitSandboxState({
-      businessUnitId: ahead,
-      clockOffsetMs: 60_000,
-      settings: { duplicate_rate: 0 },
-    });
+    const ahead = await unitAhead(store, { duplicate_rate: 0 });
     const theirs = application(ahead, { decideAtMs: NOW + 30_000 });
     await store.submitApplication(theirs, newKey());
 
@@ -763,15 +692,7 @@ function notificationCases(given: Given<NotificationStore, ApplicationStore & Bu
       updatedMs: NOW,
       notifications: [notification(ahead, theirs.id, { createdMs: old })],
     });
-    const listed = async (businessUnitId: string) =>
-      (
-        await notifications.listNotifications({
-          businessUnitId,
-          version: "v1",
-          additionalProviderFilter: null,
-          limit: 10,
-        })
-      ).length;
+    const listed = async (businessUnitId: string) => (await v1List(notifications, businessUnitId)).length;
     await notifications.purgeNotifications(old + 60_000, "units-on-the-global-clock");
     expect(await listed(unit)).toBe(0);
     expect(await listed(ahead)).toBe(1);
@@ -1004,12 +925,7 @@ function readinessCases(
     expect((await store.findApplication(stimulusApplication.id))?.status).toBe("ACCEPTED_AWAITING_PRIORITY");
     expect(await store.correspondenceOf(stimulusApplication.id)).toEqual([record]);
     expect(await store.findRegistryDocument(letter.downloadId)).toEqual(letter);
-    const listed = await store.listNotifications({
-      businessUnitId: unit,
-      version: "v1",
-      additionalProviderFilter: null,
-      limit: 10,
-    });
+    const listed = await v1List(store, unit);
     expect(listed.map((n) => n.id)).toEqual([raised.id]);
 
     // A second running run of the unit is refused whole: neither it nor its stimulus is written.
@@ -1092,14 +1008,7 @@ function lifecycleCases(
     expect(heard).toContain(null);
     expect(await store.findBusinessUnit(unit)).toBeUndefined();
     expect(await store.getSetting("k")).toBeUndefined();
-    expect(
-      await store.listNotifications({
-        businessUnitId: unit,
-        version: "v1",
-        additionalProviderFilter: null,
-        limit: 10,
-      }),
-    ).toEqual([]);
+    expect(await v1List(store, unit)).toEqual([]);
   });
 }
 
