@@ -6,8 +6,8 @@ import { parseArgs } from "node:util";
 import { openSqlite, type SqliteDatabase } from "./storage/sqlite/driver.js";
 import pg from "pg";
 import { STATUS_OF_NOTIFICATION } from "./storage/sqlite/migrations.js";
-import { PostgresStorage } from "./storage/postgres/postgres-storage.js";
-import { SqliteStorage } from "./storage/sqlite/sqlite-storage.js";
+import { openPostgresStorage } from "./storage/postgres/postgres-storage.js";
+import { openSqliteStorage } from "./storage/sqlite/sqlite-storage.js";
 
 /** Tables in the order their references allow, with the columns both stores share. */
 const TABLES = [
@@ -104,8 +104,8 @@ export async function copyToPostgres(dataDir: string, databaseUrl: string): Prom
   const file = join(dataDir, "gateway.sqlite");
   if (!existsSync(file)) throw new Error(`no gateway.sqlite in ${dataDir}`);
   // Opening the store brings an older file up to the current schema before it is read.
-  await new SqliteStorage(dataDir).close();
-  await (await PostgresStorage.open(databaseUrl)).close();
+  await openSqliteStorage(dataDir).close();
+  await (await openPostgresStorage(databaseUrl)).close();
 
   const source = openSqlite(file, { readonly: true });
   const target = new pg.Client({ connectionString: databaseUrl });

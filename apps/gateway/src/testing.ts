@@ -14,7 +14,7 @@ export { notificationsFor, type ApplicationEvent } from "./notifications/events.
 export type { CorrespondenceDocument } from "./registry/correspondence.js";
 export { allTitles } from "./registry/register.js";
 export { seededRandom } from "./registry/seeded-random.js";
-export type { NotificationRow } from "./storage/storage.js";
+export type { NotificationRow } from "./storage/ports/notifications.js";
 export { postgresBinDir, startPostgres, type TestPostgres } from "./testing/postgres.js";
 export { startRoundRobin, type RoundRobin } from "./testing/round-robin.js";
 export { serveRuntime, type ServeRuntime } from "./testing/serve-runtime.js";

@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PostgresStorage } from "../src/storage/postgres/postgres-storage.js";
+import { openPostgresStorage } from "../src/storage/postgres/postgres-storage.js";
 import { startPostgres, type TestPostgres } from "../src/testing/postgres.js";
 import { idempotencyKey, startGateway, submission } from "./support/gateway.js";
 
@@ -73,7 +73,7 @@ describe("moving an embedded gateway's data to PostgreSQL", () => {
     expect(again.stderr).toMatch(/already holds business units/);
     // The indexes it dropped for the copy are all back, as a freshly migrated database has them.
     const fresh = await server.createDatabase();
-    await (await PostgresStorage.open(fresh)).close();
+    await (await openPostgresStorage(fresh)).close();
     expect(await indexesOf(databaseUrl)).toEqual(await indexesOf(fresh));
 
     const shared = await startGateway({ databaseUrl });

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqliteStorage } from "../src/storage/sqlite/sqlite-storage.js";
+import { openSqliteStorage } from "../src/storage/sqlite/sqlite-storage.js";
 import { startTestGateway, type TestGateway } from "../src/testing.js";
 import { basic } from "./support/gateway.js";
 import { checksumOf } from "./support/upload.js";
@@ -139,7 +139,7 @@ describe.runIf(disk !== undefined)("a full disk under the embedded store", () =>
     expect((await askForAddress()).status).toBe(200);
     expect((await upload(address)).status).toBe(200);
     await gw.stop();
-    const store = new SqliteStorage(dataDir);
+    const store = openSqliteStorage(dataDir);
     try {
       expect(store.integrityCheck()).toBe("ok");
     } finally {

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PostgresStorage } from "../src/storage/postgres/postgres-storage.js";
+import { openPostgresStorage } from "../src/storage/postgres/postgres-storage.js";
+import type { StoreLifecycle } from "../src/storage/ports/lifecycle.js";
 import { startPostgres, type TestPostgres } from "../src/testing/postgres.js";
 import {
   basic,
@@ -67,7 +68,7 @@ async function unitWithAccepted(accepted: number): Promise<{ unit: Credentials; 
 }
 
 /** One of a store's figures (those `/metrics` shows with the lrg_db_ prefix). */
-const storeFigure = (storage: PostgresStorage, name: string) =>
+const storeFigure = (storage: StoreLifecycle, name: string) =>
   storage.describe().figures.find((figure) => figure.name === name)?.value;
 
 /** A connection of the test's own that never looks for deadlocks first, so the gateway's transaction is the one aborted. */
@@ -131,7 +132,7 @@ describe("two instances on one database", () => {
     const ids = await newIds(a, unit);
     expect(ids.length).toBeGreaterThanOrEqual(10);
     // Two stores as two instances' (each its own pool), and a connection to put the notifications back to NEW.
-    const [one, two] = await Promise.all([PostgresStorage.open(databaseUrl), PostgresStorage.open(databaseUrl)]);
+    const [one, two] = await Promise.all([openPostgresStorage(databaseUrl), openPostgresStorage(databaseUrl)]);
     const restorer = new pg.Client({ connectionString: databaseUrl });
     await restorer.connect();
     try {
@@ -144,8 +145,8 @@ describe("two instances on one database", () => {
         // All of them on one instance; on the other, every few of them, backwards: statements of different sizes.
         const some = ids.filter((_, index) => index % 4 === round % 4).reverse();
         const answers = await Promise.all([
-          one.acknowledgeNotifications(unit.business_unit_id!, ids),
-          two.acknowledgeNotifications(unit.business_unit_id!, some),
+          one.acknowledgeNotifications(unit.business_unit_id!, ids, Date.now()),
+          two.acknowledgeNotifications(unit.business_unit_id!, some, Date.now()),
         ]);
         expect(answers).toEqual([ids, some]);
       }
@@ -160,7 +161,7 @@ describe("two instances on one database", () => {
 
   it("run an acknowledgement again when PostgreSQL breaks a deadlock by aborting it", async () => {
     const { unit } = await unitWithAccepted(1);
-    const storage = await PostgresStorage.open(databaseUrl);
+    const storage = await openPostgresStorage(databaseUrl);
     const other = await otherConnection();
     try {
       const { rows } = await other.query<{ seq: string; id: string }>(
@@ -171,7 +172,7 @@ describe("two instances on one database", () => {
       // Another transaction holds the later notification; the acknowledgement takes the earlier one, then waits for it.
       await other.query("BEGIN");
       await other.query("DELETE FROM new_notifications WHERE seq = $1", [high.seq]);
-      const acknowledged = storage.acknowledgeNotifications(unit.business_unit_id!, [high.id, low.id]);
+      const acknowledged = storage.acknowledgeNotifications(unit.business_unit_id!, [high.id, low.id], Date.now());
       await someoneWaitsForALock(other);
       // Now the other transaction waits for the acknowledgement's table lock: a cycle. The acknowledgement's deadlock
       // check finds it and aborts the acknowledgement, whose release grants this one its lock at once; the retry then
@@ -309,7 +310,7 @@ describe("two instances on one database", () => {
 describe("background work across instances", () => {
   it("runs a job on one instance at a time: the other skips it while it runs", async () => {
     const url = await server.createDatabase();
-    const [one, two] = await Promise.all([PostgresStorage.open(url), PostgresStorage.open(url)]);
+    const [one, two] = await Promise.all([openPostgresStorage(url), openPostgresStorage(url)]);
     try {
       let release: () => void = () => undefined;
       const held = new Promise<void>((resolve) => (release = resolve));
@@ -332,7 +333,7 @@ describe("background work across instances", () => {
 
   it("hears another instance's committed changes, and not its own twice", async () => {
     const url = await server.createDatabase();
-    const [one, two] = await Promise.all([PostgresStorage.open(url), PostgresStorage.open(url)]);
+    const [one, two] = await Promise.all([openPostgresStorage(url), openPostgresStorage(url)]);
     try {
       const heardByOne: string[] = [];
       const heardByTwo: string[] = [];
@@ -352,7 +353,7 @@ describe("background work across instances", () => {
 
   it("makes one round trip for all the syncs asked in one turn of the event loop", async () => {
     const url = await server.createDatabase();
-    const [one, two] = await Promise.all([PostgresStorage.open(url), PostgresStorage.open(url)]);
+    const [one, two] = await Promise.all([openPostgresStorage(url), openPostgresStorage(url)]);
     const barriers = () => storeFigure(one, "barriers_total");
     try {
       const heard: string[] = [];

@@ -5,7 +5,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresMigrations } from "../src/storage/postgres/migrations.js";
-import { PostgresStorage } from "../src/storage/postgres/postgres-storage.js";
+import { openPostgresStorage } from "../src/storage/postgres/postgres-storage.js";
 import { startPostgres, type TestPostgres } from "../src/testing/postgres.js";
 import { expectAcknowledgedAlone, expectEveryStatus, written } from "./support/migrated-notifications.js";
 
@@ -60,7 +60,7 @@ describe("PostgreSQL migrations", () => {
   it("opens a version-1003 database at the latest version with every notification's status", async () => {
     const databaseUrl = await server.createDatabase();
     await writeVersion1003Database(databaseUrl);
-    const storage = await PostgresStorage.open(databaseUrl);
+    const storage = await openPostgresStorage(databaseUrl);
     try {
       await expectEveryStatus(storage);
       // Acknowledging after the migration moves a NEW notification, and only it; an acknowledged one stays so.

@@ -174,18 +174,24 @@ describe("operation names in src/readiness/", () => {
 });
 
 /**
- * The stores keep readiness runs and observations beside everything else until `Storage` is split into the ports each
- * domain uses (issue 39, "Storage by domain"): the readiness port and its two implementations then move under
- * src/readiness/, and these files leave this list.
+ * The store keeps readiness runs beside everything else (issue 39, "Storage by domain"): their port
+ * (`storage/ports/readiness.ts`) and its implementation in each store (`sqlite/readiness.ts`, `postgres/readiness.ts`),
+ * and the files that name every table or port of the store: `Storage`, the intersection of the ports; each store's
+ * composition, migrations and reset (the SQLite writes, which the writer thread runs by name, in one module); the rows
+ * both stores read.
  */
-const STORES_UNTIL_THE_SPLIT = [
+const STORE_FILES_OF_READINESS = [
   "storage/storage.ts",
   "storage/rows.ts",
+  "storage/ports/lifecycle.ts",
+  "storage/ports/readiness.ts",
   "storage/sqlite/migrations.ts",
+  "storage/sqlite/readiness.ts",
   "storage/sqlite/sqlite-storage.ts",
   "storage/sqlite/writes.ts",
   "storage/postgres/migrations.ts",
   "storage/postgres/postgres-storage.ts",
+  "storage/postgres/readiness.ts",
 ];
 
 describe("readiness, one seam of the gateway", () => {
@@ -193,15 +199,25 @@ describe("readiness, one seam of the gateway", () => {
     .map((file) => relative(SOURCES, file))
     .filter((file) => !file.startsWith(`readiness${sep}`));
 
-  it("is spoken of outside src/readiness/ only by server.ts, which installs it (and the stores, until the split)", () => {
+  it("is spoken of outside src/readiness/ only by server.ts, which installs it (and the store's readiness port)", () => {
     const speaking = outside.filter((file) => /readiness/i.test(readFileSync(join(SOURCES, file), "utf8")));
-    expect(speaking.sort()).toEqual(["server.ts", ...STORES_UNTIL_THE_SPLIT].sort());
+    expect(speaking.sort()).toEqual(["server.ts", ...STORE_FILES_OF_READINESS].sort());
   });
 
   it("is installed by server.ts through one import", () => {
     const server = join(SOURCES, "server.ts");
     const imported = importsOf(server, readFileSync(server, "utf8")).map((file) => relative(SOURCES, file));
     expect(imported.filter((file) => file.startsWith(`readiness${sep}`))).toEqual([`readiness${sep}install.ts`]);
+  });
+});
+
+describe("the store's ports", () => {
+  it("are what the domains take: no module outside storage/ but server.ts, the composition root, names Storage", () => {
+    const naming = sourceFiles(SOURCES)
+      .map((file) => relative(SOURCES, file))
+      .filter((file) => !file.startsWith(`storage${sep}`))
+      .filter((file) => /\bStorage\b/.test(readFileSync(join(SOURCES, file), "utf8")));
+    expect(naming).toEqual(["server.ts"]);
   });
 });
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openSqlite } from "../src/storage/sqlite/driver.js";
 import { migrations } from "../src/storage/sqlite/migrations.js";
-import { SqliteStorage } from "../src/storage/sqlite/sqlite-storage.js";
+import { openSqliteStorage } from "../src/storage/sqlite/sqlite-storage.js";
 import { expectAcknowledgedAlone, expectEveryStatus, written } from "./support/migrated-notifications.js";
 
 const dataDir = mkdtempSync(join(tmpdir(), "lrg-migrations-"));
@@ -45,7 +45,7 @@ function writeVersion5File(): void {
 describe("SQLite migrations", () => {
   it("opens a version-5 file at the latest version with every notification's status and acknowledgement instant", async () => {
     writeVersion5File();
-    const storage = new SqliteStorage(dataDir);
+    const storage = openSqliteStorage(dataDir);
     try {
       await expectEveryStatus(storage);
       // Acknowledging after the migration moves a NEW notification, and only it.
@@ -113,7 +113,7 @@ describe("SQLite migrations", () => {
       );
       db.close();
 
-      const storage = new SqliteStorage(dir);
+      const storage = openSqliteStorage(dir);
       try {
         const common = { runId: "run-1", businessUnitId: "unit-a" };
         expect(await storage.readinessObservations("run-1")).toEqual([

@@ -3,11 +3,12 @@ import type { Clock } from "../clock.js";
 import { notificationsFor, type ApplicationEvent } from "../notifications/events.js";
 import { Problem } from "../problems.js";
 import type { SandboxState } from "../registry/sandbox-state.js";
-import type { ApplicationRow, AttachmentRow, Storage } from "../storage/storage.js";
+import type { ApplicationRow, ApplicationStore, AttachmentRow } from "../storage/ports/applications.js";
+import type { DocumentStore } from "../storage/ports/documents.js";
 import { transitions } from "@lrg/spec";
 
 export interface AttachmentServiceDeps {
-  storage: Storage;
+  storage: ApplicationStore & DocumentStore;
   clock: Clock;
   state: SandboxState;
 }

@@ -9,7 +9,9 @@ import { decide } from "./decisions.js";
 import type { SandboxState } from "../registry/sandbox-state.js";
 import type { BlobStore } from "../storage/blobs/blob-store.js";
 import { isConstraintViolation } from "../storage/errors.js";
-import type { ApplicationRow, NotificationRow, Storage } from "../storage/storage.js";
+import type { ApplicationChange, ApplicationRow, ApplicationStore } from "../storage/ports/applications.js";
+import type { DocumentStore } from "../storage/ports/documents.js";
+import type { NotificationRow } from "../storage/ports/notifications.js";
 import type { RegistryHooks, SubmissionFate } from "../hooks.js";
 import { transitionBetween } from "./state-machine.js";
 import type { ApplicationStatus } from "@lrg/spec";
@@ -27,7 +29,7 @@ type UnionToIntersection<U> = (U extends unknown ? (member: U) => void : never) 
   : never;
 
 export interface ApplicationServiceDeps {
-  storage: Storage;
+  storage: ApplicationStore & DocumentStore;
   clock: Clock;
   blobs: BlobStore;
   state: SandboxState;
@@ -223,7 +225,7 @@ export class ApplicationService {
     }
     const now = clock.nowMs(application.businessUnitId);
     const duplicate = state.duplicateFor(application.businessUnitId);
-    const patch: Parameters<Storage["changeApplication"]>[0]["patch"] = { status: request.to, decideAtMs: null };
+    const patch: ApplicationChange["patch"] = { status: request.to, decideAtMs: null };
     let event: ApplicationEvent;
     let documents: CorrespondenceDocument[] | undefined;
     switch (request.to) {

@@ -1,5 +1,6 @@
 import type { components } from "../operation-types.js";
-import type { ApplicationRow, DocumentRow, Storage } from "../storage/storage.js";
+import type { ApplicationRow } from "../storage/ports/applications.js";
+import type { DocumentRow, DocumentStore } from "../storage/ports/documents.js";
 import { detailsTypeOf, territories, transactionDocuments, type RequiredDocuments } from "../registry/code-lists.js";
 
 /** The submission as the spec's ApplicationSubmission schema admits it (already validated). */
@@ -219,7 +220,7 @@ export function futureDates(submission: Submission, today: string): RuleError[] 
  * rule names. `pending` while a document's checks are still running: the registry decides once every document's
  * checks have finished, so that each gets its attachment result.
  */
-export async function validateSubmission(storage: Storage, application: ApplicationRow): Promise<Verdict> {
+export async function validateSubmission(storage: DocumentStore, application: ApplicationRow): Promise<Verdict> {
   const submission = application.submission as Submission;
   const stored = new Map<string, StoredDocument | undefined>();
   for (const { document_id: id } of Object.values(submission.documents))

@@ -4,7 +4,7 @@ import { isoMillis } from "../clock.js";
 import { errorOfAnswer } from "../problems.js";
 import type { SandboxComponents } from "../operation-types.js";
 import { controlActorOf, type ControlActor } from "../auth/control-actor.js";
-import type { AuditEntryRow, Storage } from "../storage/storage.js";
+import type { AuditEntryRow, AuditStore } from "../storage/ports/audit.js";
 import { summariseRequestBody } from "./request-summary.js";
 import { auditScope } from "./scope.js";
 
@@ -36,11 +36,11 @@ function problemCodeOf(status: number, payload: unknown): string | null {
 
 /** The audit trail of the sandbox control plane: records each action as it is answered, and lists them. */
 export class AuditTrail {
-  readonly #storage: Storage;
+  readonly #storage: AuditStore;
   readonly #clockMs: (businessUnitId: string | undefined) => number;
 
   /** `clockMs` reads the sandbox clock of a business unit (undefined: the gateway's own). */
-  constructor(storage: Storage, clockMs: (businessUnitId: string | undefined) => number) {
+  constructor(storage: AuditStore, clockMs: (businessUnitId: string | undefined) => number) {
     this.#storage = storage;
     this.#clockMs = clockMs;
   }

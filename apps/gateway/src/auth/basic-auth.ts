@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Problem } from "../problems.js";
-import type { Storage, UserRow } from "../storage/storage.js";
+import type { BusinessUnitStore, UserRow } from "../storage/ports/business-units.js";
 import { addressKey, LoginThrottle } from "./login-throttle.js";
 import { ChecksBusy, PasswordChecks, type PasswordCheckLimits } from "./password-checks.js";
 import { decoyHash, verifyPassword } from "./passwords.js";
@@ -41,7 +41,7 @@ export interface BasicAuthOptions {
  * run under bounded concurrency (`PasswordChecks`).
  */
 export class BasicAuthenticator {
-  readonly #storage: Storage;
+  readonly #storage: BusinessUnitStore;
   readonly #cacheKey = randomBytes(32);
   readonly #verified = new Map<string, { principal: Principal; expiresMs: number }>();
   /** The checks under way, by the same key as #verified: callers with the credential of one wait for it. */
@@ -51,7 +51,7 @@ export class BasicAuthenticator {
   readonly #refused = { address: 0, username: 0, queue: 0 };
   #paused = 0;
 
-  constructor(storage: Storage, options: BasicAuthOptions) {
+  constructor(storage: BusinessUnitStore, options: BasicAuthOptions) {
     this.#storage = storage;
     this.#throttle = new LoginThrottle(options.now);
     this.#checks = new PasswordChecks(options.checks);

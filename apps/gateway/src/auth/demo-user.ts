@@ -1,10 +1,10 @@
 import { createBusinessUnit } from "../sandbox/routes.js";
-import type { Storage } from "../storage/storage.js";
+import type { BusinessUnitStore } from "../storage/ports/business-units.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 
 /** The demo login printed at start always works: created when missing, its password reset when it changed. */
 export async function ensureDemoUser(
-  storage: Storage,
+  storage: BusinessUnitStore,
   demoUser: { username: string; password: string } | undefined,
 ): Promise<void> {
   if (!demoUser) return;

@@ -7,7 +7,7 @@ import type { Clock } from "../clock.js";
 import { Problem, storageProblemOf } from "../problems.js";
 import { MAX_DOCUMENT_BYTES } from "@lrg/spec";
 import type { BlobStore } from "../storage/blobs/blob-store.js";
-import type { RegistryDocumentRow, Storage } from "../storage/storage.js";
+import type { DocumentStore, RegistryDocumentRow } from "../storage/ports/documents.js";
 import { checkFile } from "./file-type.js";
 import type { AddressSigner } from "./signing.js";
 import type { RegistryHooks } from "../hooks.js";
@@ -29,7 +29,7 @@ export const checkRetryDelayMs = (failures: number): number =>
   Math.min(CHECK_RETRY_MAX_MS, CHECK_RETRY_FIRST_MS * 2 ** Math.max(0, failures - 1));
 
 export interface DocumentServiceDeps {
-  storage: Storage;
+  storage: DocumentStore;
   clock: Clock;
   blobs: BlobStore;
   signer: AddressSigner;

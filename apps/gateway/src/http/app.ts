@@ -6,7 +6,7 @@ import type { GatewayConfig } from "../config.js";
 import type { Metrics } from "../operations/metrics.js";
 import { Problem } from "../problems.js";
 import { errorAnswer, noOperation } from "../routing.js";
-import type { Storage } from "../storage/storage.js";
+import type { StoreLifecycle } from "../storage/ports/lifecycle.js";
 import { humanLog } from "./human-log.js";
 import { jsonDepth, MAX_JSON_DEPTH } from "./json-depth.js";
 import {
@@ -29,7 +29,7 @@ const JSON_BODY_LIMIT = 1024 * 1024;
 export function createApp(deps: {
   config: GatewayConfig;
   clock: Clock;
-  storage: Storage;
+  storage: StoreLifecycle;
   metrics: Metrics;
   limits: ConnectionLimits;
   closing: () => boolean;

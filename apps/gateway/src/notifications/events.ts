@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { isoMillis, isoMillisNoZone } from "../clock.js";
 import { componentSchema, type SpecNode } from "@lrg/spec";
-import type { ApplicationRow, NotificationRow } from "../storage/storage.js";
+import type { ApplicationRow } from "../storage/ports/applications.js";
+import type { NotificationRow } from "../storage/ports/notifications.js";
 import type { CorrespondenceDocument } from "../registry/correspondence.js";
 
 /** Something that happened to an application, from which both notification views are rendered. */

@@ -4,7 +4,7 @@ import { oneMonthAfter, oneMonthBefore, requestInstant } from "../date-time.js";
 import type { RegistryOperations } from "../operation-types.js";
 import { Problem, schemaMismatch } from "../problems.js";
 import { NOTIFICATION_PAGE_SIZE } from "@lrg/spec";
-import type { NotificationListing, NotificationQuery, Storage } from "../storage/storage.js";
+import type { NotificationListing, NotificationQuery, NotificationStore } from "../storage/ports/notifications.js";
 
 export type Version = "v0" | "v1";
 
@@ -51,7 +51,7 @@ interface CachedPage {
 
 /** The notifications of a business unit: listing with the requirement's filters, acknowledging, retention. */
 export class NotificationService {
-  readonly #storage: Storage;
+  readonly #storage: NotificationStore;
   readonly #clock: Clock;
   /** Whether a unit's date-time filters must have the example's shape (its sandbox setting `strict_date_times`). */
   readonly #strictDateTimes: (businessUnitId: string) => boolean;
@@ -67,7 +67,11 @@ export class NotificationService {
   readonly #generations = new Map<string, number>();
   #allGeneration = 0;
 
-  constructor(storage: Storage, clock: Clock, strictDateTimes: (businessUnitId: string) => boolean = () => false) {
+  constructor(
+    storage: NotificationStore,
+    clock: Clock,
+    strictDateTimes: (businessUnitId: string) => boolean = () => false,
+  ) {
     this.#storage = storage;
     this.#clock = clock;
     this.#strictDateTimes = strictDateTimes;

@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { Problem } from "../problems.js";
 import { artifactPath, openapi, type SpecNode } from "@lrg/spec";
 import type { BlobStore } from "../storage/blobs/blob-store.js";
-import type { Storage } from "../storage/storage.js";
+import type { StoreLifecycle } from "../storage/ports/lifecycle.js";
 import type { Metrics } from "./metrics.js";
 
 const require = createRequire(import.meta.url);
@@ -44,7 +44,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** The store's figures in the Prometheus text format, labelled with the kind of database. */
-function storeMetrics(storage: Storage): string {
+function storeMetrics(storage: StoreLifecycle): string {
   const { database, figures } = storage.describe();
   return figures
     .flatMap(({ name, help, type, value }) => [
@@ -59,7 +59,7 @@ function storeMetrics(storage: Storage): string {
 /** Health, whether the gateway is ready for traffic, metrics, the bundled spec, the payload schemas and the docs. */
 export function registerOperationsRoutes(
   app: FastifyInstance,
-  storage: Storage,
+  storage: StoreLifecycle,
   blobs: Pick<BlobStore, "probe">,
   metrics: Metrics,
   isClosing: () => boolean,

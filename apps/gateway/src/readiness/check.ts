@@ -1,7 +1,10 @@
 import { componentSchema } from "@lrg/spec";
 import type { RegistryHooks } from "../hooks.js";
 import type { RegistryOperationName, SandboxComponents } from "../operation-types.js";
-import type { ReadinessObservationRow, ReadinessRunRow, ReadinessStimulusRows, Storage } from "../storage/storage.js";
+import type { DocumentStore } from "../storage/ports/documents.js";
+import type { NotificationStore } from "../storage/ports/notifications.js";
+import type { ReadinessObservationRow, ReadinessRunRow, ReadinessStimulusRows } from "../storage/ports/readiness.js";
+import type { SettingStore } from "../storage/ports/settings.js";
 
 /** The name of a readiness check (`ReadinessCheckName` in spec/sandbox.yaml). */
 export type CheckName = SandboxComponents["schemas"]["ReadinessCheckName"];
@@ -38,7 +41,8 @@ export interface RunFacts {
 
 /** What a check gathers its own facts from: the store, the run, its observations, and when it finished. */
 export interface GatherContext {
-  storage: Storage;
+  /** What it kept in the unit's settings, the documents the software sent, the notifications left. */
+  storage: SettingStore & DocumentStore & NotificationStore;
   run: Pick<ReadinessRunRow, "id" | "businessUnitId" | "checks" | "startedMs" | "deadlineMs">;
   observations: readonly ReadinessObservationRow[];
   /** When the run reached its deadline (the unit's clock); undefined while it runs, and for a cancelled run. */
@@ -87,7 +91,8 @@ export type CheckSteps = {
 
 /** What a check's steps are made with, once a gateway. */
 export interface StepScope {
-  storage: Storage;
+  /** Where a step takes what it does once a run (`RunSetting`). */
+  storage: SettingStore;
   /** The steps made for `key` once a gateway, on first use: steps that checks share are the same steps. */
   shared(key: object, make: () => CheckSteps): CheckSteps;
 }

@@ -1,7 +1,7 @@
 import { isoMillis } from "../clock.js";
 import { SERVICE_HOURS_IN_WORDS } from "../registry/london-time.js";
 import type { RegistryOperationName } from "../operation-types.js";
-import type { Storage } from "../storage/storage.js";
+import type { SettingStore } from "../storage/ports/settings.js";
 import { deferredTiming, MANUAL_PROCESSING_MS, retryAfterSeconds } from "../title-enquiries/official-search.js";
 import { firstHundred, isOperation, type GatheringCheck, type UnitState } from "./check.js";
 import { clientCertificateNeed, refusedForClientCertificate } from "./client-certificate.js";
@@ -39,7 +39,7 @@ const deferredSetting = new RunSetting<DeferredSearch>(
  * across instances). Answers whether this search is the run's (then the caller defers it, due at `readyMs`).
  */
 export function takeDeferral(
-  storage: Storage,
+  storage: SettingStore,
   run: Pick<RunningRun, "id" | "deadlineMs">,
   businessUnitId: string,
   search: { messageId: string; readyMs: number },
@@ -51,7 +51,7 @@ export function takeDeferral(
 
 /** The search a run deferred, if it deferred one. */
 export const deferredSearchOf = (
-  storage: Storage,
+  storage: SettingStore,
   run: { id: string; businessUnitId: string },
 ): Promise<DeferredSearch | undefined> => deferredSetting.keptBy(storage, run.businessUnitId, run.id);
 

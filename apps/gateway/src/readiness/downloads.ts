@@ -1,4 +1,4 @@
-import type { ReadinessObservationRow } from "../storage/storage.js";
+import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
 import { acknowledgedIds, firstHundred, isOperation, type ReadinessCheck } from "./check.js";
 import type { DocumentCode } from "../registry/correspondence.js";
 import { despatchedCorrespondence } from "./stimulus.js";

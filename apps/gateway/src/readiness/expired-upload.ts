@@ -1,4 +1,6 @@
-import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
+import type { DocumentStore } from "../storage/ports/documents.js";
+import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
+import type { SettingStore } from "../storage/ports/settings.js";
 import { answered, firstHundred, isOperation, type GatheringCheck } from "./check.js";
 import type { RunningRun } from "./check.js";
 import { RunSetting, type KeptByRun } from "./run-settings.js";
@@ -72,7 +74,7 @@ export function refusedForExpiry(observation: ReadinessObservationRow): boolean 
  * issued expired.
  */
 export async function takeExpiredAddress(
-  storage: Storage,
+  storage: SettingStore,
   run: Pick<RunningRun, "id">,
   businessUnitId: string,
   document: { id: string; fileLength: number; fileSha256: string },
@@ -93,7 +95,7 @@ export async function takeExpiredAddress(
  * upload answered 200 after it, to another address, of the same length and checksum.
  */
 export async function expiredAddressOf(
-  storage: Storage,
+  storage: SettingStore & DocumentStore,
   run: { id: string; businessUnitId: string },
   observations: readonly ReadinessObservationRow[],
 ): Promise<ExpiredAddress | undefined> {

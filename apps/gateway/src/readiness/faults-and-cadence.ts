@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { isoMillis } from "../clock.js";
 import { Problem } from "../problems.js";
-import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
+import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
+import type { SettingStore } from "../storage/ports/settings.js";
 import { firstHundred, isListing, type ReadinessCheck } from "./check.js";
 import type { RunningRun } from "./check.js";
 import { describeWait, seconds, waitEvidence, waitsAfter } from "./waits.js";
@@ -41,11 +42,11 @@ const faultsSetting = new RunSetting<Answered>(
  * its later list requests cost no write.
  */
 export class ListFaults {
-  readonly #storage: Storage;
+  readonly #storage: SettingStore;
   /** Runs whose faults were all answered (a run id is never reused; a few bytes a run, forgotten now and then). */
   readonly #spent = new Set<string>();
 
-  constructor(storage: Storage) {
+  constructor(storage: SettingStore) {
     this.#storage = storage;
   }
 

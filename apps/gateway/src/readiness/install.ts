@@ -6,7 +6,12 @@ import type { Hooks, RegistryHooks } from "../hooks.js";
 import type { SandboxState } from "../registry/sandbox-state.js";
 import { businessUnitOf, type SandboxHandlers } from "../routing.js";
 import type { BlobStore } from "../storage/blobs/blob-store.js";
-import type { Storage } from "../storage/storage.js";
+import type { BusinessUnitStore } from "../storage/ports/business-units.js";
+import type { DocumentStore } from "../storage/ports/documents.js";
+import type { StoreLifecycle } from "../storage/ports/lifecycle.js";
+import type { NotificationStore } from "../storage/ports/notifications.js";
+import type { ReadinessStore } from "../storage/ports/readiness.js";
+import type { SettingStore } from "../storage/ports/settings.js";
 import type { CheckName, CheckSteps, RunningRun, StepScope } from "./check.js";
 import { CHECK_NAMES, CHECKS } from "./checks.js";
 import { ReadinessObserver } from "./observer.js";
@@ -18,7 +23,11 @@ import { isCheckName } from "./shapes.js";
 
 /** What readiness is installed with. */
 export interface ReadinessDeps {
-  storage: Storage;
+  /**
+   * The runs' own port; the settings, documents and notifications the checks gather from; the business units whose
+   * runs are read; the store's kind and its state changes (a run started on another instance).
+   */
+  storage: ReadinessStore & SettingStore & DocumentStore & NotificationStore & BusinessUnitStore & StoreLifecycle;
   clock: Clock;
   blobs: BlobStore;
   state: SandboxState;
@@ -76,7 +85,7 @@ export async function installReadiness(deps: ReadinessDeps): Promise<ReadinessHa
 }
 
 /** Each check's steps (those of the checks acting on a submission, one set for them all), made once. */
-function stepsOfChecks(storage: Storage): ReadonlyMap<CheckName, CheckSteps> {
+function stepsOfChecks(storage: SettingStore): ReadonlyMap<CheckName, CheckSteps> {
   const made = new Map<object, CheckSteps>();
   const scope: StepScope = {
     storage,

@@ -3,7 +3,12 @@ import { READINESS_BOUNDS, type Operation } from "@lrg/spec";
 import type { Clock } from "../clock.js";
 import { errorOfAnswer } from "../problems.js";
 import { ACKNOWLEDGE_OPERATIONS, isOperation, type RunningRun } from "./check.js";
-import type { ReadinessObservationRow, ReadinessRunRow, Storage, SubmissionCase } from "../storage/storage.js";
+import type {
+  ReadinessObservationRow,
+  ReadinessRunRow,
+  ReadinessStore,
+  SubmissionCase,
+} from "../storage/ports/readiness.js";
 
 /** The most observations one run keeps (ReadinessObservation `sequence` maximum); later ones are counted as dropped. */
 export const OBSERVATIONS_KEPT_PER_RUN = READINESS_BOUNDS.observationsKept;
@@ -21,7 +26,7 @@ const { valueLength, parametersKept, acknowledgedIdsKept, idempotencyKeyLength, 
  * `reload` reads it again when another instance on the same store started or ended a run.
  */
 export class ReadinessObserver {
-  readonly #storage: Storage;
+  readonly #storage: ReadinessStore;
   readonly #clock: Clock;
   readonly #log: (error: unknown) => void;
   #running = new Map<string, RunningRun>();
@@ -37,7 +42,7 @@ export class ReadinessObserver {
    * moment after their answers, and the readiness service waits for them (`settled`) before it judges. Otherwise
    * (PostgreSQL, where the run may be read on another instance), each is written before its answer goes out.
    */
-  constructor(storage: Storage, clock: Clock, log: (error: unknown) => void, options: { deferred: boolean }) {
+  constructor(storage: ReadinessStore, clock: Clock, log: (error: unknown) => void, options: { deferred: boolean }) {
     this.#storage = storage;
     this.#clock = clock;
     this.#log = log;

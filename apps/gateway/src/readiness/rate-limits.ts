@@ -1,7 +1,8 @@
 import { rateLimits as RATE_LIMITED } from "@lrg/spec";
 import { isoMillis } from "../clock.js";
 import { SERVICE_HOURS_IN_WORDS } from "../registry/london-time.js";
-import type { ReadinessObservationRow, Storage } from "../storage/storage.js";
+import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
+import type { SettingStore } from "../storage/ports/settings.js";
 import { proprietorNamesClosed } from "../title-enquiries/routes.js";
 import { firstHundred, type ReadinessCheck, type UnitState } from "./check.js";
 import { clientCertificateNeed, refusedForClientCertificate } from "./client-certificate.js";
@@ -26,7 +27,7 @@ const rateLimitedSetting = new RunSetting("rate-limits", isKeptByRun);
  * across instances). Answers the `Retry-After` to answer it with, or null when the run answered one already.
  */
 export async function takeRateLimit(
-  storage: Storage,
+  storage: SettingStore,
   run: Pick<RunningRun, "id">,
   businessUnitId: string,
 ): Promise<number | null> {

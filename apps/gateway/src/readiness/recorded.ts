@@ -1,7 +1,7 @@
 // `@lrg/gateway/readiness-judges`: the readiness checks' own judges applied to recorded traffic (`lrg readiness judge`),
 // so that a run and a recording are judged by one code path. A recording holds what the software sent and was answered,
 // not what the sandbox raised for a run nor what its store holds: each check says which way it is judged offline.
-import type { ReadinessObservationRow } from "../storage/storage.js";
+import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
 import { isOperation, type CheckName, type Judgement, type ReadinessCheck, type Stimulus } from "./check.js";
 import { CHECK_NAMES } from "./checks.js";
 import { checksumAndLength } from "./checksum-and-length.js";

@@ -2,7 +2,7 @@ import { controlActorOf } from "../auth/control-actor.js";
 import type { SandboxOperations } from "../operation-types.js";
 import { Problem, schemaMismatch } from "../problems.js";
 import type { HandlersOf } from "../routing.js";
-import type { Storage } from "../storage/storage.js";
+import type { BusinessUnitStore } from "../storage/ports/business-units.js";
 import type { FastifyRequest } from "fastify";
 import type { Reader, ReadinessService } from "./service.js";
 
@@ -18,7 +18,7 @@ export function readerOf(request: FastifyRequest): Reader {
 /** Handlers of the readiness runs. */
 export function readinessHandlers(
   readiness: ReadinessService,
-  storage: Storage,
+  storage: BusinessUnitStore,
 ): HandlersOf<SandboxOperations, ReadinessOperation> {
   return {
     startReadinessRun: async ({ body, request }) => {

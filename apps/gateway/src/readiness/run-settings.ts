@@ -1,4 +1,4 @@
-import type { Storage } from "../storage/storage.js";
+import type { SettingStore } from "../storage/ports/settings.js";
 import { isRecord, isString, type Guard } from "./shapes.js";
 
 /** What a readiness run keeps in a unit's setting: named by the run, so that a later run's replaces it. */
@@ -31,13 +31,17 @@ export class RunSetting<T extends KeptByRun> {
   }
 
   /** What the run kept for the unit, if it is this run's. */
-  async keptBy(storage: Storage, businessUnitId: string, runId: string): Promise<T | undefined> {
+  async keptBy(storage: SettingStore, businessUnitId: string, runId: string): Promise<T | undefined> {
     const stored = await storage.getSetting<unknown>(this.key(businessUnitId));
     return this.#is(stored) && stored.runId === runId ? stored : undefined;
   }
 
-  /** Changes the unit's setting atomically in the store (see `Storage.updateSetting`); answers what `change` answers. */
-  update<R>(storage: Storage, businessUnitId: string, change: (current: T | undefined) => { value: T; answer: R }) {
+  /** Changes the unit's setting atomically in the store (see `SettingStore.updateSetting`); answers what `change` answers. */
+  update<R>(
+    storage: SettingStore,
+    businessUnitId: string,
+    change: (current: T | undefined) => { value: T; answer: R },
+  ) {
     return storage.updateSetting<unknown, R>(this.key(businessUnitId), (current) =>
       change(this.#is(current) ? current : undefined),
     );
@@ -47,7 +51,7 @@ export class RunSetting<T extends KeptByRun> {
    * Writes `value` unless the same run wrote it already, atomically in the store (two requests on two instances never
    * both take it). Answers whether this call took it: the first of the run.
    */
-  takeOnce(storage: Storage, businessUnitId: string, value: T): Promise<boolean> {
+  takeOnce(storage: SettingStore, businessUnitId: string, value: T): Promise<boolean> {
     return this.update(storage, businessUnitId, (current) =>
       current?.runId === value.runId ? { value: current, answer: false } : { value, answer: true },
     );

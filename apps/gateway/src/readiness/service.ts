@@ -4,7 +4,7 @@ import { isoMillis, type Clock } from "../clock.js";
 import type { SandboxComponents } from "../operation-types.js";
 import { Problem } from "../problems.js";
 import type { BlobStore } from "../storage/blobs/blob-store.js";
-import type { ReadinessObservationRow, ReadinessRunRow, Storage } from "../storage/storage.js";
+import type { ReadinessObservationRow, ReadinessRunRow, ReadinessStore } from "../storage/ports/readiness.js";
 import {
   RULES,
   type CheckName,
@@ -37,7 +37,7 @@ const { runsListed, defaultTimeLimitSeconds } = READINESS_BOUNDS;
  * reaches its deadline (then its verdicts are judged once more and kept) or when it is cancelled.
  */
 export class ReadinessService {
-  readonly #storage: Storage;
+  readonly #storage: ReadinessStore & GatherContext["storage"];
   readonly #clock: Clock;
   readonly #observer: ReadinessObserver;
   readonly #blobs: BlobStore;
@@ -46,7 +46,7 @@ export class ReadinessService {
   readonly #registryState: RegistryStateHold;
 
   constructor(
-    storage: Storage,
+    storage: ReadinessStore & GatherContext["storage"],
     clock: Clock,
     observer: ReadinessObserver,
     blobs: BlobStore,

@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { notificationsFor } from "../notifications/events.js";
 import { renderDocuments, type DocumentCode } from "../registry/correspondence.js";
-import type { ApplicationRow } from "../storage/storage.js";
+import type { ApplicationRow } from "../storage/ports/applications.js";
 import type { Raised } from "./check.js";
 
 /** Characters of a registry reference (`RegistryReference`: 7 of A-Z and 0-9). */

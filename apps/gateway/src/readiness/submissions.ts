@@ -1,6 +1,7 @@
 import type { NewSubmission, SubmissionFate } from "../hooks.js";
 import type { RuleError } from "../applications/validation-rules.js";
-import type { ReadinessObservationRow, Storage, SubmissionCase } from "../storage/storage.js";
+import type { ReadinessObservationRow, SubmissionCase } from "../storage/ports/readiness.js";
+import type { SettingStore } from "../storage/ports/settings.js";
 import {
   firstHundred,
   isOperation,
@@ -107,7 +108,7 @@ export const submissionChecksOf = (checks: readonly string[]): SubmissionCheck[]
  * do with it, or undefined when every such check of the run has one already.
  */
 export async function takeSubmission(
-  storage: Storage,
+  storage: SettingStore,
   run: Pick<RunningRun, "id" | "checks">,
   submission: NewSubmission,
   nowMs: number,
@@ -127,7 +128,7 @@ export async function takeSubmission(
 
 /** The submissions a run took, by check. */
 export async function submissionsOf(
-  storage: Storage,
+  storage: SettingStore,
   run: { id: string; businessUnitId: string; checks: readonly string[] },
 ): Promise<TakenSubmissions> {
   if (submissionChecksOf(run.checks).length === 0) return {};

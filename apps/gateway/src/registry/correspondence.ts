@@ -2,7 +2,8 @@ import { isoMillis } from "../clock.js";
 import { componentSchema } from "@lrg/spec";
 import { addressOf, type BlobStore } from "../storage/blobs/blob-store.js";
 import type { components } from "../operation-types.js";
-import type { ApplicationRow, RegistryDocumentRow, Storage } from "../storage/storage.js";
+import type { ApplicationRow } from "../storage/ports/applications.js";
+import type { DocumentStore, RegistryDocumentRow } from "../storage/ports/documents.js";
 import { renderPdf } from "./pdf.js";
 
 /** A correspondence document as notifications and application information carry it. */
@@ -64,7 +65,7 @@ export function renderDocuments(
 
 /** Writes the registry's documents for an application (`renderDocuments`): their bytes stored, their records kept. */
 export async function generateDocuments(
-  storage: Storage,
+  storage: DocumentStore,
   blobs: BlobStore,
   application: Pick<ApplicationRow, "id" | "businessUnitId" | "registryReference">,
   codes: DocumentCode[],

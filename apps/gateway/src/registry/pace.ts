@@ -2,18 +2,18 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { AttachmentService } from "../applications/attachments.js";
 import type { ApplicationService } from "../applications/service.js";
 import type { NotificationService } from "../notifications/service.js";
-import type { Storage } from "../storage/storage.js";
+import type { StoreLifecycle } from "../storage/ports/lifecycle.js";
 
 const PROCESSING_INTERVAL_MS = 250;
 const RETENTION_INTERVAL_MS = 60_000;
 
 /**
  * The simulated registry's own pace: decisions in automatic processing (and attachments' checks) every quarter of a
- * second, retention every minute, each on one instance at a time (`Storage.exclusively`). Answers `stop`, which
+ * second, retention every minute, each on one instance at a time (`StoreLifecycle.exclusively`). Answers `stop`, which
  * answers once the work in progress is done.
  */
 export function keepPace(deps: {
-  storage: Storage;
+  storage: StoreLifecycle;
   applications: ApplicationService;
   attachments: AttachmentService;
   notifications: NotificationService;

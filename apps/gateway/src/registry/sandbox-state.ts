@@ -1,6 +1,7 @@
 import type { Clock } from "../clock.js";
 import type { SandboxComponents as components } from "../operation-types.js";
-import type { Storage } from "../storage/storage.js";
+import type { BusinessUnitStore } from "../storage/ports/business-units.js";
+import type { SettingStore } from "../storage/ports/settings.js";
 import { componentSchema, MAX_PENDING_SYSTEM_ERRORS, type SpecNode } from "@lrg/spec";
 import { seededRandom } from "./seeded-random.js";
 
@@ -83,7 +84,7 @@ interface UnitState {
 export class SandboxState {
   settings: SandboxSettings = { ...DEFAULT_SETTINGS };
   dayListOpen = true;
-  readonly #storage: Storage;
+  readonly #storage: SettingStore & BusinessUnitStore;
   readonly #clock: Clock;
   #draw: () => number = Math.random;
   /** The units that set their own clock or settings (their clock offsets are in the Clock). */
@@ -93,7 +94,7 @@ export class SandboxState {
   /** Each such unit's settings in force, merged once per change rather than once per request. */
   #effective = new Map<string, SandboxSettings>();
 
-  constructor(storage: Storage, clock: Clock) {
+  constructor(storage: SettingStore & BusinessUnitStore, clock: Clock) {
     this.#storage = storage;
     this.#clock = clock;
   }
@@ -216,7 +217,7 @@ export class SandboxState {
   }
 
   /**
-   * Resets one business unit: its records go (see `Storage.resetBusinessUnit`), with its rate-limit buckets,
+   * Resets one business unit: its records go (see `BusinessUnitStore.resetBusinessUnit`), with its rate-limit buckets,
    * scheduled system errors and the settings features keep for it (`keepsUnitSettings`); its clock and settings follow
    * the global ones again. The unit and its credentials stay.
    */

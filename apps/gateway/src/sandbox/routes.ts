@@ -8,12 +8,13 @@ import { requestInstant } from "../date-time.js";
 import { Problem } from "../problems.js";
 import type { SandboxState, Scope } from "../registry/sandbox-state.js";
 import type { SandboxHandlers } from "../routing.js";
-import type { Storage } from "../storage/storage.js";
+import type { BusinessUnitStore } from "../storage/ports/business-units.js";
+import type { StoreLifecycle } from "../storage/ports/lifecycle.js";
 import { controlActorOf } from "../auth/control-actor.js";
 import { newUnitToken, unitTokenHash } from "./tokens.js";
 
 export interface SandboxDeps {
-  storage: Storage;
+  storage: BusinessUnitStore & StoreLifecycle;
   clock: Clock;
   state: SandboxState;
   applications: ApplicationService;
@@ -29,7 +30,7 @@ export interface SandboxDeps {
  * is shown: the store keeps their hashes).
  */
 export async function createBusinessUnit(
-  storage: Storage,
+  storage: BusinessUnitStore,
   name: string,
   credentials?: { username: string; password: string },
 ) {

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { Problem } from "../problems.js";
-import type { Storage } from "../storage/storage.js";
+import type { BusinessUnitStore } from "../storage/ports/business-units.js";
 import type { ControlActor } from "../auth/control-actor.js";
 
 /** What every unit token starts with, so that a leaked one is recognisable (secret scanners, logs). */
@@ -28,11 +28,11 @@ export function unitTokenHash(token: string): string {
  * stops working at once on every instance sharing the store.
  */
 export class ControlTokens {
-  readonly #storage: Storage;
+  readonly #storage: BusinessUnitStore;
   readonly #adminToken: string;
   readonly #key = randomBytes(32);
 
-  constructor(storage: Storage, adminToken: string) {
+  constructor(storage: BusinessUnitStore, adminToken: string) {
     this.#storage = storage;
     this.#adminToken = adminToken;
   }

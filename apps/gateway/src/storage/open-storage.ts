@@ -1,7 +1,7 @@
 import { StartFailure } from "../config.js";
 import { CONNECT_TIMEOUT_MS } from "./postgres/defaults.js";
-import { PostgresStorage } from "./postgres/postgres-storage.js";
-import { SqliteStorage } from "./sqlite/sqlite-storage.js";
+import { openPostgresStorage } from "./postgres/postgres-storage.js";
+import { openSqliteStorage } from "./sqlite/sqlite-storage.js";
 import type { Storage } from "./storage.js";
 
 /**
@@ -18,13 +18,13 @@ export async function openStorage(config: {
   sqliteCacheMib?: number | undefined;
 }): Promise<Storage> {
   if (!config.databaseUrl)
-    return new SqliteStorage(
+    return openSqliteStorage(
       config.dataDir,
       config.sqliteCacheMib === undefined ? {} : { cacheMib: config.sqliteCacheMib },
     );
   const url = config.databaseUrl;
   if (!/^postgres(ql)?:\/\//.test(url)) throw new StartFailure("LRG_DATABASE_URL must be a postgres:// URL");
-  return PostgresStorage.open(url, {
+  return openPostgresStorage(url, {
     ...(config.databasePoolSize === undefined ? {} : { poolSize: config.databasePoolSize }),
     ...(config.databaseAcknowledgeStatements === undefined
       ? {}

@@ -5,6 +5,7 @@ import type {
   ApplicationRow,
   BusinessUnitRow,
   IdempotencyClaim,
+  NotificationListing,
   SubmitOutcome,
   UnitSandboxState,
   AttachmentRow,
@@ -15,6 +16,7 @@ import type {
   ReadinessObservationRow,
   ReadinessRunRow,
   RegistryDocumentRow,
+  UserRow,
 } from "./storage.js";
 
 /** Rows of either store to the storage's records: both keep the same columns, JSON as text, instants as numbers. */
@@ -47,6 +49,42 @@ export function toBusinessUnit(row: Row): BusinessUnitRow {
     createdMs: Number(row["created_ms"]),
     tokenHash: (row["token_hash"] as string | null | undefined) ?? null,
   };
+}
+
+export function toUser(row: Row): UserRow {
+  return {
+    username: String(row["username"]),
+    businessUnitId: String(row["business_unit_id"]),
+    passwordHash: String(row["password_hash"]),
+    createdMs: Number(row["created_ms"]),
+  };
+}
+
+/** A notification list's row as both stores select it, its columns in this order (one version's type, schema, payload). */
+export type ListingColumns = [
+  id: string,
+  applicationId: string,
+  type: string,
+  schema: string,
+  payloadJson: string,
+  eventMs: number,
+  createdMs: number,
+  status: NotificationListing["status"],
+  additionalProviderFilter: string | null,
+];
+
+export function toNotificationListing([
+  id,
+  applicationId,
+  type,
+  schema,
+  payloadJson,
+  eventMs,
+  createdMs,
+  status,
+  additionalProviderFilter,
+]: ListingColumns): NotificationListing {
+  return { id, applicationId, type, schema, payloadJson, eventMs, createdMs, status, additionalProviderFilter };
 }
 
 export function toUnitSandboxState(row: Row): UnitSandboxState {

@@ -1,12 +1,14 @@
 import type { Clock } from "../clock.js";
 import type { SandboxSettings } from "../registry/sandbox-state.js";
-import type { Storage } from "../storage/storage.js";
+import type { DocumentStore } from "../storage/ports/documents.js";
+import type { SettingStore } from "../storage/ports/settings.js";
+import type { TitleEnquiryStore } from "../storage/ports/title-enquiries.js";
 import type { BlobStore } from "../storage/blobs/blob-store.js";
 import type { RegistryHooks } from "../hooks.js";
 
 /** What the title enquiry services get from the gateway. */
 export interface TitleEnquiryDeps {
-  storage: Storage;
+  storage: TitleEnquiryStore & DocumentStore & SettingStore;
   clock: Clock;
   blobs: BlobStore;
   /** The sandbox settings in force for a business unit (service hours are one of them). */

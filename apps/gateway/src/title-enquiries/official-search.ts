@@ -10,7 +10,7 @@ import type { TitleEnquiryDeps } from "./deps.js";
 import { dateInWords, londonDate, minutes, nextOpening, withinServiceHours } from "../registry/london-time.js";
 import { findTitle, type RegisterTitle } from "../registry/register.js";
 import { priorityExpiryDate } from "../registry/working-days.js";
-import type { OfficialSearchRow } from "../storage/storage.js";
+import type { OfficialSearchRow } from "../storage/ports/title-enquiries.js";
 
 type Schemas = components["schemas"];
 type SearchRequest = Schemas["OfficialSearchRequest"];

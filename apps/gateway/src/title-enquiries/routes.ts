@@ -35,7 +35,7 @@ export const proprietorNamesClosed = (settings: Pick<SandboxSettings, "service_h
 /** The title enquiry services: their handlers, and the forgetting of their rate-limit windows on a sandbox reset. */
 export interface TitleEnquiries {
   handlers: RegistryHandlers<TitleOperation>;
-  /** Clears what lives outside the store (the rate-limit windows); the store itself is cleared by `Storage.reset`. */
+  /** Clears what lives outside the store (the rate-limit windows); the store itself is cleared by `StoreLifecycle.reset`. */
   reset(): void;
 }
 

@@ -1,6 +1,6 @@
 // What the migration tests write into an older schema, and how they check that every status survived.
 import { expect } from "vitest";
-import type { Storage } from "../../src/storage/storage.js";
+import type { NotificationStore } from "../../src/storage/ports/notifications.js";
 
 export interface WrittenNotification {
   id: string;
@@ -19,7 +19,7 @@ export const written: WrittenNotification[] = Array.from({ length: 30 }, (_, ind
 
 /** Each unit's list answers `expected` (the written notifications, some perhaps acknowledged since): all, by status. */
 export async function expectEveryStatus(
-  storage: Pick<Storage, "listNotifications">,
+  storage: Pick<NotificationStore, "listNotifications">,
   expected: WrittenNotification[] = written,
 ): Promise<void> {
   const list = (unit: string, status?: "NEW" | "ACKNOWLEDGED") =>
@@ -45,7 +45,7 @@ export async function expectEveryStatus(
  * afterwards every list shows `fresh` acknowledged and every other notification as it was written.
  */
 export async function expectAcknowledgedAlone(
-  storage: Pick<Storage, "listNotifications" | "acknowledgeNotifications">,
+  storage: Pick<NotificationStore, "listNotifications" | "acknowledgeNotifications">,
   fresh: WrittenNotification,
   asked: string[],
   answered: string[],
