@@ -124,6 +124,17 @@ describe("redactJson", () => {
   ])("%s", (_name, given, want) => {
     expect(redactJson(given, ledger(), 1, [], personal)).toEqual(want);
   });
+
+  it("hashes an Idempotency-Key an answer names (a 409's detail), as its request's header was; not a short one", () => {
+    const seen = ledger();
+    redactHeaders([{ name: "Idempotency-Key", value: "key-00000001" }], seen, 1);
+    redactHeaders([{ name: "Idempotency-Key", value: "k-1" }], seen, 2);
+    const detail = (key: string) => `Idempotency-Key ${key} was used with a different request body`;
+    expect(redactJson({ detail: detail("key-00000001") }, seen, 1)).toEqual({
+      detail: detail(seen.idempotencyHash("key-00000001")),
+    });
+    expect(redactJson({ detail: detail("k-1") }, seen, 2)).toEqual({ detail: detail("k-1") });
+  });
 });
 
 describe("leakFinder", () => {

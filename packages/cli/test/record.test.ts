@@ -376,6 +376,49 @@ describe("lrg record fails closed", () => {
     }
   });
 
+  it("closes the software's connection unanswered when the upstream does, and records no answer, which drift and replay pass over", async () => {
+    // An upstream that stores a submission and closes the connection before answering it (the lost-answer check's).
+    const dropping = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        if (request.url === "/v0/applications") return void request.socket.destroy();
+        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ data: [] }));
+      });
+    });
+    await new Promise<void>((resolve) => dropping.listen(0, "127.0.0.1", resolve));
+    servers.push(dropping);
+    const out = join(suite.home.dir, "unanswered.har");
+    const { proxy, recorder } = await record(urlOf(dropping), out, ["--count", "2"]);
+    const submitted = fetch(`${proxy}/v0/applications`, {
+      method: "POST",
+      headers: { "idempotency-key": `lost-${randomUUID()}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    // The software meets what the upstream did: its connection closed without an answer (not a 502 of the proxy's).
+    await expect(submitted).rejects.toThrow(TypeError);
+    expect((await fetch(`${proxy}/v1/notifications`)).status).toBe(200);
+    expect(await recorder.exited).toBe(0);
+
+    const text = readFileSync(out, "utf8");
+    const [lost, listed] = expectHar12(text).log.entries;
+    expect([lost?.response.status, listed?.response.status]).toEqual([0, 200]);
+    expect(JSON.parse(text).log.entries[0]._lrg).toEqual({
+      error: "the upstream closed the connection without an answer",
+    });
+    // Its request is the software's to answer for ("{}" is no submission); of the answer it never got, nothing.
+    const findings = drift(builtSpec, readHar(text)).findings.filter((finding) => finding.exchange === 0);
+    expect(findings.length).toBeGreaterThan(0);
+    expect(
+      findings.filter((finding) => finding.side !== "software" || finding.pointer.startsWith("/response")),
+    ).toEqual([]);
+    const replay = await listening(["replay", out], suite.home.env);
+    try {
+      expect((await fetch(`${replay.address}/v1/notifications`)).status).toBe(200);
+    } finally {
+      expect(await interrupted(replay.process)).toBe(0);
+    }
+  });
+
   it("a usage error names what is wrong before anything listens", async () => {
     const out = join(suite.home.dir, "never.har");
     const unset = follow(

@@ -20,7 +20,9 @@ export const LRG = join(import.meta.dirname, "..", "bin", "lrg.js");
 
 // The gateway the client's integration tests start (createServer from @lrg/gateway on port 0, in a temp dir).
 export {
+  IN_SERVICE_HOURS,
   SANDBOX_TOKEN,
+  searchOf,
   smallPdf,
   startGateway,
   submission,

@@ -97,6 +97,52 @@ export interface StepScope {
   shared(key: object, make: () => CheckSteps): CheckSteps;
 }
 
+/**
+ * One exchange of the registry interface in a recording (`lrg record`, any environment) as the checks read it offline:
+ * the observation a run would have kept of it (timed on the registry's clock as the recording shows it), with the
+ * bodies sent and answered as JSON (undefined where the recording does not hold one whole, or it is not JSON).
+ */
+export interface RecordedExchange {
+  observation: ReadinessObservationRow;
+  sent: unknown;
+  answer: unknown;
+}
+
+/** A recording as the checks read it offline (`recorded.ts` makes it). */
+export interface Recording {
+  /** Its exchanges of the registry interface, in the order answered, as many as a run keeps observations of. */
+  exchanges: readonly RecordedExchange[];
+  /** Their observations, in the same order (`sequence` from 1). */
+  observations: readonly ReadinessObservationRow[];
+  /** When it ended, on the registry's clock as it shows it. */
+  endedMs: number;
+  /** The deadline of the readiness run whose start answer it holds (the sandbox's control plane), if it holds one. */
+  deadlineMs: number | undefined;
+}
+
+/** What a check's judge reads on a recording besides its observations: a stimulus and its own facts, found there. */
+export type FoundFacts<Own extends object> = Partial<Pick<RunFacts, "stimulus">> & Own;
+
+/**
+ * How a check is judged on a recording of traffic from any environment, where no run raised anything: the occasions
+ * of it the recording itself holds (a duplicate listed, a submission unanswered, a search deferred), each made into
+ * the facts its own judge reads (what a run raised, or a gathering check finds in the store).
+ */
+export interface Offline<Own extends object> {
+  /** The occasion and what is judged of it, in words (the CLI's README lists them). */
+  occasion: string;
+  /** What a recording that holds no occasion shows (the evidence of its `not_exercised`). */
+  none: string;
+  /** The facts of each occasion the recording holds, in the order met. */
+  find: (recording: Recording) => FoundFacts<Own>[];
+}
+
+/**
+ * The way of a check whose judge needs nothing but the observations, on a recording: one occasion, the whole of it
+ * (its judge says when it met none).
+ */
+export const fromObservations = (occasion: string): Offline<object> => ({ occasion, none: "", find: () => [{}] });
+
 /** A check's verdict with its evidence. */
 export interface Judgement {
   verdict: Verdict;
@@ -121,6 +167,8 @@ export interface ReadinessCheck<Own extends object = object> {
   /** The check's steps at the hook points it needs (see `CheckSteps`), made once a gateway. */
   steps?: (scope: StepScope) => CheckSteps;
   judge: (facts: RunFacts & Own) => Judgement;
+  /** How the check is judged on a recording (`lrg readiness judge`): by `judge`, on the facts found there. */
+  offline: Offline<Own>;
 }
 
 /** A check judged from facts of its own as well, which it gathers from the store each time the run is judged. */
@@ -128,21 +176,40 @@ export interface GatheringCheck<Own extends object> extends ReadinessCheck<Own> 
   gather: (context: GatherContext) => Promise<Own>;
 }
 
-/** A check as a run judges it: its own facts gathered (if any), then judged with the run's. */
+/**
+ * A check as a run judges it: its own facts gathered (if any), then judged with the run's; and as a recording is judged
+ * (`assessRecording`), by the same judge.
+ */
 export interface RunCheck extends Omit<ReadinessCheck, "judge"> {
   assess: (facts: RunFacts, context: GatherContext) => Promise<Judgement>;
+  assessRecording: (recording: Recording) => Judgement;
+}
+
+/**
+ * A check judged on a recording as at a run's end: its judge on each occasion the recording holds, the first failed
+ * judgement if any (one occasion met wrongly fails the check, as one would in a run), else the first.
+ */
+function judgedOnRecording<Own extends object>(check: ReadinessCheck<Own>, recording: Recording): Judgement {
+  const found = check.offline.find(recording);
+  if (found.length === 0) return { verdict: "not_exercised", found: check.offline.none, requests: [] };
+  const judgements = found.map((facts) =>
+    check.judge({ observations: recording.observations, stimulus: {}, ended: true, ...facts }),
+  );
+  return judgements.find((judgement) => judgement.verdict === "failed") ?? judgements[0]!;
 }
 
 /** A check judged from the run's facts alone, as a run judges it. */
 export const judgedFromRun = (check: ReadinessCheck): RunCheck => ({
   ...check,
   assess: async (facts) => check.judge(facts),
+  assessRecording: (recording) => judgedOnRecording(check, recording),
 });
 
 /** A check that gathers facts of its own, as a run judges it. */
 export const judgedFromOwnFacts = <Own extends object>(check: GatheringCheck<Own>): RunCheck => ({
   ...check,
   assess: async (facts, context) => check.judge({ ...facts, ...(await check.gather(context)) }),
+  assessRecording: (recording) => judgedOnRecording(check, recording),
 });
 
 /** The rule each check is tied to, as the spec gives it (`x-enumDescriptions` of ReadinessCheckName). */

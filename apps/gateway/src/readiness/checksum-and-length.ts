@@ -1,4 +1,4 @@
-import { answered, firstHundred, isOperation, type ReadinessCheck } from "./check.js";
+import { answered, firstHundred, fromObservations, isOperation, type ReadinessCheck } from "./check.js";
 import { addressRefused, refusedAddressRequest, refusedForExpiry } from "./expired-upload.js";
 
 /**
@@ -59,4 +59,8 @@ export const checksumAndLength: ReadinessCheck = {
       requests,
     };
   },
+  offline: fromObservations(
+    "the upload PUTs: the first not refused for an expired address answered 200, and none sent credentials; an " +
+      "address request refused for what it sent (a hex file_sha256) fails; not exercised without an upload PUT",
+  ),
 };

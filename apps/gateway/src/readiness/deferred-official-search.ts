@@ -3,11 +3,20 @@ import { SERVICE_HOURS_IN_WORDS } from "../registry/london-time.js";
 import type { RegistryOperationName } from "../operation-types.js";
 import type { SettingStore } from "../storage/ports/settings.js";
 import { deferredTiming, MANUAL_PROCESSING_MS, retryAfterSeconds } from "../title-enquiries/official-search.js";
-import { firstHundred, isOperation, type GatheringCheck, type UnitState } from "./check.js";
+import { parseDateTimeFilter } from "../date-time.js";
+import {
+  firstHundred,
+  isOperation,
+  type FoundFacts,
+  type GatheringCheck,
+  type Recording,
+  type UnitState,
+} from "./check.js";
+import { dataOf } from "./recording.js";
 import { clientCertificateNeed, refusedForClientCertificate } from "./client-certificate.js";
 import type { RunningRun } from "./check.js";
 import { RunSetting, type KeptByRun } from "./run-settings.js";
-import { isNumber, isString, objectOf } from "./shapes.js";
+import { isNumber, isRecord, isString, objectOf } from "./shapes.js";
 
 /** The official search a run deferred: its `message_id`, when it was made and when its result is due. */
 export interface DeferredSearch extends KeptByRun {
@@ -84,6 +93,35 @@ function deferralNow({ nowMs }: UnitState, deadlineMs: number): string {
 }
 
 /**
+ * The searches a recording shows deferred (202), each as the check's facts: its `message_id`, when it was deferred and
+ * when its result was due (its Retry-After from then, as the software counts it; else its `expected_response_at`),
+ * and the deadline: the run's, when the recording holds its start, else the recording's end. A search or poll refused
+ * for want of a client certificate, with no search deferred, is judged without one (it fails).
+ */
+function deferredInRecording(recording: Recording): FoundFacts<{ deferredSearch: DeferredSearch | undefined }>[] {
+  const deadlineMs = recording.deadlineMs ?? recording.endedMs;
+  const found: FoundFacts<{ deferredSearch: DeferredSearch }>[] = [];
+  for (const { observation, sent, answer } of recording.exchanges) {
+    if (!isOperation(observation, "officialSearchOfWhole") || observation.status !== 202) continue;
+    const data = dataOf(answer);
+    const messageId = data?.["message_id"] ?? (isRecord(sent) ? sent["message_id"] : undefined);
+    if (!isString(messageId)) continue;
+    const expected = data?.["expected_response_at"];
+    const readyMs =
+      observation.retryAfterSeconds !== null
+        ? observation.clockMs + observation.retryAfterSeconds * 1000
+        : ((isString(expected) ? parseDateTimeFilter(expected) : undefined) ?? observation.clockMs);
+    const deferredSearch = { runId: "", messageId, deferredMs: observation.clockMs, readyMs, deadlineMs };
+    found.push({ deferredSearch });
+  }
+  if (found.length > 0) return found;
+  const refused = refusedForClientCertificate(recording.observations, (observation) =>
+    isOperation(observation, ...SEARCH_OPERATIONS),
+  );
+  return refused ? [{ deferredSearch: undefined }] : [];
+}
+
+/**
  * Deferred official search: the registry may accept an official search without its result (202 with `message_id` and
  * `expected_response_at`: manual processing, or out of the service hours); the result is then fetched with the
  * `message_id` later. The run defers the unit's first accepted search: the software must fetch its result from
@@ -152,5 +190,13 @@ export const deferredOfficialSearch: GatheringCheck<{ deferredSearch: DeferredSe
         requests,
       };
     return { verdict: "failed", found: `${deferred}; its result was never read.`, requests };
+  },
+  offline: {
+    occasion:
+      "each official search deferred (202 BG20001 or BG20002): no poll of its message_id answered 202 (too soon), " +
+      "and one answered 200, unless the recording (or the run whose start it holds) ended before its Retry-After ran " +
+      "out; a search or poll refused 403 BG40005 (no client certificate) fails",
+    none: "No official search of the recording was deferred (202).",
+    find: deferredInRecording,
   },
 };

@@ -1,7 +1,15 @@
 import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
 import { acknowledgedIds, firstHundred, isOperation, type ReadinessCheck } from "./check.js";
 import type { DocumentCode } from "../registry/correspondence.js";
+import { shownNotifications, type NotificationType } from "./recording.js";
+import { isString } from "./shapes.js";
 import { despatchedCorrespondence } from "./stimulus.js";
+
+/** The notification types, in either version, of correspondence despatched. */
+const DESPATCHED: readonly string[] = [
+  "application.correspondence-despatched",
+  "APPLICATION_CORRESPONDENCE_DESPATCHED",
+] satisfies NotificationType[];
 
 /** The documents the run despatches: a letter and an official copy of the register, so that "each" means two. */
 const CODES: DocumentCode[] = ["LTR", "OCR"];
@@ -87,5 +95,25 @@ export const downloads: ReadinessCheck = {
         requests,
       };
     return { verdict: "failed", found, requests };
+  },
+  offline: {
+    occasion:
+      "the documents of each correspondence notification listed NEW (application.correspondence-despatched or " +
+      "APPLICATION_CORRESPONDENCE_DESPATCHED), and each asked for at GET /v1/documents/{download_id}: each answered " +
+      "302, then fetched from its download address with 200; credentials sent to a download address fail",
+    none: "The recording shows no document despatched (listed), asked for or fetched.",
+    find: (recording) => {
+      const despatched = shownNotifications(recording).filter(
+        (notification) => notification.shownNew && DESPATCHED.includes(notification.type),
+      );
+      const asked = recording.observations.filter(isAsk).map(idOf).filter(isString);
+      if (despatched.length === 0 && asked.length === 0 && !recording.observations.some(isFetch)) return [];
+      const downloadIds = [...new Set([...despatched.flatMap((notification) => notification.downloadIds), ...asked])];
+      return [
+        {
+          stimulus: { downloads: { notificationIds: despatched.map((notification) => notification.id), downloadIds } },
+        },
+      ];
+    },
   },
 };

@@ -1,5 +1,17 @@
 import { acknowledgedIds, firstHundred, isAcknowledgement, isListing, type ReadinessCheck } from "./check.js";
+import { shownNotifications, type ShownNotification } from "./recording.js";
 import { acceptedApplications } from "./stimulus.js";
+
+/** The events a recording's list answers showed delivered more than once (NEW), each as its notifications' ids. */
+function eventsListedTwice(shown: readonly ShownNotification[]): string[][] {
+  const events = new Map<string, string[]>();
+  for (const notification of shown.filter((each) => each.shownNew)) {
+    const ids = events.get(notification.event);
+    if (ids) ids.push(notification.id);
+    else events.set(notification.event, [notification.id]);
+  }
+  return [...events.values()].filter((ids) => ids.length > 1);
+}
 
 /**
  * Duplicates: delivery is at least once, so one event may arrive as two notifications (their own ids, the same
@@ -37,5 +49,15 @@ export const duplicates: ReadinessCheck = {
     if (!observations.some(isListing))
       return { verdict: "not_exercised", found: "The software listed no notifications during the run.", requests };
     return { verdict: "failed", found, requests };
+  },
+  offline: {
+    occasion:
+      "each event the list answers showed delivered more than once (NEW notifications with the same event_datetime, " +
+      "notification_type and subject): every id of it acknowledged by the recording's end",
+    none: "No list answer of the recording holds one event delivered twice.",
+    find: (recording) =>
+      eventsListedTwice(shownNotifications(recording)).map((ids) => ({
+        stimulus: { duplicates: { notificationIds: ids } },
+      })),
   },
 };

@@ -1,7 +1,9 @@
 import type { DocumentStore } from "../storage/ports/documents.js";
 import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
 import type { SettingStore } from "../storage/ports/settings.js";
-import { answered, firstHundred, isOperation, type GatheringCheck } from "./check.js";
+import type { ProblemCode } from "../problems.js";
+import { answered, firstHundred, isOperation, type FoundFacts, type GatheringCheck, type Recording } from "./check.js";
+import { dataOf } from "./recording.js";
 import type { RunningRun } from "./check.js";
 import { RunSetting, type KeptByRun } from "./run-settings.js";
 import { isNumber, isString, objectOf } from "./shapes.js";
@@ -58,14 +60,66 @@ export const addressRefused = (ask: ReadinessObservationRow): string =>
   "file_sha256 as the base64 of the SHA-256 digest (44 characters, not the 64-character hex) and file_length as the " +
   "byte count.";
 
+/** The code of the 403 the gateway answers a PUT to an upload address that expired. */
+const ADDRESS_EXPIRED: ProblemCode = "403-02";
+
 /**
- * Whether an upload PUT was refused because its address had expired: a 403 answered after the `expires` of its
- * address (the query keeps it; only the signature is redacted). The gateway checks the expiry right after the
- * signature, so such a PUT says nothing of its checksum or length.
+ * Whether an upload PUT was refused because its address had expired: a 403 whose code says so, or, answered without a
+ * code (another upload host's), after the `expires` of its address (the query keeps it; only the signature is
+ * redacted). The gateway checks the expiry right after the signature, so such a PUT says nothing of its checksum or
+ * length.
  */
 export function refusedForExpiry(observation: ReadinessObservationRow): boolean {
+  if (observation.status !== 403) return false;
+  if (observation.answerCode !== null) return observation.answerCode === ADDRESS_EXPIRED;
   const expires = observation.query["expires"] ?? "";
-  return observation.status === 403 && /^\d{1,12}$/.test(expires) && Number(expires) * 1000 < observation.clockMs;
+  return /^\d{1,12}$/.test(expires) && Number(expires) * 1000 < observation.clockMs;
+}
+
+/** An upload address a recording shows issued: its document, the bytes it was for, and when. */
+interface IssuedAddress {
+  documentId: string;
+  fileLength: unknown;
+  fileSha256: unknown;
+  issuedMs: number;
+}
+
+/**
+ * The upload addresses a recording shows expired, each as the expired-upload check's facts: each address a PUT to was
+ * refused for its expiry, with the document the same bytes were then uploaded as (the first PUT answered 200 after it,
+ * to another address asked for the same file_length and file_sha256), if they were.
+ */
+function expiredInRecording(recording: Recording): FoundFacts<{ expiredAddress: ExpiredAddress | undefined }>[] {
+  const issued = new Map<string, IssuedAddress>();
+  for (const { observation, sent, answer } of recording.exchanges) {
+    const documentId = dataOf(answer)?.["document_id"];
+    if (!isAsk(observation) || observation.status !== 200 || !isString(documentId)) continue;
+    const asked = dataOf(sent);
+    const [fileLength, fileSha256] = [asked?.["file_length"], asked?.["file_sha256"]];
+    issued.set(documentId, { documentId, fileLength, fileSha256, issuedMs: observation.clockMs });
+  }
+  const puts = recording.observations.filter(isPut);
+  const expired = new Map<string, ExpiredAddress>();
+  for (const put of puts.filter(refusedForExpiry)) {
+    const documentId = put.pathParameters["document_id"] ?? "";
+    if (expired.has(documentId)) continue;
+    const address = issued.get(documentId);
+    const issuedMs = address?.issuedMs ?? put.clockMs;
+    const again = puts.find((later) => {
+      const other = issued.get(later.pathParameters["document_id"] ?? "");
+      return (
+        later.status === 200 &&
+        later.clockMs >= issuedMs &&
+        other !== undefined &&
+        other.documentId !== documentId &&
+        address !== undefined &&
+        other.fileLength === address.fileLength &&
+        other.fileSha256 === address.fileSha256
+      );
+    });
+    expired.set(documentId, { documentId, issuedMs, reuploadedAs: again?.pathParameters["document_id"] });
+  }
+  return [...expired.values()].map((expiredAddress) => ({ expiredAddress }));
 }
 
 /**
@@ -163,5 +217,17 @@ export const expiredUpload: GatheringCheck<{ expiredAddress: ExpiredAddress | un
       };
     const found = `The upload address of document ${documentId} was issued expired; ${tried}, and no upload of the same bytes to a new address was answered 200.`;
     return { verdict: ended ? "failed" : "running", found, requests };
+  },
+  offline: {
+    occasion:
+      "each upload address a PUT to was refused for its expiry (403 403-02, or past its expires): the same bytes " +
+      "(file_length, file_sha256) then uploaded to a new address, answered 200; an address request refused for what " +
+      "it sent (a hex file_sha256) fails",
+    none: "No upload PUT of the recording was refused for an expired address.",
+    find: (recording) => {
+      const found = expiredInRecording(recording);
+      if (found.length > 0 || !refusedAddressRequest(recording.observations)) return found;
+      return [{ expiredAddress: undefined }];
+    },
   },
 };

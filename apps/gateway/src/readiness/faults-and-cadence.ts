@@ -3,7 +3,7 @@ import { isoMillis } from "../clock.js";
 import { Problem } from "../problems.js";
 import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
 import type { SettingStore } from "../storage/ports/settings.js";
-import { firstHundred, isListing, type ReadinessCheck } from "./check.js";
+import { firstHundred, fromObservations, isListing, type ReadinessCheck } from "./check.js";
 import type { RunningRun } from "./check.js";
 import { describeWait, seconds, waitEvidence, waitsAfter } from "./waits.js";
 import { RunSetting } from "./run-settings.js";
@@ -155,4 +155,8 @@ export const faultsAndCadence: ReadinessCheck = {
       requests: firstHundred(shown.sort((a, b) => a.sequence - b.sequence)),
     };
   },
+  offline: fromObservations(
+    "each 503 of the notification list: the next list request no sooner than its Retry-After and one answered 200 " +
+      `after them; list requests ${LIMIT_IN_WORDS}, by the recording's clock; not exercised without a 503 of the list`,
+  ),
 };

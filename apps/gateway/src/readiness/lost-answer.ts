@@ -1,5 +1,8 @@
-import { firstHundred, type GatheringCheck } from "./check.js";
+import { firstHundred, type FoundFacts, type GatheringCheck, type Recording } from "./check.js";
+import { applicationAnswered } from "./recording.js";
 import {
+  ANSWER_LOST,
+  isSubmission,
   noSubmissionTaken,
   observedAround,
   STORED_STATUSES,
@@ -8,6 +11,28 @@ import {
   submissionsOf,
   type SubmissionFacts,
 } from "./submissions.js";
+
+/**
+ * The submissions of a recording whose answer never arrived (observed ANSWER_LOST), each as the submission the check
+ * took: its key, when, and the application the first retry with that key was answered with (202), if any.
+ */
+function lostInRecording(recording: Recording): FoundFacts<SubmissionFacts>[] {
+  return recording.exchanges
+    .filter(({ observation }) => isSubmission(observation) && observation.status === ANSWER_LOST)
+    .map(({ observation: lost }) => {
+      const retried = recording.exchanges.find(
+        ({ observation }) =>
+          isSubmission(observation) &&
+          lost.idempotencyKey !== null &&
+          observation.sequence > lost.sequence &&
+          observation.idempotencyKey === lost.idempotencyKey &&
+          observation.status === 202,
+      );
+      const applicationId = retried ? (applicationAnswered(retried.answer) ?? "") : "";
+      const taken = { applicationId, idempotencyKey: lost.idempotencyKey ?? "", takenMs: lost.clockMs };
+      return { submissions: { "lost-answer": taken } };
+    });
+}
 
 /**
  * Lost answer: the network may lose the answer of a submission the registry stored. The run stores one of the unit's
@@ -35,9 +60,13 @@ export const lostAnswer: GatheringCheck<SubmissionFacts> = {
     const stored = submissions["lost-answer"];
     if (!stored) return noSubmissionTaken(observations, ended);
     const key = stored.idempotencyKey;
-    const { own, later } = observedAround(observations, stored, 444);
+    const { own, later } = observedAround(observations, stored, ANSWER_LOST);
     const requests = firstHundred([...(own ? [own] : []), ...later]);
-    const lost = `Application ${stored.applicationId} was stored and its answer lost${own ? ` (observation ${own.sequence}, 444)` : ""}`;
+    const where = own ? ` (observation ${own.sequence}, ${ANSWER_LOST})` : "";
+    const lost =
+      stored.applicationId === ""
+        ? `A submission's answer was lost${where}`
+        : `Application ${stored.applicationId} was stored and its answer lost${where}`;
     const retry = later.find((observation) => observation.idempotencyKey === key && observation.status === 202);
     const other = later.find(
       (observation) => observation.idempotencyKey !== key && STORED_STATUSES.has(observation.status),
@@ -60,7 +89,7 @@ export const lostAnswer: GatheringCheck<SubmissionFacts> = {
         verdict: "failed",
         found:
           `${lost}${changedBody}; the software's next application came under another Idempotency-Key (observation ` +
-          `${other.sequence}, answered ${other.status === 444 ? "444" : "202"}): a second application.`,
+          `${other.sequence}, answered ${other.status}): a second application.`,
         requests,
       };
     if (retry)
@@ -83,5 +112,12 @@ export const lostAnswer: GatheringCheck<SubmissionFacts> = {
         : `${lost}; the software did not retry it with the same Idempotency-Key${refused}.`,
       requests,
     };
+  },
+  offline: {
+    occasion:
+      "each submission whose answer never arrived (the connection closed unanswered): retried with the same " +
+      "Idempotency-Key and answered 202 before any other submission was stored",
+    none: "No submission of the recording went unanswered.",
+    find: lostInRecording,
   },
 };

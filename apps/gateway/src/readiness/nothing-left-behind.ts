@@ -1,16 +1,41 @@
+import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
 import {
+  acknowledgedIds,
   consumedVersion,
   isListing,
   type GatherContext,
   type GatheringCheck,
   type NotificationVersion,
+  type Recording,
 } from "./check.js";
+import { shownNotifications, unreadPastFullPage } from "./recording.js";
 
 /**
  * At the end of the run: whether any notification was raised for the unit during the run, and the ids of those still
- * NEW (at most 100), as the version the software consumed lists them (`consumedVersion`); undefined while it runs.
+ * NEW (at most 100), as the version the software consumed lists them (`consumedVersion`); undefined while it runs. On
+ * a recording, where only what the list answers showed is known: whether any was shown NEW, those shown NEW and never
+ * acknowledged, and the full page the software listed nothing past (`unreadPast`), whose successors it left NEW.
  */
-export type LeftBehind = { raised: boolean; newIds: string[]; version: NotificationVersion } | undefined;
+export type LeftBehind =
+  | {
+      raised: boolean;
+      newIds: string[];
+      version: NotificationVersion;
+      unreadPast?: ReadinessObservationRow | undefined;
+    }
+  | undefined;
+
+/** What a recording shows left behind: see `LeftBehind`; undefined when no list answer showed a NEW notification. */
+function leftBehindInRecording(recording: Recording): LeftBehind {
+  const version = consumedVersion(recording.observations) ?? "v1";
+  const shown = shownNotifications(recording, version).filter((notification) => notification.shownNew);
+  if (shown.length === 0) return undefined;
+  const acknowledged = acknowledgedIds(recording.observations);
+  const newIds = shown
+    .filter((notification) => !acknowledged.has(notification.id))
+    .map((notification) => notification.id);
+  return { raised: true, newIds: newIds.slice(0, 100), version, unreadPast: unreadPastFullPage(recording, version) };
+}
 
 /**
  * Whether notifications were raised for the unit during a run that reached its deadline, and those still NEW (at most
@@ -57,18 +82,41 @@ export const nothingLeftBehind: GatheringCheck<{ leftBehind: LeftBehind }> = {
         found: `No notification was raised for the unit during the run ${feed}.`,
         requests: [],
       };
-    if (leftBehind.newIds.length === 0)
+    const { newIds, unreadPast } = leftBehind;
+    if (newIds.length === 0 && !unreadPast)
       return {
         verdict: "passed",
         found: `Every notification raised during the run ${feed} was acknowledged.`,
         requests: [],
       };
-    const shown = leftBehind.newIds.slice(0, 5).join(", ");
-    const more = leftBehind.newIds.length >= 100 ? "100 or more" : String(leftBehind.newIds.length);
+    const shown = newIds.slice(0, 5).join(", ");
+    const more = newIds.length >= 100 ? "100 or more" : String(newIds.length);
+    const stillNew =
+      newIds.length === 0
+        ? []
+        : [
+            `${more} notifications raised during the run ${feed} were still NEW at its end (${shown}${newIds.length > 5 ? ", ..." : ""})`,
+          ];
+    const unread = unreadPast
+      ? [
+          `the software listed nothing past the full page of observation ${unreadPast.sequence} ${feed}: what followed it was left NEW`,
+        ]
+      : [];
+    const found = [...stillNew, ...unread].join("; ");
     return {
       verdict: "failed",
-      found: `${more} notifications raised during the run ${feed} were still NEW at its end (${shown}${leftBehind.newIds.length > 5 ? ", ..." : ""}).`,
-      requests: [],
+      found: `${found.charAt(0).toUpperCase()}${found.slice(1)}.`,
+      requests: unreadPast ? [unreadPast] : [],
     };
+  },
+  offline: {
+    occasion:
+      "NEW notifications listed in the version the software consumed: each of them acknowledged by the recording's " +
+      "end, and no full page the last the software listed (what followed it would stay NEW)",
+    none: "No list answer of the recording showed a NEW notification.",
+    find: (recording) => {
+      const leftBehind = leftBehindInRecording(recording);
+      return leftBehind ? [{ leftBehind }] : [];
+    },
   },
 };

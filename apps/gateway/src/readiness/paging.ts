@@ -1,6 +1,50 @@
 import { MAX_ACKNOWLEDGE_IDS } from "@lrg/spec";
-import { acknowledgedIds, firstHundred, isAcknowledgement, isListing, type ReadinessCheck } from "./check.js";
+import {
+  acknowledgedIds,
+  consumedVersion,
+  firstHundred,
+  isAcknowledgement,
+  isListing,
+  type FoundFacts,
+  type ReadinessCheck,
+  type Recording,
+} from "./check.js";
+import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
+import { firstFullPage, shownNotifications, unreadPastFullPage } from "./recording.js";
 import { acceptedApplications } from "./stimulus.js";
+
+/**
+ * What paging is judged from on a recording besides its observations and stimulus, where how many notifications were
+ * waiting is not shown: the full page the software listed nothing past, if it stopped at one.
+ */
+export interface PagingFacts {
+  unreadPast?: ReadinessObservationRow | undefined;
+}
+
+/**
+ * Paging's occasion on a recording: a full page listed in the version the software consumed (or an acknowledge call
+ * of more than 100 ids). What it must acknowledge: each event shown NEW from that page on, by one of its ids (an event
+ * delivered twice is the duplicates check's); and it must not stop at a full page.
+ */
+function pagedInRecording(recording: Recording): FoundFacts<PagingFacts>[] {
+  const version = consumedVersion(recording.observations) ?? "v1";
+  const first = firstFullPage(recording, version);
+  const oversized = recording.observations.some(
+    (observation) => isAcknowledgement(observation) && (observation.acknowledgedCount ?? 0) > MAX_ACKNOWLEDGE_IDS,
+  );
+  if (!first && !oversized) return [];
+  const acknowledged = acknowledgedIds(recording.observations);
+  const events = new Map<string, string>();
+  const paged = shownNotifications(recording, version).filter(
+    (notification) => notification.shownNew && first !== undefined && notification.listedIn.sequence >= first.sequence,
+  );
+  for (const { event, id } of paged) {
+    const before = events.get(event);
+    if (before === undefined || (!acknowledged.has(before) && acknowledged.has(id))) events.set(event, id);
+  }
+  const stimulus = { paging: { notificationIds: [...events.values()] } };
+  return [{ stimulus, unreadPast: unreadPastFullPage(recording, version) }];
+}
 
 /** How many notifications the run raises at once: more than two pages. */
 export const BURST = 250;
@@ -12,7 +56,7 @@ export const BURST = 250;
  * occurred_after from the last one read, or listing NEW again once a page is acknowledged, in either version): a
  * consumer that stops at the first page leaves 150 of them.
  */
-export const paging: ReadinessCheck = {
+export const paging: ReadinessCheck<PagingFacts> = {
   howToPass:
     "Read past the first page: a list answers at most 100 notifications, oldest first. Either ask for the next page " +
     "with created_after set to the created_datetime of the last one read (occurred_after works too), or acknowledge " +
@@ -24,7 +68,7 @@ export const paging: ReadinessCheck = {
   },
   instructions: () =>
     `${BURST} notifications were raised at once for your business unit. Let your software read and acknowledge all of them.`,
-  judge: ({ observations, stimulus, ended }) => {
+  judge: ({ observations, stimulus, ended, unreadPast }) => {
     const ids = stimulus.paging?.notificationIds ?? [];
     const acknowledged = acknowledgedIds(observations);
     const done = ids.filter((id) => acknowledged.has(id)).length;
@@ -44,7 +88,7 @@ export const paging: ReadinessCheck = {
       };
     }
     const counted = `${done} of ${ids.length} acknowledged`;
-    if (done === ids.length)
+    if (done === ids.length && !unreadPast)
       return {
         verdict: "passed",
         found: `${counted}, over ${listings.length} list request${listings.length === 1 ? "" : "s"}.`,
@@ -53,11 +97,22 @@ export const paging: ReadinessCheck = {
     if (!ended) return { verdict: "running", found: `${counted} so far.`, requests };
     if (observations.filter(isListing).length === 0)
       return { verdict: "not_exercised", found: "The software listed no notifications during the run.", requests };
-    const firstPageOnly = done <= MAX_ACKNOWLEDGE_IDS ? "; it read no further than the first page (100)" : "";
+    const stopped = unreadPast
+      ? `; it listed nothing past the full page of observation ${unreadPast.sequence}`
+      : done <= MAX_ACKNOWLEDGE_IDS
+        ? "; it read no further than the first page (100)"
+        : "";
     return {
       verdict: "failed",
-      found: `${counted} by the run's end${firstPageOnly}: a page holds at most 100, read on while a page is full.`,
+      found: `${counted} by the run's end${stopped}: a page holds at most 100, read on while a page is full.`,
       requests,
     };
+  },
+  offline: {
+    occasion:
+      "a full page listed (100 NEW, or as many as limit asked) in the version the software consumed: each event shown " +
+      "NEW from that page on acknowledged, in calls of at most 100 ids, and no full page the last the software listed",
+    none: "No list answer of the recording held a full page: nothing to read past.",
+    find: pagedInRecording,
   },
 };

@@ -4,7 +4,7 @@ import { SERVICE_HOURS_IN_WORDS } from "../registry/london-time.js";
 import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
 import type { SettingStore } from "../storage/ports/settings.js";
 import { proprietorNamesClosed } from "../title-enquiries/routes.js";
-import { firstHundred, type ReadinessCheck, type UnitState } from "./check.js";
+import { firstHundred, fromObservations, type ReadinessCheck, type UnitState } from "./check.js";
 import { clientCertificateNeed, refusedForClientCertificate } from "./client-certificate.js";
 import type { RunningRun } from "./check.js";
 import { isKeptByRun, RunSetting } from "./run-settings.js";
@@ -90,4 +90,9 @@ export const rateLimits: ReadinessCheck = {
     }
     return { verdict: ended ? "failed" : "running", found: `${describeWait(first)}.`, requests };
   },
+  offline: fromObservations(
+    "each 429 met (with Retry-After): the next attempt of the same operation no sooner than its Retry-After, by " +
+      "the recording's clock (the sandbox's, where the recording holds its clock answers), and an attempt after it; " +
+      "a title look-up refused 403 BG40005 (no client certificate) fails; not exercised without a 429",
+  ),
 };

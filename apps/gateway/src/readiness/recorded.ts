@@ -1,128 +1,124 @@
 // `@lrg/gateway/readiness-judges`: the readiness checks' own judges applied to recorded traffic (`lrg readiness judge`),
-// so that a run and a recording are judged by one code path. A recording holds what the software sent and was answered,
-// not what the sandbox raised for a run nor what its store holds: each check says which way it is judged offline.
+// so that a run and a recording are judged by one code path. A recording holds what the software sent and was
+// answered, not what a run raised nor what the sandbox's store holds: each check finds its occasions in the recorded
+// answers themselves (`Offline`, check.ts), so a day of production traffic is judged as well as a readiness run's.
+import { READINESS_BOUNDS, type Operation } from "@lrg/spec";
+import { parseDateTimeFilter } from "../date-time.js";
+import type { SandboxOperations } from "../operation-types.js";
 import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
-import { isOperation, type CheckName, type Judgement, type ReadinessCheck, type Stimulus } from "./check.js";
-import { CHECK_NAMES } from "./checks.js";
-import { checksumAndLength } from "./checksum-and-length.js";
-import { downloads } from "./downloads.js";
-import { duplicates } from "./duplicates.js";
-import { faultsAndCadence } from "./faults-and-cadence.js";
-import { rateLimits } from "./rate-limits.js";
+import type { CheckName, RecordedExchange, Recording } from "./check.js";
+import { CHECK_NAMES, CHECKS } from "./checks.js";
+import { observationOf } from "./observer.js";
 import { checkResult, runVerdict } from "./service.js";
-import type { Result } from "./shapes.js";
+import { isRecord, isString, type Result } from "./shapes.js";
+import { ANSWER_LOST } from "./submissions.js";
 
-export { observationOf } from "./observer.js";
 export { htmlReport } from "./reports/html.js";
 export { junitReport } from "./reports/junit.js";
-export type { ReadinessObservationRow, Stimulus };
+export type { ReadinessObservationRow, Recording };
 
-/** How a check is judged on a recording: by its own judge on what the recording shows, or not at all (and why). */
-export type OfflineJudging =
-  | { readonly judged: "offline"; readonly how: string; readonly check: ReadinessCheck }
-  | { readonly judged: "not_offline"; readonly why: string };
+/** One exchange of a recording as read from HAR: its operation (matched by the spec's paths), request and answer. */
+export interface RecordedInput {
+  operation: Pick<Operation, "operationId" | "method" | "document">;
+  request: {
+    query: Record<string, string | string[]>;
+    params: Record<string, string>;
+    /** Header names in lower case. */
+    headers: Record<string, string>;
+    /** The body as JSON, undefined when it is none, not JSON or not recorded whole. */
+    body: unknown;
+  };
+  /** The answer's status; 0 when no answer arrived (the connection closed unanswered, or the software gave up). */
+  status: number;
+  /** Header names in lower case. */
+  responseHeaders: Record<string, string>;
+  /** The answer's body as text, undefined when the recording does not hold it whole. */
+  answer: string | undefined;
+  /** When the answer arrived, or the exchange ended without one, by the recording's clock (ms since the epoch). */
+  answeredMs: number;
+}
 
-const needsTheStore = (what: string): OfflineJudging => ({
-  judged: "not_offline",
-  why: `the verdict needs ${what}, which the sandbox's store holds and a recording does not`,
-});
+/** The sandbox's clock operations: each answers its clock (`now`), for the business unit whose token asks. */
+const CLOCK_OPERATIONS: readonly (keyof SandboxOperations)[] = ["getClock", "setClock", "advanceClock"];
+const RUN_STARTED: keyof SandboxOperations = "startReadinessRun";
 
-/** Every check, and which way a recording is judged on it (the order a run answers them in). */
-export const OFFLINE_JUDGING: { readonly [Name in CheckName]: OfflineJudging } = {
-  duplicates: {
-    judged: "offline",
-    how: "the ids of notifications listed with the same event_datetime, notification_type and subject (one event delivered twice) must all be acknowledged; not_exercised when no list answer holds such a pair",
-    check: duplicates,
-  },
-  paging: {
-    judged: "not_offline",
-    why: "the verdict needs how many notifications were waiting (the run raised 250), which a recording does not show",
-  },
-  "nothing-left-behind": needsTheStore("the notifications still NEW at the run's end"),
-  "validation-failed": needsTheStore("the submission the run refused and what became of it"),
-  "checksum-and-length": {
-    judged: "offline",
-    how: "the first upload PUT not refused for an expired address must be answered 200, and no PUT may carry credentials; not_exercised without an upload PUT",
-    check: checksumAndLength,
-  },
-  "system-error": needsTheStore("the submission the run failed with SYSTEM_ERROR"),
-  "lost-answer": needsTheStore("the submission whose answer the run lost"),
-  downloads: {
-    judged: "offline",
-    how: "each document asked for at GET /v1/documents/{download_id} must be answered 302 and fetched from its download address with 200, which must never receive credentials; not_exercised when no document was asked for or fetched",
-    check: downloads,
-  },
-  "expired-upload": needsTheStore("the upload address the run let expire"),
-  "rate-limits": {
-    judged: "offline",
-    how: "after each 429 (with Retry-After), the next attempt of the same operation no sooner than its Retry-After by the recording's clock, and an attempt after it; not_exercised without a 429",
-    check: rateLimits,
-  },
-  "faults-and-cadence": {
-    judged: "offline",
-    how: "after each 503 of the notification list, the next list request no sooner than its Retry-After and one answered 200 after them, list requests within the polling limit; not_exercised without a 503 of the list",
-    check: faultsAndCadence,
-  },
-  "deferred-official-search": needsTheStore("the search the run deferred and when its result was due"),
+const parsed = (text: string | undefined): unknown => {
+  if (text === undefined || !/^\s*[[{]/.test(text)) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 };
 
-/**
- * What the recording shows of a check's occasion, as the check's stimulus: the ids of the event delivered twice
- * (`listedDuplicates`, found by the caller in the list answers), and the documents the software asked for. Undefined
- * when the recording met no occasion for the check.
- */
-function occasionOf(
-  name: CheckName,
-  observations: readonly ReadinessObservationRow[],
-  listedDuplicates: readonly string[],
-): Stimulus | { none: string } {
-  if (name === "duplicates")
-    return listedDuplicates.length > 0
-      ? { duplicates: { notificationIds: [...listedDuplicates] } }
-      : { none: "No list answer of the recording holds one event delivered twice." };
-  if (name === "downloads") {
-    const asked = observations
-      .filter((observation) => isOperation(observation, "downloadDocument"))
-      .map((observation) => observation.pathParameters["download_id"])
-      .filter((id): id is string => id !== undefined);
-    const fetched = observations.some((observation) => isOperation(observation, "fetchDocumentContent"));
-    if (asked.length === 0 && !fetched) return { none: "The recording holds no document asked for or fetched." };
-    return { downloads: { notificationIds: [], downloadIds: [...new Set(asked)] } };
-  }
-  return {};
-}
+const instant = (value: unknown): number | undefined => (isString(value) ? parseDateTimeFilter(value) : undefined);
 
-/** A check's judgement on a recording: its own judge on the recording's facts, with the run ended. */
-function judgedOffline(
-  name: CheckName,
-  observations: readonly ReadinessObservationRow[],
-  listedDuplicates: readonly string[],
-): Judgement {
-  const way = OFFLINE_JUDGING[name];
-  if (way.judged === "not_offline")
-    return { verdict: "not_exercised", found: `Not judged on a recording: ${way.why}.`, requests: [] };
-  const stimulus = occasionOf(name, observations, listedDuplicates);
-  if ("none" in stimulus) return { verdict: "not_exercised", found: stimulus.none, requests: [] };
-  return way.check.judge({ observations, stimulus, ended: true });
+/**
+ * What a control-plane exchange says of the registry's clock: the instant it stated at its answer (a clock operation's
+ * `now`, a started run's `started_at`); undefined for any other.
+ */
+function clockStated(input: RecordedInput, answer: unknown): number | undefined {
+  if (!isRecord(answer) || input.status >= 300) return undefined;
+  const named: readonly string[] = CLOCK_OPERATIONS;
+  if (named.includes(input.operation.operationId)) return instant(answer["now"]);
+  return input.operation.operationId === RUN_STARTED ? instant(answer["started_at"]) : undefined;
 }
 
 /**
- * Every readiness check (or those named) judged on a recording's observations, in the order made (`sequence` from 1,
- * `clockMs` the recording's time), as a finished run judges them; `listedDuplicates` are the ids of notifications the
- * recording's list answers show delivered twice for one event.
+ * A recording's exchanges (in the order answered) as the checks read them: each exchange of the registry interface
+ * made into the observation a readiness run keeps (the gateway's own `observationOf`; an exchange no answer arrived
+ * for observed as an answer lost, ANSWER_LOST), the first `READINESS_BOUNDS.observationsKept` of them (the others
+ * counted as dropped), with its bodies. Each is timed on the registry's clock as the recording shows it: the
+ * recording's own, moved by what the sandbox's control plane answered of its clock (a clock set or advanced, a run
+ * started), so that waits are measured as the run measured them. When the recording holds a readiness run's start
+ * answer, what the run did not observe is left out: the exchanges before it, and those at or after its deadline.
  */
-export function judgeRecording(
-  observations: readonly ReadinessObservationRow[],
-  listedDuplicates: readonly string[] = [],
-  names: readonly CheckName[] = CHECK_NAMES,
-): Result {
-  const checks = names.map((name) =>
-    checkResult(name, judgedOffline(name, observations, listedDuplicates), "finished"),
+export function recordingOf(inputs: readonly RecordedInput[]): Recording & { dropped: number } {
+  const answers = inputs.map((input) => parsed(input.answer));
+  const started = inputs.findIndex(
+    (input, index) => input.operation.operationId === RUN_STARTED && clockStated(input, answers[index]) !== undefined,
   );
+  const run = started < 0 ? undefined : answers[started];
+  const deadlineMs = isRecord(run) ? instant(run["deadline"]) : undefined;
+  const exchanges: RecordedExchange[] = [];
+  let offsetMs = 0;
+  let endedMs = inputs[0]?.answeredMs ?? 0;
+  let dropped = 0;
+  for (const [index, input] of inputs.entries()) {
+    const answer = answers[index];
+    const stated = clockStated(input, answer);
+    if (stated !== undefined) offsetMs = stated - input.answeredMs;
+    const clockMs = input.answeredMs + offsetMs;
+    endedMs = Math.max(endedMs, clockMs);
+    if (input.operation.document !== "registry" || index < started) continue;
+    if (deadlineMs !== undefined && clockMs >= deadlineMs) continue;
+    if (exchanges.length >= READINESS_BOUNDS.observationsKept) {
+      dropped += 1;
+      continue;
+    }
+    const reply = {
+      statusCode: input.status === 0 ? ANSWER_LOST : input.status,
+      getHeader: (name: string): string | undefined => input.responseHeaders[name.toLowerCase()],
+    };
+    const context = { runId: "", businessUnitId: "", clockMs };
+    const observation = observationOf(input.operation, input.request, reply, input.answer ?? "", context);
+    exchanges.push({
+      observation: { ...observation, sequence: exchanges.length + 1 },
+      sent: input.request.body,
+      answer,
+    });
+  }
+  const observations = exchanges.map((exchange) => exchange.observation);
+  return { exchanges, observations, endedMs, deadlineMs, dropped };
+}
+
+/** Every readiness check (or those named) judged on a recording, as a finished run judges them. */
+export function judgeRecording(recording: Recording, names: readonly CheckName[] = CHECK_NAMES): Result {
+  const checks = names.map((name) => checkResult(name, CHECKS[name].assessRecording(recording), "finished"));
   return { verdict: runVerdict(checks, "finished"), checks };
 }
 
-/** The checks judged on a recording, in the order a run answers them. */
-export const OFFLINE_CHECKS: readonly CheckName[] = CHECK_NAMES.filter(
-  (name) => OFFLINE_JUDGING[name].judged === "offline",
-);
+/** A check's occasion on a recording and what is judged of it, in words (`lrg readiness judge`'s README lists them). */
+export const offlineOccasion = (name: CheckName): string => CHECKS[name].offline.occasion;
+
+export { CHECK_NAMES };

@@ -8,9 +8,12 @@ import {
   type CheckName,
   type CheckSteps,
   type Judgement,
+  type Recording,
   type RunningRun,
   type StepScope,
 } from "./check.js";
+import type { components } from "../operation-types.js";
+import { applicationsShown, submissionOf, type NotificationType } from "./recording.js";
 import { RunSetting } from "./run-settings.js";
 import { isNumber, isString, objectOf } from "./shapes.js";
 
@@ -29,7 +32,10 @@ export const SUBMISSION_CHECKS = [
 /** A check that takes one of the unit's submissions. */
 export type SubmissionCheck = (typeof SUBMISSION_CHECKS)[number];
 
-/** A submission a run took for one of its checks: the application stored, the key it came with, when (unit's clock). */
+/**
+ * A submission a run took for one of its checks: the application stored, the key it came with, when (unit's clock).
+ * On a recording, the application is empty where the recording does not show it (an answer lost, never retried).
+ */
 export interface TakenSubmission {
   applicationId: string;
   idempotencyKey: string;
@@ -153,8 +159,34 @@ export function submissionPlace(check: SubmissionCheck, checks: readonly string[
 export const isSubmission = (observation: ReadinessObservationRow): boolean =>
   isOperation(observation, "submitApplication");
 
-/** Statuses of a submission that stored a new application: 202, or 444 (stored, its answer lost on purpose). */
-export const STORED_STATUSES: ReadonlySet<number> = new Set([202, 444]);
+/**
+ * The status an observation keeps of an answer the network lost: nginx's 444, as the gateway observes an answer it
+ * closes unanswered (`closeUnanswered`) and a recording's exchange whose answer never arrived is observed.
+ */
+export const ANSWER_LOST = 444;
+
+/** Statuses of a submission that stored a new application: 202, or ANSWER_LOST (stored, its answer lost on purpose). */
+export const STORED_STATUSES: ReadonlySet<number> = new Set([202, ANSWER_LOST]);
+
+/**
+ * The applications a recording shows in `status` (`applicationsShown`) as the submissions a check of theirs took,
+ * each as the facts of one occasion: taken when the recording's submission of it was answered (202, with its key), or,
+ * when the recording does not hold that submission, when it was first shown so.
+ */
+export function takenAsShown(
+  check: Exclude<SubmissionCheck, "lost-answer">,
+  recording: Recording,
+  status: components["schemas"]["ApplicationStatus"],
+  types: readonly NotificationType[],
+): SubmissionFacts[] {
+  return applicationsShown(recording, status, types).map(({ applicationId, shownMs }) => {
+    const submitted = submissionOf(recording, applicationId);
+    const taken: TakenSubmission = submitted
+      ? { applicationId, idempotencyKey: submitted.idempotencyKey ?? "", takenMs: submitted.clockMs }
+      : { applicationId, idempotencyKey: "", takenMs: shownMs };
+    return { submissions: { [check]: taken } };
+  });
+}
 
 /**
  * A taken submission's own observation (the first submission with its key answered `status` once it was taken), and

@@ -1,5 +1,6 @@
 import { firstHundred, isOperation, type GatheringCheck } from "./check.js";
 import {
+  ANSWER_LOST,
   describeCase,
   noSubmissionTaken,
   observedAround,
@@ -8,6 +9,7 @@ import {
   submissionPlace,
   submissionSteps,
   submissionsOf,
+  takenAsShown,
   type SubmissionFacts,
 } from "./submissions.js";
 
@@ -59,7 +61,7 @@ export const systemError: GatheringCheck<SubmissionFacts> = {
       return {
         verdict: "passed",
         found: `${failure}; the software submitted it again (observation ${again.sequence}, ${
-          again.status === 444 ? "stored, its answer lost for the lost-answer check" : "answered 202"
+          again.status === ANSWER_LOST ? "stored, its answer lost for the lost-answer check" : "answered 202"
         }).`,
         requests,
       };
@@ -78,6 +80,14 @@ export const systemError: GatheringCheck<SubmissionFacts> = {
       found: `${failure}; the same application was not submitted again${elsewhere}${refused}.`,
       requests,
     };
+  },
+  offline: {
+    occasion:
+      "each application shown ended in SYSTEM_ERROR (application.error or SYSTEM_ERROR listed, or its information " +
+      "answered SYSTEM_ERROR): the same case (type, customer_reference, title numbers) submitted again after its " +
+      "submission, and stored",
+    none: "No application of the recording was shown ended in SYSTEM_ERROR.",
+    find: (recording) => takenAsShown("system-error", recording, "SYSTEM_ERROR", ["application.error", "SYSTEM_ERROR"]),
   },
 };
 

@@ -5,6 +5,7 @@ import {
   submissionPlace,
   submissionSteps,
   submissionsOf,
+  takenAsShown,
   type SubmissionFacts,
 } from "./submissions.js";
 
@@ -44,5 +45,16 @@ export const validationFailed: GatheringCheck<SubmissionFacts> = {
       };
     const found = `Application ${applicationId} failed validation; its information was not read${reads.length > 0 ? " successfully" : ""}.`;
     return { verdict: ended ? "failed" : "running", found, requests };
+  },
+  offline: {
+    occasion:
+      "each application shown failed validation (application.validation-failed or APPLICATION_VALIDATION_FAILED " +
+      "listed, or its information answered VALIDATION_FAILED): its information read (200) from its submission on",
+    none: "No application of the recording was shown failed validation.",
+    find: (recording) =>
+      takenAsShown("validation-failed", recording, "VALIDATION_FAILED", [
+        "application.validation-failed",
+        "APPLICATION_VALIDATION_FAILED",
+      ]),
   },
 };

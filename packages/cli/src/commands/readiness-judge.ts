@@ -1,12 +1,13 @@
-// lrg readiness judge FILE.har: a recording's exchanges made into the observations a readiness run keeps (the gateway's
-// own `observationOf`), then judged by the readiness checks' own judges (`@lrg/gateway/readiness-judges`).
-import { groupDuplicates, type NotificationV0, type NotificationV1, type SandboxComponents } from "@lrg/client";
+// lrg readiness judge FILE.har: a recording's exchanges, matched to the spec's operations, handed to the readiness
+// checks' own judges (`@lrg/gateway/readiness-judges`), which make them into the observations a run keeps and find each
+// check's occasions in the recorded answers.
+import type { SandboxComponents } from "@lrg/client";
 import { builtSpec, pathParameters, textOf, type Exchange, type RecordedBody } from "@lrg/conformance/drift";
-import { judgeRecording, observationOf, type ReadinessObservationRow } from "@lrg/gateway/readiness-judges";
+import { judgeRecording, recordingOf, type RecordedInput } from "@lrg/gateway/readiness-judges";
+import { STOPPED_BEFORE_THE_END } from "../record/proxy.js";
 
 export { htmlReport, junitReport } from "@lrg/gateway/readiness-judges";
 export { HarError, readHar } from "@lrg/conformance/drift";
-import { READINESS_BOUNDS } from "@lrg/spec/constants";
 
 type Run = SandboxComponents["schemas"]["ReadinessRun"];
 
@@ -23,42 +24,26 @@ const parsed = (body: RecordedBody | undefined): unknown => {
 };
 
 /**
- * The observation a readiness run would have kept of one exchange (the gateway's `observationOf` on the request and
- * answer as recorded), timed by when its answer arrived; undefined for an exchange of no operation or never answered.
+ * One exchange as the readiness judges read it: its operation by the spec's paths (the registry interface and the
+ * sandbox's control plane), the request and the answer as recorded. Undefined for an exchange of no operation, and for
+ * one `lrg record` cut off when it stopped (its answer was not lost: the recording ended).
  */
-function observationOfExchange(exchange: Exchange, sequence: number): ReadinessObservationRow | undefined {
+function inputOf(exchange: Exchange): RecordedInput | undefined {
   const operation = builtSpec.match(exchange.method, exchange.pathname);
-  if (operation === undefined || exchange.status === 0) return undefined;
-  const request = {
-    query: exchange.query,
-    params: pathParameters(operation, exchange.pathname),
-    headers: exchange.requestHeaders,
-    body: parsed(exchange.requestBody),
+  if (operation === undefined || (exchange.status === 0 && exchange.note === STOPPED_BEFORE_THE_END)) return undefined;
+  return {
+    operation,
+    request: {
+      query: exchange.query,
+      params: pathParameters(operation, exchange.pathname),
+      headers: exchange.requestHeaders,
+      body: parsed(exchange.requestBody),
+    },
+    status: exchange.status,
+    responseHeaders: exchange.responseHeaders,
+    answer: exchange.responseBody.known ? textOf(exchange.responseBody) : undefined,
+    answeredMs: exchange.answeredMs,
   };
-  const reply = {
-    statusCode: exchange.status,
-    getHeader: (name: string): string | undefined => exchange.responseHeaders[name.toLowerCase()],
-  };
-  const payload = exchange.responseBody.known ? textOf(exchange.responseBody) : "";
-  const context = { runId: RECORDING_ID, businessUnitId: RECORDING_ID, clockMs: exchange.answeredMs };
-  return { ...observationOf(operation, request, reply, payload, context), sequence };
-}
-
-/** The ids of notifications the recording's list answers show delivered twice for one event (`groupDuplicates`). */
-function listedDuplicates(exchanges: readonly Exchange[]): string[] {
-  const listed = new Map<string, NotificationV0 | NotificationV1>();
-  for (const exchange of exchanges) {
-    const operation = builtSpec.match(exchange.method, exchange.pathname);
-    // A notification list: a GET of the notification services (the other is the acknowledgement, a POST).
-    if (exchange.status !== 200 || operation?.method !== "GET" || !operation.tags.includes("notifications")) continue;
-    const data = (parsed(exchange.responseBody) as { data?: unknown } | undefined)?.data;
-    if (!Array.isArray(data)) continue;
-    for (const notification of data as (NotificationV0 | NotificationV1)[])
-      if (typeof notification?.notification_id === "string") listed.set(notification.notification_id, notification);
-  }
-  return groupDuplicates([...listed.values()])
-    .filter((event) => event.notifications.length > 1)
-    .flatMap((event) => event.notifications.map((notification) => notification.notification_id));
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -69,15 +54,8 @@ const iso = (ms: number): string => new Date(ms).toISOString();
  */
 export function judgedRecording(exchanges: readonly Exchange[]): Run {
   const ordered = [...exchanges].sort((a, b) => a.answeredMs - b.answeredMs || a.index - b.index);
-  const observations: ReadinessObservationRow[] = [];
-  let dropped = 0;
-  for (const exchange of ordered) {
-    const observation = observationOfExchange(exchange, observations.length + 1);
-    if (observation === undefined) continue;
-    if (observations.length < READINESS_BOUNDS.observationsKept) observations.push(observation);
-    else dropped += 1;
-  }
-  const { verdict, checks } = judgeRecording(observations, listedDuplicates(exchanges));
+  const recording = recordingOf(ordered.map(inputOf).filter((input) => input !== undefined));
+  const { verdict, checks } = judgeRecording(recording);
   const startedMs = ordered[0]?.startedMs ?? 0;
   const endedMs = Math.max(startedMs, ...ordered.map((exchange) => exchange.answeredMs));
   return {
@@ -89,7 +67,7 @@ export function judgedRecording(exchanges: readonly Exchange[]): Run {
     deadline: iso(endedMs),
     ended_at: iso(endedMs),
     time_limit_seconds: Math.max(60, Math.ceil((endedMs - startedMs) / 1000)),
-    observations: { recorded: observations.length, dropped },
+    observations: { recorded: recording.observations.length, dropped: recording.dropped },
     checks,
   };
 }

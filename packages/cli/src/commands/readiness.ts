@@ -346,7 +346,7 @@ export function registerReadiness(program: Command): void {
   subcommand(
     readiness,
     "judge <file.har>",
-    `Judge a HAR recording of your software's exchanges (lrg record, from any environment) with the readiness checks' own judges, as a finished run: a verdict per check with the exchanges as evidence, not_exercised where the recording met no occasion (no 429, no duplicate) or cannot show it. Judged offline: duplicates, checksum-and-length, downloads, rate-limits, faults-and-cadence; the others need the sandbox's store (the README says why, per check). Needs @lrg/gateway beside lrg (the repository's workspace). Exit 0: no check failed; 1: a check failed; 2: the file cannot be read as HAR`,
+    `Judge a HAR recording of your software's exchanges (lrg record, from any environment) with the readiness checks' own judges, as a finished run: a verdict per check with the exchanges as evidence, not_exercised where the recording met no occasion. Every check is judged offline, on the occasions the recorded answers show (a duplicate or a full page listed, an application shown failed, a submission unanswered, an upload address expired, a 429 or a 503, a search deferred: the README says which, per check), so no readiness run is needed; a recording that holds the sandbox's clock answers or a run's start is timed and bounded as that run was. Needs @lrg/gateway beside lrg (the repository's workspace). Exit 0: no check failed; 1: a check failed; 2: the file cannot be read as HAR`,
     [
       "lrg readiness judge production.har",
       "lrg readiness judge production.har --junit readiness.xml --html readiness.html",

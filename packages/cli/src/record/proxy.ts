@@ -40,6 +40,12 @@ export interface RecordingProxy {
   close(graceMs: number): Promise<void>;
 }
 
+/**
+ * What the recorder notes (`_lrg.error`) of an exchange it holds no answer of because it stopped: not the upstream's
+ * doing nor the software's, so no judge reads it as an answer lost.
+ */
+export const STOPPED_BEFORE_THE_END = "lrg record stopped before the exchange ended";
+
 /** Headers of one connection, not of the exchange: never passed on (RFC 9110 section 7.6.1). */
 const HOP_BY_HOP = new Set([
   "connection",
@@ -228,7 +234,16 @@ export async function startRecordingProxy(options: {
       agent,
     });
     outgoing.on("error", (error) => {
-      const reason = `the upstream failed: ${(error as NodeJS.ErrnoException).code ?? error.message}`;
+      const code = (error as NodeJS.ErrnoException).code;
+      // The upstream closed the connection without answering (the registry dropped it, or the network lost the
+      // answer): the software meets the same, its own connection closed unanswered, and the entry holds no answer
+      // (status 0). An upstream that cannot be reached at all is the proxy's to answer: 502.
+      if (code === "ECONNRESET" && !response.headersSent) {
+        finish("the upstream closed the connection without an answer");
+        response.destroy();
+        return;
+      }
+      const reason = `the upstream failed: ${code ?? error.message}`;
       if (!response.headersSent) {
         const body = JSON.stringify({
           type: "about:blank",
@@ -309,7 +324,7 @@ export async function startRecordingProxy(options: {
     return () => {
       outgoing.destroy();
       response.destroy();
-      finish("lrg record stopped before the exchange ended");
+      finish(STOPPED_BEFORE_THE_END);
     };
   }
 

@@ -57,6 +57,20 @@ export class SecretLedger {
     if (value.length > 0 && !this.#secrets.has(value)) this.#secrets.set(value, { kind, value, exchange });
   }
 
+  /**
+   * A text with every Idempotency-Key seen so far (of SHORTEST_SEARCHED characters or more) replaced by its hash: an
+   * answer may name the key it was sent with (a 409's detail), and the hash keeps that answer readable beside the
+   * request's hashed header. A shorter key is left where it stands, as it is not searched for either: replaced, it
+   * would be replaced in any word that holds it.
+   */
+  withKeysHashed(text: string): string {
+    let hashed = text;
+    for (const { kind, value } of this.#secrets.values())
+      if (kind === "Idempotency-Key" && value.length >= SHORTEST_SEARCHED && hashed.includes(value))
+        hashed = hashed.split(value).join(this.idempotencyHash(value));
+    return hashed;
+  }
+
   get secrets(): readonly Secret[] {
     return [...this.#secrets.values()];
   }
@@ -177,8 +191,9 @@ function mask(value: Json): Json {
 
 /**
  * A JSON body as HAR keeps it: members whose name says they hold a secret replaced (their strings remembered),
- * secrets in the query of any address it holds (`upload_url`) redacted, and the members at the spec's personal-data
- * paths masked. `path` is the member names from the body's root (array items share their array's path).
+ * secrets in the query of any address it holds (`upload_url`) redacted, an Idempotency-Key named in a string hashed
+ * (`withKeysHashed`), and the members at the spec's personal-data paths masked. `path` is the member names from the
+ * body's root (array items share their array's path).
  */
 export function redactJson(
   value: Json,
@@ -189,8 +204,10 @@ export function redactJson(
 ): Json {
   if (path.length > 0 && personal.some((pattern) => pathMatches(pattern, path))) return mask(value);
   // An address (absolute, or a path as a problem's `instance`) may carry a signature in its query.
-  if (typeof value === "string")
-    return /^(https?:\/\/|\/)\S*\?/i.test(value) ? redactUrl(value, ledger, exchange) : value;
+  if (typeof value === "string") {
+    const text = ledger.withKeysHashed(value);
+    return /^(https?:\/\/|\/)\S*\?/i.test(text) ? redactUrl(text, ledger, exchange) : text;
+  }
   if (Array.isArray(value)) return value.map((item) => redactJson(item, ledger, exchange, path, personal));
   if (value === null || typeof value !== "object") return value;
   return Object.fromEntries(

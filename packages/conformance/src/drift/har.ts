@@ -50,6 +50,8 @@ export interface Exchange {
   readonly responseBody: RecordedBody;
   /** JSON pointers (into the answer's body) of members the recorder masked: not judged. */
   readonly masked: readonly string[];
+  /** What the recorder noted of an exchange that did not end as an exchange does (`lrg record`'s `_lrg.error`). */
+  readonly note: string | undefined;
 }
 
 /** A recording that cannot be read as HAR: one line saying why. */
@@ -168,6 +170,7 @@ function exchangeOf(entry: unknown, index: number): Exchange {
     responseHeaders: headersOf(response["headers"]),
     responseBody: answer.body,
     masked: answer.masked,
+    note: isObject(entry["_lrg"]) && typeof entry["_lrg"]["error"] === "string" ? entry["_lrg"]["error"] : undefined,
   };
 }
 
