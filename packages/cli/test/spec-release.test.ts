@@ -62,17 +62,18 @@ describe("the spec's release gate", () => {
       "not releasable: a breaking change needs info.version bumped past 0.1.0 (0.2.0 or later)",
     );
 
-    const bumped = removed("0.2.0");
+    // A version spec/CHANGELOG.md has no section for (its own releases have theirs).
+    const bumped = removed("0.9.0");
     const noSection = await lrg(["spec", "diff", released("openapi.json"), bumped, "--changelog", CHANGELOG], {
       env: home.env,
     });
     expect(noSection.code).toBe(1);
-    expect(noSection.stdout).toContain('not releasable: a breaking change needs a section "## 0.2.0"');
+    expect(noSection.stdout).toContain('not releasable: a breaking change needs a section "## 0.9.0"');
 
     const changelog = join(dir, "CHANGELOG.md");
     writeFileSync(
       changelog,
-      `# Changelog\n\n## 0.2.0\n\n- Version 0 of the notification list is withdrawn.\n\n${readFileSync(CHANGELOG, "utf8")}`,
+      `# Changelog\n\n## 0.9.0\n\n- Version 0 of the notification list is withdrawn.\n\n${readFileSync(CHANGELOG, "utf8")}`,
     );
     const ready = await lrg(["spec", "diff", released("openapi.json"), bumped, "--changelog", changelog], {
       env: home.env,

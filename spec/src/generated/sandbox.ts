@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 9ff5018ddcee98171479bfa6a6771ba9f24939edc06f31e5623ebcc427efe79c) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 61585cb0da9e86ea60a899d5b6958ac065d51c1bfe3413173a307638908319bf) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {
@@ -1268,7 +1268,7 @@ export interface components {
             /** @description When the run finished or was cancelled, by the unit's clock; null while it runs. */
             ended_at: components["schemas"]["MillisecondDateTime"] | null;
             time_limit_seconds: number;
-            /** @description Each check run, with its verdict. */
+            /** @description Each check run, with its verdict, one per check (`maxItems` bounds the answer, not the number of checks). */
             checks: {
                 name: components["schemas"]["ReadinessCheckName"];
                 verdict: components["schemas"]["ReadinessVerdict"];
@@ -1285,7 +1285,10 @@ export interface components {
              *     unit), and another unit's id is not found (404, code `404-01`).
              */
             business_unit_id?: components["schemas"]["Uuid"];
-            /** @description The checks to run; every check when omitted. An unknown name is refused (400, code `400-02`). */
+            /**
+             * @description The checks to run, each at most once; every check when omitted. An unknown name is refused (400, code
+             *     `400-02`). `maxItems` bounds the request, not the number of checks (that is `ReadinessCheckName`).
+             */
             checks?: components["schemas"]["ReadinessCheckName"][];
             /**
              * @description How long the run lasts, in seconds of the business unit's own sandbox clock: from one minute to seven days
