@@ -28,10 +28,9 @@ if (start < 0 || end < start) {
   console.error(`readme-checks: ${README} lacks the markers ${BEGIN} … ${END}`);
   process.exit(2);
 }
-const after = await format(`${before.slice(0, start + BEGIN.length)}\n\n${table}\n\n${before.slice(end)}`, {
-  filepath: README,
-  printWidth: 120,
-});
+// The table alone is formatted (the READMEs are not: the docs runner reads them as written).
+const formatted = (await format(table, { parser: "markdown", printWidth: 120 })).trimEnd();
+const after = `${before.slice(0, start + BEGIN.length)}\n\n${formatted}\n\n${before.slice(end)}`;
 if (after === before) process.exit(0);
 if (process.argv.includes("--check")) {
   console.error(`readme-checks: the table of checks in ${README} is stale: run the build of @lrg/cli`);

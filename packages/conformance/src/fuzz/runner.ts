@@ -103,9 +103,11 @@ async function execute(run: Run, plan: Plan): Promise<boolean> {
   const { wire, named } = wireOf(exchanger.context, plan, operation !== undefined && acknowledges(operation));
   const owner = ownerOf(plan.auth);
   const answer = await exchanger.send(wire, plan, owner, { pathMayMiss: plan.pathMayMiss ?? false, named });
-  if (answer.kind !== "answer" || answer.status >= 400) return false;
-  // Identifiers the client makes up (a title enquiry's message_id) are the caller's once a request with them succeeds.
+  if (answer.kind !== "answer") return false;
+  // Identifiers the client makes up (a title enquiry's message_id) are the caller's once it sent them, answered or
+  // refused: a unit's readiness evidence echoes its own refused search, message_id included (seed 778062558).
   exchanger.context.harvestChosen(owner === "b" ? "b" : "a", jsonOf(wire.body), owner !== "s");
+  if (answer.status >= 400) return false;
   // Settings whose answer injects faults (the global ones, or a unit's own): a 503-01 may follow.
   const errorRate = (jsonOf(answer.body) as { error_rate?: unknown } | undefined)?.error_rate;
   if (typeof errorRate === "number" && errorRate > 0) exchanger.settingsFaults = true;
