@@ -57,8 +57,8 @@ describe("the conformance suite recorded through lrg record", () => {
         [CONFORMANCE, "--target", "gateway", "--url", address, "--runs", "1"],
         { env: { ...home.env, LRG_SANDBOX_TOKEN: SANDBOX_TOKEN }, maxBuffer: 16 << 20 },
       ).catch((error: { code: number; stdout: string }) => error);
-      expect(suite.stdout).toMatch(/\d+ passed, 0 failed/);
       expect(await interrupted(recorder), recorder.stderr.join("\n")).toBe(0);
+      expect(suite.stdout).toMatch(/\d+ passed, 0 failed/);
 
       const judged = await lrg(["drift", har, "--json"], { env: home.env });
       expect(judged.code, judged.stderr).toBe(1);

@@ -447,6 +447,10 @@ describe("lrg record fails closed", () => {
       const declared = { "content-type": "application/octet-stream", "content-length": "41943041" };
       expect(await send("PUT", "/v0/uploads/a", declared, Buffer.from("x"))).toBe(403);
       expect(await send("GET", "/v1/notifications")).toBe(200);
+    } catch (error) {
+      // Not left listening for the exchanges it will not get.
+      recorder.child.kill();
+      throw error;
     } finally {
       agent.destroy();
     }
