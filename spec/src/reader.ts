@@ -249,6 +249,19 @@ export function componentSchema(name: string, document: DocumentName = "registry
   return schema;
 }
 
+/**
+ * Every notification payload schema of the registry interface by its published name (`x-lrg-payload-schema`): the
+ * gateway serves each at `/schemas/{name}.json`, the address a notification's `payload_schema` names.
+ */
+export function payloadSchemas(): Map<string, SpecNode> {
+  const schemas = (documents.registry["components"] as { schemas: Record<string, SpecNode> }).schemas;
+  return new Map(
+    Object.values(schemas)
+      .filter((schema) => typeof schema["x-lrg-payload-schema"] === "string")
+      .map((schema) => [String(schema["x-lrg-payload-schema"]), schema]),
+  );
+}
+
 /** The registry's error envelope an operation answers its errors in (`x-lrg-error-envelope`), if any. */
 export function errorEnvelopeOf(operation: Operation): { schema: string; codes: Record<string, string> } | undefined {
   const envelope = operation.operation["x-lrg-error-envelope"] as

@@ -77,6 +77,16 @@ describe("redactHeaders", () => {
     expect(ledger().idempotencyHash("k")).not.toBe(ledger().idempotencyHash("l"));
     expect(new SecretLedger(Buffer.from("other")).idempotencyHash("k")).not.toBe(ledger().idempotencyHash("k"));
   });
+
+  it("names a caller by the keyed hash of its user (Basic) or token, holding nothing of the credential", () => {
+    const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+    const caller = (authorization: string) => ledger().callerHash(authorization);
+    expect(caller(basic("vendor", "secret-one"))).toBe(caller(basic("vendor", "secret-two")));
+    expect(caller(basic("vendor", "secret-one"))).not.toBe(caller(basic("other", "secret-one")));
+    expect(caller("Bearer token-one-0001")).not.toBe(caller("Bearer token-two-0002"));
+    for (const authorization of [basic("vendor", "secret-one"), "Bearer token-one-0001"])
+      expect(caller(authorization)).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+  });
 });
 
 describe("redactJson", () => {

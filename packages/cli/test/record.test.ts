@@ -4,7 +4,7 @@
 // 40 MiB upload goes through with the proxy's resident memory flat.
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { Agent, createServer, request as httpRequest, type Server } from "node:http";
 import { platform } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -417,6 +417,46 @@ describe("lrg record fails closed", () => {
     } finally {
       expect(await interrupted(replay.process)).toBe(0);
     }
+  });
+
+  it("closes the software's connection after an answer sent before its request body was read, so its next request is not taken for the rest of that body", async () => {
+    // An upstream that refuses an upload by its headers, before reading its body, and closes its connection (as the
+    // gateway does for a Content-Length that differs from the signed length).
+    const refusing = createServer((request, response) => {
+      if (request.method === "PUT")
+        return void response.writeHead(403, { "content-type": "application/json", connection: "close" }).end("{}");
+      request.resume();
+      request.on("end", () => response.writeHead(200, { "content-type": "application/json" }).end('{"data":[]}'));
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    servers.push(refusing);
+    const out = join(suite.home.dir, "refused-before-reading.har");
+    const { proxy, recorder } = await record(urlOf(refusing), out, ["--count", "2"]);
+    // One kept-alive connection: a body declared longer than sent, then another request.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, path: string, headers: Record<string, string> = {}, body?: Buffer) =>
+      new Promise<number>((resolve, reject) => {
+        const sent = httpRequest(`${proxy}${path}`, { method, headers, agent }, (answer) => {
+          answer.resume();
+          answer.on("end", () => resolve(answer.statusCode ?? 0));
+        });
+        sent.on("error", reject);
+        sent.end(body);
+      });
+    try {
+      const declared = { "content-type": "application/octet-stream", "content-length": "41943041" };
+      expect(await send("PUT", "/v0/uploads/a", declared, Buffer.from("x"))).toBe(403);
+      expect(await send("GET", "/v1/notifications")).toBe(200);
+    } catch (error) {
+      // Not left listening for the exchanges it will not get.
+      recorder.child.kill();
+      throw error;
+    } finally {
+      agent.destroy();
+    }
+    expect(await recorder.exited, recorder.stderr.join("\n")).toBe(0);
+    const entries = expectHar12(readFileSync(out, "utf8")).log.entries;
+    expect(entries.map((entry) => entry.response.status)).toEqual([403, 200]);
   });
 
   it("a usage error names what is wrong before anything listens", async () => {

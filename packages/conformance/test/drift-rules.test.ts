@@ -14,6 +14,8 @@ interface Made {
   /** Seconds after the first exchange that the request started; it is answered at once. */
   at?: number;
   content?: Record<string, unknown>;
+  /** Who sent it, as `lrg record` marks it (`_lrg.caller`). */
+  caller?: string;
 }
 
 const START = Date.parse("2026-03-02T10:00:00.000Z");
@@ -39,6 +41,7 @@ function recording(...made: Made[]): string {
       })),
       content: m.content ?? { mimeType: "application/json", text: m.body === undefined ? "" : JSON.stringify(m.body) },
     },
+    ...(m.caller !== undefined && { _lrg: { caller: m.caller } }),
   }));
   return JSON.stringify({ log: { version: "1.2", entries } });
 }
@@ -137,6 +140,58 @@ describe("drift's behaviour rules", () => {
     expect(findingsOf(limited({ "retry-after": "2" }), page(2.5))).toEqual([]);
   });
 
+  describe("retry-too-soon on the sandbox's clock", () => {
+    const limited: Made = {
+      path: "/v1/notifications",
+      status: 429,
+      headers: { "content-type": "application/problem+json", "retry-after": "10" },
+      body: {
+        type: "https://land-registration-gateway.example/problems/429-01",
+        title: "Too Many Requests",
+        status: 429,
+        detail: "later",
+        instance: "/v1/notifications",
+        code: "429-01",
+      },
+    };
+    const page: Made = { path: "/v1/notifications", status: 200, body: { data: [] }, at: 0.2 };
+    /** A clock operation answering, at `at` seconds of the recording, that the sandbox's clock reads `reads`. */
+    const clock = (method: string, path: string, at: number, reads: number, sent?: unknown): Made => ({
+      method,
+      path,
+      at,
+      status: 200,
+      ...(sent !== undefined && { sent }),
+      body: { now: new Date(START + reads * 1000).toISOString() },
+    });
+
+    it("keeps a wait made by moving the sandbox's clock forward, and finds one not made", () => {
+      const advanced = clock("POST", "/sandbox/v1/clock/advance", 0.1, 10.1, { seconds: 10 });
+      expect(findingsOf(limited, advanced, page)).toEqual([]);
+      expect(ruled("retry-too-soon", findingsOf(limited, page))).toEqual([
+        expect.objectContaining({ exchange: 1, side: "software", pointer: "/request" }),
+      ]);
+      // The clock read, not moved: no wait was made.
+      const read = clock("GET", "/sandbox/v1/clock", 0.1, 0.1);
+      expect(ruled("retry-too-soon", findingsOf(limited, read, page))).toEqual([
+        expect.objectContaining({ exchange: 2, side: "software", pointer: "/request" }),
+      ]);
+    });
+
+    it("keeps a wait made in real time while the sandbox's clock was set back", () => {
+      const setBack = clock("PUT", "/sandbox/v1/clock", 5, -3600, { now: "2026-03-02T09:00:00.000Z" });
+      expect(findingsOf(limited, setBack, { ...page, at: 11 })).toEqual([]);
+      expect(ruled("retry-too-soon", findingsOf(limited, setBack, { ...page, at: 6 }))).toHaveLength(1);
+    });
+
+    it("waits per caller: another caller's request is no retry", () => {
+      expect(findingsOf({ ...limited, caller: "one" }, { ...page, caller: "two" })).toEqual([]);
+      expect(ruled("retry-too-soon", findingsOf({ ...limited, caller: "one" }, { ...page, caller: "one" }))).toEqual([
+        expect.objectContaining({ exchange: 1 }),
+      ]);
+    });
+  });
+
   it("deferred-search: the poll of a deferred search answers its result, with its id, never 404", () => {
     const deferred: Made = {
       method: "POST",
@@ -162,6 +217,13 @@ describe("drift's behaviour rules", () => {
     });
     const lost = ruled("deferred-search", findingsOf(deferred, poll(404, 61)));
     expect(lost).toEqual([expect.objectContaining({ exchange: 1, side: "registry", pointer: "/response/status" })]);
+    // A message_id is its caller's: another's poll of it is not found (404), and that is no finding.
+    expect(
+      ruled("deferred-search", findingsOf({ ...deferred, caller: "one" }, { ...poll(404, 61), caller: "two" })),
+    ).toEqual([]);
+    // Another search after a deferral is a new search, not a retry of the deferred one.
+    const another = { ...deferred, sent: { message_id: "os-2026-0002" }, at: 1 };
+    expect(ruled("retry-too-soon", findingsOf(deferred, another))).toEqual([]);
     const early = findingsOf(deferred, poll(202, 5, { data: { ...(deferred.body as { data: object }).data } }));
     expect(ruled("retry-too-soon", early)).toEqual([expect.objectContaining({ exchange: 1, side: "software" })]);
     const otherId = findingsOf(
@@ -180,6 +242,14 @@ describe("drift's behaviour rules", () => {
 });
 
 describe("drift's request checks", () => {
+  it("undocumented-endpoint: a notification payload schema's published address is documented", () => {
+    const schema = (path: string) => findingsOf({ path, status: 200, body: { type: "object" } });
+    expect(schema("/schemas/v1/application/completed.json")).toEqual([]);
+    expect(schema("/schemas/v1/application/no-such-payload.json")).toEqual([
+      expect.objectContaining({ side: "software", rule: "undocumented-endpoint", pointer: "/request/url" }),
+    ]);
+  });
+
   it("credentials-in-clear: credentials go over TLS, but to this machine", () => {
     const page = JSON.stringify({ data: [] });
     const har = (url: string) =>

@@ -3,22 +3,12 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { Problem } from "../problems.js";
-import { artifactPath, openapi, type SpecNode } from "@lrg/spec";
+import { artifactPath, payloadSchemas } from "@lrg/spec";
 import type { BlobStore } from "../storage/blobs/blob-store.js";
 import type { StoreLifecycle } from "../storage/ports/lifecycle.js";
 import type { Metrics } from "./metrics.js";
 
 const require = createRequire(import.meta.url);
-
-/** Every notification payload schema of the spec by its published name (`x-lrg-payload-schema`). */
-function payloadSchemas(): Map<string, SpecNode> {
-  const schemas = (openapi["components"] as { schemas: Record<string, SpecNode> }).schemas;
-  return new Map(
-    Object.values(schemas)
-      .filter((schema) => typeof schema["x-lrg-payload-schema"] === "string")
-      .map((schema) => [String(schema["x-lrg-payload-schema"]), schema]),
-  );
-}
 
 /** Where the built docs are: the docs app when it is built, else the spec's rendered reference. */
 function docsDirectory(): string | undefined {

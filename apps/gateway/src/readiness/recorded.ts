@@ -3,6 +3,7 @@
 // answered, not what a run raised nor what the sandbox's store holds: each check finds its occasions in the recorded
 // answers themselves (`Offline`, check.ts), so a day of production traffic is judged as well as a readiness run's.
 import { READINESS_BOUNDS, type Operation } from "@lrg/spec";
+import { clockStated, RecordedClock } from "@lrg/spec/sandbox-clock";
 import { parseDateTimeFilter } from "../date-time.js";
 import type { SandboxOperations } from "../operation-types.js";
 import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
@@ -38,8 +39,6 @@ export interface RecordedInput {
   answeredMs: number;
 }
 
-/** The sandbox's clock operations: each answers its clock (`now`), for the business unit whose token asks. */
-const CLOCK_OPERATIONS: readonly (keyof SandboxOperations)[] = ["getClock", "setClock", "advanceClock"];
 const RUN_STARTED: keyof SandboxOperations = "startReadinessRun";
 
 const parsed = (text: string | undefined): unknown => {
@@ -55,13 +54,13 @@ const instant = (value: unknown): number | undefined => (isString(value) ? parse
 
 /**
  * What a control-plane exchange says of the registry's clock: the instant it stated at its answer (a clock operation's
- * `now`, a started run's `started_at`); undefined for any other.
+ * `now`, `@lrg/spec/sandbox-clock`, or a started run's `started_at`); undefined for any other.
  */
-function clockStated(input: RecordedInput, answer: unknown): number | undefined {
-  if (!isRecord(answer) || input.status >= 300) return undefined;
-  const named: readonly string[] = CLOCK_OPERATIONS;
-  if (named.includes(input.operation.operationId)) return instant(answer["now"]);
-  return input.operation.operationId === RUN_STARTED ? instant(answer["started_at"]) : undefined;
+function clockStatedBy(input: RecordedInput, answer: unknown): number | undefined {
+  const { operationId } = input.operation;
+  if (operationId !== RUN_STARTED || !isRecord(answer) || input.status >= 300)
+    return clockStated(operationId, input.status, answer);
+  return instant(answer["started_at"]);
 }
 
 /**
@@ -76,19 +75,17 @@ function clockStated(input: RecordedInput, answer: unknown): number | undefined 
 export function recordingOf(inputs: readonly RecordedInput[]): Recording & { dropped: number } {
   const answers = inputs.map((input) => parsed(input.answer));
   const started = inputs.findIndex(
-    (input, index) => input.operation.operationId === RUN_STARTED && clockStated(input, answers[index]) !== undefined,
+    (input, index) => input.operation.operationId === RUN_STARTED && clockStatedBy(input, answers[index]) !== undefined,
   );
   const run = started < 0 ? undefined : answers[started];
   const deadlineMs = isRecord(run) ? instant(run["deadline"]) : undefined;
   const exchanges: RecordedExchange[] = [];
-  let offsetMs = 0;
+  const clock = new RecordedClock();
   let endedMs = inputs[0]?.answeredMs ?? 0;
   let dropped = 0;
   for (const [index, input] of inputs.entries()) {
     const answer = answers[index];
-    const stated = clockStated(input, answer);
-    if (stated !== undefined) offsetMs = stated - input.answeredMs;
-    const clockMs = input.answeredMs + offsetMs;
+    const clockMs = clock.at(input.answeredMs, clockStatedBy(input, answer));
     endedMs = Math.max(endedMs, clockMs);
     if (input.operation.document !== "registry" || index < started) continue;
     if (deadlineMs !== undefined && clockMs >= deadlineMs) continue;

@@ -80,8 +80,11 @@ export interface HarEntry {
   };
   cache: Record<string, never>;
   timings: { send: number; wait: number; receive: number };
-  /** Set when the exchange did not complete (the upstream could not be reached, a side hung up). */
-  _lrg?: { error: string };
+  /**
+   * `error`: set when the exchange did not complete (the upstream could not be reached, a side hung up). `caller`: who
+   * sent it, when it carried credentials (`SecretLedger.callerHash`).
+   */
+  _lrg?: { error?: string; caller?: string };
 }
 
 export interface Har {

@@ -176,6 +176,8 @@ export async function startRecordingProxy(options: {
           )
         : { size: 0, mimeType: "", _lrg: { size: 0, sha256: "", stored: "none" as const, reason: "no answer" } };
       const responseHeaders = answer === undefined ? [] : headersOf(answer.rawHeaders, ledger, exchange);
+      const authorization = request.headers.authorization;
+      const caller = authorization === undefined ? undefined : ledger.callerHash(authorization);
       record(
         {
           startedDateTime: new Date(started).toISOString(),
@@ -216,7 +218,9 @@ export async function startRecordingProxy(options: {
             wait: Math.max(0, times.headers - times.sent),
             receive: Math.max(0, ended - times.headers),
           },
-          ...(error !== undefined && { _lrg: { error } }),
+          ...((error !== undefined || caller !== undefined) && {
+            _lrg: { ...(error !== undefined && { error }), ...(caller !== undefined && { caller }) },
+          }),
         },
         exchange,
       );
@@ -279,6 +283,10 @@ export async function startRecordingProxy(options: {
         name,
         name.toLowerCase() === "location" ? rewriteAddress(value, upstreamBase, proxyBase) : value,
       ]);
+      // An answer before the software's request was read whole (the upstream refused a body before reading it, and
+      // closes its own connection): the rest of that body could not be told from the software's next request on the
+      // same connection, so this connection closes after the answer too (RFC 9112 section 9.6).
+      if (!request.complete) pairs.push(["Connection", "close"]);
       incoming.on("aborted", () => {
         response.destroy();
         finish("the upstream hung up before its answer ended");

@@ -79,6 +79,18 @@ export class SecretLedger {
   idempotencyHash(key: string): string {
     return `hmac-sha256:${createHmac("sha256", this.#hashKey).update(key, "utf8").digest("hex")}`;
   }
+
+  /**
+   * Who sent a request, as the keyed hash of its Authorization value's user name (Basic) or credential (a token), so
+   * that the rules across exchanges tell callers apart (the registry keeps searches, rate limits and notifications
+   * per user) while the file holds nothing of the credential.
+   */
+  callerHash(authorization: string): string {
+    const [scheme = "", credential = ""] = authorization.trim().split(/\s+/, 2);
+    const decoded = /^basic$/i.test(scheme) ? Buffer.from(credential, "base64").toString("utf8") : undefined;
+    const who = decoded === undefined ? authorization.trim() : `Basic ${decoded.split(":", 1)[0] ?? ""}`;
+    return this.idempotencyHash(who);
+  }
 }
 
 /** One HTTP header as HAR keeps it. */

@@ -3,6 +3,7 @@
 // services by their tag, the Poll Request Service by its `message_id` path parameter), never by an operationId.
 // Date-time forms are the schemas' patterns, judged with each exchange; a problem code outside the catalogue likewise.
 import { NOTIFICATION_PAGE_SIZE, type Operation } from "@lrg/spec";
+import { clockStated, RecordedClock } from "@lrg/spec/sandbox-clock";
 import type { Finding, Judged, Side } from "./exchange-checks.js";
 
 type Rule = (exchanges: readonly Judged[]) => Finding[];
@@ -139,49 +140,75 @@ const retryAfterGiven: Rule = (exchanges) =>
       ),
     );
 
-/** What a request is retried as: the same operation on the same path (the same poll, the same application). */
-const retryKey = (judged: Judged) => `${judged.exchange.method} ${judged.exchange.pathname}`;
+/** What a request is retried as: the same caller's same operation on the same path (the same poll, application). */
+const retryKey = (judged: Judged) =>
+  `${judged.exchange.caller ?? ""} ${judged.exchange.method} ${judged.exchange.pathname}`;
+
+/** A wait asked for: the same request no sooner than `recordedMs` by the recording's clock, `registryMs` by the registry's. */
+interface Wait {
+  recordedMs: number;
+  registryMs: number;
+  index: number;
+  seconds: number;
+}
 
 /**
- * No wait shorter than asked: after an answer with Retry-After (a 429, a 503, a deferred search or poll answered 202),
- * the software sends the same request again no sooner than it says. Times are the recording's.
+ * No wait shorter than asked: after an answer with Retry-After (a 429, a 503, a poll answered 202), the software sends
+ * the same request again no sooner than it says; after a deferred search (202), the poll of its message_id. A wait is
+ * kept when it ran out by the recording's clock or by the registry's as the recording shows it (`RecordedClock`: the
+ * sandbox's clock where the recording holds its answers, as the readiness judges time a recording): a client waits in
+ * the sandbox by moving its clock, and another unit's clock moved meanwhile says nothing of this caller's wait.
  */
 const retryTooSoon: Rule = (exchanges) => {
   const polls = new Map<string, Set<string>>();
   for (const judged of exchanges) {
     const messageId = isPoll(judged) ? messageIdOf(judged) : undefined;
-    if (typeof messageId === "string") polls.set(messageId, (polls.get(messageId) ?? new Set()).add(retryKey(judged)));
+    if (typeof messageId !== "string") continue;
+    const search = searchKey(judged, messageId);
+    polls.set(search, (polls.get(search) ?? new Set()).add(retryKey(judged)));
   }
-  const notBefore = new Map<string, { ms: number; index: number; seconds: number }>();
+  const clock = new RecordedClock();
+  const notBefore = new Map<string, Wait>();
   const found: Finding[] = [];
   for (const judged of exchanges) {
-    if (judged.operation === undefined) continue;
-    const { exchange } = judged;
+    const { exchange, operation } = judged;
+    const sentMs = clock.at(exchange.startedMs);
+    const answeredMs = clock.at(
+      exchange.answeredMs,
+      operation && clockStated(operation.operationId, exchange.status, judged.answer),
+    );
+    if (operation === undefined) continue;
     const key = retryKey(judged);
     const wait = notBefore.get(key);
-    if (wait !== undefined && exchange.startedMs < wait.ms)
+    if (wait !== undefined && exchange.startedMs < wait.recordedMs && sentMs < wait.registryMs)
       found.push(
         finding(
           judged,
           "software",
           "retry-too-soon",
           "/request",
-          `sent ${((wait.ms - exchange.startedMs) / 1000).toFixed(3)} s before the Retry-After of ${wait.seconds} s given in exchange ${wait.index} ran out`,
+          `sent ${(Math.min(wait.recordedMs - exchange.startedMs, wait.registryMs - sentMs) / 1000).toFixed(3)} s before the Retry-After of ${wait.seconds} s given in exchange ${wait.index} ran out`,
         ),
       );
     notBefore.delete(key);
     const seconds = retryAfterSeconds(exchange.responseHeaders["retry-after"], exchange.answeredMs);
-    if (seconds !== undefined && [202, 429, 503].includes(exchange.status)) {
-      const entry = { ms: exchange.answeredMs + seconds * 1000, index: exchange.index, seconds };
-      notBefore.set(key, entry);
-      // A deferred search is fetched by its poll: the wait holds for the poll of its message_id.
-      const messageId = deferral(judged)?.messageId;
-      if (messageId !== undefined && !isPoll(judged))
-        for (const poll of polls.get(messageId) ?? []) notBefore.set(poll, entry);
-    }
+    if (seconds === undefined || ![202, 429, 503].includes(exchange.status)) continue;
+    const entry = {
+      recordedMs: exchange.answeredMs + seconds * 1000,
+      registryMs: answeredMs + seconds * 1000,
+      index: exchange.index,
+      seconds,
+    };
+    // A deferred search is fetched by its poll: the wait holds for the poll of its message_id, not for other searches.
+    const deferred = isPoll(judged) ? undefined : deferral(judged);
+    if (deferred === undefined) notBefore.set(key, entry);
+    else for (const poll of polls.get(searchKey(judged, deferred.messageId)) ?? []) notBefore.set(poll, entry);
   }
   return found;
 };
+
+/** A search of one caller, by its message_id (a message_id is the caller's own: another's is not found). */
+const searchKey = (judged: Judged, messageId: string): string => `${judged.exchange.caller ?? ""} ${messageId}`;
 
 /** The deferral an answer gives (202 with `data.message_id` and `acknowledgement_code`), if it is one. */
 function deferral(judged: Judged): { messageId: string; id: unknown; expected: unknown } | undefined {
@@ -195,19 +222,20 @@ function deferral(judged: Judged): { messageId: string; id: unknown; expected: u
 const messageIdOf = (judged: Judged) => judged.request?.params["message_id"];
 
 /**
- * A deferred official search (202, BG20001 or BG20002) is fetched by its poll: the poll of its message_id answers the
- * result with the same `id` (200), or the same deferral while it is pending (202), never 404.
+ * A deferred official search (202, BG20001 or BG20002) is fetched by its poll: the same caller's poll of its message_id
+ * answers the result with the same `id` (200), or the same deferral while it is pending (202), never 404.
  */
 const deferredSearches: Rule = (exchanges) => {
   const deferred = new Map<string, { id: unknown; index: number }>();
   const found: Finding[] = [];
   for (const judged of exchanges) {
     const given = deferral(judged);
-    if (given !== undefined && !isPoll(judged) && !deferred.has(given.messageId))
-      deferred.set(given.messageId, { id: given.id, index: judged.exchange.index });
+    const searched = given && searchKey(judged, given.messageId);
+    if (given !== undefined && searched !== undefined && !isPoll(judged) && !deferred.has(searched))
+      deferred.set(searched, { id: given.id, index: judged.exchange.index });
     if (!isPoll(judged)) continue;
     const messageId = messageIdOf(judged);
-    const search = typeof messageId === "string" ? deferred.get(messageId) : undefined;
+    const search = typeof messageId === "string" ? deferred.get(searchKey(judged, messageId)) : undefined;
     if (search === undefined) continue;
     const status = judged.exchange.status;
     if (status === 404)

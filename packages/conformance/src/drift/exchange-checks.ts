@@ -2,9 +2,10 @@
 // `@lrg/spec/check`, the code the gateway validates with): the request against its operation's parameters, body and
 // credentials (the software's side), the answer against the operation's documented statuses, content types, schemas and
 // headers (the registry's side).
-import type { Operation } from "@lrg/spec";
+import { payloadSchemas, type Operation } from "@lrg/spec";
 import { responseIssues, mediaTypeOf } from "@lrg/spec/check";
 import { compileRequestCheckOf, type RequestCheck } from "@lrg/spec/request";
+import { CLOCK_OPERATION_IDS } from "@lrg/spec/sandbox-clock";
 import { bytesOf, REDACTED, textOf, type Exchange } from "./har.js";
 
 /** Who departed from the spec: the registry answered what it does not allow, or the software sent it. */
@@ -107,6 +108,17 @@ function inClear(url: string): boolean {
   );
 }
 
+const PAYLOAD_SCHEMAS = payloadSchemas();
+
+/**
+ * Whether an exchange fetched a notification payload schema where the spec publishes it (`x-lrg-payload-schema`: a
+ * notification's `payload_schema` names `{base}/schemas/{name}.json`): a documented address, though not an operation.
+ */
+function isPayloadSchemaAddress(exchange: Exchange): boolean {
+  const name = /\/schemas\/(.+)\.json$/.exec(exchange.pathname)?.[1];
+  return exchange.method === "GET" && name !== undefined && PAYLOAD_SCHEMAS.has(name);
+}
+
 /** Judges one exchange on its own: its findings, and what the rules across exchanges read of it. */
 export function judgeExchange(spec: DriftSpec, exchange: Exchange): { judged: Judged; findings: Finding[] } {
   const findings: Finding[] = [];
@@ -120,18 +132,22 @@ export function judgeExchange(spec: DriftSpec, exchange: Exchange): { judged: Ju
       pointer,
       message,
     });
-  // Only what the rules across exchanges read is kept parsed: the notification services, polls and deferrals.
+  // Only what the rules across exchanges read is kept parsed: the notification services, polls, deferrals and the
+  // sandbox clock's answers.
   const kept =
     operation !== undefined &&
     (operation.tags.includes("notifications") ||
       exchange.status === 202 ||
-      operation.parameters.some((p) => p.in === "path" && p.name === "message_id"));
+      operation.parameters.some((p) => p.in === "path" && p.name === "message_id") ||
+      CLOCK_OPERATION_IDS.has(operation.operationId));
   const responseJson =
     kept && exchange.responseBody.known && mediaTypeOf(exchange.responseHeaders["content-type"]).includes("json")
       ? parseJson(textOf(exchange.responseBody))
       : { ok: false as const };
   const answer = responseJson.ok ? responseJson.value : undefined;
   if (operation === undefined) {
+    if (isPayloadSchemaAddress(exchange))
+      return { judged: { exchange, operation, request: undefined, answer }, findings };
     at(
       "software",
       "undocumented-endpoint",

@@ -52,6 +52,11 @@ export interface Exchange {
   readonly masked: readonly string[];
   /** What the recorder noted of an exchange that did not end as an exchange does (`lrg record`'s `_lrg.error`). */
   readonly note: string | undefined;
+  /**
+   * Who sent it: the recorder's mark (`lrg record`'s `_lrg.caller`, a keyed hash of the user or token), else the
+   * Authorization header as recorded; undefined when it carried no credentials.
+   */
+  readonly caller: string | undefined;
 }
 
 /** A recording that cannot be read as HAR: one line saying why. */
@@ -155,6 +160,8 @@ function exchangeOf(entry: unknown, index: number): Exchange {
     sent?.body ?? (bodySize > 0 ? { known: false, why: "the recording holds no text of it" } : undefined);
   const content = isObject(response["content"]) ? response["content"] : undefined;
   const answer = bodyOf(content, content?.["_lrg"] ?? response["_lrg"]);
+  const mark = isObject(entry["_lrg"]) ? entry["_lrg"] : {};
+  const requestHeaders = headersOf(request["headers"]);
   return {
     index,
     startedMs: Number.isNaN(startedMs) ? 0 : startedMs,
@@ -163,14 +170,15 @@ function exchangeOf(entry: unknown, index: number): Exchange {
     url: request["url"],
     pathname: url.pathname,
     query: queryOf(url),
-    requestHeaders: headersOf(request["headers"]),
+    requestHeaders,
     requestBody,
     requestMasked: sent?.masked ?? [],
     status: response["status"],
     responseHeaders: headersOf(response["headers"]),
     responseBody: answer.body,
     masked: answer.masked,
-    note: isObject(entry["_lrg"]) && typeof entry["_lrg"]["error"] === "string" ? entry["_lrg"]["error"] : undefined,
+    note: typeof mark["error"] === "string" ? mark["error"] : undefined,
+    caller: typeof mark["caller"] === "string" ? mark["caller"] : requestHeaders["authorization"],
   };
 }
 
