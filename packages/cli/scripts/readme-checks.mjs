@@ -4,7 +4,7 @@
 // here without an edit by hand. Run by the build; `--check` exits 1, naming the README, when the table is stale.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { format } from "prettier";
+import { format, resolveConfig } from "prettier";
 
 const README = join(import.meta.dirname, "..", "README.md");
 const BEGIN =
@@ -29,7 +29,7 @@ if (start < 0 || end < start) {
   process.exit(2);
 }
 // The table alone is formatted (the READMEs are not: the docs runner reads them as written).
-const formatted = (await format(table, { parser: "markdown", printWidth: 120 })).trimEnd();
+const formatted = (await format(table, { ...(await resolveConfig(README)), parser: "markdown" })).trimEnd();
 const after = `${before.slice(0, start + BEGIN.length)}\n\n${formatted}\n\n${before.slice(end)}`;
 if (after === before) process.exit(0);
 if (process.argv.includes("--check")) {
