@@ -305,6 +305,23 @@ export function erasesRecords(operation: Operation): boolean {
 }
 
 /**
+ * Whether an operation's successful answer may repeat the caller's own earlier requests: one of its schemas holds,
+ * at any depth, a schema marked `x-lrg-echoes-request` (a readiness run's observations).
+ */
+export function echoesRequests(operation: Operation): boolean {
+  const seen = new Set<SpecNode>();
+  const marked = (node: unknown): boolean => {
+    if (node === null || typeof node !== "object" || seen.has(node as SpecNode)) return false;
+    seen.add(node as SpecNode);
+    if ((node as SpecNode)["x-lrg-echoes-request"] === true) return true;
+    return Object.values(node as SpecNode).some(marked);
+  };
+  return [...operation.responses]
+    .filter(([status]) => status < 300)
+    .some(([, response]) => [...response.content.values()].some(marked));
+}
+
+/**
  * Whether a success may turn on the sandbox's own faults for the business unit (`x-lrg-injects-faults`): 503-01 with
  * Retry-After, upload addresses issued expired (403-02), deferrals and 429s.
  */

@@ -5,6 +5,7 @@ import { violationsOf } from "../src/check.js";
 import {
   changesRegistry,
   componentSchema,
+  echoesRequests,
   erasesRecords,
   fuzzWeightOf,
   MAX_DOCUMENT_BYTES,
@@ -45,6 +46,15 @@ describe("the reader", () => {
     expect(changesRegistry(operationById("transitionApplication"))).toBe(false);
     expect(operations.filter(erasesRecords).map((o) => o.operationId)).toEqual(["resetSandbox"]);
     expect(() => scopeOf({ ...operationById("getDayList"), operation: {} })).toThrow(/x-lrg-scope/);
+  });
+
+  it("finds the operations whose answers repeat the caller's own requests (a readiness run's observations)", () => {
+    expect(operations.filter(echoesRequests).map((o) => o.operationId)).toEqual([
+      "startReadinessRun",
+      "getReadinessRun",
+      "cancelReadinessRun",
+      "getReadinessRunEvidence",
+    ]);
   });
 
   it("follows a signed address to the operation that issues it, and reads fuzz weights (10 when absent)", () => {

@@ -1,4 +1,4 @@
-// Generated from spec/dist/sandbox.json (sha256 61585cb0da9e86ea60a899d5b6958ac065d51c1bfe3413173a307638908319bf) by openapi-typescript. Do not edit.
+// Generated from spec/dist/sandbox.json (sha256 f7ebd142ac9bffd40ab4133f80e026e49ef04dc005a7349c8b1aadf1c7773922) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/sandbox/v1/business-units": {

@@ -54,6 +54,8 @@ export class FuzzContext {
   readonly #pools = new Map<string, string[]>();
   /** The records each unit was answered itself (or made in the set-up), as `owner:pool:value`. */
   readonly #owned = new Set<string>();
+  /** Every value each unit sent, in a path, a query or a body, refused or not, as `owner:value`. */
+  readonly #sent = new Set<string>();
   readonly sandboxToken: string;
 
   constructor(sandboxToken: string, titles: string[]) {
@@ -95,6 +97,16 @@ export class FuzzContext {
     for (const { pool, value } of records) if (pool !== "title") this.#owned.add(`${this.#key(owner, pool)}:${value}`);
   }
 
+  /** Remembers the values a unit sends (before it is answered): what it may be shown again of its own requests. */
+  sent(owner: "a" | "b", values: Iterable<string>): void {
+    for (const value of values) this.#sent.add(`${owner}:${value}`);
+  }
+
+  /** Whether the unit sent this value in a request of its own, answered or refused. */
+  hasSent(owner: "a" | "b", value: string): boolean {
+    return this.#sent.has(`${owner}:${value}`);
+  }
+
   /** Whether the unit owns this record: it made it, or was answered it with its own credentials. */
   has(owner: "a" | "b", pool: PoolName, value: string): boolean {
     return this.#owned.has(`${this.#key(owner, pool)}:${value}`);
@@ -104,6 +116,7 @@ export class FuzzContext {
   clear(): void {
     for (const key of [...this.#pools.keys()]) if (!key.endsWith(":title")) this.#pools.delete(key);
     this.#owned.clear();
+    this.#sent.clear();
   }
 
   /** The two units (throws before the set-up made them: a bug of the caller). */

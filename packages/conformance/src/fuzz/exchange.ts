@@ -6,7 +6,7 @@ import { isolationApplies } from "../operation-facts.js";
 import type { TargetName } from "../session.js";
 import { recordsIn, type Credentials, type FuzzContext, type Named } from "./context.js";
 import { knownDepartureOf } from "./known-departures.js";
-import { isolationFindings, jsonOf, serverErrorOf, specProblems, type Answered } from "./oracles.js";
+import { isolationFindings, jsonOf, serverErrorOf, specProblems, valuesSentIn, type Answered } from "./oracles.js";
 import type { Plan } from "./plans.js";
 import { jsonRequest, type Owner } from "./request.js";
 import { basic } from "../session.js";
@@ -78,6 +78,7 @@ export class Exchanger {
     owner: Owner,
     options: ExchangeOptions = {},
   ): Promise<WireAnswer> {
+    if (owner !== "s") this.context.sent(owner, valuesSentIn(wire));
     const answer = await this.client.send(wire);
     const addressed = operationFor(wire.method, wire.target.split("?")[0] ?? wire.target);
     this.tally.exchange(addressed?.operationId ?? "(unmatched)", answer);

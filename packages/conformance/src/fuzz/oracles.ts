@@ -1,7 +1,7 @@
 // The fuzzer's oracles, each a function of one exchange: the spec's (a documented status, content type, body and
 // headers, through the one response checker), no 5xx but the sandbox's injected 503-01, business-unit isolation, and
 // what a flow through a signed address must get. Each answers the problems it finds; none sends anything.
-import type { Operation } from "@lrg/spec";
+import { echoesRequests, type Operation } from "@lrg/spec";
 import { violationsOf } from "@lrg/spec/check";
 import { errorOf } from "../driver.js";
 import type { WireAnswer, WireRequest } from "../http.js";
@@ -25,6 +25,30 @@ export function jsonOf(body: Buffer | undefined): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** Every value a request sends: its path's segments, its query's values and its JSON body's strings, decoded. */
+export function valuesSentIn(wire: WireRequest): string[] {
+  const decoded = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  const mark = wire.target.indexOf("?");
+  const [path, query] = mark < 0 ? [wire.target, ""] : [wire.target.slice(0, mark), wire.target.slice(mark + 1)];
+  return [
+    ...path
+      .split("/")
+      .filter((segment) => segment !== "")
+      .map(decoded),
+    ...query
+      .split("&")
+      .filter((pair) => pair.includes("="))
+      .map((pair) => decoded(pair.slice(pair.indexOf("=") + 1).replace(/\+/g, " "))),
+    ...stringsIn(jsonOf(wire.body)),
+  ];
 }
 
 /**
@@ -67,7 +91,9 @@ export interface IsolationFindings {
  * Unit b (its user or its token) asking an operation of one unit's records: a record of unit a named in the path is
  * not found, none of a's notifications is acknowledged, and no answer carries a record of a that the request did not
  * name itself. A record counts as a's when a made it or was answered it and b was not (b named it in an earlier request
- * that succeeded: `FuzzContext.named`); a title belongs to the register, which every unit reads.
+ * that succeeded: `FuzzContext.named`); a title belongs to the register, which every unit reads. An answer that repeats
+ * b's own requests (`echoesRequests`: a readiness run's observations) may show b any value b sent itself, even one of
+ * a's records that b was refused.
  */
 export function isolationFindings(
   context: FuzzContext,
@@ -80,6 +106,7 @@ export function isolationFindings(
   const ofA = ({ pool, value }: Named) =>
     pool !== "title" && context.has("a", pool, value) && !context.has("b", pool, value);
   const sent = new Set([...named.map((record) => record.value), ...stringsIn(jsonOf(wire.body))]);
+  const shownAgain = (value: string) => sent.has(value) || (echoesRequests(operation) && context.hasSent("b", value));
   const found: IsolationFindings = { checked: false, problems: [] };
   if (named.some(ofA)) {
     found.checked = true;
@@ -96,7 +123,7 @@ export function isolationFindings(
   }
   if (answer.status < 300 && json !== undefined) {
     found.checked = true;
-    const leaked = recordsIn(json).filter((record) => ofA(record) && !sent.has(record.value));
+    const leaked = recordsIn(json).filter((record) => ofA(record) && !shownAgain(record.value));
     if (leaked.length > 0)
       found.problems.push(
         `an answer to another business unit carries unit a's ${leaked.map((r) => `${r.pool} ${r.value}`).join(", ")}`,

@@ -10,6 +10,7 @@ import {
   serverErrorOf,
   specProblems,
   uploadProblems,
+  valuesSentIn,
   type Answered,
 } from "../../src/fuzz/oracles.js";
 import type { WireRequest } from "../../src/http.js";
@@ -135,6 +136,38 @@ describe("the isolation oracle (unit b asking)", () => {
     const echoed = { data: { not_found: ["n-a1"] } };
     const wire = post("/v1/notifications/acknowledge", { data: ["n-a1"] });
     expect(isolationFindings(context(), acknowledging, wire, [], answered(200, echoed), echoed).problems).toEqual([]);
+  });
+
+  it("lets a readiness run's observations show b a value of a's that b sent itself, refused, and no other", () => {
+    // The run beside two `yes` processes: b's probe of a's download id (answered 404) came back in b's own evidence.
+    const evidence = operationById("getReadinessRunEvidence");
+    const download = "d".repeat(64);
+    const body = { observations: [{ operation_id: "downloadDocument", path_parameters: { download_id: download } }] };
+    const wire = get("/sandbox/v1/readiness-runs/r-1/evidence");
+    const made = context();
+    const problem = `an answer to another business unit carries unit a's download ${download}`;
+    expect(isolationFindings(made, evidence, wire, [], answered(200, body), body).problems).toEqual([problem]);
+    made.sent("b", valuesSentIn(get(`/v1/documents/downloads/${download}?limit=1`)));
+    expect(isolationFindings(made, evidence, wire, [], answered(200, body), body).problems).toEqual([]);
+    // An answer that repeats no request of b's still may not show it.
+    const listed = { data: [{ notification_id: "n-b", payload: { download_id: download } }] };
+    const listing = get("/v1/notifications");
+    expect(
+      isolationFindings(made, operationById("listNotificationsV1"), listing, [], answered(200, listed), listed)
+        .problems,
+    ).toEqual([problem]);
+  });
+
+  it("reads the values a request sends: path segments, query values and body strings, decoded", () => {
+    expect(valuesSentIn(post("/v1/x/a%20b?limit=2&q=c+d&flag", { data: ["e", { f: "g" }] }))).toEqual([
+      "v1",
+      "x",
+      "a b",
+      "2",
+      "c d",
+      "e",
+      "g",
+    ]);
   });
 
   it("wants none of unit a's notifications acknowledged by b", () => {
