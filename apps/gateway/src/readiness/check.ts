@@ -212,6 +212,11 @@ export const judgedFromOwnFacts = <Own extends object>(check: GatheringCheck<Own
   assessRecording: (recording) => judgedOnRecording(check, recording),
 });
 
+/** A check as a run judges it, whether it judges from the run's facts alone or gathers some of its own. */
+export function runCheckOf<Own extends object>(check: ReadinessCheck | GatheringCheck<Own>): RunCheck {
+  return "gather" in check ? judgedFromOwnFacts(check) : judgedFromRun(check);
+}
+
 /** The rule each check is tied to, as the spec gives it (`x-enumDescriptions` of ReadinessCheckName). */
 export const RULES = componentSchema("ReadinessCheckName", "sandbox")["x-enumDescriptions"] as Record<
   CheckName,
