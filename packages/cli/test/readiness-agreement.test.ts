@@ -135,9 +135,7 @@ const PLANS: [string, Plan][] = [
         uploads: "gives-up",
       },
       certificate: false,
-      // Without duplicates: its second delivery comes after the first page, so the recording never shows it twice
-      // (the live run knows it raised it; see the README's list of what a recording cannot show).
-      checks: EVERY_CHECK.filter((name) => name !== "duplicates"),
+      checks: EVERY_CHECK,
       // Shorter than the deferred search's 15 minutes: its result is due after the deadline (not exercised).
       timeLimitSeconds: 600,
       failing: ["paging", "nothing-left-behind", "lost-answer", "expired-upload"],

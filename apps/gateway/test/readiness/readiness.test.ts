@@ -113,6 +113,18 @@ describe("readiness runs", () => {
     expect(paging.evidence.found).toMatch(/^100 of 250 acknowledged/);
   });
 
+  it("judges duplicates on the deliveries a first-page consumer was shown, and fails it on paging alone", async () => {
+    // The run raises its notifications in the order of its checks, duplicates first, and the store gives each a later
+    // created_datetime than the one before: the first page holds both deliveries of the duplicated event.
+    const unit = await newUnit();
+    const run = await start(unit, { checks: ["duplicates", "paging"], time_limit_seconds: 60 });
+    await onePageConsumer(unit);
+    await advance(unit, 60);
+    const finished = await read(unit, run.run_id);
+    expect([check(finished, "duplicates").verdict, check(finished, "paging").verdict]).toEqual(["passed", "failed"]);
+    expect(check(finished, "paging").evidence.found).toMatch(/^98 of 250 acknowledged/);
+  });
+
   it("fails paging at once when an acknowledge call sends more than 100 ids", async () => {
     const unit = await newUnit();
     const run = await start(unit, { checks: ["paging"], time_limit_seconds: 600 });
