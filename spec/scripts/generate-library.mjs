@@ -137,11 +137,12 @@ const failedLoginLimit = (() => {
   return { perAddress: budget("per_address"), perUsername: budget("per_username") };
 })();
 
-function jsonMaxDepth() {
-  const depth = registry["x-lrg-json-body-limits"]?.max_depth;
-  if (!Number.isInteger(depth) || depth < 2)
-    throw new Error("x-lrg-json-body-limits needs max_depth, a whole number from 2");
-  return depth;
+/** A bound of `x-lrg-json-body-limits`: a whole number of at least `least`. */
+function jsonBodyLimit(name, least) {
+  const value = registry["x-lrg-json-body-limits"]?.[name];
+  if (!Number.isInteger(value) || value < least)
+    throw new Error(`x-lrg-json-body-limits needs ${name}, a whole number from ${least}`);
+  return value;
 }
 
 /**
@@ -205,7 +206,12 @@ files["constants.ts"] = [
   constant(
     "Deepest nesting of arrays and objects a JSON request body may have (`x-lrg-json-body-limits` max_depth).",
     "MAX_JSON_DEPTH",
-    jsonMaxDepth(),
+    jsonBodyLimit("max_depth", 2),
+  ),
+  constant(
+    "Largest JSON request body, in bytes (`x-lrg-json-body-limits` max_bytes): a larger one is refused 413-01.",
+    "MAX_JSON_BODY_BYTES",
+    jsonBodyLimit("max_bytes", 1024),
   ),
   constant(
     "Most notifications one page lists (NotificationListV1 `data` maxItems).",

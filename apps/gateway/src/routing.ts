@@ -8,7 +8,13 @@ import type { RegistryOperations, SandboxOperations } from "./operation-types.js
 import { bodyDeadline } from "./http/limits.js";
 import type { PolicyHook } from "./policies.js";
 import { Problem, storageProblemOf } from "./problems.js";
-import { operationsOf, type DocumentName, type Operation as OperationSpec, type SpecNode } from "@lrg/spec";
+import {
+  MAX_JSON_BODY_BYTES,
+  operationsOf,
+  type DocumentName,
+  type Operation as OperationSpec,
+  type SpecNode,
+} from "@lrg/spec";
 import { compileRequestValidator, compileSignedAddressValidator, type ValidatedRequest } from "./spec/validation.js";
 
 /** The responses an operation documents, by status (its generated `responses`). */
@@ -389,7 +395,7 @@ export function problemFor(error: unknown): Problem {
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
       return new Problem("400-03", "request body is not well-formed JSON");
     case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return new Problem("413-01", "request body exceeds 1048576 bytes");
+      return new Problem("413-01", `request body exceeds ${MAX_JSON_BODY_BYTES} bytes`);
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
       return new Problem("415-01", "content type is not accepted; send application/json");

@@ -9,6 +9,9 @@ export const MAX_MESSAGE_LENGTH = 4034 as const;
 /** Deepest nesting of arrays and objects a JSON request body may have (`x-lrg-json-body-limits` max_depth). */
 export const MAX_JSON_DEPTH = 32 as const;
 
+/** Largest JSON request body, in bytes (`x-lrg-json-body-limits` max_bytes): a larger one is refused 413-01. */
+export const MAX_JSON_BODY_BYTES = 1048576 as const;
+
 /** Most notifications one page lists (NotificationListV1 `data` maxItems). */
 export const NOTIFICATION_PAGE_SIZE = 100 as const;
 

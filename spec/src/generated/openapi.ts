@@ -1,4 +1,4 @@
-// Generated from spec/dist/openapi.json (sha256 a5f6b36a5b058d38c4beb9455313df830eb2840b80214501934f02bc76008c60) by openapi-typescript. Do not edit.
+// Generated from spec/dist/openapi.json (sha256 cc0544233511b5e1a3090c314b4a77b4c7f62c436951f6c243b1c7825bddd949) by openapi-typescript. Do not edit.
 
 export interface paths {
     "/api/v1/official-searches-of-whole": {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
+import { MAX_JSON_BODY_BYTES } from "@lrg/spec";
 import type { Clock } from "../clock.js";
 import type { GatewayConfig } from "../config.js";
 import type { Metrics } from "../operations/metrics.js";
@@ -18,8 +19,6 @@ import {
 } from "./limits.js";
 import { tlsOptions } from "./mutual-tls.js";
 import { requestForLog } from "./request-log.js";
-
-const JSON_BODY_LIMIT = 1024 * 1024;
 
 /**
  * The gateway's Fastify instance, before any route: its log, its limits, JSON bodies refused beyond MAX_JSON_DEPTH,
@@ -46,7 +45,7 @@ export function createApp(deps: {
         }
       : false,
     http: { connectionsCheckingInterval: DEADLINE_CHECK_INTERVAL_MS },
-    bodyLimit: JSON_BODY_LIMIT,
+    bodyLimit: MAX_JSON_BODY_BYTES,
     onProtoPoisoning: "error",
     onConstructorPoisoning: "error",
     // Path parameters as long as a request line can be (Node's 16 KiB header limit): an over-long one reaches
