@@ -70,7 +70,7 @@ export interface Composition {
 export async function createServer(config: GatewayConfig, composition: Composition = {}): Promise<Gateway> {
   // The blob store first: a configuration it refuses then leaves no database open.
   const blobs = await openBlobStore(config);
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, []);
   // A blob directory shared by instances keeps other instances' writes in progress (an hour is past any upload).
   await blobs.sweepIncoming(config.databaseUrl ? 60 * 60_000 : 0);
   const clock = new Clock();

@@ -41,7 +41,7 @@ function asAdmin<K extends keyof SandboxOperations>(
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "lrg-hooks-"));
-  storage = await openStorage({ dataDir });
+  storage = await openStorage({ dataDir }, []);
   const clock = new Clock();
   const state = new SandboxState(storage, clock);
   await state.load();

@@ -25,7 +25,8 @@ export const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
 
 /**
  * The tables holding a business unit's own records, children before their parents, each with its `business_unit_id`:
- * what a reset of one unit deletes (its correspondence goes first, by its applications).
+ * what a reset of one unit deletes (its correspondence goes first, by its applications; the store parts' tables before
+ * all of them).
  */
 export const UNIT_RECORD_TABLES = [
   "readiness_observations",

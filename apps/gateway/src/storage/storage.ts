@@ -22,7 +22,7 @@ export type * from "./ports/title-enquiries.js";
  * The gateway's storage, as narrow as the domain needs: the ports of the domains (`ports/`), which each domain takes
  * alone, and the store's own lifecycle, implemented together by each store (the composition root opens one). Every
  * method is asynchronous so that a PostgreSQL implementation can follow the embedded SQLite one; every multi-row change
- * is one transaction.
+ * is one transaction. A domain that keeps records of its own adds its port as a store part (`store-part.ts`).
  */
 export type Storage = BusinessUnitStore &
   SettingStore &

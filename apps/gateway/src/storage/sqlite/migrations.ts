@@ -1,7 +1,8 @@
 /**
- * Versioned schema migrations, applied in order at start inside one transaction each. Never edit a migration
- * that has shipped: add the next one. PostgreSQL applies each one translated (postgres/migrations.ts), except those
- * marked `sqliteOnly`: how SQLite lays a table out on its pages, where PostgreSQL has its own answer.
+ * Versioned schema migrations, applied in order at start, then the store parts' (see `part-ledger.ts`), inside one
+ * transaction. Never edit a migration that has shipped: add the next one.
+ * PostgreSQL applies each one translated (postgres/migrations.ts), except those marked `sqliteOnly`: how SQLite lays a
+ * table out on its pages, where PostgreSQL has its own answer.
  */
 export const migrations: { version: number; name: string; sql: string; sqliteOnly?: true }[] = [
   {

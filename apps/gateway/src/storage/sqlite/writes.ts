@@ -19,6 +19,7 @@ import type {
   UserRow,
 } from "../storage.js";
 import { statementsOf, type SqliteDatabase, type SqliteStatement } from "./driver.js";
+import type { RecordWrites } from "./part-writes.js";
 import {
   APPLICATION_COLUMNS,
   applicationInsert,
@@ -42,6 +43,7 @@ export interface ObservationText {
 /** `?, ?, ...`: one placeholder per value. */
 const placeholders = (count: number): string => Array.from({ length: count }, () => "?").join(", ");
 
+/** The store's own tables a reset empties, children before their parents (the parts' go first). */
 const TABLES_OF_A_RESET = [
   "readiness_observations",
   "readiness_runs",
@@ -72,9 +74,22 @@ export class SqliteWrites {
   /** The last creation instant given to a notification of each business unit (see #insert). */
   readonly #lastCreatedMs = new Map<string, number>();
   readonly #changedUnits = new Set<string | null>();
+  /** The store parts' tables, children before their parents (see `StorePart.tables`). */
+  readonly #partTables: readonly string[];
+  /** The store's records as a part's write adds them in its transaction. */
+  readonly records: RecordWrites = {
+    insertApplication: (application) => {
+      const insert = applicationInsert(application, () => "?");
+      this.#prepared(insert.sql).run(...insert.values);
+    },
+    insertNotification: (notification) => this.#insert(notification),
+    insertCorrespondence: (record) => this.#insertCorrespondence(record),
+    putRegistryDocument: (document) => this.putRegistryDocument(document),
+  };
 
-  constructor(db: SqliteDatabase) {
+  constructor(db: SqliteDatabase, partTables: readonly string[]) {
     this.#db = db;
+    this.#partTables = partTables;
     this.#prepared = statementsOf(db);
     for (const [unit, last] of db
       .prepare("SELECT business_unit_id, MAX(created_ms) FROM notifications GROUP BY business_unit_id")
@@ -138,7 +153,7 @@ export class SqliteWrites {
         .run(businessUnitId);
       this.#db.prepare("DELETE FROM notification_status WHERE business_unit_id = ?").run(businessUnitId);
       // Children before their parents: the foreign keys hold inside the transaction.
-      for (const table of UNIT_RECORD_TABLES) {
+      for (const table of [...this.#partTables, ...UNIT_RECORD_TABLES]) {
         this.#db.prepare(`DELETE FROM ${table} WHERE business_unit_id = ?`).run(businessUnitId);
       }
       for (const pattern of settingKeysLike) this.#db.prepare("DELETE FROM settings WHERE key LIKE ?").run(pattern);
@@ -162,8 +177,7 @@ export class SqliteWrites {
         this.#db
           .prepare("DELETE FROM idempotency_keys WHERE business_unit_id = ? AND key = ?")
           .run(application.businessUnitId, claim.key);
-      const insert = applicationInsert(application, () => "?");
-      this.#db.prepare(insert.sql).run(...insert.values);
+      this.records.insertApplication(application);
       this.#db
         .prepare(
           "INSERT INTO idempotency_keys (business_unit_id, key, request_hash, application_id) VALUES (?, ?, ?, ?)",
@@ -388,10 +402,7 @@ export class SqliteWrites {
         `INSERT INTO readiness_runs (${READINESS_RUN_COLUMNS}) VALUES (${placeholders(10)}) ON CONFLICT DO NOTHING`,
       ).run(...readinessRunValues(run)).changes;
       if (inserted !== 1) return false;
-      for (const application of stimulus.applications) {
-        const insert = applicationInsert(application, () => "?");
-        this.#prepared(insert.sql).run(...insert.values);
-      }
+      for (const application of stimulus.applications) this.records.insertApplication(application);
       for (const document of stimulus.registryDocuments ?? []) this.putRegistryDocument(document);
       for (const record of stimulus.correspondence ?? []) this.#insertCorrespondence(record);
       for (const notification of stimulus.notifications) this.#insert(notification);
@@ -462,10 +473,10 @@ export class SqliteWrites {
   reset(): void {
     this.#db.transaction(() => {
       this.#changedUnits.add(null);
-      for (const table of TABLES_OF_A_RESET) this.#db.exec(`DELETE FROM ${table}`);
+      for (const table of [...this.#partTables, ...TABLES_OF_A_RESET]) this.#db.exec(`DELETE FROM ${table}`);
     })();
   }
 }
 
 /** The writes the writer thread carries out, by name. */
-export type WriteName = Exclude<keyof SqliteWrites, "takeChangedUnits">;
+export type WriteName = Exclude<keyof SqliteWrites, "takeChangedUnits" | "records">;
