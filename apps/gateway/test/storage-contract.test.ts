@@ -18,14 +18,13 @@ import type {
   IdempotencyClaim,
   NotificationRow,
   NotificationStore,
-  ReadinessObservationRow,
-  ReadinessRunRow,
-  ReadinessStore,
   SettingStore,
   Storage,
   StoreLifecycle,
   TitleEnquiryStore,
 } from "../src/storage/storage.js";
+import { readinessStorePart } from "../src/readiness/store/part.js";
+import type { ReadinessObservationRow, ReadinessRunRow, ReadinessStore } from "../src/readiness/store/port.js";
 import { idempotencyKey, startGateway, submission, type TestGateway } from "./support/gateway.js";
 import { startPostgres, type TestPostgres } from "../src/testing/postgres.js";
 
@@ -54,19 +53,19 @@ function temporaryDirectory(): string {
 const backends: {
   name: string;
   kind: "sqlite" | "postgresql";
-  open: () => Promise<Storage>;
+  open: () => Promise<Storage & ReadinessStore>;
   gatewayOptions: () => Promise<{ databaseUrl?: string }>;
 }[] = [
   {
     name: "SQLite",
     kind: "sqlite",
-    open: async () => openSqliteStorage(temporaryDirectory()),
+    open: async () => openSqliteStorage(temporaryDirectory(), { parts: [readinessStorePart] }),
     gatewayOptions: async () => ({}),
   },
   {
     name: "PostgreSQL",
     kind: "postgresql",
-    open: async () => openPostgresStorage(await server.createDatabase()),
+    open: async () => openPostgresStorage(await server.createDatabase(), { parts: [readinessStorePart] }),
     gatewayOptions: async () => ({ databaseUrl: await server.createDatabase() }),
   },
 ];
@@ -1013,7 +1012,7 @@ function lifecycleCases(
 }
 
 describe.each(backends)("the storage contract on $name", (backend) => {
-  let storage: Storage;
+  let storage: Storage & ReadinessStore;
   let unit: string;
 
   beforeAll(async () => {

@@ -39,6 +39,13 @@ export const PART_LEDGER = `CREATE TABLE IF NOT EXISTS part_migrations (
  */
 export const MOVED_TO_A_PART = "moved to its store part's own ledger (part_migrations)";
 
+/** A step of the store's own list that moved to a part's ledger: its version stays, so the history holds. */
+export const movedToAPart = (version: number): { version: number; name: string; sql: string } => ({
+  version,
+  name: MOVED_TO_A_PART,
+  sql: "",
+});
+
 /** What the store does with a part's step at start. */
 export interface PartStep {
   migration: PartMigration;

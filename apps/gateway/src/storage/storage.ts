@@ -4,7 +4,6 @@ import type { BusinessUnitStore } from "./ports/business-units.js";
 import type { DocumentStore } from "./ports/documents.js";
 import type { StoreLifecycle } from "./ports/lifecycle.js";
 import type { NotificationStore } from "./ports/notifications.js";
-import type { ReadinessStore } from "./ports/readiness.js";
 import type { SettingStore } from "./ports/settings.js";
 import type { TitleEnquiryStore } from "./ports/title-enquiries.js";
 
@@ -14,7 +13,6 @@ export type * from "./ports/business-units.js";
 export type * from "./ports/documents.js";
 export type * from "./ports/lifecycle.js";
 export type * from "./ports/notifications.js";
-export type * from "./ports/readiness.js";
 export type * from "./ports/settings.js";
 export type * from "./ports/title-enquiries.js";
 
@@ -31,5 +29,4 @@ export type Storage = BusinessUnitStore &
   DocumentStore &
   TitleEnquiryStore &
   AuditStore &
-  ReadinessStore &
   StoreLifecycle;

@@ -1,4 +1,4 @@
-import type { PartMigration, PartSchema } from "../part-ledger.js";
+import { movedToAPart, type PartMigration, type PartSchema } from "../part-ledger.js";
 import { migrations as sqliteMigrations } from "../sqlite/migrations.js";
 
 /**
@@ -91,13 +91,5 @@ export const postgresMigrations: { version: number; name: string; sql: string }[
       ALTER TABLE notifications SET (fillfactor = 100);
     `,
   },
-  {
-    version: 1005,
-    name: "a readiness observation keeps an error answer's code and detail, and a submission's case",
-    // SQLite keeps observations as JSON batches: a new member needs no migration there.
-    sql: `
-      ALTER TABLE readiness_observations ADD COLUMN answer_code TEXT, ADD COLUMN answer_detail TEXT,
-        ADD COLUMN submission_case TEXT;
-    `,
-  },
+  movedToAPart(1005),
 ];

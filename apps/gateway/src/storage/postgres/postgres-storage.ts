@@ -15,7 +15,6 @@ import {
   postgresNotifications,
   type Acknowledgements,
 } from "./notifications.js";
-import { postgresReadiness } from "./readiness.js";
 import { postgresSettings } from "./settings.js";
 import { postgresTitleEnquiries } from "./title-enquiries.js";
 
@@ -78,7 +77,6 @@ export async function openPostgresStorage<const Parts extends readonly StorePart
     ...postgresDocuments(db),
     ...postgresTitleEnquiries(db),
     ...postgresAudit(db),
-    ...postgresReadiness(db),
     ...lifecycle,
   };
   return withPartPorts(own, options.parts, (part) => part.postgres.open(db));
@@ -98,7 +96,7 @@ function postgresLifecycle(
         // The store parts' tables with the store's own.
         const tables = [
           ...partTables,
-          "readiness_observations, readiness_runs, attachments, official_searches, new_notifications, notifications, notification_unit_clock, correspondence, idempotency_keys, registry_documents, documents, applications, users, business_units, settings",
+          "attachments, official_searches, new_notifications, notifications, notification_unit_clock, correspondence, idempotency_keys, registry_documents, documents, applications, users, business_units, settings",
         ];
         await db.query(`TRUNCATE ${tables.join(", ")}`, [], client);
       });

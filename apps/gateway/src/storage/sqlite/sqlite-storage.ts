@@ -15,7 +15,6 @@ import { sqliteDocuments } from "./documents.js";
 import { openSqlite, statementsOf, type SqliteDatabase } from "./driver.js";
 import { migrations } from "./migrations.js";
 import { sqliteNotifications } from "./notifications.js";
-import { sqliteReadiness } from "./readiness.js";
 import { sqliteSettings } from "./settings.js";
 import { sqliteTitleEnquiries } from "./title-enquiries.js";
 import { SqliteWriter } from "./writer.js";
@@ -109,7 +108,6 @@ export function openSqliteStorage<const Parts extends readonly StorePart<object>
     ...sqliteDocuments(connection),
     ...sqliteTitleEnquiries(connection),
     ...sqliteAudit(connection),
-    ...sqliteReadiness(connection),
     ...sqliteLifecycle({ db, connection, checkpointer, cacheMib, dataDir }),
     appliedMigrations: () =>
       db.prepare("SELECT version FROM schema_migrations ORDER BY version").pluck().all() as number[],
