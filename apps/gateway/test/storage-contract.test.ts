@@ -31,7 +31,7 @@ import { startPostgres, type TestPostgres } from "../src/testing/postgres.js";
 /**
  * One contract, two stores: every test below runs against the embedded SQLite store and against PostgreSQL (a
  * server these tests start), so that both implement exactly the same behaviour behind `Storage`. The store's cases are
- * grouped by port (`storage/ports/`), one `describe` each.
+ * grouped by port (`storage/ports/`, and the readiness runs' store part, `readiness/store/`), one `describe` each.
  */
 let server: TestPostgres;
 const directories: string[] = [];
