@@ -18,7 +18,7 @@ import { Metrics } from "./operations/metrics.js";
 import { registerOperationsRoutes } from "./operations/routes.js";
 import type { RegistryOperations, SandboxOperations } from "./operation-types.js";
 import { registryPolicies } from "./policies.js";
-import { installReadiness } from "./readiness/install.js";
+import { installReadiness, readinessStorePart, type ReadinessStore } from "./readiness/install.js";
 import { keepPace } from "./registry/pace.js";
 import { SandboxState } from "./registry/sandbox-state.js";
 import { registerOperations, type RegistryHandlers } from "./routing.js";
@@ -37,8 +37,8 @@ export type { GatewayConfig } from "./config.js";
 /** What the gateway exposes beside its HTTP interface, for `main.ts` and for tests. */
 export interface Gateway {
   app: FastifyInstance;
-  /** The store behind the gateway, as its interface (the backend is chosen at start). */
-  storage: Storage;
+  /** The store behind the gateway, as its interface (the backend is chosen at start), readiness runs' part with it. */
+  storage: Storage & ReadinessStore;
   clock: Clock;
   /** Operations of the spec that this build does not answer yet. */
   unimplemented: string[];
@@ -70,7 +70,7 @@ export interface Composition {
 export async function createServer(config: GatewayConfig, composition: Composition = {}): Promise<Gateway> {
   // The blob store first: a configuration it refuses then leaves no database open.
   const blobs = await openBlobStore(config);
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, [readinessStorePart]);
   // A blob directory shared by instances keeps other instances' writes in progress (an hour is past any upload).
   await blobs.sweepIncoming(config.databaseUrl ? 60 * 60_000 : 0);
   const clock = new Clock();

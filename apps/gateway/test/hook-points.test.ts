@@ -7,7 +7,7 @@ import type { FastifyRequest } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Clock } from "../src/clock.js";
 import { emptyHooks, type Hooks, type RegistryHooks } from "../src/hooks.js";
-import { installReadiness } from "../src/readiness/install.js";
+import { installReadiness, readinessStorePart, type ReadinessStore } from "../src/readiness/install.js";
 import { SandboxState } from "../src/registry/sandbox-state.js";
 import { replyWritten, type HandlerContext } from "../src/routing.js";
 import { createBusinessUnit } from "../src/sandbox/routes.js";
@@ -19,7 +19,7 @@ import type { SandboxOperations } from "../src/operation-types.js";
 type Installed = Awaited<ReturnType<typeof installReadiness>>;
 
 let dataDir: string;
-let storage: Storage;
+let storage: Storage & ReadinessStore;
 let hooks: Hooks;
 let handlers: Installed;
 
@@ -41,7 +41,7 @@ function asAdmin<K extends keyof SandboxOperations>(
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "lrg-hooks-"));
-  storage = await openStorage({ dataDir });
+  storage = await openStorage({ dataDir }, [readinessStorePart]);
   const clock = new Clock();
   const state = new SandboxState(storage, clock);
   await state.load();

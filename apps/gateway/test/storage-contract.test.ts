@@ -18,21 +18,20 @@ import type {
   IdempotencyClaim,
   NotificationRow,
   NotificationStore,
-  ReadinessObservationRow,
-  ReadinessRunRow,
-  ReadinessStore,
   SettingStore,
   Storage,
   StoreLifecycle,
   TitleEnquiryStore,
 } from "../src/storage/storage.js";
+import { readinessStorePart } from "../src/readiness/store/part.js";
+import type { ReadinessObservationRow, ReadinessRunRow, ReadinessStore } from "../src/readiness/store/port.js";
 import { idempotencyKey, startGateway, submission, type TestGateway } from "./support/gateway.js";
 import { startPostgres, type TestPostgres } from "../src/testing/postgres.js";
 
 /**
  * One contract, two stores: every test below runs against the embedded SQLite store and against PostgreSQL (a
  * server these tests start), so that both implement exactly the same behaviour behind `Storage`. The store's cases are
- * grouped by port (`storage/ports/`), one `describe` each.
+ * grouped by port (`storage/ports/`, and the readiness runs' store part, `readiness/store/`), one `describe` each.
  */
 let server: TestPostgres;
 const directories: string[] = [];
@@ -54,19 +53,19 @@ function temporaryDirectory(): string {
 const backends: {
   name: string;
   kind: "sqlite" | "postgresql";
-  open: () => Promise<Storage>;
+  open: () => Promise<Storage & ReadinessStore>;
   gatewayOptions: () => Promise<{ databaseUrl?: string }>;
 }[] = [
   {
     name: "SQLite",
     kind: "sqlite",
-    open: async () => openSqliteStorage(temporaryDirectory()),
+    open: async () => openSqliteStorage(temporaryDirectory(), { parts: [readinessStorePart] }),
     gatewayOptions: async () => ({}),
   },
   {
     name: "PostgreSQL",
     kind: "postgresql",
-    open: async () => openPostgresStorage(await server.createDatabase()),
+    open: async () => openPostgresStorage(await server.createDatabase(), { parts: [readinessStorePart] }),
     gatewayOptions: async () => ({ databaseUrl: await server.createDatabase() }),
   },
 ];
@@ -1013,7 +1012,7 @@ function lifecycleCases(
 }
 
 describe.each(backends)("the storage contract on $name", (backend) => {
-  let storage: Storage;
+  let storage: Storage & ReadinessStore;
   let unit: string;
 
   beforeAll(async () => {

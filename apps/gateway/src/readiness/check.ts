@@ -3,7 +3,7 @@ import type { RegistryHooks } from "../hooks.js";
 import type { RegistryOperationName, SandboxComponents } from "../operation-types.js";
 import type { DocumentStore } from "../storage/ports/documents.js";
 import type { NotificationStore } from "../storage/ports/notifications.js";
-import type { ReadinessObservationRow, ReadinessRunRow, ReadinessStimulusRows } from "../storage/ports/readiness.js";
+import type { ReadinessObservationRow, ReadinessRunRow, ReadinessStimulusRows } from "./store/port.js";
 import type { SettingStore } from "../storage/ports/settings.js";
 
 /** The name of a readiness check (`ReadinessCheckName` in spec/sandbox.yaml). */

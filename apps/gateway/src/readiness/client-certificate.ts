@@ -1,6 +1,6 @@
 import { isoMillis } from "../clock.js";
 import { CLIENT_CERTIFICATE_REQUIRED } from "../policies.js";
-import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
+import type { ReadinessObservationRow } from "./store/port.js";
 import { firstHundred, type Judgement, type UnitState } from "./check.js";
 
 /**

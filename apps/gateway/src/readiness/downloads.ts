@@ -1,4 +1,4 @@
-import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
+import type { ReadinessObservationRow } from "./store/port.js";
 import { acknowledgedIds, firstHundred, isOperation, type ReadinessCheck } from "./check.js";
 import type { DocumentCode } from "../registry/correspondence.js";
 import { shownNotifications, type NotificationType } from "./recording.js";

@@ -1,5 +1,5 @@
 import type { DocumentStore } from "../storage/ports/documents.js";
-import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
+import type { ReadinessObservationRow } from "./store/port.js";
 import type { SettingStore } from "../storage/ports/settings.js";
 import type { ProblemCode } from "../problems.js";
 import { answered, firstHundred, isOperation, type FoundFacts, type GatheringCheck, type Recording } from "./check.js";

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { isoMillis } from "../clock.js";
 import { Problem } from "../problems.js";
-import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
+import type { ReadinessObservationRow } from "./store/port.js";
 import type { SettingStore } from "../storage/ports/settings.js";
 import { firstHundred, fromObservations, isListing, type ReadinessCheck } from "./check.js";
 import type { RunningRun } from "./check.js";

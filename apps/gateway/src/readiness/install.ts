@@ -10,7 +10,6 @@ import type { BusinessUnitStore } from "../storage/ports/business-units.js";
 import type { DocumentStore } from "../storage/ports/documents.js";
 import type { StoreLifecycle } from "../storage/ports/lifecycle.js";
 import type { NotificationStore } from "../storage/ports/notifications.js";
-import type { ReadinessStore } from "../storage/ports/readiness.js";
 import type { SettingStore } from "../storage/ports/settings.js";
 import type { CheckName, CheckSteps, RunningRun, StepScope } from "./check.js";
 import { CHECK_NAMES, CHECKS } from "./checks.js";
@@ -20,6 +19,11 @@ import { readinessHandlers, type ReadinessOperation } from "./routes.js";
 import { RUN_SETTINGS_PREFIX } from "./run-settings.js";
 import { ReadinessService } from "./service.js";
 import { isCheckName } from "./shapes.js";
+import type { ReadinessStore } from "./store/port.js";
+
+// What the composition root opens its store with: the runs' part (their tables, migrations and port on either store).
+export { readinessStorePart } from "./store/part.js";
+export type { ReadinessStore } from "./store/port.js";
 
 /** What readiness is installed with. */
 export interface ReadinessDeps {

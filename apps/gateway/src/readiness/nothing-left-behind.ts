@@ -1,4 +1,4 @@
-import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
+import type { ReadinessObservationRow } from "./store/port.js";
 import {
   acknowledgedIds,
   consumedVersion,

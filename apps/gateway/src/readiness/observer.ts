@@ -3,12 +3,7 @@ import { READINESS_BOUNDS, type Operation } from "@lrg/spec";
 import type { Clock } from "../clock.js";
 import { errorOfAnswer } from "../problems.js";
 import { ACKNOWLEDGE_OPERATIONS, isOperation, type RunningRun } from "./check.js";
-import type {
-  ReadinessObservationRow,
-  ReadinessRunRow,
-  ReadinessStore,
-  SubmissionCase,
-} from "../storage/ports/readiness.js";
+import type { ReadinessObservationRow, ReadinessRunRow, ReadinessStore, SubmissionCase } from "./store/port.js";
 
 /** The most observations one run keeps (ReadinessObservation `sequence` maximum); later ones are counted as dropped. */
 export const OBSERVATIONS_KEPT_PER_RUN = READINESS_BOUNDS.observationsKept;

@@ -9,7 +9,7 @@ import {
   type ReadinessCheck,
   type Recording,
 } from "./check.js";
-import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
+import type { ReadinessObservationRow } from "./store/port.js";
 import { firstFullPage, shownNotifications, unreadPastFullPage } from "./recording.js";
 import { acceptedApplications } from "./stimulus.js";
 

@@ -1,7 +1,7 @@
 import { rateLimits as RATE_LIMITED } from "@lrg/spec";
 import { isoMillis } from "../clock.js";
 import { SERVICE_HOURS_IN_WORDS } from "../registry/london-time.js";
-import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
+import type { ReadinessObservationRow } from "./store/port.js";
 import type { SettingStore } from "../storage/ports/settings.js";
 import { proprietorNamesClosed } from "../title-enquiries/routes.js";
 import { firstHundred, fromObservations, type ReadinessCheck, type UnitState } from "./check.js";

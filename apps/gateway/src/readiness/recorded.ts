@@ -6,7 +6,7 @@ import { READINESS_BOUNDS, type Operation } from "@lrg/spec";
 import { clockStated, RecordedClock } from "@lrg/spec/sandbox-clock";
 import { parseDateTimeFilter } from "../date-time.js";
 import type { SandboxOperations } from "../operation-types.js";
-import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
+import type { ReadinessObservationRow } from "./store/port.js";
 import type { CheckName, RecordedExchange, Recording } from "./check.js";
 import { CHECK_NAMES, CHECKS } from "./checks.js";
 import { observationOf } from "./observer.js";

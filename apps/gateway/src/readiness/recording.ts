@@ -5,7 +5,7 @@
 import { NOTIFICATION_PAGE_SIZE } from "@lrg/spec";
 import { parseDateTimeFilter } from "../date-time.js";
 import type { components } from "../operation-types.js";
-import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
+import type { ReadinessObservationRow } from "./store/port.js";
 import { isListing, isOperation, type NotificationVersion, type Recording } from "./check.js";
 import { isRecord, isString } from "./shapes.js";
 

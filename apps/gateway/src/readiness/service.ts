@@ -4,7 +4,7 @@ import { isoMillis, type Clock } from "../clock.js";
 import type { SandboxComponents } from "../operation-types.js";
 import { Problem } from "../problems.js";
 import type { BlobStore } from "../storage/blobs/blob-store.js";
-import type { ReadinessObservationRow, ReadinessRunRow, ReadinessStore } from "../storage/ports/readiness.js";
+import type { ReadinessObservationRow, ReadinessRunRow, ReadinessStore } from "./store/port.js";
 import {
   RULES,
   type CheckName,

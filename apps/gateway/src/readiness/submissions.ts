@@ -1,6 +1,6 @@
 import type { NewSubmission, SubmissionFate } from "../hooks.js";
 import type { RuleError } from "../applications/validation-rules.js";
-import type { ReadinessObservationRow, SubmissionCase } from "../storage/ports/readiness.js";
+import type { ReadinessObservationRow, SubmissionCase } from "./store/port.js";
 import type { SettingStore } from "../storage/ports/settings.js";
 import {
   firstHundred,

@@ -1,5 +1,5 @@
 import { isoMillis } from "../clock.js";
-import type { ReadinessObservationRow } from "../storage/ports/readiness.js";
+import type { ReadinessObservationRow } from "./store/port.js";
 
 /**
  * What a wait is measured with: the unit's sandbox clock, which runs with real time (software that sleeps Retry-After

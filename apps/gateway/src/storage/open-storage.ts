@@ -3,28 +3,33 @@ import { CONNECT_TIMEOUT_MS } from "./postgres/defaults.js";
 import { openPostgresStorage } from "./postgres/postgres-storage.js";
 import { openSqliteStorage } from "./sqlite/sqlite-storage.js";
 import type { Storage } from "./storage.js";
+import type { PortsOfParts, StorePart } from "./store-part.js";
 
 /**
  * The store the configuration names: PostgreSQL when `databaseUrl` is a `postgres://` (or `postgresql://`) URL,
  * shared by every instance given the same URL; else the embedded SQLite file in the data directory. A database that
  * cannot be reached or used (refused, unknown, wrong credentials, no right to create the tables) is a `StartFailure`
- * naming `LRG_DATABASE_URL`.
+ * naming `LRG_DATABASE_URL`. The store keeps the tables of `parts` and answers their ports beside its own.
  */
-export async function openStorage(config: {
-  dataDir: string;
-  databaseUrl?: string | undefined;
-  databasePoolSize?: number | undefined;
-  databaseAcknowledgeStatements?: number | undefined;
-  sqliteCacheMib?: number | undefined;
-}): Promise<Storage> {
+export async function openStorage<const Parts extends readonly StorePart<object>[]>(
+  config: {
+    dataDir: string;
+    databaseUrl?: string | undefined;
+    databasePoolSize?: number | undefined;
+    databaseAcknowledgeStatements?: number | undefined;
+    sqliteCacheMib?: number | undefined;
+  },
+  parts: Parts,
+): Promise<Storage & PortsOfParts<Parts>> {
   if (!config.databaseUrl)
-    return openSqliteStorage(
-      config.dataDir,
-      config.sqliteCacheMib === undefined ? {} : { cacheMib: config.sqliteCacheMib },
-    );
+    return openSqliteStorage(config.dataDir, {
+      parts,
+      ...(config.sqliteCacheMib === undefined ? {} : { cacheMib: config.sqliteCacheMib }),
+    });
   const url = config.databaseUrl;
   if (!/^postgres(ql)?:\/\//.test(url)) throw new StartFailure("LRG_DATABASE_URL must be a postgres:// URL");
   return openPostgresStorage(url, {
+    parts,
     ...(config.databasePoolSize === undefined ? {} : { poolSize: config.databasePoolSize }),
     ...(config.databaseAcknowledgeStatements === undefined
       ? {}

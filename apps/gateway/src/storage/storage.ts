@@ -4,7 +4,6 @@ import type { BusinessUnitStore } from "./ports/business-units.js";
 import type { DocumentStore } from "./ports/documents.js";
 import type { StoreLifecycle } from "./ports/lifecycle.js";
 import type { NotificationStore } from "./ports/notifications.js";
-import type { ReadinessStore } from "./ports/readiness.js";
 import type { SettingStore } from "./ports/settings.js";
 import type { TitleEnquiryStore } from "./ports/title-enquiries.js";
 
@@ -14,7 +13,6 @@ export type * from "./ports/business-units.js";
 export type * from "./ports/documents.js";
 export type * from "./ports/lifecycle.js";
 export type * from "./ports/notifications.js";
-export type * from "./ports/readiness.js";
 export type * from "./ports/settings.js";
 export type * from "./ports/title-enquiries.js";
 
@@ -22,7 +20,7 @@ export type * from "./ports/title-enquiries.js";
  * The gateway's storage, as narrow as the domain needs: the ports of the domains (`ports/`), which each domain takes
  * alone, and the store's own lifecycle, implemented together by each store (the composition root opens one). Every
  * method is asynchronous so that a PostgreSQL implementation can follow the embedded SQLite one; every multi-row change
- * is one transaction.
+ * is one transaction. A domain that keeps records of its own adds its port as a store part (`store-part.ts`).
  */
 export type Storage = BusinessUnitStore &
   SettingStore &
@@ -31,5 +29,4 @@ export type Storage = BusinessUnitStore &
   DocumentStore &
   TitleEnquiryStore &
   AuditStore &
-  ReadinessStore &
   StoreLifecycle;

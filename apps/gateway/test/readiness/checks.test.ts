@@ -6,7 +6,7 @@ import { expiredUpload } from "../../src/readiness/expired-upload.js";
 import { nothingLeftBehind } from "../../src/readiness/nothing-left-behind.js";
 import { paging } from "../../src/readiness/paging.js";
 import { validationFailed } from "../../src/readiness/validation-failed.js";
-import type { ReadinessObservationRow } from "../../src/storage/storage.js";
+import type { ReadinessObservationRow } from "../../src/readiness/store/port.js";
 import { factsOf, observed, type HandMadeFacts } from "./observations.js";
 
 const ack = (ids: string[], status = 200) =>

@@ -4,7 +4,7 @@ import type { DeferredSearch } from "../../src/readiness/deferred-official-searc
 import type { ExpiredAddress } from "../../src/readiness/expired-upload.js";
 import type { LeftBehind } from "../../src/readiness/nothing-left-behind.js";
 import type { TakenSubmissions } from "../../src/readiness/submissions.js";
-import type { ReadinessObservationRow } from "../../src/storage/storage.js";
+import type { ReadinessObservationRow } from "../../src/readiness/store/port.js";
 
 /** A hand-made observation of a unit's request. */
 export function observed(

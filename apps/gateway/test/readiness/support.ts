@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import { APPLICATION_STATUSES } from "@lrg/spec";
 import type { SubmissionCheck, TakenSubmission } from "../../src/readiness/submissions.js";
-import type { ReadinessObservationRow } from "../../src/storage/storage.js";
+import type { ReadinessObservationRow } from "../../src/readiness/store/port.js";
 import { startPostgres } from "../../src/testing/postgres.js";
 import { factsOf, observed, type HandMadeFacts } from "./observations.js";
 import { uploadAddress, uploadHeaders } from "../support/documents.js";

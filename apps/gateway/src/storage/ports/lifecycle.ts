@@ -5,7 +5,8 @@
  */
 export interface StoreLifecycle {
   /**
-   * Deletes every business unit, application, notification, document, official search, readiness run and setting. The audit trail
+   * Deletes every business unit, application, notification, document, official search and setting, and the records of
+   * the store's parts (`StorePart`). The audit trail
    * stays: a reset is an action to account for, not a reason to forget the others.
    */
   reset(): Promise<void>;

@@ -2,8 +2,11 @@ import { json, toBusinessUnit, toUnitSandboxState, toUser, UNIT_RECORD_TABLES } 
 import type { BusinessUnitStore } from "../ports/business-units.js";
 import type { PostgresDatabase } from "./database.js";
 
-/** The business units, their users, tokens and own state, on PostgreSQL. */
-export function postgresBusinessUnits(db: PostgresDatabase): BusinessUnitStore {
+/**
+ * The business units, their users, tokens and own state, on PostgreSQL; a unit's reset deletes its rows of the store
+ * parts' tables (`partTables`, see `StorePart.tables`) first.
+ */
+export function postgresBusinessUnits(db: PostgresDatabase, partTables: readonly string[]): BusinessUnitStore {
   return {
     async createBusinessUnit(unit, user) {
       await db.transaction(async (client) => {
@@ -68,7 +71,7 @@ export function postgresBusinessUnits(db: PostgresDatabase): BusinessUnitStore {
           [businessUnitId],
           client,
         );
-        for (const table of UNIT_RECORD_TABLES) {
+        for (const table of [...partTables, ...UNIT_RECORD_TABLES]) {
           await db.query(`DELETE FROM ${table} WHERE business_unit_id = $1`, [businessUnitId], client);
         }
         for (const pattern of settingKeysLike)

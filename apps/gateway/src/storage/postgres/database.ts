@@ -4,7 +4,8 @@ import { isTransientConflict } from "../errors.js";
 import type { Row } from "../rows.js";
 import type { StoreFigures } from "../storage.js";
 import { CHANNEL, dedupe, type ChangeChannel, type ChangeMessage } from "./change-channel.js";
-import { postgresMigrations } from "./migrations.js";
+import { PART_LEDGER, stepsToApply, type PartSchema } from "../part-ledger.js";
+import { postgresMigrations, postgresStepsOf } from "./migrations.js";
 
 /** Advisory lock key of the schema migrations. */
 const MIGRATION_LOCK = 0x4c52_4700;
@@ -41,25 +42,45 @@ export class PostgresDatabase {
     this.changes = changes;
   }
 
-  /** Applies the migrations not yet applied, one instance at a time. */
-  async migrate(): Promise<void> {
+  /**
+   * Applies the migrations not yet applied, then each store part's (see `stepsToApply`), one instance at a time and
+   * in one transaction: instances starting together migrate once, and a start cut short leaves the schema as it was.
+   */
+  async migrate(parts: readonly PartSchema[]): Promise<void> {
     await this.transaction(async (client) => {
       await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
       await client.query(
         "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_ms BIGINT NOT NULL)",
       );
-      const applied = new Set(
-        (await client.query<{ version: number }>("SELECT version FROM schema_migrations")).rows.map(
-          (row) => row.version,
+      await client.query(PART_LEDGER);
+      const before = new Map(
+        (await client.query<{ version: number; name: string }>("SELECT version, name FROM schema_migrations")).rows.map(
+          (row) => [row.version, row.name],
         ),
       );
-      for (const migration of postgresMigrations.filter((m) => !applied.has(m.version))) {
+      for (const migration of postgresMigrations.filter((m) => !before.has(m.version))) {
         await client.query(migration.sql);
         await client.query("INSERT INTO schema_migrations (version, name, applied_ms) VALUES ($1, $2, $3)", [
           migration.version,
           migration.name,
           Date.now(),
         ]);
+      }
+      for (const part of parts) {
+        const { rows } = await client.query<{ version: number }>(
+          "SELECT version FROM part_migrations WHERE part = $1",
+          [part.name],
+        );
+        const applied = new Set(rows.map((row) => row.version));
+        for (const { migration, action } of stepsToApply(postgresStepsOf(part), applied, before)) {
+          if (action === "run") await client.query(migration.sql);
+          await client.query("INSERT INTO part_migrations (part, version, name, applied_ms) VALUES ($1, $2, $3, $4)", [
+            part.name,
+            migration.version,
+            migration.name,
+            Date.now(),
+          ]);
+        }
       }
     });
   }

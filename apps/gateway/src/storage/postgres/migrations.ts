@@ -1,3 +1,4 @@
+import { movedToAPart, type PartMigration, type PartSchema } from "../part-ledger.js";
 import { migrations as sqliteMigrations } from "../sqlite/migrations.js";
 
 /**
@@ -11,10 +12,20 @@ function translate(sql: string): string {
     .replace(/\)\s*WITHOUT ROWID;/g, ");");
 }
 
+/** A store part's steps for PostgreSQL: translated as the store's own, but those given in PostgreSQL's words. */
+export function postgresStepsOf(part: PartSchema): PartMigration[] {
+  return part.migrations
+    .filter((migration) => migration.only !== "sqlite")
+    .map((migration) =>
+      migration.only === "postgresql" ? migration : { ...migration, sql: translate(migration.sql) },
+    );
+}
+
 /**
- * The PostgreSQL schema: every SQLite migration translated (same versions) but those only SQLite needs, then what only many instances need
- * (versions from 1001). Applied at start in one transaction under an advisory lock, so that instances starting
- * together migrate once. Never edit a migration that has shipped: add the next one.
+ * The PostgreSQL schema: every SQLite migration translated (same versions) but those only SQLite needs, then what only
+ * many instances need (versions from 1001); the store parts' steps follow in their own ledger. Applied at start in one
+ * transaction under an advisory lock, so that instances starting together migrate once. Never edit a migration that
+ * has shipped: add the next one.
  */
 export const postgresMigrations: { version: number; name: string; sql: string }[] = [
   ...sqliteMigrations
@@ -80,13 +91,5 @@ export const postgresMigrations: { version: number; name: string; sql: string }[
       ALTER TABLE notifications SET (fillfactor = 100);
     `,
   },
-  {
-    version: 1005,
-    name: "a readiness observation keeps an error answer's code and detail, and a submission's case",
-    // SQLite keeps observations as JSON batches: a new member needs no migration there.
-    sql: `
-      ALTER TABLE readiness_observations ADD COLUMN answer_code TEXT, ADD COLUMN answer_detail TEXT,
-        ADD COLUMN submission_case TEXT;
-    `,
-  },
+  movedToAPart(1005),
 ];

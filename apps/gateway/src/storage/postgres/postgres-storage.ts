@@ -1,6 +1,7 @@
 import pg from "pg";
 import type { StoreLifecycle } from "../ports/lifecycle.js";
 import type { Storage } from "../storage.js";
+import { withPartPorts, type PortsOfParts, type StorePart } from "../store-part.js";
 import { postgresApplications } from "./applications.js";
 import { postgresAudit } from "./audit.js";
 import { postgresBusinessUnits } from "./business-units.js";
@@ -14,7 +15,6 @@ import {
   postgresNotifications,
   type Acknowledgements,
 } from "./notifications.js";
-import { postgresReadiness } from "./readiness.js";
 import { postgresSettings } from "./settings.js";
 import { postgresTitleEnquiries } from "./title-enquiries.js";
 
@@ -43,10 +43,12 @@ const HEARTBEAT =
  * `poolSize` connections (default 10); at most `acknowledgeStatements` acknowledgement statements at once (default
  * 2, see `StatementGroups`).
  */
-export async function openPostgresStorage(
+export async function openPostgresStorage<const Parts extends readonly StorePart<object>[] = []>(
   url: string,
-  options: { poolSize?: number; acknowledgeStatements?: number } = {},
-): Promise<Storage> {
+  options: { poolSize?: number; acknowledgeStatements?: number; parts?: Parts } = {},
+): Promise<Storage & PortsOfParts<Parts>> {
+  const parts: readonly StorePart<object>[] = options.parts ?? [];
+  const partTables = parts.flatMap((part) => part.tables);
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? DEFAULT_POOL_SIZE,
@@ -60,38 +62,43 @@ export async function openPostgresStorage(
   pool.on("error", () => undefined);
   const db = new PostgresDatabase(pool, await ChangeChannel.open(url));
   const acknowledgements = acknowledgementsOf(db, options.acknowledgeStatements ?? DEFAULT_ACKNOWLEDGE_STATEMENTS);
-  const lifecycle = postgresLifecycle(db, acknowledgements);
+  const lifecycle = postgresLifecycle(db, acknowledgements, partTables);
   try {
-    await db.migrate();
+    await db.migrate(parts);
   } catch (error) {
     await lifecycle.close();
     throw error;
   }
-  return {
-    ...postgresBusinessUnits(db),
+  const own: Storage = {
+    ...postgresBusinessUnits(db, partTables),
     ...postgresSettings(db),
     ...postgresApplications(db),
     ...postgresNotifications(db, acknowledgements),
     ...postgresDocuments(db),
     ...postgresTitleEnquiries(db),
     ...postgresAudit(db),
-    ...postgresReadiness(db),
     ...lifecycle,
   };
+  return withPartPorts(own, options.parts, (part) => part.postgres.open(db));
 }
 
 /** The PostgreSQL store's own life: the other instances' changes, job locks, health, figures, reset and close. */
-function postgresLifecycle(db: PostgresDatabase, acknowledgements: Acknowledgements): StoreLifecycle {
+function postgresLifecycle(
+  db: PostgresDatabase,
+  acknowledgements: Acknowledgements,
+  partTables: readonly string[],
+): StoreLifecycle {
   let closed = false;
   return {
     async reset() {
       await db.transaction(async (client, changed) => {
         changed.push({ kind: "notifications", businessUnitId: null }, { kind: "state" });
-        await db.query(
-          "TRUNCATE readiness_observations, readiness_runs, attachments, official_searches, new_notifications, notifications, notification_unit_clock, correspondence, idempotency_keys, registry_documents, documents, applications, users, business_units, settings",
-          [],
-          client,
-        );
+        // The store parts' tables with the store's own.
+        const tables = [
+          ...partTables,
+          "attachments, official_searches, new_notifications, notifications, notification_unit_clock, correspondence, idempotency_keys, registry_documents, documents, applications, users, business_units, settings",
+        ];
+        await db.query(`TRUNCATE ${tables.join(", ")}`, [], client);
       });
     },
 

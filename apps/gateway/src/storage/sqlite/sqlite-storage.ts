@@ -3,7 +3,9 @@ import { statfs } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import type { StoreLifecycle } from "../ports/lifecycle.js";
+import { PART_LEDGER, stepsToApply } from "../part-ledger.js";
 import type { Storage } from "../storage.js";
+import { withPartPorts, type PortsOfParts, type StorePart } from "../store-part.js";
 import { sqliteApplications } from "./applications.js";
 import { sqliteAudit } from "./audit.js";
 import { sqliteBusinessUnits } from "./business-units.js";
@@ -13,7 +15,6 @@ import { sqliteDocuments } from "./documents.js";
 import { openSqlite, statementsOf, type SqliteDatabase } from "./driver.js";
 import { migrations } from "./migrations.js";
 import { sqliteNotifications } from "./notifications.js";
-import { sqliteReadiness } from "./readiness.js";
 import { sqliteSettings } from "./settings.js";
 import { sqliteTitleEnquiries } from "./title-enquiries.js";
 import { SqliteWriter } from "./writer.js";
@@ -41,9 +42,11 @@ export const MIN_FREE_BYTES = 4 * 1024 * 1024;
 const HEARTBEAT_WAIT_MS = 1_000;
 
 /** What the store is told beside its directory. */
-export interface SqliteStorageOptions {
+export interface SqliteStorageOptions<Parts extends readonly StorePart<object>[]> {
   /** The writing connection's page cache, at most, in MiB (default 64). */
   cacheMib?: number;
+  /** The store parts whose tables and ports the store keeps beside its own (see `StorePart`). */
+  parts?: Parts;
 }
 
 /** The embedded store, with what its tests ask of the file beside the ports. */
@@ -63,7 +66,11 @@ export interface SqliteStorage extends Storage {
  * the process) in that window undoes it. Each port has its module (`./<port>.ts`) on the one `SqliteConnection`; this
  * one opens the file and composes them with the store's lifecycle.
  */
-export function openSqliteStorage(dataDir: string, options: SqliteStorageOptions = {}): SqliteStorage {
+export function openSqliteStorage<const Parts extends readonly StorePart<object>[] = []>(
+  dataDir: string,
+  options: SqliteStorageOptions<Parts> = {},
+): SqliteStorage & PortsOfParts<Parts> {
+  const parts: readonly StorePart<object>[] = options.parts ?? [];
   const cacheMib = options.cacheMib ?? DEFAULT_CACHE_MIB;
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, "gateway.sqlite");
@@ -76,16 +83,24 @@ export function openSqliteStorage(dataDir: string, options: SqliteStorageOptions
   // CPU against 1.30–1.43 on the benchmark's 1,000,000 notifications), but SQLite drops the whole map whenever
   // another connection commits, and faulting it back in cost more than it saved: after one foreign write, 16,000
   // page faults per 2-s burst instead of 3,000, acknowledge p99 142–239 ms against 82–95 without a map.
-  migrate(db);
+  migrate(db, parts);
   const notificationListeners: ((businessUnitId: string | null) => void)[] = [];
   // Started once the schema is there: the writer thread reads it as it starts.
-  const writer = new SqliteWriter({ file, cacheKib: cacheMib * 1024 }, (units) => {
-    for (const unit of units) for (const listener of notificationListeners) listener(unit);
-  });
+  const writer = new SqliteWriter(
+    {
+      file,
+      cacheKib: cacheMib * 1024,
+      partWrites: parts.map((part) => part.sqlite.writes.href),
+      partTables: parts.flatMap((part) => part.tables),
+    },
+    (units) => {
+      for (const unit of units) for (const listener of notificationListeners) listener(unit);
+    },
+  );
   const checkpointer = new Checkpointer(file, () => writer.checkpointEvery(SQLITE_AUTOCHECKPOINT_PAGES));
   // Prepared statements by their SQL: the list query's text depends on which filters are given.
   const connection: SqliteConnection = { read: statementsOf(db), writer };
-  return {
+  const own: SqliteStorage = {
     ...sqliteBusinessUnits(connection),
     ...sqliteSettings(connection),
     ...sqliteApplications(connection),
@@ -93,29 +108,43 @@ export function openSqliteStorage(dataDir: string, options: SqliteStorageOptions
     ...sqliteDocuments(connection),
     ...sqliteTitleEnquiries(connection),
     ...sqliteAudit(connection),
-    ...sqliteReadiness(connection),
     ...sqliteLifecycle({ db, connection, checkpointer, cacheMib, dataDir }),
     appliedMigrations: () =>
       db.prepare("SELECT version FROM schema_migrations ORDER BY version").pluck().all() as number[],
     integrityCheck: () => String(db.pragma("integrity_check", { simple: true })),
   };
+  const partConnection = { read: connection.read, write: writer.runPartWrite.bind(writer) };
+  return withPartPorts(own, options.parts, (part) => part.sqlite.open(partConnection));
 }
 
-function migrate(db: SqliteDatabase): void {
-  db.exec(
-    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_ms INTEGER NOT NULL)",
-  );
-  const applied = new Set(db.prepare("SELECT version FROM schema_migrations").pluck().all() as number[]);
-  for (const migration of migrations.filter((m) => !applied.has(m.version))) {
-    db.transaction(() => {
+/**
+ * Applies the store's migrations not yet applied, then each part's (see `stepsToApply`), in one transaction: a start
+ * cut short leaves the schema as it was, and never a store's step moved to a part applied without the part's.
+ */
+function migrate(db: SqliteDatabase, parts: readonly StorePart<object>[]): void {
+  db.transaction(() => {
+    db.exec(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_ms INTEGER NOT NULL)",
+    );
+    db.exec(PART_LEDGER);
+    const before = new Map(db.prepare("SELECT version, name FROM schema_migrations").raw().all() as [number, string][]);
+    const note = db.prepare("INSERT INTO schema_migrations (version, name, applied_ms) VALUES (?, ?, ?)");
+    for (const migration of migrations.filter((m) => !before.has(m.version))) {
       db.exec(migration.sql);
-      db.prepare("INSERT INTO schema_migrations (version, name, applied_ms) VALUES (?, ?, ?)").run(
-        migration.version,
-        migration.name,
-        Date.now(),
+      note.run(migration.version, migration.name, Date.now());
+    }
+    const noteOfPart = db.prepare("INSERT INTO part_migrations (part, version, name, applied_ms) VALUES (?, ?, ?, ?)");
+    for (const part of parts) {
+      const applied = new Set(
+        db.prepare("SELECT version FROM part_migrations WHERE part = ?").pluck().all(part.name) as number[],
       );
-    })();
-  }
+      const mine = part.migrations.filter((migration) => migration.only !== "postgresql");
+      for (const { migration, action } of stepsToApply(mine, applied, before)) {
+        if (action === "run") db.exec(migration.sql);
+        noteOfPart.run(part.name, migration.version, migration.name, Date.now());
+      }
+    }
+  })();
 }
 
 /** The embedded store's own life: one process owns the file, so there is no one else to hear, wait for or lock out. */

@@ -1,9 +1,10 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { dirname } from "node:path";
 import { diskRefusal, storageFaultOf } from "../errors.js";
-import { openSqlite } from "./driver.js";
+import { openSqlite, statementsOf } from "./driver.js";
+import type { PartWritesModule } from "./part-writes.js";
 import { datasyncOf, WalFlusher } from "./wal-flusher.js";
-import { SqliteWrites } from "./writes.js";
+import { SqliteWrites, type WriteName } from "./writes.js";
 import type { ThreadError, ToWriter, WriterData, WriterReport, WriteRequest } from "./writer.js";
 
 // The writer thread: the one connection that writes to the embedded store's file, with the group commit. Writes
@@ -12,7 +13,7 @@ import type { ThreadError, ToWriter, WriterData, WriterReport, WriteRequest } fr
 // flushed to disk. The event loop of the gateway meanwhile goes on parsing, reading and answering.
 
 const port = parentPort!;
-const { file, cacheKib } = workerData as WriterData;
+const { file, cacheKib, partWrites, partTables } = workerData as WriterData;
 const db = openSqlite(file);
 // NORMAL: the commit writes the WAL without waiting for the disk; the flusher then flushes it (see WalFlusher).
 db.pragma("synchronous = NORMAL");
@@ -22,7 +23,8 @@ db.pragma("busy_timeout = 5000");
 db.pragma("wal_autocheckpoint = 0");
 // Its page cache (see DEFAULT_CACHE_MIB in sqlite-storage.ts): negative means KiB.
 db.pragma(`cache_size = -${cacheKib}`);
-const writes = new SqliteWrites(db);
+const writes = new SqliteWrites(db, partTables);
+const writeOfPart = await loadPartWrites();
 const wal = datasyncOf(`${file}-wal`);
 const flusher = new WalFlusher(wal.sync);
 const pending: WriteRequest[] = [];
@@ -39,6 +41,32 @@ port.on("message", (message: ToWriter) => {
   }
 });
 
+/**
+ * The store parts' writes by name, made by their modules on this connection. A part's write never takes a name of the
+ * store's own writes or of another part's: the name alone says which write runs.
+ */
+async function loadPartWrites(): Promise<Map<string, (...args: unknown[]) => unknown>> {
+  const named = new Map<string, (...args: unknown[]) => unknown>();
+  const context = { db, prepared: statementsOf(db), records: writes.records };
+  for (const href of partWrites) {
+    const module = (await import(href)) as PartWritesModule;
+    for (const [name, write] of Object.entries(module.partWrites(context))) {
+      if (name in writes || named.has(name)) throw new Error(`${href} makes the write ${name}, which is taken`);
+      // Its arguments are what the part's port sent by this name (see `PartConnection.write`).
+      named.set(name, write as (...args: unknown[]) => unknown);
+    }
+  }
+  return named;
+}
+
+/** Runs the write `name` with its arguments: a part's, else the store's own. */
+function runWrite(name: string, args: unknown[]): unknown {
+  const ofPart = writeOfPart.get(name);
+  if (ofPart) return ofPart(...args);
+  const own = writes[name as WriteName] as (...args: unknown[]) => unknown;
+  return own.apply(writes, args);
+}
+
 function report(answers: WriterReport["answers"], changedUnits: (string | null)[] = []): void {
   port.postMessage({ answers, changedUnits, groupCommits, walFlushes: flusher.flushes } satisfies WriterReport);
 }
@@ -54,8 +82,7 @@ function commitPending(): void {
     db.transaction(() => {
       for (const job of jobs) {
         try {
-          const write = writes[job.name] as (...args: unknown[]) => unknown;
-          outcomes.push({ ok: true, value: db.transaction(() => write.apply(writes, job.args))() });
+          outcomes.push({ ok: true, value: db.transaction(() => runWrite(job.name, job.args))() });
         } catch (error) {
           outcomes.push({ ok: false, error });
         }

@@ -7,13 +7,17 @@ export interface WriterData {
   file: string;
   /** The writing connection's page cache, at most, in KiB. */
   cacheKib: number;
+  /** The modules of the store parts' writes (`StorePart.sqlite.writes`), which the thread imports. */
+  partWrites: string[];
+  /** The store parts' tables, children before their parents, which resets empty first. */
+  partTables: string[];
 }
 
-/** A write for the writer thread: the SqliteWrites method `name` with `args`. */
+/** A write for the writer thread: the SqliteWrites method, or the store part's write, `name` with `args`. */
 export interface WriteRequest {
   kind: "write";
   id: number;
-  name: WriteName;
+  name: string;
   args: unknown[];
 }
 
@@ -108,10 +112,15 @@ export class SqliteWriter {
 
   /** Runs the write `name` in the writer thread's next group commit; resolves once it is committed and on disk. */
   run<N extends WriteName>(name: N, ...args: Parameters<SqliteWrites[N]>): Promise<ReturnType<SqliteWrites[N]>> {
+    return this.runPartWrite(name, ...args) as Promise<ReturnType<SqliteWrites[N]>>;
+  }
+
+  /** Runs a store part's write `name` (see `PartConnection.write`), as `run` runs the store's own. */
+  runPartWrite(name: string, ...args: unknown[]): Promise<unknown> {
     if (this.#refusal) return Promise.reject(this.#refusal);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.#waiting.set(id, { resolve, reject });
       // Held while a write waits: an unreferenced thread would let the process end before the answer.
       if (this.#waiting.size === 1) this.#worker.ref();
       this.#worker.postMessage({ kind: "write", id, name, args } satisfies ToWriter);

@@ -10,15 +10,13 @@ import type {
   NotificationRow,
   OfficialSearchRow,
   PurgeScope,
-  ReadinessRunEnd,
-  ReadinessRunRow,
-  ReadinessStimulusRows,
   RegistryDocumentRow,
   SubmitOutcome,
   UnitSandboxState,
   UserRow,
 } from "../storage.js";
 import { statementsOf, type SqliteDatabase, type SqliteStatement } from "./driver.js";
+import type { RecordWrites } from "./part-writes.js";
 import {
   APPLICATION_COLUMNS,
   applicationInsert,
@@ -26,25 +24,15 @@ import {
   claimStep,
   idempotencyKeySelect,
   json,
-  READINESS_RUN_COLUMNS,
-  readinessRunValues,
   UNIT_RECORD_TABLES,
   type Row,
 } from "../rows.js";
 
-/** An observation as the writer thread is given it: its run, its unit, and its JSON (no sequence yet). */
-export interface ObservationText {
-  runId: string;
-  businessUnitId: string;
-  text: string;
-}
-
 /** `?, ?, ...`: one placeholder per value. */
 const placeholders = (count: number): string => Array.from({ length: count }, () => "?").join(", ");
 
+/** The store's own tables a reset empties, children before their parents (the parts' go first). */
 const TABLES_OF_A_RESET = [
-  "readiness_observations",
-  "readiness_runs",
   "attachments",
   "official_searches",
   "notification_status",
@@ -72,9 +60,22 @@ export class SqliteWrites {
   /** The last creation instant given to a notification of each business unit (see #insert). */
   readonly #lastCreatedMs = new Map<string, number>();
   readonly #changedUnits = new Set<string | null>();
+  /** The store parts' tables, children before their parents (see `StorePart.tables`). */
+  readonly #partTables: readonly string[];
+  /** The store's records as a part's write adds them in its transaction. */
+  readonly records: RecordWrites = {
+    insertApplication: (application) => {
+      const insert = applicationInsert(application, () => "?");
+      this.#prepared(insert.sql).run(...insert.values);
+    },
+    insertNotification: (notification) => this.#insert(notification),
+    insertCorrespondence: (record) => this.#insertCorrespondence(record),
+    putRegistryDocument: (document) => this.putRegistryDocument(document),
+  };
 
-  constructor(db: SqliteDatabase) {
+  constructor(db: SqliteDatabase, partTables: readonly string[]) {
     this.#db = db;
+    this.#partTables = partTables;
     this.#prepared = statementsOf(db);
     for (const [unit, last] of db
       .prepare("SELECT business_unit_id, MAX(created_ms) FROM notifications GROUP BY business_unit_id")
@@ -138,7 +139,7 @@ export class SqliteWrites {
         .run(businessUnitId);
       this.#db.prepare("DELETE FROM notification_status WHERE business_unit_id = ?").run(businessUnitId);
       // Children before their parents: the foreign keys hold inside the transaction.
-      for (const table of UNIT_RECORD_TABLES) {
+      for (const table of [...this.#partTables, ...UNIT_RECORD_TABLES]) {
         this.#db.prepare(`DELETE FROM ${table} WHERE business_unit_id = ?`).run(businessUnitId);
       }
       for (const pattern of settingKeysLike) this.#db.prepare("DELETE FROM settings WHERE key LIKE ?").run(pattern);
@@ -162,8 +163,7 @@ export class SqliteWrites {
         this.#db
           .prepare("DELETE FROM idempotency_keys WHERE business_unit_id = ? AND key = ?")
           .run(application.businessUnitId, claim.key);
-      const insert = applicationInsert(application, () => "?");
-      this.#db.prepare(insert.sql).run(...insert.values);
+      this.records.insertApplication(application);
       this.#db
         .prepare(
           "INSERT INTO idempotency_keys (business_unit_id, key, request_hash, application_id) VALUES (?, ?, ?, ?)",
@@ -381,91 +381,13 @@ export class SqliteWrites {
     return Number(inserted.lastInsertRowid);
   }
 
-  startReadinessRun(run: ReadinessRunRow, stimulus: ReadinessStimulusRows): boolean {
-    return this.#db.transaction(() => {
-      // The partial unique index refuses a second running run of the unit: nothing of this one is written then.
-      const inserted = this.#prepared(
-        `INSERT INTO readiness_runs (${READINESS_RUN_COLUMNS}) VALUES (${placeholders(10)}) ON CONFLICT DO NOTHING`,
-      ).run(...readinessRunValues(run)).changes;
-      if (inserted !== 1) return false;
-      for (const application of stimulus.applications) {
-        const insert = applicationInsert(application, () => "?");
-        this.#prepared(insert.sql).run(...insert.values);
-      }
-      for (const document of stimulus.registryDocuments ?? []) this.putRegistryDocument(document);
-      for (const record of stimulus.correspondence ?? []) this.#insertCorrespondence(record);
-      for (const notification of stimulus.notifications) this.#insert(notification);
-      return true;
-    })();
-  }
-
-  endReadinessRun(id: string, end: ReadinessRunEnd): boolean {
-    return (
-      this.#prepared(
-        "UPDATE readiness_runs SET status = ?, ended_ms = ?, result = ? WHERE id = ? AND status = 'running'",
-      ).run(end.status, end.endedMs, json(end.result), id).changes === 1
-    );
-  }
-
-  /**
-   * Keeps observations (see `Storage.appendReadinessObservations`), each given as its run, its unit and its JSON
-   * without a sequence (made on the gateway's thread: a string crosses to this thread for less than an object does).
-   * One row a run a batch (migration 15): the kept observations of a run are numbered on from its count, in order, so
-   * that the row needs only its first number.
-   */
-  appendReadinessObservations(observations: readonly ObservationText[], keepPerRun: number): boolean[] {
-    return this.#db.transaction(() => {
-      const runs = new Map<
-        string,
-        { running: boolean; count: number; dropped: number; first: number; kept: string[] }
-      >();
-      const kept = observations.map(({ runId, text }) => {
-        let run = runs.get(runId);
-        if (!run) {
-          const counts = this.#observationCounts(runId);
-          runs.set(runId, (run = { ...counts, first: counts.count + 1, kept: [] }));
-        }
-        if (!run.running) return false;
-        if (run.count >= keepPerRun) {
-          run.dropped += 1;
-          return false;
-        }
-        run.count += 1;
-        run.kept.push(text);
-        return true;
-      });
-      for (const [id, run] of runs) {
-        if (!run.running) continue;
-        this.#prepared("UPDATE readiness_runs SET observation_count = ?, observations_dropped = ? WHERE id = ?").run(
-          run.count,
-          run.dropped,
-          id,
-        );
-        const unit = observations.find((observation) => observation.runId === id)?.businessUnitId;
-        if (run.kept.length > 0)
-          this.#prepared(
-            "INSERT INTO readiness_observations (run_id, first_sequence, business_unit_id, observations) VALUES (?, ?, ?, ?)",
-          ).run(id, run.first, unit ?? null, `[${run.kept.join(",")}]`);
-      }
-      return kept;
-    })();
-  }
-
-  /** A run's observation counts, and whether it is running (a run that ended or is gone keeps no more). */
-  #observationCounts(runId: string): { running: boolean; count: number; dropped: number } {
-    const row = this.#prepared(
-      "SELECT observation_count, observations_dropped FROM readiness_runs WHERE id = ? AND status = 'running'",
-    ).get(runId) as { observation_count: number; observations_dropped: number } | undefined;
-    return { running: row !== undefined, count: row?.observation_count ?? 0, dropped: row?.observations_dropped ?? 0 };
-  }
-
   reset(): void {
     this.#db.transaction(() => {
       this.#changedUnits.add(null);
-      for (const table of TABLES_OF_A_RESET) this.#db.exec(`DELETE FROM ${table}`);
+      for (const table of [...this.#partTables, ...TABLES_OF_A_RESET]) this.#db.exec(`DELETE FROM ${table}`);
     })();
   }
 }
 
 /** The writes the writer thread carries out, by name. */
-export type WriteName = Exclude<keyof SqliteWrites, "takeChangedUnits">;
+export type WriteName = Exclude<keyof SqliteWrites, "takeChangedUnits" | "records">;

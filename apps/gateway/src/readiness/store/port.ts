@@ -1,6 +1,6 @@
-import type { ApplicationRow, CorrespondenceRow } from "./applications.js";
-import type { RegistryDocumentRow } from "./documents.js";
-import type { NotificationRow } from "./notifications.js";
+import type { ApplicationRow, CorrespondenceRow } from "../../storage/ports/applications.js";
+import type { RegistryDocumentRow } from "../../storage/ports/documents.js";
+import type { NotificationRow } from "../../storage/ports/notifications.js";
 
 /** Readiness runs of the business units (see `readiness/`): each run, what it raised, what it observed, its end. */
 export interface ReadinessStore {

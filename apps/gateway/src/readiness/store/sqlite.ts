@@ -1,12 +1,14 @@
-import { parse, toReadinessRun, type Row } from "../rows.js";
-import type { ReadinessObservationRow, ReadinessStore } from "../ports/readiness.js";
-import type { SqliteConnection } from "./connection.js";
+import { parse, type Row } from "../../storage/rows.js";
+import type { PartConnection } from "../../storage/store-part.js";
+import type { ReadinessObservationRow, ReadinessStore } from "./port.js";
+import { toReadinessRun } from "./rows.js";
+import type { ReadinessWrites } from "./sqlite-writes.js";
 
-/** Readiness runs and their observations on SQLite: a run's observations are kept in batches (migration 15). */
-export function sqliteReadiness({ read, writer }: SqliteConnection): ReadinessStore {
+/** Readiness runs and their observations on SQLite: a run's observations are kept in batches (the part's step 4). */
+export function sqliteReadiness({ read, write }: PartConnection<ReadinessWrites>): ReadinessStore {
   return {
     async startReadinessRun(run, stimulus) {
-      return writer.run("startReadinessRun", run, stimulus);
+      return write("startReadinessRun", run, stimulus);
     },
 
     async findReadinessRun(id) {
@@ -30,7 +32,7 @@ export function sqliteReadiness({ read, writer }: SqliteConnection): ReadinessSt
     },
 
     async endReadinessRun(id, end) {
-      return writer.run("endReadinessRun", id, end);
+      return write("endReadinessRun", id, end);
     },
 
     async appendReadinessObservations(observations, keepPerRun) {
@@ -39,7 +41,7 @@ export function sqliteReadiness({ read, writer }: SqliteConnection): ReadinessSt
         businessUnitId,
         text: JSON.stringify(observation),
       }));
-      return writer.run("appendReadinessObservations", texts, keepPerRun);
+      return write("appendReadinessObservations", texts, keepPerRun);
     },
 
     async readinessObservations(runId) {

@@ -1,19 +1,18 @@
 import type pg from "pg";
+import { insertCorrespondence } from "../../storage/postgres/applications.js";
+import type { PostgresDatabase } from "../../storage/postgres/database.js";
+import { insertRegistryDocument } from "../../storage/postgres/documents.js";
+import { insertNotifications } from "../../storage/postgres/notifications.js";
+import { applicationInsert, json } from "../../storage/rows.js";
+import type { ReadinessObservationRow, ReadinessStore } from "./port.js";
 import {
-  applicationInsert,
-  json,
   READINESS_OBSERVATION_COLUMNS,
   READINESS_RUN_COLUMNS,
   readinessObservationValues,
   readinessRunValues,
   toReadinessObservation,
   toReadinessRun,
-} from "../rows.js";
-import type { ReadinessObservationRow, ReadinessStore } from "../ports/readiness.js";
-import { insertCorrespondence } from "./applications.js";
-import type { PostgresDatabase } from "./database.js";
-import { insertRegistryDocument } from "./documents.js";
-import { insertNotifications } from "./notifications.js";
+} from "./rows.js";
 
 /** Readiness runs and their observations on PostgreSQL. */
 export function postgresReadiness(db: PostgresDatabase): ReadinessStore {
