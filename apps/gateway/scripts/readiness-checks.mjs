@@ -3,9 +3,10 @@
 // order is the order a run answers them in): each name's module is `src/readiness/<name>.ts`, exporting the check
 // under the name in camel case. So a check added to the spec needs its module and nothing else; until the module
 // exists, the type check fails on its import. Run by the build; `--check` exits 1, naming the file, when it is stale.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { format, resolveConfig } from "prettier";
+import { writeIfChanged } from "@lrg/spec/write-if-changed";
 
 const TABLE = join(import.meta.dirname, "..", "src", "readiness", "checks.ts");
 
@@ -34,11 +35,10 @@ const text = [
 ].join("\n");
 const formatted = await format(text, { ...(await resolveConfig(TABLE)), parser: "typescript" });
 
-const before = readFileSync(TABLE, "utf8");
-if (formatted === before) process.exit(0);
 if (process.argv.includes("--check")) {
+  if (formatted === readFileSync(TABLE, "utf8")) process.exit(0);
   console.error(`readiness-checks: ${TABLE} is stale: run the build of @lrg/gateway`);
   process.exit(1);
 }
-writeFileSync(TABLE, formatted);
-console.error(`readiness-checks: wrote ${TABLE}`);
+// Whole or not at all: the type check of the same turbo run may be reading the table.
+if (writeIfChanged(TABLE, formatted)) console.error(`readiness-checks: wrote ${TABLE}`);

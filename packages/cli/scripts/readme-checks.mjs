@@ -2,9 +2,10 @@
 // Writes the README's table of how `lrg readiness judge` judges each check on a recording, from the checks themselves
 // (`@lrg/gateway/readiness-judges`: each check's `offline.occasion`), so that a check added to the gateway is listed
 // here without an edit by hand. Run by the build; `--check` exits 1, naming the README, when the table is stale.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { format, resolveConfig } from "prettier";
+import { writeIfChanged } from "@lrg/spec/write-if-changed";
 
 const README = join(import.meta.dirname, "..", "README.md");
 const BEGIN =
@@ -36,5 +37,5 @@ if (process.argv.includes("--check")) {
   console.error(`readme-checks: the table of checks in ${README} is stale: run the build of @lrg/cli`);
   process.exit(1);
 }
-writeFileSync(README, after);
+writeIfChanged(README, after);
 console.error(`readme-checks: wrote the table of checks in ${README}`);
