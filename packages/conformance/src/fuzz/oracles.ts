@@ -104,7 +104,8 @@ export function isolationFindings(
   const ofA = ({ pool, value }: Named) =>
     pool !== "title" && context.has("a", pool, value) && !context.has("b", pool, value);
   const sent = new Set([...named.map((record) => record.value), ...stringsIn(jsonOf(wire.body))]);
-  const shownAgain = (value: string) => sent.has(value) || (echoesRequests(operation) && context.hasSent("b", value));
+  const echoes = echoesRequests(operation);
+  const shownAgain = (value: string) => sent.has(value) || (echoes && context.hasSent("b", value));
   const found: IsolationFindings = { checked: false, problems: [] };
   if (named.some(ofA)) {
     found.checked = true;
